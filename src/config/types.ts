@@ -1,0 +1,91 @@
+// The merged configuration after validation (SPEC §2). Names are camelCase; every key has a default.
+
+export type ProviderApi = "openai-chat" | "anthropic-messages";
+
+export interface ProviderConfig {
+  api: ProviderApi;
+  baseUrl: string;
+  /** Name of the environment variable holding the key; absent for local providers. */
+  apiKeyEnv?: string;
+  headers: Record<string, string>;
+}
+
+/** USD per million tokens. */
+export interface Pricing {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface ModelInfo {
+  contextWindow: number;
+  maxOutputTokens: number;
+  images: boolean;
+  /** Absent = unknown price: cost is unknown, never 0. */
+  pricing?: Pricing;
+}
+
+export interface RetryConfig {
+  maxRetries: number;
+  baseDelaySeconds: number;
+  factor: number;
+  jitter: number;
+  maxDelaySeconds: number;
+}
+
+/** `null` on a field = that limit removed (R-BUD-1). */
+export interface ExecutionBudget {
+  maximumModelCalls: number | null;
+  maximumToolCalls: number | null;
+  maximumDurationSeconds: number | null;
+}
+
+export interface ToolSetConfig {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  timeoutSeconds: number;
+}
+
+export type PermissionMode = "ask" | "auto-edit" | "yolo";
+
+export interface PermissionsConfig {
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+}
+
+export interface Config {
+  model?: string;
+  providers: Record<string, ProviderConfig>;
+  models: Record<string, Partial<ModelInfo>>;
+  retry: RetryConfig;
+  streamIdleTimeoutSeconds: number;
+  executionBudget: ExecutionBudget;
+  /** `null` = no timer. */
+  bashTimeoutSeconds: number | null;
+  toolSets: ToolSetConfig[];
+  autoCompactThreshold: number;
+  maxTruncationContinues: number;
+  trustedWorkspaces: string[];
+  parallelTools: boolean;
+  permissions: PermissionsConfig;
+}
+
+/** A model ready to call: provider endpoint resolved, key read from the environment. */
+export interface ResolvedModel {
+  /** `<provider>/<model>` */
+  id: string;
+  providerId: string;
+  /** The model name sent on the wire. */
+  name: string;
+  endpoint: {
+    api: ProviderApi;
+    baseUrl: string;
+    apiKey?: string;
+    headers: Record<string, string>;
+  };
+  info: ModelInfo;
+}

@@ -1,0 +1,54 @@
+// Engine events. Their shape IS the `--json` contract of R-CLI-3 (snake_case), so the run
+// front end prints them as they are. More fields may be added; none renamed.
+
+export interface UsageFields {
+  prompt: number;
+  completion: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+export interface ToolCallFields {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type EngineEvent =
+  | { type: "session"; id: string; cwd: string; model: string; resumed: boolean }
+  | { type: "turn_start"; turn: number }
+  | { type: "round_start"; turn: number; round: number }
+  | { type: "text_delta"; text: string }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "stream_discarded"; round: number; attempt: number }
+  | {
+      type: "assistant_message";
+      text: string;
+      reasoning: string;
+      tool_calls: ToolCallFields[];
+      finish_reason: string;
+    }
+  | { type: "retry_scheduled"; attempt: number; delay_ms: number; reason: string; status: number | null; message: string }
+  | ({ type: "tool_call" } & ToolCallFields)
+  | { type: "approval"; id: string; decision: "approved" | "denied" }
+  | { type: "tool_result"; id: string; name: string; outcome: string; content: string }
+  | ({ type: "usage" } & UsageFields)
+  | { type: "compaction"; stage: string; before_tokens: number; after_tokens: number }
+  | { type: "notice"; text: string }
+  | { type: "limit_reached"; limit: string; used: number; allowed: number }
+  | {
+      type: "turn_end";
+      turn: number;
+      stop_reason: string;
+      rounds: number;
+      model_calls: number;
+      tool_calls: number;
+      tool_errors: number;
+      usage: UsageFields;
+      cost: number | null;
+      duration_ms: number;
+      error?: { class: string; status?: number; message: string };
+    }
+  | { type: "error"; class: string; status?: number; message: string };
+
+export type EngineEventType = EngineEvent["type"];

@@ -1,0 +1,54 @@
+// A classified provider failure (R-RETRY-1). Errors are values at this border: the retry
+// policy and the engine decide only from these fields.
+
+export type ProviderErrorClass =
+  | "rate_limit"
+  | "quota"
+  | "context_overflow"
+  | "invalid_prompt"
+  | "auth"
+  | "bad_request"
+  | "not_found"
+  | "timeout"
+  | "server"
+  | "overloaded"
+  | "network"
+  | "incomplete_stream"
+  | "cancelled";
+
+export interface ProviderErrorInit {
+  errorClass: ProviderErrorClass;
+  message: string;
+  status?: number;
+  retryable: boolean;
+  /** Delay the server asked for (retry-after-ms / retry-after), in ms. */
+  retryAfterMs?: number;
+  /** The connection closed while the request body was still being written (R-RETRY-5). */
+  duringBodyWrite?: boolean;
+  /** Usage the failed request reported before failing, so the ledger matches the bill. */
+  usage?: import("./types.js").Usage;
+}
+
+export class ProviderError extends Error {
+  readonly errorClass: ProviderErrorClass;
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
+  readonly duringBodyWrite: boolean;
+  usage?: import("./types.js").Usage;
+
+  constructor(init: ProviderErrorInit) {
+    super(init.message);
+    this.name = "ProviderError";
+    this.errorClass = init.errorClass;
+    this.status = init.status;
+    this.retryable = init.retryable;
+    this.retryAfterMs = init.retryAfterMs;
+    this.duringBodyWrite = init.duringBodyWrite ?? false;
+    this.usage = init.usage;
+  }
+}
+
+export function isProviderError(value: unknown): value is ProviderError {
+  return value instanceof ProviderError;
+}

@@ -1,0 +1,122 @@
+// The normalized provider vocabulary (R-PROV-1). Adapters translate between this and a wire
+// protocol; nothing here knows about turns, tools' meaning or the record.
+
+export interface TextPart {
+  type: "text";
+  text: string;
+}
+
+/** An image travels as base64 data; `ref` names its stored attachment (content hash) when there is one. */
+export interface ImagePart {
+  type: "image";
+  mediaType: string;
+  data: string;
+  ref?: string;
+}
+
+export type ContentPart = TextPart | ImagePart;
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model sent it; parsed only by the tool layer (R-PROV-2, R-TOOL-5). */
+  arguments: string;
+  /** Opaque provider data that must be echoed back (e.g. Gemini `extra_content`). */
+  extra?: Record<string, unknown>;
+}
+
+/** Anthropic thinking block, kept with its signature so it can be sent back verbatim. */
+export interface ThinkingBlock {
+  thinking: string;
+  signature: string;
+}
+
+export interface UserMessage {
+  role: "user";
+  content: ContentPart[];
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  thinkingBlocks?: ThinkingBlock[];
+}
+
+export interface ToolResultMessage {
+  role: "tool";
+  toolCallId: string;
+  toolName: string;
+  content: ContentPart[];
+  isError: boolean;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface NormalizedRequest {
+  model: string;
+  system: string;
+  tools: ToolSpec[];
+  messages: Message[];
+  maxOutputTokens?: number;
+  /** Whether the model accepts image input; otherwise images become text placeholders (R-PROV-8). */
+  images: boolean;
+}
+
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | `other:${string}`;
+
+/** R-PROV-6: `prompt` is ALL input tokens, cached ones included. */
+export interface Usage {
+  prompt: number;
+  completion: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface StreamResult {
+  text: string;
+  reasoning: string;
+  thinkingBlocks: ThinkingBlock[];
+  toolCalls: ToolCall[];
+  finish: FinishReason;
+  /** The provider's own finish value, `null` when it sent none and the reason was inferred. */
+  rawFinish: string | null;
+  usage: Usage | null;
+}
+
+export type ProviderEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; argumentsDelta: string }
+  /** The latest cumulative usage snapshot of this request (not a delta). */
+  | { type: "usage"; usage: Usage }
+  | { type: "done"; result: StreamResult };
+
+export interface StreamOptions {
+  signal: AbortSignal;
+  /** No byte for this long = a retryable `timeout` error (streamIdleTimeoutSeconds). */
+  idleTimeoutMs: number;
+}
+
+export interface ProviderAdapter {
+  readonly api: "openai-chat" | "anthropic-messages";
+  /** Streams one request. Throws `ProviderError` for every failure; ends with one `done` event. */
+  stream(request: NormalizedRequest, options: StreamOptions): AsyncGenerator<ProviderEvent, void, void>;
+}
+
+export interface ProviderEndpoint {
+  api: "openai-chat" | "anthropic-messages";
+  /** Includes the version path (`…/v1`), R-PROV-0. */
+  baseUrl: string;
+  apiKey?: string;
+  headers: Record<string, string>;
+}

@@ -1,0 +1,151 @@
+// Record line types of record.jsonl (SPEC §6). Documented field by field in docs/record-format.md.
+import type { ThinkingBlock, ToolCall, ToolSpec, Usage } from "../provider/types.js";
+import type { ToolOutcome } from "../tools/types.js";
+
+export const RECORD_VERSION = 1;
+
+/** In the record an image is stored once under attachments/ and referenced by content hash. */
+export interface RecordImagePart {
+  type: "image";
+  mediaType: string;
+  ref: string;
+}
+export interface RecordTextPart {
+  type: "text";
+  text: string;
+}
+export type RecordContentPart = RecordTextPart | RecordImagePart;
+
+export interface RecordBase {
+  v: number;
+  seq: number;
+  /** ISO-8601 time of commit. */
+  ts: string;
+}
+
+export interface SessionStartRecord extends RecordBase {
+  type: "session_start";
+  id: string;
+  cwd: string;
+  model: string;
+  parent?: { session: string; turn: number };
+}
+export interface ContextRecord extends RecordBase {
+  type: "context";
+  system: string;
+  tools: ToolSpec[];
+}
+export interface UserPromptRecord extends RecordBase {
+  type: "user_prompt";
+  turn: number;
+  content: RecordContentPart[];
+}
+export interface AssistantMessageRecord extends RecordBase {
+  type: "assistant_message";
+  turn: number;
+  round: number;
+  text: string;
+  reasoning: string;
+  thinkingBlocks?: ThinkingBlock[];
+  toolCalls: ToolCall[];
+  finish: string;
+  rawFinish: string | null;
+  usage: Usage | null;
+  model: string;
+}
+export interface ToolStartRecord extends RecordBase {
+  type: "tool_start";
+  turn: number;
+  id: string;
+  name: string;
+}
+export interface ToolResultRecord extends RecordBase {
+  type: "tool_result";
+  turn: number;
+  id: string;
+  name: string;
+  outcome: ToolOutcome;
+  content: RecordContentPart[];
+}
+export interface NoticeRecord extends RecordBase {
+  type: "notice";
+  turn: number;
+  text: string;
+}
+export interface CompactionRecord extends RecordBase {
+  type: "compaction";
+  stage: "shed" | "summarize";
+  /** Inclusive seq range of the records this compaction replaces in the model context. */
+  fromSeq: number;
+  toSeq: number;
+  summary?: string;
+  /** Shed stage: replacement text per replaced tool_result seq. */
+  placeholders?: Record<string, string>;
+  beforeTokens: number;
+  afterTokens: number;
+  usage?: Usage | null;
+}
+export interface TurnEndRecord extends RecordBase {
+  type: "turn_end";
+  turn: number;
+  stopReason: string;
+  rounds: number;
+  modelCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  usage: Usage;
+  /** USD; `null` = unknown price. */
+  cost: number | null;
+  durationMs: number;
+  startedAt: string;
+  error?: { class: string; status?: number; message: string };
+}
+export interface ClearedRecord extends RecordBase {
+  type: "cleared";
+}
+export interface RewoundRecord extends RecordBase {
+  type: "rewound";
+  /** Turns after this one are withdrawn from the model context. */
+  toTurn: number;
+}
+export interface ConfigRecord extends RecordBase {
+  type: "config";
+  model: string;
+}
+
+export type RecordLine =
+  | SessionStartRecord
+  | ContextRecord
+  | UserPromptRecord
+  | AssistantMessageRecord
+  | ToolStartRecord
+  | ToolResultRecord
+  | NoticeRecord
+  | CompactionRecord
+  | TurnEndRecord
+  | ClearedRecord
+  | RewoundRecord
+  | ConfigRecord;
+
+export type RecordType = RecordLine["type"];
+
+/** A record before `v`, `seq` and `ts` are stamped by the writer. */
+export type NewRecord = RecordLine extends infer R ? (R extends RecordLine ? Omit<R, "v" | "seq" | "ts"> : never) : never;
+
+export type Phase =
+  | "ReadyForUser"
+  | "AwaitingAssistantAfterUser"
+  | "AwaitingToolResults"
+  | "AwaitingAssistantAfterToolResults";
+
+export type StopReason =
+  | "completed"
+  | "cancelled"
+  | "failed"
+  | "output_truncated"
+  | "content_filtered"
+  | "context_overflow"
+  | "tool_call_limit_reached"
+  | "model_call_limit_reached"
+  | "duration_limit_reached"
+  | "aborted";

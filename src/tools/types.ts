@@ -1,0 +1,53 @@
+// Tool vocabulary shared by the registry, the executor and the engine.
+import type { z } from "zod";
+import type { ContentPart } from "../provider/types.js";
+
+export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrupted";
+
+/** Exactly what a tool returned; appended to the record and sent to the model unchanged (R-TOOL-3). */
+export interface ToolResult {
+  outcome: ToolOutcome;
+  content: ContentPart[];
+}
+
+/** Approval classes of R-TOOL-2. */
+export type ToolKind = "read" | "edit" | "shell" | "mcp";
+
+export interface TodoItem {
+  content: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+/** Per-turn read-before-edit authorization (R-TOOL-1). */
+export interface ReadTracker {
+  /** Called after a successful line-numbered read or a write by this turn. */
+  markRead(absPath: string, mtimeMs: number): void;
+  /** `null` when the edit is allowed, else the error text for the model. */
+  checkEditable(absPath: string, currentMtimeMs: number): string | null;
+  /** A new turn starts: forget every authorization. */
+  reset(): void;
+}
+
+export interface ToolContext {
+  /** The workspace; relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+  /** `null` = no timer (R-BASH-1). */
+  bashTimeoutSeconds: number | null;
+  readTracker: ReadTracker;
+  /** Session state that outlives turns (R-TODO). */
+  todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** Returns the archived content of an earlier turn/round (R-COMP-7); absent until compaction exists. */
+  recall?: (turn: number, round?: number) => string;
+}
+
+export interface Tool<Args = any> {
+  name: string;
+  description: string;
+  schema: z.ZodType<Args>;
+  kind: ToolKind;
+  /** Workspace-relative or absolute paths the call touches: per-file ordering and approval. */
+  paths(args: Args, cwd: string): string[];
+  /** Never throws for user-level failures: returns a result with outcome `error`. */
+  run(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}

@@ -1,0 +1,168 @@
+// A real HTTP server on 127.0.0.1 (port 0) that plays scripted responses, one per request,
+// in FIFO order, and records every request for assertions. Protocol-specific builders
+// (openai-script.ts, anthropic-script.ts) turn a readable script into raw SSE frames.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type Fault =
+  /** Destroy the socket as soon as the request head arrives, before any response header. */
+  | { kind: "reset_before_headers" }
+  /** Destroy the socket before reading the request body (a client still writing sees EPIPE/ECONNRESET). */
+  | { kind: "close_during_body" }
+  /** Send the first `frames` frames, then destroy the socket. */
+  | { kind: "reset_after"; frames: number }
+  /** Send the first `frames` frames, then keep the connection open and silent until the client leaves. */
+  | { kind: "stall_after"; frames: number };
+
+export interface ScriptedResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** A plain body (for HTTP errors). Ignored when `frames` is set. */
+  body?: string;
+  /** Raw SSE text, each element written as its own chunk (e.g. `data: {...}\n\n`). */
+  frames?: string[];
+  /** Pause between frames, in ms (default 0). */
+  frameDelayMs?: number;
+  fault?: Fault;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body (or the raw text when it is not JSON). */
+  body: any;
+  rawBody: string;
+}
+
+export class FakeProvider {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: ScriptedResponse[] = [];
+  private readonly sockets = new Set<Socket>();
+  private fallback: ScriptedResponse | undefined;
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {
+    server.on("connection", (socket) => {
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+  }
+
+  static async start(): Promise<FakeProvider> {
+    let provider: FakeProvider | undefined;
+    const server = createServer((req, res) => {
+      provider!.handle(req, res).catch(() => res.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    provider = new FakeProvider(server, (server.address() as AddressInfo).port);
+    return provider;
+  }
+
+  /** `http://127.0.0.1:PORT` */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** `http://127.0.0.1:PORT/v1`, what tern takes as a base URL. */
+  get baseUrl(): string {
+    return `${this.url}/v1`;
+  }
+
+  enqueue(...responses: ScriptedResponse[]): this {
+    this.queue.push(...responses);
+    return this;
+  }
+
+  /** Served whenever the queue is empty (default: a 500 naming the missing script). */
+  setFallback(response: ScriptedResponse | undefined): this {
+    this.fallback = response;
+    return this;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const script = this.queue.shift() ??
+      this.fallback ?? {
+        status: 500,
+        body: JSON.stringify({ error: { message: "fake provider: no scripted response left", type: "server_error" } }),
+      };
+    if (script.fault?.kind === "close_during_body") {
+      this.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: null, rawBody: "" });
+      req.socket.destroy();
+      return;
+    }
+    const rawBody = await readBody(req);
+    let body: any = rawBody;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {}
+    this.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody });
+
+    if (script.fault?.kind === "reset_before_headers") {
+      req.socket.destroy();
+      return;
+    }
+    if (!script.frames) {
+      res.writeHead(script.status ?? 200, { "content-type": "application/json", ...script.headers });
+      res.end(script.body ?? "");
+      return;
+    }
+    res.writeHead(script.status ?? 200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      ...script.headers,
+    });
+    const fault = script.fault;
+    const limit = fault && "frames" in fault ? fault.frames : script.frames.length;
+    for (let i = 0; i < Math.min(limit, script.frames.length); i++) {
+      if (res.destroyed) return;
+      res.write(script.frames[i]);
+      if (script.frameDelayMs) await sleep(script.frameDelayMs);
+    }
+    if (fault?.kind === "reset_after") {
+      // Let the written frames reach the client before the reset.
+      await sleep(20);
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === "stall_after") {
+      await new Promise<void>((resolve) => res.on("close", resolve));
+      return;
+    }
+    res.end();
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** One SSE frame: `data: <json>\n\n` (objects are JSON-encoded, strings sent as is). */
+export function sseData(data: unknown): string {
+  return `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
+
+/** One SSE frame with an event name (Anthropic style). */
+export function sseEvent(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
