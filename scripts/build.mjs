@@ -2,7 +2,9 @@
 // headless run does not need (SQLite ledger, MCP, UI) are loaded with dynamic import() and
 // land in their own chunks.
 import { build } from "esbuild";
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+
+const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 
 rmSync("dist", { recursive: true, force: true });
 await build({
@@ -16,6 +18,7 @@ await build({
   sourcemap: false,
   minify: false,
   external: ["better-sqlite3"],
+  define: { __TERN_VERSION__: JSON.stringify(version) },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",
   },

@@ -28,7 +28,14 @@ export type EngineEvent =
       tool_calls: ToolCallFields[];
       finish_reason: string;
     }
-  | { type: "retry_scheduled"; attempt: number; delay_ms: number; reason: string; status: number | null; message: string }
+  | {
+      type: "retry_scheduled";
+      attempt: number;
+      delay_ms: number;
+      reason: string;
+      status: number | null;
+      message: string;
+    }
   | ({ type: "tool_call" } & ToolCallFields)
   | { type: "approval"; id: string; decision: "approved" | "denied" }
   | { type: "tool_result"; id: string; name: string; outcome: string; content: string }

@@ -29,6 +29,8 @@ export interface ToolCall {
 export interface ThinkingBlock {
   thinking: string;
   signature: string;
+  /** An Anthropic `redacted_thinking` block: `thinking` is "" and `signature` holds its opaque `data`. */
+  redacted?: true;
 }
 
 export interface UserMessage {

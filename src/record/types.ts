@@ -130,7 +130,11 @@ export type RecordLine =
 export type RecordType = RecordLine["type"];
 
 /** A record before `v`, `seq` and `ts` are stamped by the writer. */
-export type NewRecord = RecordLine extends infer R ? (R extends RecordLine ? Omit<R, "v" | "seq" | "ts"> : never) : never;
+export type NewRecord = RecordLine extends infer R
+  ? R extends RecordLine
+    ? Omit<R, "v" | "seq" | "ts">
+    : never
+  : never;
 
 export type Phase =
   | "ReadyForUser"

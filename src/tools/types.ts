@@ -46,6 +46,8 @@ export interface Tool<Args = any> {
   description: string;
   schema: z.ZodType<Args>;
   kind: ToolKind;
+  /** A JSON schema sent to the model as-is instead of one derived from `schema` (MCP tools pass the server's own). */
+  jsonSchema?: Record<string, unknown>;
   /** Workspace-relative or absolute paths the call touches: per-file ordering and approval. */
   paths(args: Args, cwd: string): string[];
   /** Never throws for user-level failures: returns a result with outcome `error`. */

@@ -95,10 +95,18 @@ export class FakeProvider {
     const script = this.queue.shift() ??
       this.fallback ?? {
         status: 500,
-        body: JSON.stringify({ error: { message: "fake provider: no scripted response left", type: "server_error" } }),
+        body: JSON.stringify({
+          error: { message: "fake provider: no scripted response left", type: "server_error" },
+        }),
       };
     if (script.fault?.kind === "close_during_body") {
-      this.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: null, rawBody: "" });
+      this.requests.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: null,
+        rawBody: "",
+      });
       req.socket.destroy();
       return;
     }
@@ -107,7 +115,13 @@ export class FakeProvider {
     try {
       body = JSON.parse(rawBody);
     } catch {}
-    this.requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody });
+    this.requests.push({
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: req.headers,
+      body,
+      rawBody,
+    });
 
     if (script.fault?.kind === "reset_before_headers") {
       req.socket.destroy();

@@ -1,0 +1,130 @@
+// `tern` without a command: a plain line-based session until the Ink UI lands. It runs the same
+// engine as `tern run`, streams the answer, asks for approval per batch (y / n / a) and for
+// budget limits (y / n / yyy), and supports the basic slash commands.
+import { createInterface, type Interface } from "node:readline/promises";
+import type { EngineEvent } from "../engine/events.js";
+import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import type { CommonOptions } from "./program.js";
+import { describeProgress } from "./progress.js";
+import { prepareSession } from "./setup.js";
+
+const HELP = [
+  "/help      this help",
+  "/status    session, model and usage so far",
+  "/clear     start over with an empty context (the record keeps the past)",
+  "/retry     run the last turn again with its user message",
+  "/quit      exit",
+  "Ctrl+C interrupts a running turn; twice on an empty prompt exits.",
+].join("\n");
+
+export async function interactiveCommand(opts: CommonOptions): Promise<number> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write('tern: the interactive UI needs a terminal; use tern run "…" for scripts\n');
+    return 2;
+  }
+  let rl: Interface | undefined;
+  const ask = async (question: string) => (await rl!.question(question)).trim().toLowerCase();
+  const prepared = await prepareSession(opts, {
+    approve: async (calls) => {
+      const decisions = new Map<string, "approved" | "denied" | "always">();
+      process.stdout.write("\nThe model wants to run:\n");
+      for (const call of calls) process.stdout.write(`  ${call.name} ${call.arguments}\n`);
+      const answer = await ask("Allow? [y]es / [n]o / [a]lways: ");
+      const decision = answer.startsWith("a") ? "always" : answer.startsWith("y") ? "approved" : "denied";
+      for (const call of calls) decisions.set(call.id, decision);
+      return decisions;
+    },
+    onLimit: async (limit, used, allowed) => {
+      const answer = await ask(
+        `Limit reached (${limit} ${used}/${allowed}): continue? [y]es / [n]o / [yyy] for the rest of this turn: `,
+      );
+      return answer === "yyy" ? "all" : answer.startsWith("y") ? "yes" : "no";
+    },
+  });
+  const { session, model } = prepared;
+  rl = createInterface({ input: process.stdin, output: process.stdout });
+  for (const warning of prepared.warnings) process.stderr.write(`notice: ${warning}\n`);
+  process.stdout.write(
+    `tern · ${model.id} · session ${session.id}${prepared.resumed ? " (resumed)" : ""} · /help\n`,
+  );
+
+  let streaming = false;
+  let totalCost: number | null = 0;
+  session.subscribe((event: EngineEvent) => {
+    if (event.type === "text_delta") {
+      streaming = true;
+      process.stdout.write(event.text);
+      return;
+    }
+    if (streaming && event.type !== "reasoning_delta") {
+      process.stdout.write("\n");
+      streaming = false;
+    }
+    if (event.type === "stream_discarded") process.stdout.write("\n[discarded a failed attempt's output]\n");
+    if (event.type === "turn_end") {
+      totalCost = totalCost === null || event.cost === null ? null : totalCost + event.cost;
+      process.stdout.write(
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${Math.max(0, event.rounds - 1)} · tools=${event.tool_calls} · cost ${event.cost === null ? "unknown" : `$${event.cost.toFixed(4)}`}\n`,
+      );
+      return;
+    }
+    const line = describeProgress(event);
+    if (line !== undefined) process.stderr.write(`${line}\n`);
+  });
+
+  let busy = false;
+  let lastCtrlC = 0;
+  rl.on("SIGINT", () => {
+    if (busy) {
+      session.cancel();
+      return;
+    }
+    const now = Date.now();
+    if (rl!.line === "" && now - lastCtrlC < 2000) rl!.close();
+    lastCtrlC = now;
+    rl!.write(null, { ctrl: true, name: "u" });
+  });
+  const closed = new Promise<void>((resolve) => rl!.once("close", () => resolve()));
+
+  try {
+    for (;;) {
+      const line = await Promise.race([rl.question("› "), closed.then(() => undefined)]);
+      if (line === undefined) break;
+      const text = line.trim();
+      if (!text) continue;
+      if (text.startsWith("/")) {
+        const [command] = text.split(/\s+/);
+        if (command === "/quit" || command === "/exit") break;
+        if (command === "/help") process.stdout.write(`${HELP}\n`);
+        else if (command === "/status")
+          process.stdout.write(
+            `session ${session.id} · ${model.id} · cost ${totalCost === null ? "unknown" : `$${totalCost.toFixed(4)}`}\n`,
+          );
+        else if (command === "/clear") await session.send({ type: "clear" });
+        else if (command === "/retry") await runBusy(() => session.send({ type: "retry" }));
+        else process.stdout.write(`unknown command ${command}: try /help\n`);
+        continue;
+      }
+      try {
+        const content = buildPromptContent(text, process.cwd(), [], model.endpoint.api);
+        await runBusy(() => session.send({ type: "prompt", content }));
+      } catch (err) {
+        if (err instanceof InputError) process.stderr.write(`${err.message}\n`);
+        else throw err;
+      }
+    }
+  } finally {
+    rl.close();
+    await session.close();
+  }
+  return 0;
+
+  async function runBusy<T>(fn: () => Promise<T>): Promise<T> {
+    busy = true;
+    try {
+      return await fn();
+    } finally {
+      busy = false;
+    }
+  }
+}

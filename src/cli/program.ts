@@ -1,0 +1,144 @@
+// The command-line contract of SPEC §1. Parsing only: each action loads its implementation.
+import { Command, CommanderError, Option } from "commander";
+import { UsageError } from "./usage-error.js";
+
+export interface CommonOptions {
+  model?: string;
+  baseUrl?: string;
+  config?: string;
+  continue?: boolean;
+  resume?: string;
+  system?: string;
+  yes?: boolean;
+  allow?: string[];
+  maxModelCalls?: string;
+  maxToolCalls?: string;
+  maxDuration?: string;
+}
+
+export interface RunOptions extends CommonOptions {
+  json?: boolean;
+  image?: string[];
+  compact?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function addCommonOptions(cmd: Command): Command {
+  return cmd
+    .option("--model <provider/model>", "model to use, e.g. openai/gpt-4.1")
+    .option(
+      "--base-url <url>",
+      "provider base URL (an OpenAI-compatible server when the provider is not configured)",
+    )
+    .option("--config <file>", "extra config file, merged over the user and workspace config")
+    .option("--continue", "continue the latest session of this workspace")
+    .option("--resume <id>", "resume the session with this id")
+    .option("--system <text>", "extra system text for this run")
+    .option("--yes", "approve every tool call (deny rules still apply)")
+    .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
+    .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
+    .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
+    .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds");
+}
+
+function buildProgram(version: string, setResult: (p: Promise<number>) => void): Command {
+  const program = new Command("tern")
+    .description("A terminal coding agent")
+    .version(version, "-V, --version")
+    .showHelpAfterError("(run 'tern --help' for usage)")
+    // Options after a subcommand belong to it: `tern run --model x` must not be taken by `tern`.
+    .enablePositionalOptions();
+  addCommonOptions(program);
+  program.action(async (opts: CommonOptions) => {
+    setResult(import("./interactive.js").then((m) => m.interactiveCommand(opts)));
+  });
+
+  addCommonOptions(
+    program
+      .command("run")
+      .description("run one turn headless and exit; '-' reads the prompt from stdin")
+      .argument("[prompt...]", "the prompt"),
+  )
+    .option("--json", "print events as JSON Lines on stdout")
+    .option("--image <file>", "attach an image (repeatable)", collect)
+    .option("--compact", "compact the resumed session's context before the turn")
+    .action((prompt: string[], opts: RunOptions) => {
+      setResult(import("./run.js").then((m) => m.runCommand(prompt, opts)));
+    });
+
+  program
+    .command("sessions")
+    .description("list the sessions of this workspace")
+    .option("--json", "print JSON")
+    .action((opts: { json?: boolean }) => {
+      setResult(import("./archive-commands.js").then((m) => m.sessionsCommand(opts)));
+    });
+
+  program
+    .command("export")
+    .description("print a session's archive")
+    .argument("<id>", "session id (a unique prefix is enough)")
+    .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
+    .action((id: string, opts: { format: "md" | "json" }) => {
+      setResult(import("./archive-commands.js").then((m) => m.exportCommand(id, opts)));
+    });
+
+  program
+    .command("fork")
+    .description("start a new session replaying another's archive up to a turn")
+    .argument("<id>", "session id")
+    .option("--at <turn>", "last turn to copy (default: all)")
+    .action((id: string, opts: { at?: string }) => {
+      setResult(import("./archive-commands.js").then((m) => m.forkCommand(id, opts)));
+    });
+
+  program
+    .command("metrics")
+    .description("the ledger: one row per turn, totals per session")
+    .option("--json", "print JSON")
+    .option("--since <date>", "only turns started on or after this date")
+    .option("--rebuild", "recreate the ledger from the session records")
+    .action((opts: { json?: boolean; since?: string; rebuild?: boolean }) => {
+      setResult(import("./archive-commands.js").then((m) => m.metricsCommand(opts)));
+    });
+
+  const config = program.command("config").description("configuration");
+  config
+    .command("check")
+    .description("validate the merged configuration and print where each value came from")
+    .option("--config <file>", "extra config file")
+    .option("--model <provider/model>", "model flag to include")
+    .action((opts: { config?: string; model?: string }) => {
+      setResult(import("./config-check.js").then((m) => m.configCheckCommand(opts)));
+    });
+
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit code. Usage errors exit 2 (R-CLI-2). */
+export async function runProgram(argv: string[], version: string): Promise<number> {
+  let result: Promise<number> = Promise.resolve(0);
+  const program = buildProgram(version, (p) => {
+    result = p;
+  });
+  const overrideExits = (cmd: Command): void => {
+    cmd.exitOverride();
+    for (const sub of cmd.commands) overrideExits(sub);
+  };
+  overrideExits(program);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return await result;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; every parse error is a usage error.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`tern: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

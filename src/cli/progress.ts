@@ -1,0 +1,38 @@
+// One stderr line per interesting event for headless runs without --json.
+import type { EngineEvent } from "../engine/events.js";
+
+const MAX_ARGS = 200;
+
+export function describeProgress(event: EngineEvent): string | undefined {
+  switch (event.type) {
+    case "tool_call":
+      return `→ ${event.name} ${clip(event.arguments, MAX_ARGS)}`;
+    case "tool_result":
+      return event.outcome === "ok"
+        ? undefined
+        : `  ${event.name} ${event.outcome}: ${clip(firstLine(event.content), MAX_ARGS)}`;
+    case "retry_scheduled":
+      return `retrying model request: ${event.message} (attempt ${event.attempt}, in ${Math.round(event.delay_ms / 100) / 10}s)`;
+    case "notice":
+      return `notice: ${event.text}`;
+    case "error":
+      return `error: ${event.message}`;
+    case "limit_reached":
+      return `limit reached: ${event.limit} (${event.used}/${event.allowed})`;
+    case "turn_end":
+      return event.stop_reason === "completed"
+        ? undefined
+        : `turn ${event.turn} stopped: ${event.stop_reason}`;
+    default:
+      return undefined;
+  }
+}
+
+function firstLine(text: string): string {
+  const i = text.indexOf("\n");
+  return i === -1 ? text : text.slice(0, i);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

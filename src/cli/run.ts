@@ -1,0 +1,77 @@
+// `tern run`: one turn, headless. With --json, stdout carries only JSON Lines events;
+// without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
+import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import type { EngineEvent } from "../engine/events.js";
+import { exitCodeFor } from "../engine/stop.js";
+import type { RunOptions } from "./program.js";
+import { describeProgress } from "./progress.js";
+import { prepareSession } from "./setup.js";
+import { UsageError } from "./usage-error.js";
+
+const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
+
+export async function runCommand(promptWords: string[], opts: RunOptions): Promise<number> {
+  const prompt =
+    promptWords.length === 1 && promptWords[0] === "-" ? await readStdin() : promptWords.join(" ");
+  if (!prompt.trim())
+    throw new UsageError("run needs a prompt: tern run \"…\" (or '-' to read it from stdin)");
+  const firstWord = prompt.trim().split(/\s+/)[0];
+  if (SLASH_COMMAND.test(firstWord)) {
+    throw new UsageError(
+      `${firstWord} is a slash command; slash commands work only in the interactive UI (run 'tern')`,
+    );
+  }
+
+  const prepared = await prepareSession(opts, {
+    // tern run never asks: --yes approves, otherwise what would ask is denied with a result saying so.
+    approve: async (calls) =>
+      new Map(calls.map((c) => [c.id, opts.yes ? ("approved" as const) : ("denied" as const)])),
+    denialMessage: opts.yes
+      ? undefined
+      : "denied: tern run was started without --yes, so calls that need approval are not run (use --yes or --allow <rule>)",
+  });
+  const { session, model } = prepared;
+
+  const writeEvent = opts.json
+    ? (event: EngineEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    : (event: EngineEvent) => {
+        const line = describeProgress(event);
+        if (line !== undefined) process.stderr.write(`${line}\n`);
+      };
+  session.subscribe(writeEvent);
+  writeEvent({
+    type: "session",
+    id: session.id,
+    cwd: process.cwd(),
+    model: model.id,
+    resumed: prepared.resumed,
+  });
+  for (const warning of prepared.warnings) writeEvent({ type: "notice", text: warning });
+
+  let content: ReturnType<typeof buildPromptContent>;
+  try {
+    content = buildPromptContent(prompt, process.cwd(), opts.image ?? [], model.endpoint.api);
+  } catch (err) {
+    await session.close();
+    if (err instanceof InputError) throw new UsageError(err.message);
+    throw err;
+  }
+
+  const onSigint = () => session.cancel();
+  process.on("SIGINT", onSigint);
+  try {
+    const outcome = await session.send({ type: "prompt", content });
+    if (!opts.json && outcome.finalText)
+      process.stdout.write(outcome.finalText.endsWith("\n") ? outcome.finalText : `${outcome.finalText}\n`);
+    return exitCodeFor(outcome.stopReason);
+  } finally {
+    process.off("SIGINT", onSigint);
+    await session.close();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

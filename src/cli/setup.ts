@@ -1,0 +1,66 @@
+// Shared start-up of the front ends: config, model, session (new or resumed). Every user
+// mistake found here becomes a UsageError (one line, exit 2) before any turn runs.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { ConfigError } from "../config/errors.js";
+import { flagsToConfig } from "../config/flags.js";
+import { loadConfig } from "../config/load.js";
+import { resolveModel } from "../config/resolve.js";
+import type { Config, ResolvedModel } from "../config/types.js";
+import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
+import type { SessionHooks } from "../engine/core.js";
+import type { CommonOptions } from "./program.js";
+import { UsageError } from "./usage-error.js";
+
+export function ternHome(): string {
+  return process.env.TERN_HOME || join(homedir(), ".tern");
+}
+
+export interface Prepared extends OpenedSession {
+  config: Config;
+  model: ResolvedModel;
+  warnings: string[];
+}
+
+export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
+  try {
+    const flags = flagsToConfig({
+      model: opts.model,
+      allow: opts.allow,
+      yes: opts.yes,
+      maxModelCalls: opts.maxModelCalls,
+      maxToolCalls: opts.maxToolCalls,
+      maxDuration: opts.maxDuration,
+    });
+    return loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export async function prepareSession(opts: CommonOptions, hooks: SessionHooks): Promise<Prepared> {
+  const home = ternHome();
+  const cwd = process.cwd();
+  const loaded = loadSettings(opts, home, cwd);
+  const config = loaded.config;
+  const warnings = [...loaded.warnings];
+  if (opts.continue && opts.resume) throw new UsageError("--continue and --resume cannot be used together");
+  const resume = opts.resume ? { id: opts.resume } : opts.continue ? { latest: true as const } : undefined;
+
+  try {
+    // A resumed session keeps the model it was using (a model switch is in its record) unless --model says otherwise.
+    if (resume && !opts.model) {
+      const recorded = peekSessionModel(home, cwd, resume);
+      if (recorded) config.model = recorded;
+    }
+    const { model, notices } = resolveModel(config, process.env, { baseUrl: opts.baseUrl });
+    warnings.push(...notices);
+    const opened = await openSession({ home, cwd, config, model, resume, extraSystem: opts.system, hooks });
+    warnings.push(...opened.warnings);
+    return { ...opened, config, model, warnings };
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof SessionNotFoundError) throw new UsageError(err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+// Maps CLI flags onto a config layer, validating numbers with the config's own rules so a
+// bad flag fails the same way a bad file does, naming the flag.
+import { ConfigError } from "./errors.js";
+import { BUDGET_RULES, type ConfigLayer, MODEL_ID_RE } from "./schema.js";
+
+export interface ConfigFlags {
+  model?: string;
+  /** `--allow <rule>`, repeatable; appended to `permissions.allow`. */
+  allow?: string[];
+  /** `--yes`: approve every tool call (deny rules still win). */
+  yes?: boolean;
+  maxModelCalls?: string | number;
+  maxToolCalls?: string | number;
+  maxDuration?: string | number;
+}
+
+function budgetValue(
+  flag: string,
+  raw: string | number,
+  rule: (typeof BUDGET_RULES)[keyof typeof BUDGET_RULES],
+) {
+  let value: number | null;
+  if (typeof raw === "number") value = raw;
+  else if (raw.trim() === "unlimited") value = null;
+  else value = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!rule.check(value))
+    throw new ConfigError(`${flag}: ${rule.expected.replace(/or null$/, 'or "unlimited"')}`);
+  return value;
+}
+
+export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
+  const layer: ConfigLayer = {};
+  if (opts.model !== undefined) {
+    if (!MODEL_ID_RE.test(opts.model)) {
+      throw new ConfigError(
+        '--model: must be "<provider>/<model>", e.g. --model anthropic/claude-sonnet-4-5',
+      );
+    }
+    layer.model = opts.model;
+  }
+  const budget: {
+    maximumModelCalls?: number | null;
+    maximumToolCalls?: number | null;
+    maximumDurationSeconds?: number | null;
+  } = {};
+  if (opts.maxModelCalls !== undefined) {
+    budget.maximumModelCalls = budgetValue(
+      "--max-model-calls",
+      opts.maxModelCalls,
+      BUDGET_RULES.maximumModelCalls,
+    );
+  }
+  if (opts.maxToolCalls !== undefined) {
+    budget.maximumToolCalls = budgetValue(
+      "--max-tool-calls",
+      opts.maxToolCalls,
+      BUDGET_RULES.maximumToolCalls,
+    );
+  }
+  if (opts.maxDuration !== undefined) {
+    budget.maximumDurationSeconds = budgetValue(
+      "--max-duration",
+      opts.maxDuration,
+      BUDGET_RULES.maximumDurationSeconds,
+    );
+  }
+  if (Object.keys(budget).length > 0) layer.executionBudget = budget;
+  if (opts.yes || (opts.allow && opts.allow.length > 0)) {
+    layer.permissions = {};
+    if (opts.yes) layer.permissions.mode = "yolo";
+    if (opts.allow && opts.allow.length > 0) layer.permissions.allow = [...opts.allow];
+  }
+  return layer;
+}

@@ -1,0 +1,156 @@
+// Loads and merges the configuration layers (SPEC §2) and applies workspace trust (R-CFG-2).
+// Reads files only; nothing is ever written.
+import { readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defaultConfig } from "./defaults.js";
+import { ConfigError } from "./errors.js";
+import { ConfigMerger } from "./merge.js";
+import { type ConfigLayer, formatPath, parseConfigText, validateLayer } from "./schema.js";
+import type { Config, PermissionMode } from "./types.js";
+
+export interface LoadConfigOptions {
+  /** $TERN_HOME */
+  home: string;
+  /** The workspace. */
+  cwd: string;
+  /** `--config <file>`, relative to cwd. */
+  configFile?: string;
+  /** Already mapped from CLI flags (see flagsToConfig); `permissions.allow` here appends. */
+  flags: ConfigLayer | Partial<Config>;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Flattened key path → "default" | file label | flag name (e.g. "--model"). */
+  sources: Record<string, string>;
+  warnings: string[];
+}
+
+export const WORKSPACE_CONFIG_LABEL = ".tern/config.json";
+
+/** Which flag sets which key, so provenance can name it. */
+const FLAG_NAMES: Record<string, string> = {
+  model: "--model",
+  "permissions.mode": "--yes",
+  "permissions.allow": "--allow",
+  "executionBudget.maximumModelCalls": "--max-model-calls",
+  "executionBudget.maximumToolCalls": "--max-tool-calls",
+  "executionBudget.maximumDurationSeconds": "--max-duration",
+};
+
+const LOOSENESS: Record<PermissionMode, number> = { ask: 0, "auto-edit": 1, yolo: 2 };
+
+function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !required) return null;
+    throw new ConfigError(`${label}: ${code === "ENOENT" ? "file not found" : `cannot read (${code})`}`);
+  }
+  return parseConfigText(text, label);
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Strips what an untrusted workspace may not set, warning for each key (R-CFG-2). */
+function restrictUntrusted(
+  layer: ConfigLayer,
+  label: string,
+  current: Config,
+  warnings: string[],
+): ConfigLayer {
+  const out: ConfigLayer = structuredClone(layer);
+  const why = "this workspace is not in trustedWorkspaces";
+  const ignore = (key: string, extra = "") => warnings.push(`${label}: ${key} ignored: ${why}${extra}`);
+  if (out.permissions) {
+    const { mode } = out.permissions;
+    if (mode !== undefined && LOOSENESS[mode] > LOOSENESS[current.permissions.mode]) {
+      ignore("permissions.mode", ` (only a stricter mode than "${current.permissions.mode}" applies)`);
+      delete out.permissions.mode;
+    }
+    if (out.permissions.allow !== undefined) {
+      ignore("permissions.allow");
+      delete out.permissions.allow;
+    }
+  }
+  if (out.toolSets !== undefined) {
+    ignore("toolSets");
+    delete out.toolSets;
+  }
+  for (const [id, provider] of Object.entries(out.providers ?? {})) {
+    for (const key of ["baseUrl", "apiKeyEnv", "headers"] as const) {
+      if (provider[key] === undefined) continue;
+      ignore(formatPath(["providers", id, key]));
+      delete provider[key];
+    }
+    // Without a base URL a provider the workspace invented cannot be used; drop it whole.
+    if (!current.providers[id] && out.providers) delete out.providers[id];
+  }
+  return out;
+}
+
+export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
+  const warnings: string[] = [];
+  const merger = new ConfigMerger(defaultConfig());
+
+  const userLabel = join(opts.home, "config.json");
+  const user = readLayer(userLabel, userLabel, false);
+  const trusted = (user?.trustedWorkspaces ?? []).map(canonical);
+  const workspaceTrusted = trusted.includes(canonical(opts.cwd));
+
+  const dropTrustList = (layer: ConfigLayer, label: string): ConfigLayer => {
+    if (layer.trustedWorkspaces === undefined) return layer;
+    warnings.push(`${label}: trustedWorkspaces ignored: only ${userLabel} may set it`);
+    const { trustedWorkspaces: _, ...rest } = layer;
+    return rest;
+  };
+
+  if (user) merger.apply(user, () => userLabel);
+
+  const workspace = readLayer(join(opts.cwd, ".tern", "config.json"), WORKSPACE_CONFIG_LABEL, false);
+  if (workspace) {
+    let layer = dropTrustList(workspace, WORKSPACE_CONFIG_LABEL);
+    if (!workspaceTrusted) layer = restrictUntrusted(layer, WORKSPACE_CONFIG_LABEL, merger.config, warnings);
+    merger.apply(layer, () => WORKSPACE_CONFIG_LABEL);
+  }
+
+  if (opts.configFile !== undefined) {
+    const explicit = readLayer(resolve(opts.cwd, opts.configFile), opts.configFile, true)!;
+    merger.apply(dropTrustList(explicit, opts.configFile), () => opts.configFile!);
+  }
+
+  const flags = validateLayer(opts.flags, "command-line flags");
+  merger.apply(dropTrustList(flags, "command-line flags"), (key) => FLAG_NAMES[key] ?? "--flag", {
+    appendAllow: true,
+  });
+
+  const config = merger.config;
+  const sources = merger.sources;
+  for (const [id, provider] of Object.entries(config.providers)) {
+    const where = (key: string) => sources.get(formatPath(["providers", id, key]));
+    if (!provider.baseUrl) {
+      const label = where("api") ?? where("apiKeyEnv") ?? where("headers") ?? "config";
+      throw new ConfigError(
+        `${label}: ${formatPath(["providers", id, "baseUrl"])}: required for a provider that is not built in`,
+      );
+    }
+    if (!provider.api) {
+      provider.api = "openai-chat";
+      sources.set(formatPath(["providers", id, "api"]), "default");
+    }
+    if (!provider.headers) {
+      provider.headers = {};
+      sources.set(formatPath(["providers", id, "headers"]), "default");
+    }
+  }
+  return { config, sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))), warnings };
+}

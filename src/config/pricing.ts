@@ -1,0 +1,38 @@
+// Cost of one usage report (R-PROV-6). An unknown price makes the cost unknown (null), never 0.
+import type { Usage } from "../provider/types.js";
+import type { Pricing } from "./types.js";
+
+export function emptyUsage(): Usage {
+  return { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt: a.prompt + b.prompt,
+    completion: a.completion + b.completion,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}
+
+/** Billed input, the ledger column: prompt − cacheRead. */
+export function billedInput(usage: Usage): number {
+  return Math.max(0, usage.prompt - usage.cacheRead);
+}
+
+/** USD. `prompt` includes cached tokens, so the cached parts are taken out of the input price. */
+export function computeCost(usage: Usage, pricing?: Pricing): number | null {
+  if (!pricing) return null;
+  const uncached = Math.max(0, usage.prompt - usage.cacheRead - usage.cacheWrite);
+  const micro =
+    uncached * pricing.input +
+    usage.cacheRead * (pricing.cacheRead ?? pricing.input) +
+    usage.cacheWrite * (pricing.cacheWrite ?? pricing.input) +
+    usage.completion * pricing.output;
+  return micro / 1_000_000;
+}
+
+/** Sum of costs where any unknown part makes the total unknown. */
+export function addCost(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}

@@ -1,0 +1,50 @@
+// Read-side commands over the archive and the ledger (sessions, export, fork, metrics), for
+// front ends that must not touch record/ themselves.
+import { exportSession, type ExportFormat } from "../record/export.js";
+import { forkSession } from "../record/fork.js";
+import { type LedgerRow, openLedger, rebuildLedger, type SessionTotals } from "../record/ledger.js";
+import { findSession, listSessions, type SessionSummary } from "../record/store.js";
+import { SessionNotFoundError } from "./open.js";
+
+export type { LedgerRow, SessionSummary, SessionTotals };
+
+export function sessionsOf(home: string, cwd: string): SessionSummary[] {
+  return listSessions(home, cwd);
+}
+
+function requireSession(home: string, id: string): string {
+  const found = findSession(home, id);
+  if (!found)
+    throw new SessionNotFoundError(
+      `no session '${id}' (run 'tern sessions' to list this workspace's sessions)`,
+    );
+  return found.id;
+}
+
+export function exportArchive(home: string, id: string, format: ExportFormat): string {
+  return exportSession(home, requireSession(home, id), format);
+}
+
+export function forkArchive(home: string, id: string, atTurn?: number): string {
+  return forkSession(home, requireSession(home, id), atTurn);
+}
+
+export interface Metrics {
+  rows: LedgerRow[];
+  totals: SessionTotals[];
+  warnings: string[];
+}
+
+export function readMetrics(home: string, opts: { since?: string; rebuild?: boolean }): Metrics {
+  const warnings = opts.rebuild ? rebuildLedger(home).warnings : [];
+  const ledger = openLedger(home);
+  try {
+    return {
+      rows: ledger.rows({ since: opts.since }),
+      totals: ledger.totals({ since: opts.since }),
+      warnings,
+    };
+  } finally {
+    ledger.close();
+  }
+}

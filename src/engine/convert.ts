@@ -1,0 +1,29 @@
+// Small conversions between the engine's internal shapes and the event / record shapes.
+import type { ContentPart, Usage } from "../provider/types.js";
+import type { UsageFields } from "./events.js";
+
+export function toUsageFields(usage: Usage): UsageFields {
+  return {
+    prompt: usage.prompt,
+    completion: usage.completion,
+    cache_read: usage.cacheRead,
+    cache_write: usage.cacheWrite,
+  };
+}
+
+export function emptyUsage(): Usage {
+  return { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
+}
+
+/** Content as one string for events and terminal output; images become a short marker. */
+export function contentToText(
+  content: ReadonlyArray<{ type: string; text?: string; mediaType?: string }>,
+): string {
+  return content
+    .map((part) => (part.type === "text" ? (part.text ?? "") : `[image ${part.mediaType ?? ""}]`.trim()))
+    .join("\n");
+}
+
+export function textContent(text: string): ContentPart[] {
+  return [{ type: "text", text }];
+}

@@ -1,0 +1,165 @@
+// Opens a session for a front end: a new one, or a resumed one rebuilt by replaying its record
+// (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
+import type { Config, ResolvedModel } from "../config/types.js";
+import { assembleSystemPrompt } from "../prompt/assemble.js";
+import { createAdapter } from "../provider/index.js";
+import { RecordFold } from "../record/fold.js";
+import { openLedger, rowFromTurnEnd } from "../record/ledger.js";
+import { loadRecord } from "../record/load.js";
+import { recoverOnLoad } from "../record/quiesce.js";
+import { createSession, findSession, latestSession, openSessionWriter, recordPath } from "../record/store.js";
+import type { TurnEndRecord } from "../record/types.js";
+import type { RecordWriter } from "../record/writer.js";
+import { ApprovalPolicy } from "../tools/approval.js";
+import { ToolExecutor } from "../tools/executor.js";
+import { createBuiltinRegistry } from "../tools/index.js";
+import { TurnReadTracker } from "../tools/read-tracker.js";
+import { EventBus } from "./bus.js";
+import { SessionCore, type SessionHooks } from "./core.js";
+import { Session } from "./session.js";
+
+export class SessionNotFoundError extends Error {}
+
+/** The ledger is derived (`tern metrics --rebuild`), so a ledger failure is a notice, never a lost turn. */
+function writeLedgerRow(
+  home: string,
+  id: string,
+  cwd: string,
+  line: TurnEndRecord,
+  warn: (text: string) => void,
+): void {
+  try {
+    const ledger = openLedger(home);
+    try {
+      ledger.recordTurn(rowFromTurnEnd(id, cwd, line));
+    } finally {
+      ledger.close();
+    }
+  } catch (err) {
+    warn(
+      `ledger not updated (${err instanceof Error ? err.message : String(err)}); run 'tern metrics --rebuild'`,
+    );
+  }
+}
+
+export type ResumeTarget = { id: string } | { latest: true };
+
+export interface OpenSessionOptions {
+  home: string;
+  cwd: string;
+  config: Config;
+  model: ResolvedModel;
+  resume?: ResumeTarget;
+  extraSystem?: string;
+  hooks: SessionHooks;
+}
+
+export interface OpenedSession {
+  session: Session;
+  resumed: boolean;
+  warnings: string[];
+}
+
+function findResumeDir(home: string, cwd: string, target: ResumeTarget): { id: string; dir: string } {
+  if ("id" in target) {
+    const found = findSession(home, target.id);
+    if (!found)
+      throw new SessionNotFoundError(
+        `no session '${target.id}' (run 'tern sessions' to list this workspace's sessions)`,
+      );
+    return found;
+  }
+  const latest = latestSession(home, cwd);
+  if (!latest)
+    throw new SessionNotFoundError('no session to continue in this workspace (start one with tern run "…")');
+  return latest;
+}
+
+/** The model a session was last using, so a resume keeps a model switch (R-REC config records). */
+export function peekSessionModel(home: string, cwd: string, target: ResumeTarget): string | undefined {
+  const { dir } = findResumeDir(home, cwd, target);
+  const fold = new RecordFold();
+  for (const line of loadRecord(recordPath(dir)).lines) fold.apply(line);
+  return fold.model;
+}
+
+export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
+  const { home, cwd, config, model } = opts;
+  const warnings: string[] = [];
+  const fold = new RecordFold();
+  let writer: RecordWriter;
+  let id: string;
+  let dir: string;
+
+  if (opts.resume) {
+    ({ id, dir } = findResumeDir(home, cwd, opts.resume));
+    const loaded = loadRecord(recordPath(dir));
+    warnings.push(...loaded.warnings);
+    for (const line of loaded.lines) fold.apply(line);
+    writer = openSessionWriter(dir, { lines: loaded.lines });
+    for (const record of recoverOnLoad(fold)) fold.apply(writer.append(record));
+  } else {
+    const created = createSession(home, { cwd, model: model.id });
+    ({ id, dir, writer } = created);
+    for (const line of loadRecord(recordPath(dir)).lines) fold.apply(line);
+  }
+
+  const registry = createBuiltinRegistry();
+  let closeToolSets = async () => {};
+  if (config.toolSets.length > 0) {
+    // MCP is loaded only when a tool set is configured, so plain runs start fast.
+    const { loadToolSets } = await import("../tools/mcp.js");
+    const sets = await loadToolSets(config.toolSets, cwd);
+    for (const tool of sets.tools) registry.register(tool);
+    warnings.push(...sets.warnings);
+    closeToolSets = () => sets.close();
+  }
+  const policy = new ApprovalPolicy({
+    mode: config.permissions.mode,
+    allow: config.permissions.allow,
+    deny: config.permissions.deny,
+    cwd,
+  });
+  const executor = new ToolExecutor(registry, policy, { parallel: config.parallelTools });
+  const tools = registry.definitions();
+  const system = assembleSystemPrompt({
+    cwd,
+    home,
+    extraSystem: opts.extraSystem,
+    toolNames: tools.map((t) => t.name),
+  });
+
+  const bus = new EventBus();
+  const warn = (text: string) => bus.publish({ type: "notice", text });
+  const core = new SessionCore({
+    id,
+    dir,
+    cwd,
+    settings: config,
+    model,
+    adapter: createAdapter(model.endpoint),
+    fold,
+    writer,
+    executor,
+    policy,
+    readTracker: new TurnReadTracker(),
+    system,
+    tools,
+    hooks: opts.hooks,
+    publish: (event) => bus.publish(event),
+  });
+  core.restoreTodos();
+  core.onTurnEnd = (line) => writeLedgerRow(home, id, cwd, line, warn);
+  // The record says what the model saw: a new context record whenever prompt or tools change.
+  const recorded = fold.context;
+  if (!recorded || recorded.system !== system || JSON.stringify(recorded.tools) !== JSON.stringify(tools)) {
+    core.commit({ type: "context", system, tools });
+  }
+  if (fold.model !== undefined && fold.model !== model.id) core.commit({ type: "config", model: model.id });
+
+  const session = new Session(core, bus, async () => {
+    writer.close();
+    await closeToolSets();
+  });
+  return { session, resumed: opts.resume !== undefined, warnings };
+}

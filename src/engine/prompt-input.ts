@@ -1,0 +1,66 @@
+// Turns typed prompt text (+ `--image` files) into message content: `@path/to/img.png` and
+// `--image` attach PNG, JPEG, GIF or WebP files (SPEC §10), refused over the provider's limit.
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ProviderApi } from "../config/types.js";
+import type { ContentPart } from "../provider/types.js";
+
+export class InputError extends Error {}
+
+const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
+/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB). */
+const LIMIT_BYTES: Record<ProviderApi, number> = {
+  "anthropic-messages": 5 * 1024 * 1024,
+  "openai-chat": 20 * 1024 * 1024,
+};
+
+export function sniffImageType(bytes: Buffer): string | undefined {
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return "image/png";
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  if (bytes.length >= 6 && bytes.subarray(0, 4).toString("latin1") === "GIF8") return "image/gif";
+  if (
+    bytes.length >= 12 &&
+    bytes.subarray(0, 4).toString("latin1") === "RIFF" &&
+    bytes.subarray(8, 12).toString("latin1") === "WEBP"
+  )
+    return "image/webp";
+  return undefined;
+}
+
+export function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart {
+  const abs = resolve(cwd, path);
+  let size: number;
+  try {
+    size = statSync(abs).size;
+  } catch {
+    throw new InputError(`image ${path}: file not found`);
+  }
+  const limit = LIMIT_BYTES[api];
+  if (size > limit) {
+    const mb = limit / (1024 * 1024);
+    throw new InputError(
+      `image ${path}: ${(size / 1024 / 1024).toFixed(1)} MB is over the provider's ${mb} MB limit per image`,
+    );
+  }
+  const bytes = readFileSync(abs);
+  const mediaType = sniffImageType(bytes);
+  if (!mediaType) throw new InputError(`image ${path}: not a PNG, JPEG, GIF or WebP file`);
+  return { type: "image", mediaType, data: bytes.toString("base64") };
+}
+
+/** Prompt text plus the images it names with `@path` (existing image files only) and `--image` files. */
+export function buildPromptContent(
+  text: string,
+  cwd: string,
+  imageFiles: string[],
+  api: ProviderApi,
+): ContentPart[] {
+  const images: ContentPart[] = [];
+  for (const match of text.matchAll(/(?:^|\s)@(\S+)/g)) {
+    const path = match[1];
+    if (!IMAGE_EXT.test(path)) continue;
+    images.push(readImageFile(path, cwd, api));
+  }
+  for (const file of imageFiles) images.push(readImageFile(file, cwd, api));
+  return [{ type: "text", text }, ...images];
+}

@@ -1,0 +1,39 @@
+// One round's tool batch: publish the calls, let the executor decide approval once for the batch
+// and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
+import type { ToolCall } from "../provider/types.js";
+import type { ToolResult } from "../tools/types.js";
+import { contentToText } from "./convert.js";
+import type { SessionCore } from "./core.js";
+
+export async function runToolBatch(
+  core: SessionCore,
+  turn: number,
+  calls: ToolCall[],
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
+  for (const call of calls)
+    core.publish({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+  const ctx = {
+    cwd: core.cwd,
+    signal,
+    bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
+    readTracker: core.readTracker,
+    todos: core.todos,
+  };
+  return core.executor.runBatch(calls, ctx, {
+    approve: (pending) => core.hooks.approve(pending),
+    denialMessage: core.hooks.denialMessage,
+    onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
+    onStart: (call) => core.commitToolStart(turn, call.id, call.name),
+    onResult: (call, result) => {
+      core.commitToolResult(turn, call.id, call.name, result);
+      core.publish({
+        type: "tool_result",
+        id: call.id,
+        name: call.name,
+        outcome: result.outcome,
+        content: contentToText(result.content),
+      });
+    },
+  });
+}

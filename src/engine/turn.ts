@@ -1,0 +1,214 @@
+// The turn loop (R-TURN-1): commit the user message, then rounds of
+// request → stream with retry → finish/budget checks → commit assistant → tool batch → commit results,
+// until a round asks for no tools or a stop applies. It only commits records and publishes events;
+// front ends never see anything else.
+import { ProviderError } from "../provider/errors.js";
+import { DurationLimitError, streamWithRetry } from "../provider/retry.js";
+import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
+import type { StopReason } from "../record/types.js";
+import type { ToolResult } from "../tools/types.js";
+import { TurnBudget } from "./budget.js";
+import { toUsageFields } from "./convert.js";
+import type { SessionCore } from "./core.js";
+import type { TurnError, TurnOutcome } from "./stop.js";
+import { runToolBatch } from "./tool-batch.js";
+
+class TurnStop {
+  constructor(
+    readonly reason: StopReason,
+    readonly error?: TurnError,
+  ) {}
+}
+
+export interface TurnInput {
+  content: ContentPart[];
+  /** `/retry`: continue the last turn with its committed user message instead of a new one. */
+  retry?: boolean;
+}
+
+export async function runTurn(
+  core: SessionCore,
+  input: TurnInput,
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  const startedAt = new Date();
+  const started = Date.now();
+  const turn = input.retry && core.fold.lastTurn > 0 ? core.fold.lastTurn : core.fold.lastTurn + 1;
+  const budget = new TurnBudget(core.settings.executionBudget, core.hooks.onLimit);
+  const counts = { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 };
+  let usage: Usage = { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
+  let finalText = "";
+  let truncationContinues = 0;
+  let usedTodoTool = false;
+
+  // One controller for the whole turn: user cancel and the duration budget both abort it.
+  const abort = new AbortController();
+  let durationHit = false;
+  const onOuterAbort = () => abort.abort();
+  signal.addEventListener("abort", onOuterAbort, { once: true });
+  if (signal.aborted) abort.abort();
+  const durationMs = budget.durationMs;
+  const durationTimer =
+    durationMs === null
+      ? undefined
+      : setTimeout(() => {
+          durationHit = true;
+          abort.abort();
+        }, durationMs);
+
+  core.readTracker.reset();
+  if (!input.retry) core.commitUserPrompt(turn, input.content);
+  core.publish({ type: "turn_start", turn });
+  core.addTodoReminderIfOwed(turn);
+
+  const stopFromAbort = () => new TurnStop(durationHit ? "duration_limit_reached" : "cancelled");
+  let stop: TurnStop;
+  try {
+    for (let round = 1; ; round++) {
+      if (abort.signal.aborted) throw stopFromAbort();
+      const fits = await budget.allowRound((used, allowed) =>
+        core.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),
+      );
+      if (!fits) throw new TurnStop("model_call_limit_reached");
+      budget.roundsStarted++;
+      core.publish({ type: "round_start", turn, round });
+
+      const result = await streamRound(core, round, abort.signal, started, durationMs, counts, (u) => {
+        usage = addUsage(usage, u);
+        core.publish({ type: "usage", ...toUsageFields(u) });
+        core.lastRoundUsage = u;
+      }).catch((err) => {
+        throw toTurnStop(err, abort.signal.aborted, durationHit);
+      });
+      counts.rounds++;
+
+      let calls = result.toolCalls;
+      let stopAfterCommit: TurnStop | undefined;
+      if (result.finish === "length") {
+        calls = [];
+        if (truncationContinues >= core.settings.maxTruncationContinues)
+          stopAfterCommit = new TurnStop("output_truncated");
+      } else if (result.finish === "content_filter") {
+        calls = [];
+        stopAfterCommit = new TurnStop("content_filtered");
+      } else if (result.finish !== "stop" && result.finish !== "tool_calls") {
+        calls = [];
+        const message = `Model stopped with finish reason '${result.rawFinish ?? result.finish}'`;
+        stopAfterCommit = new TurnStop("failed", { class: "finish_reason", message });
+      } else if (calls.length > 0) {
+        const fitsBatch = await budget.allowBatch(calls.length, (used, allowed) =>
+          core.publish({ type: "limit_reached", limit: "tool_calls", used, allowed }),
+        );
+        if (!fitsBatch) {
+          calls = [];
+          stopAfterCommit = new TurnStop("tool_call_limit_reached");
+        }
+      }
+
+      core.commitAssistant(turn, round, { ...result, toolCalls: calls });
+      finalText = result.text;
+      if (stopAfterCommit) throw stopAfterCommit;
+      if (result.finish === "length") {
+        truncationContinues++;
+        core.commitNotice(
+          turn,
+          "Your previous reply was cut off at the output token limit. Continue exactly where it stopped.",
+        );
+        continue;
+      }
+      if (calls.length === 0) throw new TurnStop("completed");
+
+      budget.toolCallsRun += calls.length;
+      counts.toolCalls += calls.length;
+      if (calls.some((c) => c.name === "todo_write")) usedTodoTool = true;
+      const results: ToolResult[] = await runToolBatch(core, turn, calls, abort.signal);
+      counts.toolErrors += results.filter((r) => r.outcome === "error" || r.outcome === "interrupted").length;
+      if (abort.signal.aborted) throw stopFromAbort();
+      core.commitQueuedFollowUp(turn);
+    }
+  } catch (err) {
+    stop = err instanceof TurnStop ? err : new TurnStop("failed", internalError(err));
+    if (stop.error) core.publish({ type: "error", ...stop.error });
+  } finally {
+    if (durationTimer) clearTimeout(durationTimer);
+    signal.removeEventListener("abort", onOuterAbort);
+  }
+
+  core.quiesce(stop.reason === "cancelled" ? "cancelled" : "replied");
+  const durationMsTotal = Date.now() - started;
+  core.commitTurnEnd({
+    turn,
+    stopReason: stop.reason,
+    ...counts,
+    usage,
+    durationMs: durationMsTotal,
+    startedAt: startedAt.toISOString(),
+    error: stop.error,
+  });
+  core.noteTodoUse(usedTodoTool);
+  return { turn, stopReason: stop.reason, finalText, error: stop.error };
+}
+
+async function streamRound(
+  core: SessionCore,
+  round: number,
+  signal: AbortSignal,
+  turnStarted: number,
+  durationMs: number | null,
+  counts: { modelCalls: number },
+  onUsage: (usage: Usage) => void,
+): Promise<StreamResult> {
+  const request = core.buildRequest();
+  return streamWithRetry(core.adapter, request, {
+    retry: core.settings.retry,
+    signal,
+    idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
+    deadline: durationMs === null ? null : turnStarted + durationMs,
+    onAttemptStart: () => {
+      counts.modelCalls++;
+    },
+    onAttemptUsage: (usage) => onUsage(usage),
+    onEvent: (event) => {
+      if (event.type === "text_delta") core.publish({ type: "text_delta", text: event.text });
+      else if (event.type === "reasoning_delta") core.publish({ type: "reasoning_delta", text: event.text });
+    },
+    onDiscard: (attempt) => core.publish({ type: "stream_discarded", round, attempt }),
+    onRetry: (info) =>
+      core.publish({
+        type: "retry_scheduled",
+        attempt: info.attempt,
+        delay_ms: info.delayMs,
+        reason: info.reason,
+        status: info.status,
+        message: info.operatorMessage,
+      }),
+  });
+}
+
+function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnStop {
+  if (err instanceof TurnStop) return err;
+  if (err instanceof DurationLimitError) return new TurnStop("duration_limit_reached");
+  if (aborted) return new TurnStop(durationHit ? "duration_limit_reached" : "cancelled");
+  if (err instanceof ProviderError) {
+    if (err.errorClass === "cancelled") return new TurnStop("cancelled");
+    const error: TurnError = { class: err.errorClass, message: err.message };
+    if (err.status !== undefined) error.status = err.status;
+    if (err.errorClass === "context_overflow") return new TurnStop("context_overflow", error);
+    return new TurnStop("failed", error);
+  }
+  return new TurnStop("failed", internalError(err));
+}
+
+function internalError(err: unknown): TurnError {
+  const message = err instanceof Error ? err.message : String(err);
+  return { class: "internal", message };
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt: a.prompt + b.prompt,
+    completion: a.completion + b.completion,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+  };
+}

@@ -1,0 +1,211 @@
+// Anthropic Messages stream events → normalized ProviderEvents (wire facts §2). Pure state
+// machine: no I/O, so every frame order a server may send can be tested directly.
+import { classifyStreamError } from "./classify.js";
+import type { FinishReason, ProviderEvent, StreamResult, ThinkingBlock, ToolCall, Usage } from "./types.js";
+
+type BlockState =
+  | { kind: "text" }
+  | { kind: "thinking"; block: ThinkingBlock }
+  | { kind: "tool"; call: ToolCall; toolIndex: number; initialInput?: string }
+  | { kind: "other" };
+
+interface RawUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+const USAGE_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_input_tokens",
+  "cache_creation_input_tokens",
+] as const;
+
+export function mapAnthropicFinish(raw: string): FinishReason {
+  switch (raw) {
+    case "end_turn":
+    case "stop_sequence":
+      return "stop";
+    case "tool_use":
+      return "tool_calls";
+    case "max_tokens":
+      return "length";
+    case "refusal":
+      return "content_filter";
+    default:
+      return `other:${raw}`;
+  }
+}
+
+export class AnthropicStreamState {
+  private readonly blocks = new Map<number, BlockState>();
+  private readonly thinkingBlocks: ThinkingBlock[] = [];
+  private readonly toolCalls: ToolCall[] = [];
+  private text = "";
+  private reasoning = "";
+  private rawFinish: string | null = null;
+  private raw: RawUsage | null = null;
+  /** `message_stop` arrived: the stream is complete. */
+  stopped = false;
+
+  /** Latest usage snapshot, or null before the server sent any. */
+  get usage(): Usage | null {
+    if (!this.raw) return null;
+    const r = this.raw;
+    return {
+      prompt: r.input_tokens + r.cache_read_input_tokens + r.cache_creation_input_tokens,
+      completion: r.output_tokens,
+      cacheRead: r.cache_read_input_tokens,
+      cacheWrite: r.cache_creation_input_tokens,
+    };
+  }
+
+  /** One parsed `data:` payload → the events it produces. Throws a ProviderError for `error`. */
+  handle(payload: any, eventName?: string): ProviderEvent[] {
+    const type: unknown = payload?.type ?? eventName;
+    switch (type) {
+      case "message_start":
+        return this.mergeUsage(payload.message?.usage);
+      case "content_block_start":
+        return this.startBlock(payload.index, payload.content_block ?? {});
+      case "content_block_delta":
+        return this.delta(payload.index, payload.delta ?? {});
+      case "content_block_stop":
+        return this.stopBlock(payload.index);
+      case "message_delta": {
+        const reason = payload.delta?.stop_reason;
+        if (typeof reason === "string" && reason !== "") this.rawFinish = reason;
+        return this.mergeUsage(payload.usage);
+      }
+      case "message_stop":
+        this.stopped = true;
+        return [];
+      case "error":
+        throw classifyStreamError(payload);
+      default:
+        // ping and event types newer than this code
+        return [];
+    }
+  }
+
+  result(): StreamResult {
+    const finish: FinishReason =
+      this.rawFinish !== null
+        ? mapAnthropicFinish(this.rawFinish)
+        : this.toolCalls.length > 0
+          ? "tool_calls"
+          : "stop";
+    return {
+      text: this.text,
+      reasoning: this.reasoning,
+      thinkingBlocks: this.thinkingBlocks,
+      toolCalls: this.toolCalls,
+      finish,
+      rawFinish: this.rawFinish,
+      usage: this.usage,
+    };
+  }
+
+  private startBlock(index: number, block: any): ProviderEvent[] {
+    switch (block.type) {
+      case "text": {
+        this.blocks.set(index, { kind: "text" });
+        return this.appendText(block.text);
+      }
+      case "thinking": {
+        // Older servers send no signature on the start block; keep it as "" then.
+        const thinking: ThinkingBlock = {
+          thinking: "",
+          signature: typeof block.signature === "string" ? block.signature : "",
+        };
+        this.thinkingBlocks.push(thinking);
+        this.blocks.set(index, { kind: "thinking", block: thinking });
+        return this.appendThinking(thinking, block.thinking);
+      }
+      case "redacted_thinking": {
+        this.thinkingBlocks.push({ thinking: "", signature: String(block.data ?? ""), redacted: true });
+        this.blocks.set(index, { kind: "other" });
+        return [];
+      }
+      case "tool_use": {
+        const call: ToolCall = { id: String(block.id ?? ""), name: String(block.name ?? ""), arguments: "" };
+        const toolIndex = this.toolCalls.length;
+        this.toolCalls.push(call);
+        const input = block.input;
+        const initialInput =
+          input && typeof input === "object" && Object.keys(input).length > 0
+            ? JSON.stringify(input)
+            : undefined;
+        this.blocks.set(index, { kind: "tool", call, toolIndex, initialInput });
+        return [{ type: "tool_call_start", index: toolIndex, id: call.id, name: call.name }];
+      }
+      default:
+        this.blocks.set(index, { kind: "other" });
+        return [];
+    }
+  }
+
+  private delta(index: number, delta: any): ProviderEvent[] {
+    const state = this.blocks.get(index);
+    switch (delta.type) {
+      case "text_delta":
+        return this.appendText(delta.text);
+      case "thinking_delta":
+        return state?.kind === "thinking" ? this.appendThinking(state.block, delta.thinking) : [];
+      case "signature_delta":
+        if (state?.kind === "thinking" && typeof delta.signature === "string")
+          state.block.signature = delta.signature;
+        return [];
+      case "input_json_delta": {
+        if (state?.kind !== "tool" || typeof delta.partial_json !== "string" || delta.partial_json === "")
+          return [];
+        state.call.arguments += delta.partial_json;
+        return [{ type: "tool_call_delta", index: state.toolIndex, argumentsDelta: delta.partial_json }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private stopBlock(index: number): ProviderEvent[] {
+    const state = this.blocks.get(index);
+    if (state?.kind !== "tool" || state.call.arguments !== "") return [];
+    // No input_json_delta: the input came whole on the start block, or the tool takes no arguments.
+    state.call.arguments = state.initialInput ?? "{}";
+    return [{ type: "tool_call_delta", index: state.toolIndex, argumentsDelta: state.call.arguments }];
+  }
+
+  private appendText(text: unknown): ProviderEvent[] {
+    if (typeof text !== "string" || text === "") return [];
+    this.text += text;
+    return [{ type: "text_delta", text }];
+  }
+
+  private appendThinking(block: ThinkingBlock, text: unknown): ProviderEvent[] {
+    if (typeof text !== "string" || text === "") return [];
+    block.thinking += text;
+    this.reasoning += text;
+    return [{ type: "reasoning_delta", text }];
+  }
+
+  /** Usage counts are cumulative (message_delta repeats and updates them): keep the largest, never add. */
+  private mergeUsage(usage: any): ProviderEvent[] {
+    if (!usage || typeof usage !== "object") return [];
+    const next: RawUsage = this.raw
+      ? { ...this.raw }
+      : { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    let seen = false;
+    for (const field of USAGE_FIELDS) {
+      const value = usage[field];
+      if (typeof value === "number" && Number.isFinite(value)) {
+        seen = true;
+        next[field] = Math.max(next[field], value);
+      }
+    }
+    if (!seen) return [];
+    this.raw = next;
+    return [{ type: "usage", usage: this.usage! }];
+  }
+}

@@ -1,0 +1,200 @@
+// Folds OpenAI-compatible `chat.completion.chunk` frames into normalized events and one
+// StreamResult, tolerating every server quirk of wire-facts §1 (R-PROV-2…6).
+import { ToolCallAccumulator } from "./accumulator.js";
+import { classifyStreamError } from "./classify.js";
+import { ProviderError } from "./errors.js";
+import type { FinishReason, ProviderEvent, StreamResult, Usage } from "./types.js";
+
+export class ChatStreamState {
+  private text = "";
+  private reasoning = "";
+  private rawFinish: string | null = null;
+  private sawDone = false;
+  private usage: Usage | null = null;
+  private readonly calls = new ToolCallAccumulator();
+
+  constructor(private readonly status: number) {}
+
+  get latestUsage(): Usage | null {
+    return this.usage;
+  }
+
+  /** Handles one SSE `data` payload; throws ProviderError for in-stream errors and unparsable frames. */
+  handleData(data: string, eventName?: string): ProviderEvent[] {
+    if (this.sawDone) return [];
+    const trimmed = data.trim();
+    if (trimmed === "") return [];
+    if (trimmed === "[DONE]") {
+      this.sawDone = true;
+      return [];
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(trimmed);
+    } catch {
+      throw new ProviderError({
+        errorClass: "incomplete_stream",
+        retryable: true,
+        message: `the provider sent a stream frame that is not valid JSON: ${trimmed.slice(0, 80)}`,
+      });
+    }
+    if (!isObject(chunk)) return [];
+    if (
+      eventName === "error" ||
+      (chunk.error !== undefined && chunk.error !== null) ||
+      chunk.object === "error"
+    ) {
+      throw classifyStreamError(chunk, this.status);
+    }
+    const events: ProviderEvent[] = [];
+    this.readUsage(chunk, events);
+    const choice = candidateZero(chunk.choices);
+    if (choice) this.readChoice(choice, chunk, events);
+    return events;
+  }
+
+  /** Ends the stream: a finish reason or `[DONE]` makes it complete; otherwise it was cut off. */
+  finish(): ProviderEvent[] {
+    if (this.rawFinish === null && !this.sawDone) {
+      throw new ProviderError({
+        errorClass: "incomplete_stream",
+        retryable: true,
+        message: "the stream ended without a finish reason or [DONE]",
+      });
+    }
+    const events: ProviderEvent[] = [...this.calls.flush()];
+    const toolCalls = this.calls.calls();
+    const result: StreamResult = {
+      text: this.text,
+      reasoning: this.reasoning,
+      thinkingBlocks: [],
+      toolCalls,
+      finish: normalizeFinish(this.rawFinish, toolCalls.length > 0),
+      rawFinish: this.rawFinish,
+      usage: this.usage,
+    };
+    events.push({ type: "done", result });
+    return events;
+  }
+
+  private readChoice(
+    choice: Record<string, unknown>,
+    chunk: Record<string, unknown>,
+    events: ProviderEvent[],
+  ): void {
+    const delta = isObject(choice.delta) ? choice.delta : undefined;
+    if (delta) {
+      // Some servers send both fields with the same text; prefer one, never both.
+      const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+      if (reasoning) {
+        this.reasoning += reasoning;
+        events.push({ type: "reasoning_delta", text: reasoning });
+      }
+      const content = nonEmpty(delta.content);
+      if (content) {
+        this.text += content;
+        events.push({ type: "text_delta", text: content });
+      }
+      if (Array.isArray(delta.tool_calls)) {
+        for (const call of delta.tool_calls) if (isObject(call)) events.push(...this.applyToolCall(call));
+      }
+      if (isObject(delta.function_call)) {
+        const fn = delta.function_call;
+        events.push(...this.calls.apply({ index: 0, name: str(fn.name), arguments: str(fn.arguments) }));
+      }
+    }
+    const finish = nonEmpty(choice.finish_reason);
+    if (finish === "error")
+      throw classifyStreamError(chunk.error ?? { message: "finish_reason: error" }, this.status);
+    if (finish) this.rawFinish = finish;
+  }
+
+  private applyToolCall(call: Record<string, unknown>) {
+    const fn = isObject(call.function) ? call.function : {};
+    return this.calls.apply({
+      index: typeof call.index === "number" ? call.index : undefined,
+      id: str(call.id),
+      name: str(fn.name),
+      arguments: str(fn.arguments),
+      extra: call.extra_content !== undefined ? { extra_content: call.extra_content } : undefined,
+    });
+  }
+
+  private readUsage(chunk: Record<string, unknown>, events: ProviderEvent[]): void {
+    const xGroq = isObject(chunk.x_groq) ? chunk.x_groq.usage : undefined;
+    const usage = normalizeUsage(chunk.usage) ?? normalizeUsage(xGroq);
+    if (!usage || sameUsage(usage, this.usage)) return;
+    this.usage = usage;
+    events.push({ type: "usage", usage });
+  }
+}
+
+/** R-PROV-5. `rawFinish === null` means the stream sent none (or only `""`). */
+export function normalizeFinish(rawFinish: string | null, hasCalls: boolean): FinishReason {
+  if (rawFinish === null) return hasCalls ? "tool_calls" : "stop";
+  switch (rawFinish) {
+    case "stop":
+      return hasCalls ? "tool_calls" : "stop";
+    case "tool_calls":
+    case "function_call":
+      return "tool_calls";
+    case "length":
+      return "length";
+    case "content_filter":
+    case "refusal":
+      return "content_filter";
+    default:
+      return `other:${rawFinish}`;
+  }
+}
+
+/** R-PROV-6 for OpenAI-compatible usage objects. */
+export function normalizeUsage(value: unknown): Usage | null {
+  if (!isObject(value)) return null;
+  const prompt = num(value.prompt_tokens);
+  const completion = num(value.completion_tokens);
+  if (prompt === undefined && completion === undefined) return null;
+  const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
+  return {
+    prompt: prompt ?? 0,
+    completion: completion ?? 0,
+    cacheRead: num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0,
+    cacheWrite: 0,
+  };
+}
+
+/** R-PROV-4: only candidate zero (a missing `index` counts as zero). */
+function candidateZero(choices: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const choice of choices) {
+    if (isObject(choice) && (choice.index === undefined || choice.index === null || choice.index === 0))
+      return choice;
+  }
+  return undefined;
+}
+
+function sameUsage(a: Usage, b: Usage | null): boolean {
+  return (
+    b !== null &&
+    a.prompt === b.prompt &&
+    a.completion === b.completion &&
+    a.cacheRead === b.cacheRead &&
+    a.cacheWrite === b.cacheWrite
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}

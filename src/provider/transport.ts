@@ -1,0 +1,277 @@
+// HTTP POST with a streamed response body, on node:http/https rather than fetch: the retry policy
+// must know whether a connection died while the request body was still being written (R-RETRY-5),
+// which fetch hides. Every failure leaves here as a classified ProviderError.
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { classifyHttpError, redactSecrets } from "./classify.js";
+import { ProviderError } from "./errors.js";
+
+export interface StreamResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** UTF-8 text chunks of the body as they arrive. Iterate it to the end or break out: both release the socket. */
+  chunks: AsyncIterable<string>;
+}
+
+export interface PostStreamInit {
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  idleTimeoutMs: number;
+}
+
+/** Above this many buffered chunks the socket is paused until the consumer catches up. */
+const HIGH_WATER_CHUNKS = 64;
+
+export async function postStream(url: string, init: PostStreamInit): Promise<StreamResponse> {
+  if (init.signal.aborted) throw cancelledError();
+  const target = parseUrl(url);
+  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  const body = Buffer.from(init.body, "utf8");
+  const headers: Record<string, string> = { "content-type": "application/json", ...lowerKeys(init.headers) };
+  headers["content-length"] = String(body.length);
+
+  const call = new Call(init.signal, init.idleTimeoutMs);
+  const req = send(target, { method: "POST", headers });
+  call.attach(req);
+  req.end(body);
+  return call.response;
+}
+
+/** One request's lifetime: connect → body write → headers → body stream, with one cleanup path. */
+class Call {
+  readonly response: Promise<StreamResponse>;
+  private resolveResponse!: (value: StreamResponse) => void;
+  private rejectResponse!: (error: ProviderError) => void;
+  private req: ClientRequest | undefined;
+  private res: IncomingMessage | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private bodyWritten = false;
+  /** Only a connection that was up can close "while the body is being written"; DNS or refused connects cannot. */
+  private connected = false;
+  private settled = false;
+  private finished = false;
+  private readonly queue = new ChunkQueue(() => this.res?.resume());
+  private readonly onAbort = () => this.fail(cancelledError(), true);
+
+  constructor(
+    private readonly signal: AbortSignal,
+    idleTimeoutMs: number,
+  ) {
+    this.response = new Promise<StreamResponse>((resolve, reject) => {
+      this.resolveResponse = resolve;
+      this.rejectResponse = reject;
+    });
+    signal.addEventListener("abort", this.onAbort, { once: true });
+    this.timer = setTimeout(() => this.fail(idleError(idleTimeoutMs), true), idleTimeoutMs);
+  }
+
+  attach(req: ClientRequest): void {
+    this.req = req;
+    req.on("finish", () => {
+      this.bodyWritten = true;
+      this.touch();
+    });
+    req.on("socket", (socket) => {
+      if (req.reusedSocket || !socket.connecting) this.connected = true;
+      else socket.once("connect", () => (this.connected = true));
+    });
+    req.on("error", (error) => this.fail(networkError(error, this.connected && !this.bodyWritten), false));
+    req.on("response", (res) => this.onResponse(res));
+  }
+
+  private onResponse(res: IncomingMessage): void {
+    this.res = res;
+    this.touch();
+    res.setEncoding("utf8");
+    const status = res.statusCode ?? 0;
+    const headers = flattenHeaders(res.headers);
+    res.on("data", (chunk: string) => {
+      this.touch();
+      if (this.queue.push(chunk) > HIGH_WATER_CHUNKS) res.pause();
+    });
+    res.on("end", () => {
+      this.queue.end();
+      this.cleanup(false);
+    });
+    res.on("error", (error) => this.fail(networkError(error, false), false));
+    res.on("close", () => {
+      if (!res.complete) this.fail(networkError(closedError(), false), false);
+    });
+    if (status >= 200 && status < 300) {
+      this.settled = true;
+      this.resolveResponse({ status, headers, chunks: this.iterate() });
+      return;
+    }
+    void this.readErrorBody(status, headers);
+  }
+
+  private async readErrorBody(status: number, headers: Record<string, string>): Promise<void> {
+    let text = "";
+    try {
+      for await (const chunk of this.queue.drain()) text += chunk;
+    } catch (error) {
+      if (error instanceof ProviderError && error.errorClass === "cancelled") return;
+    }
+    this.settled = true;
+    this.cleanup(false);
+    this.rejectResponse(classifyHttpError(status, text, headers));
+  }
+
+  private async *iterate(): AsyncGenerator<string, void, void> {
+    try {
+      yield* this.queue.drain();
+    } finally {
+      // Early exit by the consumer (break / throw) must not leave the socket streaming.
+      this.cleanup(!this.finished);
+    }
+  }
+
+  private touch(): void {
+    this.timer?.refresh();
+  }
+
+  private fail(error: ProviderError, immediate: boolean): void {
+    if (this.finished) return;
+    this.queue.fail(error, immediate);
+    this.cleanup(true);
+    if (!this.settled) {
+      this.settled = true;
+      this.rejectResponse(error);
+    }
+  }
+
+  private cleanup(destroy: boolean): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.signal.removeEventListener("abort", this.onAbort);
+    if (this.finished) return;
+    this.finished = true;
+    if (destroy) {
+      this.res?.destroy();
+      this.req?.destroy();
+    }
+  }
+}
+
+/** A single-consumer buffer between socket events and an async iterator. */
+class ChunkQueue {
+  private buffer: string[] = [];
+  private head = 0;
+  private ended = false;
+  private error: ProviderError | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly onDrained: () => void) {}
+
+  push(chunk: string): number {
+    this.buffer.push(chunk);
+    this.signal();
+    return this.buffer.length - this.head;
+  }
+
+  end(): void {
+    this.ended = true;
+    this.signal();
+  }
+
+  /** `immediate` drops what is buffered (cancel, idle timeout); otherwise buffered text is delivered first. */
+  fail(error: ProviderError, immediate: boolean): void {
+    if (this.ended || this.error) return;
+    this.error = error;
+    if (immediate) {
+      this.buffer = [];
+      this.head = 0;
+    }
+    this.signal();
+  }
+
+  async *drain(): AsyncGenerator<string, void, void> {
+    for (;;) {
+      if (this.head < this.buffer.length) {
+        const chunk = this.buffer[this.head++];
+        if (this.head === this.buffer.length) {
+          this.buffer = [];
+          this.head = 0;
+          this.onDrained();
+        }
+        yield chunk;
+        continue;
+      }
+      if (this.error) throw this.error;
+      if (this.ended) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+function parseUrl(url: string): URL {
+  let target: URL | undefined;
+  try {
+    target = new URL(url);
+  } catch {}
+  if (!target || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    // A configuration mistake, not a transient failure: retrying cannot help.
+    throw new ProviderError({
+      errorClass: "bad_request",
+      retryable: false,
+      message: `invalid provider URL: ${redactSecrets(url)}`,
+    });
+  }
+  return target;
+}
+
+function networkError(error: unknown, duringBodyWrite: boolean): ProviderError {
+  const err = error as NodeJS.ErrnoException;
+  const code = err?.code ?? "ECONNRESET";
+  const detail =
+    err?.message && !err.message.includes(code) ? `${code}: ${err.message}` : (err?.message ?? code);
+  return new ProviderError({
+    errorClass: "network",
+    retryable: true,
+    message: `network error${duringBodyWrite ? " while sending the request" : ""}: ${detail}`,
+    duringBodyWrite,
+  });
+}
+
+function closedError(): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error("connection closed before the response was complete");
+  error.code = "ECONNRESET";
+  return error;
+}
+
+function cancelledError(): ProviderError {
+  return new ProviderError({ errorClass: "cancelled", retryable: false, message: "request cancelled" });
+}
+
+function idleError(ms: number): ProviderError {
+  return new ProviderError({
+    errorClass: "timeout",
+    retryable: true,
+    message: `no data from the provider for ${Math.round(ms / 100) / 10}s (stream idle timeout)`,
+  });
+}
+
+function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
+  return out;
+}

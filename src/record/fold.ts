@@ -1,0 +1,338 @@
+// The incremental fold of R-REC-1/-2: archive → model context, phase, open turn. Each apply is
+// O(1) except the rare withdrawals (compaction, cleared, rewound), so a live session and a
+// resume of a long record cost the same per line.
+import type { ContentPart, Message, ToolCall, Usage } from "../provider/types.js";
+import { RecordError } from "./errors.js";
+import { admissible } from "./phases.js";
+import type {
+  CompactionRecord,
+  ContextRecord,
+  NewRecord,
+  Phase,
+  RecordContentPart,
+  RecordLine,
+  SessionStartRecord,
+} from "./types.js";
+
+export interface RoundInfo {
+  round: number;
+  seq: number;
+  toolCalls: ToolCall[];
+  finish: string;
+}
+
+export interface TurnInfo {
+  turn: number;
+  /** ts of the turn's first user_prompt. */
+  startedAt: string;
+  /** ts of the newest line of this turn. */
+  lastTs: string;
+  rounds: RoundInfo[];
+  /** Sum of assistant_message and compaction usage recorded in this turn. */
+  usage: Usage;
+  /** tool_results with outcome ok, error or interrupted. */
+  toolCalls: number;
+  toolErrors: number;
+  /** A turn_end was written after the turn's newest line. */
+  ended: boolean;
+}
+
+export interface OpenCall {
+  id: string;
+  name: string;
+  turn: number;
+  /** A tool_start exists: the call may have had effects. */
+  started: boolean;
+}
+
+interface Entry {
+  seq: number;
+  turn: number;
+  msg: Message;
+}
+
+/** Record image parts travel without data; the engine hydrates them from attachments before sending. */
+export function toContent(parts: RecordContentPart[]): ContentPart[] {
+  return parts.map((p) =>
+    p.type === "image"
+      ? { type: "image", mediaType: p.mediaType, data: "", ref: p.ref }
+      : { type: "text", text: p.text },
+  );
+}
+
+const zeroUsage = (): Usage => ({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 });
+
+function addUsage(into: Usage, u: Usage | null | undefined): void {
+  if (!u) return;
+  into.prompt += u.prompt;
+  into.completion += u.completion;
+  into.cacheRead += u.cacheRead;
+  into.cacheWrite += u.cacheWrite;
+}
+
+export class RecordFold {
+  private readonly lines: RecordLine[] = [];
+  private entries: Entry[] = [];
+  private bySeq = new Map<number, Entry>();
+  private cache: Message[] | null = [];
+  private _phase: Phase = "ReadyForUser";
+  private _lastSeq = 0;
+  private _context: ContextRecord | undefined;
+  private _model: string | undefined;
+  private _start: SessionStartRecord | undefined;
+  private current: TurnInfo | undefined;
+  /** Committed calls without a result, in call order. */
+  private pending = new Map<string, OpenCall>();
+
+  /** Replays lines into a new fold (throws RecordError on an inadmissible line). */
+  static from(lines: Iterable<RecordLine>): RecordFold {
+    const fold = new RecordFold();
+    for (const line of lines) fold.apply(line);
+    return fold;
+  }
+
+  get phase(): Phase {
+    return this._phase;
+  }
+  /** Every line applied, in order (the archive). */
+  get archive(): readonly RecordLine[] {
+    return this.lines;
+  }
+  get lastSeq(): number {
+    return this._lastSeq;
+  }
+  /** The newest turn number (0 before the first prompt); the next turn is lastTurn + 1. */
+  get lastTurn(): number {
+    return this.current?.turn ?? 0;
+  }
+  /** The newest turn, ended or not. */
+  get latestTurn(): TurnInfo | undefined {
+    return this.current;
+  }
+  /** The newest turn if it has no turn_end after its newest line. */
+  get openTurn(): TurnInfo | undefined {
+    return this.current && !this.current.ended ? this.current : undefined;
+  }
+  /** The system prompt and tool definitions in force. */
+  get context(): ContextRecord | undefined {
+    return this._context;
+  }
+  /** The model in force: the newest `config`, else session_start's. */
+  get model(): string | undefined {
+    return this._model;
+  }
+  get sessionStart(): SessionStartRecord | undefined {
+    return this._start;
+  }
+  /** Committed tool calls that have no result yet, in call order. */
+  get openCalls(): OpenCall[] {
+    return [...this.pending.values()];
+  }
+  /** The model context. Shared and read-only: do not mutate. */
+  get messages(): readonly Message[] {
+    if (!this.cache) this.cache = this.entries.map((e) => e.msg);
+    return this.cache;
+  }
+
+  /** Why this record may not be committed now, or null when it is admissible. */
+  check(rec: NewRecord | RecordLine): string | null {
+    if (!admissible(rec.type, this._phase)) return `${rec.type} is not admissible in phase ${this._phase}`;
+    switch (rec.type) {
+      case "session_start":
+        return this.lines.length > 0 ? "session_start must be the first record" : null;
+      case "user_prompt":
+        return rec.turn < this.lastTurn || rec.turn < 1
+          ? `user_prompt turn ${rec.turn} goes back (newest turn is ${this.lastTurn})`
+          : null;
+      case "assistant_message":
+      case "notice":
+        return rec.turn !== this.lastTurn && !(rec.type === "notice" && rec.turn === 0)
+          ? `${rec.type} names turn ${rec.turn}, but the newest turn is ${this.lastTurn}`
+          : null;
+      case "turn_end":
+        return rec.turn !== this.lastTurn
+          ? `turn_end names turn ${rec.turn}, newest is ${this.lastTurn}`
+          : null;
+      case "tool_start": {
+        const call = this.pending.get(rec.id);
+        if (!call) return `tool_start for ${rec.id}, which is not an open call`;
+        return call.started ? `tool_start for ${rec.id} twice` : null;
+      }
+      case "tool_result":
+        return this.pending.has(rec.id) ? null : `tool_result for ${rec.id}, which is not an open call`;
+      case "compaction":
+        return rec.fromSeq <= rec.toSeq && rec.toSeq <= this._lastSeq
+          ? null
+          : `compaction range ${rec.fromSeq}..${rec.toSeq} is not within the record (last seq ${this._lastSeq})`;
+      default:
+        return null;
+    }
+  }
+
+  apply(line: RecordLine): void {
+    if (line.seq <= this._lastSeq) throw new RecordError(`seq ${line.seq} does not follow ${this._lastSeq}`);
+    const why = this.check(line);
+    if (why) throw new RecordError(`record seq ${line.seq}: ${why}`);
+    this.lines.push(line);
+    this._lastSeq = line.seq;
+    switch (line.type) {
+      case "session_start":
+        this._start = line;
+        this._model = line.model;
+        break;
+      case "context":
+        this._context = line;
+        break;
+      case "config":
+        this._model = line.model;
+        break;
+      case "user_prompt":
+        if (!this.current || line.turn > this.current.turn) {
+          this.current = {
+            turn: line.turn,
+            startedAt: line.ts,
+            lastTs: line.ts,
+            rounds: [],
+            usage: zeroUsage(),
+            toolCalls: 0,
+            toolErrors: 0,
+            ended: false,
+          };
+        }
+        this.touch(line.ts);
+        this.push(line.seq, line.turn, { role: "user", content: toContent(line.content) });
+        this._phase = "AwaitingAssistantAfterUser";
+        break;
+      case "notice":
+        this.push(line.seq, line.turn, { role: "user", content: [{ type: "text", text: line.text }] });
+        this._phase = "AwaitingAssistantAfterUser";
+        break;
+      case "assistant_message": {
+        const turn = this.touch(line.ts);
+        turn?.rounds.push({
+          round: line.round,
+          seq: line.seq,
+          toolCalls: line.toolCalls,
+          finish: line.finish,
+        });
+        if (turn) addUsage(turn.usage, line.usage);
+        const msg: Message = {
+          role: "assistant",
+          text: line.text,
+          reasoning: line.reasoning,
+          toolCalls: line.toolCalls,
+        };
+        if (line.thinkingBlocks?.length) msg.thinkingBlocks = line.thinkingBlocks;
+        this.push(line.seq, line.turn, msg);
+        for (const c of line.toolCalls)
+          this.pending.set(c.id, { id: c.id, name: c.name, turn: line.turn, started: false });
+        this._phase = this.pending.size > 0 ? "AwaitingToolResults" : "ReadyForUser";
+        break;
+      }
+      case "tool_start":
+        this.pending.get(line.id)!.started = true;
+        this.touch(line.ts);
+        break;
+      case "tool_result": {
+        this.pending.delete(line.id);
+        const turn = this.touch(line.ts);
+        if (turn) {
+          // Calls that ran (or may have run) count; denied and not-executed ones did not.
+          if (line.outcome === "ok" || line.outcome === "error" || line.outcome === "interrupted")
+            turn.toolCalls++;
+          if (line.outcome === "error" || line.outcome === "interrupted") turn.toolErrors++;
+        }
+        this.push(line.seq, line.turn, {
+          role: "tool",
+          toolCallId: line.id,
+          toolName: line.name,
+          content: toContent(line.content),
+          isError: line.outcome !== "ok",
+        });
+        if (this.pending.size === 0) this._phase = "AwaitingAssistantAfterToolResults";
+        break;
+      }
+      case "turn_end":
+        // The capstone never reaches the model and leaves the phase as it is: an unanswered
+        // prompt stays answerable, so /retry continues the same turn.
+        if (this.current) this.current.ended = true;
+        break;
+      case "compaction":
+        if (this.current && !this.current.ended) addUsage(this.current.usage, line.usage);
+        this.compact(line);
+        break;
+      case "cleared":
+        this.entries = [];
+        this.bySeq.clear();
+        this.cache = [];
+        this._phase = "ReadyForUser";
+        break;
+      case "rewound":
+        this.entries = this.entries.filter((e) => {
+          if (e.turn <= line.toTurn) return true;
+          this.bySeq.delete(e.seq);
+          return false;
+        });
+        this.cache = null;
+        this._phase = "ReadyForUser";
+        break;
+    }
+  }
+
+  private touch(ts: string): TurnInfo | undefined {
+    if (this.current) {
+      this.current.lastTs = ts;
+      this.current.ended = false;
+    }
+    return this.current;
+  }
+
+  private push(seq: number, turn: number, msg: Message): void {
+    const entry = { seq, turn, msg };
+    this.entries.push(entry);
+    this.bySeq.set(seq, entry);
+    this.cache?.push(msg);
+  }
+
+  /** Shed placeholders replace content of single lines; a summary replaces the whole range. */
+  private compact(line: CompactionRecord): void {
+    for (const [key, text] of Object.entries(line.placeholders ?? {})) {
+      const entry = this.bySeq.get(Number(key));
+      if (!entry || entry.seq < line.fromSeq || entry.seq > line.toSeq) continue;
+      const m = entry.msg;
+      const content: ContentPart[] = [{ type: "text", text }];
+      entry.msg =
+        m.role === "assistant"
+          ? { role: "assistant", text, reasoning: "", toolCalls: m.toolCalls }
+          : m.role === "tool"
+            ? { ...m, content }
+            : { role: "user", content };
+    }
+    if (line.summary !== undefined) {
+      let at = -1;
+      let turn = 0;
+      const kept: Entry[] = [];
+      for (const e of this.entries) {
+        if (e.seq >= line.fromSeq && e.seq <= line.toSeq) {
+          if (at < 0) {
+            at = kept.length;
+            turn = e.turn;
+          }
+          this.bySeq.delete(e.seq);
+        } else kept.push(e);
+      }
+      if (at < 0) at = kept.findIndex((e) => e.seq > line.toSeq);
+      if (at < 0) at = kept.length;
+      // The summary stands at the start of its range, so a later compaction over it removes it too.
+      const entry: Entry = {
+        seq: line.fromSeq,
+        turn,
+        msg: { role: "user", content: [{ type: "text", text: line.summary }] },
+      };
+      kept.splice(at, 0, entry);
+      this.bySeq.set(entry.seq, entry);
+      this.entries = kept;
+    }
+    this.cache = null;
+  }
+}

@@ -1,0 +1,109 @@
+// meta.json: a small summary per session so a listing never parses whole records. It is
+// derived: stale or missing (its recordSize differs from the record's size) means rebuild.
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RecordLine } from "./types.js";
+
+export interface SessionMeta {
+  id: string;
+  cwd: string;
+  /** The model in force at the newest line. */
+  model: string;
+  /** ts of session_start. */
+  started: string;
+  /** The first prompt, one line, at most 60 characters. */
+  title: string;
+  /** The newest turn number. */
+  turns: number;
+  /** Last turn_end cost per turn (a /retry ends a turn again). `null` = unknown. */
+  turnCosts: Record<string, number | null>;
+  parent?: { session: string; turn: number };
+  lastSeq: number;
+  /** Size of record.jsonl this summary describes. */
+  recordSize: number;
+}
+
+export const META_FILE = "meta.json";
+export const RECORD_FILE = "record.jsonl";
+
+export function emptyMeta(): SessionMeta {
+  return {
+    id: "",
+    cwd: "",
+    model: "",
+    started: "",
+    title: "",
+    turns: 0,
+    turnCosts: {},
+    lastSeq: 0,
+    recordSize: 0,
+  };
+}
+
+export function titleOf(text: string): string {
+  const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const one = first.replace(/\s+/g, " ").trim();
+  return one.length <= 60 ? one : `${one.slice(0, 59)}…`;
+}
+
+/** Folds one line into the summary. */
+export function updateMeta(meta: SessionMeta, line: RecordLine): void {
+  meta.lastSeq = line.seq;
+  switch (line.type) {
+    case "session_start":
+      meta.id = line.id;
+      meta.cwd = line.cwd;
+      meta.model = line.model;
+      meta.started = line.ts;
+      if (line.parent) meta.parent = line.parent;
+      break;
+    case "config":
+      meta.model = line.model;
+      break;
+    case "user_prompt":
+      meta.turns = Math.max(meta.turns, line.turn);
+      if (!meta.title) {
+        const text = line.content.map((p) => (p.type === "text" ? p.text : "[image]")).join(" ");
+        meta.title = titleOf(text);
+      }
+      break;
+    case "turn_end":
+      meta.turnCosts[String(line.turn)] = line.cost;
+      break;
+  }
+}
+
+/** Sum of turn costs; null when any is unknown. */
+export function totalCost(meta: SessionMeta): number | null {
+  let sum = 0;
+  for (const c of Object.values(meta.turnCosts)) {
+    if (c === null) return null;
+    sum += c;
+  }
+  return sum;
+}
+
+export function metaFromLines(lines: Iterable<RecordLine>, recordSize: number): SessionMeta {
+  const meta = emptyMeta();
+  for (const line of lines) updateMeta(meta, line);
+  meta.recordSize = recordSize;
+  return meta;
+}
+
+export function writeMeta(sessionDir: string, meta: SessionMeta): void {
+  const file = join(sessionDir, META_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(meta));
+  renameSync(tmp, file); // atomic: a listing never reads half a file
+}
+
+/** The stored summary if it still describes the record, else undefined. */
+export function readFreshMeta(sessionDir: string): SessionMeta | undefined {
+  try {
+    const meta = JSON.parse(readFileSync(join(sessionDir, META_FILE), "utf8")) as SessionMeta;
+    const size = statSync(join(sessionDir, RECORD_FILE)).size;
+    return meta.recordSize === size ? meta : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+// The phase machine of R-REC-2 (seed 004). `admissible` is the ONE rule shared by the live
+// engine and by replay, so what a live door accepts and what a replayed record admits cannot drift.
+import type { Phase, RecordType } from "./types.js";
+
+/** Whether a record of this type may be committed in this phase (call ids are checked by RecordFold.check). */
+export function admissible(type: RecordType, phase: Phase): boolean {
+  switch (type) {
+    // Only outstanding tool calls hold the record: a dangling tool-call block is not a legal request.
+    case "user_prompt":
+    case "notice":
+    case "turn_end":
+    case "cleared":
+    case "rewound":
+      return phase !== "AwaitingToolResults";
+    case "assistant_message":
+      return phase === "AwaitingAssistantAfterUser" || phase === "AwaitingAssistantAfterToolResults";
+    case "tool_start":
+    case "tool_result":
+      return phase === "AwaitingToolResults";
+    case "session_start":
+      return phase === "ReadyForUser";
+    case "context":
+    case "config":
+    case "compaction":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A fresh prompt is admissible (weaker than ReadyForUser: an unanswered exchange may be abandoned). */
+export function isReady(phase: Phase): boolean {
+  return admissible("user_prompt", phase);
+}

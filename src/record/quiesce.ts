@@ -1,0 +1,66 @@
+// R-REC-3 (seed 004): whatever ends an exchange, the record must leave a fresh prompt
+// admissible. Only what is genuinely owed is written: answers to committed calls, and a
+// capstone for a turn a crash cut off. Never an assistant message, never a system-role marker.
+import type { Usage } from "../provider/types.js";
+import type { RecordFold } from "./fold.js";
+import type { NewRecord } from "./types.js";
+
+export type QuiesceReason = "cancelled" | "session_ended" | "replied" | "failed";
+
+const NOT_EXECUTED: Record<QuiesceReason, string> = {
+  cancelled: "not executed: cancelled by user",
+  session_ended: "not executed: the session ended before it ran",
+  replied: "not executed: the turn ended before it ran",
+  failed: "not executed: the turn failed before it ran",
+};
+
+const INTERRUPTED: Record<QuiesceReason, string> = {
+  cancelled: "interrupted: cancelled by user while this call was running; its effects are unknown",
+  session_ended: "interrupted: the session ended while this call was running; its effects are unknown",
+  replied: "interrupted: the session ended while this call was running; its effects are unknown",
+  failed: "interrupted: the session ended while this call was running; its effects are unknown",
+};
+
+/** The tool_result records (in call order) that answer every committed call still owed. */
+export function quiesce(fold: RecordFold, reason: QuiesceReason): NewRecord[] {
+  return fold.openCalls.map((call) => ({
+    type: "tool_result",
+    turn: call.turn,
+    id: call.id,
+    name: call.name,
+    outcome: call.started ? "interrupted" : "not_executed",
+    content: [{ type: "text", text: call.started ? INTERRUPTED[reason] : NOT_EXECUTED[reason] }],
+  }));
+}
+
+export interface RecoverOptions {
+  /** Prices the turn's usage; absent or null = unknown cost (the record holds no prices). */
+  cost?: (usage: Usage, model: string | undefined) => number | null;
+}
+
+/**
+ * What a load must append to a record a crash cut off: answers for owed calls, then a
+ * `turn_end` with stop reason `aborted` whose counts come from what the record holds.
+ */
+export function recoverOnLoad(fold: RecordFold, opts: RecoverOptions = {}): NewRecord[] {
+  const out = quiesce(fold, "session_ended");
+  const turn = fold.openTurn;
+  if (!turn) return out;
+  const interrupted = out.filter((r) => r.type === "tool_result" && r.outcome === "interrupted").length;
+  const started = Date.parse(turn.startedAt);
+  const last = Date.parse(turn.lastTs);
+  out.push({
+    type: "turn_end",
+    turn: turn.turn,
+    stopReason: "aborted",
+    rounds: turn.rounds.length,
+    modelCalls: turn.rounds.length,
+    toolCalls: turn.toolCalls + interrupted,
+    toolErrors: turn.toolErrors + interrupted,
+    usage: { ...turn.usage },
+    cost: opts.cost ? opts.cost({ ...turn.usage }, fold.model) : null,
+    durationMs: Number.isFinite(started) && Number.isFinite(last) ? Math.max(0, last - started) : 0,
+    startedAt: turn.startedAt,
+  });
+  return out;
+}

@@ -1,0 +1,144 @@
+// The only code that writes record.jsonl. Each append is one synchronous write of one whole
+// line, so once `append` returns the line survives a SIGKILL (R-REC-4). Lines are never
+// rewritten; the one exception is cutting off a torn tail left by a crash, so the next line is
+// not glued to the fragment (that fragment was never committed: `append` had not returned).
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { RecordError } from "./errors.js";
+import { normalizeLine } from "./load.js";
+import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
+
+export interface WriterOptions {
+  now?: () => Date;
+  /** Called after each line is written (the session store keeps meta.json with it). */
+  onAppend?: (line: RecordLine, writer: RecordWriter) => void;
+  /** fsync after `turn_end` lines (default true): a power loss then costs at most the open turn. */
+  syncAtTurnEnd?: boolean;
+}
+
+export interface AppendOptions {
+  /** Keep this commit time (fork copies records with their original time). */
+  ts?: string;
+}
+
+const CHUNK = 64 * 1024;
+
+/** Start offset of the last line that ends before `end` (scans backwards in chunks). */
+function lastLineStart(fd: number, end: number): number {
+  let pos = end;
+  const buf = Buffer.alloc(CHUNK);
+  while (pos > 0) {
+    const len = Math.min(CHUNK, pos);
+    pos -= len;
+    readSync(fd, buf, 0, len, pos);
+    const nl = buf.subarray(0, len).lastIndexOf(10);
+    if (nl >= 0) return pos + nl + 1;
+  }
+  return 0;
+}
+
+function readRange(fd: number, start: number, end: number): string {
+  const buf = Buffer.alloc(end - start);
+  readSync(fd, buf, 0, buf.length, start);
+  return buf.toString("utf8");
+}
+
+export class RecordWriter {
+  private fd: number;
+  private _lastSeq: number;
+  private _size: number;
+  private readonly now: () => Date;
+  private readonly onAppend?: WriterOptions["onAppend"];
+  private readonly syncAtTurnEnd: boolean;
+
+  private constructor(
+    readonly file: string,
+    fd: number,
+    lastSeq: number,
+    size: number,
+    opts: WriterOptions,
+  ) {
+    this.fd = fd;
+    this._lastSeq = lastSeq;
+    this._size = size;
+    this.now = opts.now ?? (() => new Date());
+    this.onAppend = opts.onAppend;
+    this.syncAtTurnEnd = opts.syncAtTurnEnd ?? true;
+  }
+
+  /** Opens (creating if needed) a record for appending; continues its seq; cuts a torn tail. */
+  static open(file: string, opts: WriterOptions = {}): RecordWriter {
+    const fd = openSync(file, "a+");
+    try {
+      let size = fstatSync(fd).size;
+      let lastSeq = 0;
+      // At most two passes: a torn tail is cut, then the line before it gives the seq.
+      for (let pass = 0; size > 0 && pass < 2; pass++) {
+        const endsWithNewline = readRange(fd, size - 1, size) === "\n";
+        const contentEnd = endsWithNewline ? size - 1 : size;
+        const start = lastLineStart(fd, contentEnd);
+        let parsed: RecordLine | undefined;
+        if (endsWithNewline) {
+          try {
+            parsed = normalizeLine(JSON.parse(readRange(fd, start, contentEnd)));
+          } catch (err) {
+            if ((err as Error).message.startsWith("written by a newer tern")) {
+              throw new RecordError(`${file}: ${(err as Error).message}`);
+            }
+          }
+        }
+        if (parsed) {
+          lastSeq = parsed.seq;
+          break;
+        }
+        if (pass === 1) throw new RecordError(`${file}: the last two lines are damaged; refusing to append`);
+        ftruncateSync(fd, start);
+        size = start;
+      }
+      return new RecordWriter(file, fd, lastSeq, size, opts);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  get lastSeq(): number {
+    return this._lastSeq;
+  }
+
+  /** Bytes in the file after the last append (meta.json uses it to detect a stale summary). */
+  get size(): number {
+    return this._size;
+  }
+
+  /** Stamps v, seq and ts, writes one line, and returns the committed line. */
+  append(rec: NewRecord, opts: AppendOptions = {}): RecordLine {
+    if (this.fd < 0) throw new RecordError(`${this.file}: writer is closed`);
+    const line = {
+      v: RECORD_VERSION,
+      seq: this._lastSeq + 1,
+      ts: opts.ts ?? this.now().toISOString(),
+      ...stripStamp(rec),
+    } as RecordLine;
+    const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    this._lastSeq = line.seq;
+    this._size += buf.length;
+    if (line.type === "turn_end" && this.syncAtTurnEnd) fsyncSync(this.fd);
+    this.onAppend?.(line, this);
+    return line;
+  }
+
+  close(): void {
+    if (this.fd >= 0) {
+      closeSync(this.fd);
+      this.fd = -1;
+    }
+  }
+}
+
+/** A copied line may carry stale stamps; the writer's own always win. */
+function stripStamp(rec: NewRecord): Record<string, unknown> {
+  const { v: _v, seq: _s, ts: _t, ...rest } = rec as Record<string, unknown>;
+  return rest;
+}

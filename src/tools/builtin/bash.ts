@@ -1,0 +1,118 @@
+// bash (R-BASH-1): runs in the workspace in its own process group; timeout and cancel kill the
+// whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept.
+import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
+import { z } from "zod";
+import type { ToolResult } from "../types.js";
+import type { Tool } from "../types.js";
+import { CappedOutput } from "./output-cap.js";
+
+export const BASH_OUTPUT_CAP = 30_000;
+const KILL_GRACE_MS = 2000;
+/** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
+const PIPE_DRAIN_MS = 200;
+
+const schema = z.object({ command: z.string().min(1).describe("Shell command") });
+type Args = z.infer<typeof schema>;
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export function runBash(
+  command: string,
+  cwd: string,
+  timeoutSeconds: number | null,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  if (signal.aborted)
+    return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
+  return new Promise((resolve) => {
+    const output = new CappedOutput(BASH_OUTPUT_CAP);
+    // Both streams into one pipe, so their order is the order they were written in. Same line as
+    // the command, so bash's "line N" in error messages stays right.
+    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
+    child.stdout.on("data", (b: Buffer) => output.push(decoders[0].write(b)));
+    child.stderr.on("data", (b: Buffer) => output.push(decoders[1].write(b)));
+
+    let stopped: "timeout" | "cancel" | null = null;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    let spawnError: Error | null = null;
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const stop = (why: "timeout" | "cancel") => {
+      if (stopped || exit || child.pid === undefined) return;
+      stopped = why;
+      const pid = child.pid;
+      killGroup(pid, "SIGTERM");
+      setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
+    };
+    const timer =
+      timeoutSeconds === null ? undefined : setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
+    const onAbort = () => stop("cancel");
+    signal.addEventListener("abort", onAbort, { once: true });
+
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(drainTimer);
+      signal.removeEventListener("abort", onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      output.push(decoders[0].end() + decoders[1].end());
+      resolve(describe(output.text(), exit, stopped, timeoutSeconds, spawnError));
+    };
+    child.on("error", (err) => {
+      spawnError = err;
+      finish();
+    });
+    child.on("exit", (code, sig) => {
+      exit = { code, signal: sig };
+      drainTimer = setTimeout(finish, PIPE_DRAIN_MS);
+    });
+    child.on("close", finish);
+  });
+}
+
+function describe(
+  text: string,
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null,
+  stopped: "timeout" | "cancel" | null,
+  timeoutSeconds: number | null,
+  spawnError: Error | null,
+): ToolResult {
+  const body = text.replace(/\n$/, "");
+  const parts = body === "" ? [] : [body];
+  let failed = true;
+  if (spawnError) parts.push(`[could not start bash: ${spawnError.message}]`);
+  else if (stopped === "timeout")
+    parts.push(`[timed out after ${timeoutSeconds}s; the process group was killed]`);
+  else if (stopped === "cancel") parts.push("[cancelled; the process group was killed]");
+  else if (exit?.code === 0) failed = false;
+  else if (exit?.code != null) parts.push(`[exit status ${exit.code}]`);
+  else parts.push(`[killed by signal ${exit?.signal ?? "unknown"}]`);
+  if (parts.length === 0) parts.push("(no output)");
+  return { outcome: failed ? "error" : "ok", content: [{ type: "text", text: parts.join("\n") }] };
+}
+
+export const bashTool: Tool<Args> = {
+  name: "bash",
+  description:
+    "Run a shell command with bash in the workspace; stdout and stderr are returned together. Non-zero " +
+    "exit is an error. Long output is cut in the middle; avoid interactive commands.",
+  schema,
+  kind: "shell",
+  paths: () => [],
+  run: (args, ctx) => runBash(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal),
+};

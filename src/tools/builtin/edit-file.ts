@@ -1,0 +1,62 @@
+// edit_file: replaces an exact, unique string (R-TOOL-1); needs a read in this turn.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { displayPath, resolvePath } from "../paths.js";
+import { errorMessage, fail, ok } from "../results.js";
+import type { Tool } from "../types.js";
+import { checkEditable, writeAndMark } from "./edit-common.js";
+
+const schema = z.object({
+  path: z.string().describe("File path"),
+  old_string: z.string().describe("Exact text to replace"),
+  new_string: z.string().describe("Replacement text"),
+  replace_all: z.boolean().optional().describe("Replace every occurrence"),
+});
+type Args = z.infer<typeof schema>;
+
+function countOccurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) count++;
+  return count;
+}
+
+export const editFileTool: Tool<Args> = {
+  name: "edit_file",
+  description:
+    "Replace an exact string in a file. old_string must match exactly once (whitespace included) unless " +
+    "replace_all is true. Read the file in this turn first.",
+  schema,
+  kind: "edit",
+  paths: (args) => [args.path],
+  async run(args, ctx) {
+    const abs = resolvePath(ctx.cwd, args.path);
+    const shown = displayPath(ctx.cwd, abs);
+    if (args.old_string === "") return fail("old_string is empty; use write_file to create a file.");
+    if (args.old_string === args.new_string)
+      return fail("old_string and new_string are identical; nothing to change.");
+    try {
+      const refusal = await checkEditable(abs, ctx);
+      if (refusal) return fail(refusal);
+      const text = await readFile(abs, "utf8");
+      const count = countOccurrences(text, args.old_string);
+      if (count === 0) {
+        return fail(
+          `old_string not found in ${shown} (0 matches). Check whitespace and indentation, or read the file again.`,
+        );
+      }
+      if (count > 1 && !args.replace_all) {
+        return fail(
+          `old_string matches ${count} times in ${shown}. Add surrounding lines to make it unique, or set replace_all: true.`,
+        );
+      }
+      const updated = args.replace_all
+        ? text.split(args.old_string).join(args.new_string)
+        : text.replace(args.old_string, () => args.new_string);
+      await writeAndMark(abs, updated, ctx);
+      return ok(`Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${shown}`);
+      return fail(`Cannot edit ${shown}: ${errorMessage(err)}`);
+    }
+  },
+};

@@ -1,0 +1,67 @@
+// edit_lineno: replaces lines start..end, 1-based inclusive (R-TOOL-1); needs a read in this turn.
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { displayPath, resolvePath } from "../paths.js";
+import { errorMessage, fail, ok } from "../results.js";
+import type { Tool } from "../types.js";
+import { checkEditable, writeAndMark } from "./edit-common.js";
+import { numberLines } from "./read-file.js";
+
+const CONTEXT = 2;
+
+const schema = z.object({
+  path: z.string().describe("File path"),
+  start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
+  end_line: z
+    .number()
+    .int()
+    .min(0)
+    .describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
+  new_text: z.string().describe("Replacement lines ('' deletes)"),
+});
+type Args = z.infer<typeof schema>;
+
+export const editLinenoTool: Tool<Args> = {
+  name: "edit_lineno",
+  description:
+    "Replace lines start_line..end_line (1-based, inclusive) with new_text, using line numbers from a " +
+    "read_file of this turn. end_line = start_line - 1 inserts before start_line.",
+  schema,
+  kind: "edit",
+  paths: (args) => [args.path],
+  async run(args, ctx) {
+    const abs = resolvePath(ctx.cwd, args.path);
+    const shown = displayPath(ctx.cwd, abs);
+    try {
+      const refusal = await checkEditable(abs, ctx);
+      if (refusal) return fail(refusal);
+      const text = await readFile(abs, "utf8");
+      const eol = text.includes("\r\n") ? "\r\n" : "\n";
+      const lines = text === "" ? [] : text.split(/\r?\n/);
+      const finalNewline = text === "" || lines[lines.length - 1] === "";
+      if (finalNewline && lines.length) lines.pop();
+      const n = lines.length;
+      const { start_line: start, end_line: end } = args;
+      if (start > n + 1 || end < start - 1 || end > n) {
+        return fail(
+          `Invalid range ${start}..${end} for ${shown}, which has ${n} lines. ` +
+            `Use 1 <= start_line <= ${n + 1} and start_line-1 <= end_line <= ${n}.`,
+        );
+      }
+      const inserted = args.new_text === "" ? [] : args.new_text.replace(/\r?\n$/, "").split(/\r?\n/);
+      lines.splice(start - 1, end - start + 1, ...inserted);
+      const updated = lines.join(eol) + (finalNewline && lines.length ? eol : "");
+      await writeAndMark(abs, updated, ctx);
+      const from = Math.max(1, start - CONTEXT);
+      const to = Math.min(lines.length, start + inserted.length - 1 + CONTEXT);
+      const around = to >= from ? `\n${numberLines(lines.slice(from - 1, to), from)}` : "";
+      return ok(
+        `Edited ${shown}: replaced ${end - start + 1} line(s) at ${start} with ${inserted.length}; ` +
+          `file now has ${lines.length} lines.${around}`,
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${shown}`);
+      return fail(`Cannot edit ${shown}: ${errorMessage(err)}`);
+    }
+  },
+};

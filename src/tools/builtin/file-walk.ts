@@ -1,0 +1,72 @@
+// File listing for grep and glob: fast-glob plus `.gitignore` rules (the `ignore` package),
+// never descending into `.git` or `node_modules`.
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import fg from "fast-glob";
+import ignore, { type Ignore } from "ignore";
+import { isInside } from "../paths.js";
+
+const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
+
+interface IgnoreScope {
+  /** Folder of the .gitignore, relative to the root, "" for the root itself. */
+  dir: string;
+  rules: Ignore;
+}
+
+/** Loads every `.gitignore` under `root`; each applies to the paths below its folder. */
+async function loadGitignores(root: string): Promise<IgnoreScope[]> {
+  const found = await fg("**/.gitignore", {
+    cwd: root,
+    dot: true,
+    ignore: ALWAYS_SKIPPED,
+    suppressErrors: true,
+  });
+  const scopes: IgnoreScope[] = [];
+  for (const rel of found.sort()) {
+    try {
+      const text = await readFile(join(root, rel), "utf8");
+      const dir = dirname(rel);
+      scopes.push({ dir: dir === "." ? "" : dir, rules: ignore().add(text) });
+    } catch {
+      // An unreadable .gitignore only means fewer files are hidden.
+    }
+  }
+  return scopes;
+}
+
+function ignoredBy(scopes: IgnoreScope[], relToRoot: string): boolean {
+  for (const s of scopes) {
+    if (s.dir === "") {
+      if (s.rules.ignores(relToRoot)) return true;
+    } else if (relToRoot.startsWith(`${s.dir}/`)) {
+      if (s.rules.ignores(relToRoot.slice(s.dir.length + 1))) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Absolute paths of the files under `base` matching `pattern`, sorted, without gitignored
+ * ones. The workspace's ignore files apply when `base` lies inside it.
+ */
+export async function listFiles(base: string, pattern: string, workspace: string): Promise<string[]> {
+  const root = isInside(workspace, base) ? workspace : base;
+  const [files, scopes] = await Promise.all([
+    fg(pattern, {
+      cwd: base,
+      dot: true,
+      onlyFiles: true,
+      ignore: ALWAYS_SKIPPED,
+      suppressErrors: true,
+      absolute: true,
+    }),
+    loadGitignores(root),
+  ]);
+  const kept: string[] = [];
+  for (const abs of files) {
+    const rel = relative(root, abs).split(sep).join("/");
+    if (!ignoredBy(scopes, rel)) kept.push(abs);
+  }
+  return kept.sort();
+}

@@ -1,0 +1,39 @@
+// glob: lists files matching a fast-glob pattern, gitignore-aware, sorted and capped.
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { displayPath, resolvePath } from "../paths.js";
+import { errorMessage, fail, ok } from "../results.js";
+import type { Tool } from "../types.js";
+import { listFiles } from "./file-walk.js";
+
+const MAX_FILES = 500;
+
+const schema = z.object({
+  pattern: z.string().describe("Glob, e.g. src/**/*.ts"),
+  path: z.string().optional().describe("Folder the pattern is relative to (default: workspace)"),
+});
+type Args = z.infer<typeof schema>;
+
+export const globTool: Tool<Args> = {
+  name: "glob",
+  description: "List files matching a glob pattern, sorted. Skips .gitignored files, .git and node_modules.",
+  schema,
+  kind: "read",
+  paths: (args) => [args.path ?? "."],
+  async run(args, ctx) {
+    const base = resolvePath(ctx.cwd, args.path ?? ".");
+    try {
+      if (!(await stat(base)).isDirectory()) return fail(`${displayPath(ctx.cwd, base)} is not a folder.`);
+      const files = await listFiles(base, args.pattern, ctx.cwd);
+      if (files.length === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
+      const lines = files.slice(0, MAX_FILES).map((f) => displayPath(ctx.cwd, f));
+      if (files.length > MAX_FILES)
+        lines.push(`… [${files.length - MAX_FILES} more files; narrow the pattern]`);
+      return ok(lines.join("\n"));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT")
+        return fail(`Path not found: ${displayPath(ctx.cwd, base)}`);
+      return fail(`glob failed: ${errorMessage(err)}`);
+    }
+  },
+};

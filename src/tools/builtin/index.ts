@@ -1,0 +1,35 @@
+// Every built-in tool, in the order their definitions are sent.
+import type { Tool } from "../types.js";
+import { bashTool } from "./bash.js";
+import { editFileTool } from "./edit-file.js";
+import { editLinenoTool } from "./edit-lineno.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { readFileTool } from "./read-file.js";
+import { recallTool } from "./recall.js";
+import { todoWriteTool } from "./todo-write.js";
+import { writeFileTool } from "./write-file.js";
+
+export const builtinTools: Tool[] = [
+  bashTool,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  editLinenoTool,
+  grepTool,
+  globTool,
+  todoWriteTool,
+  recallTool,
+];
+
+export {
+  bashTool,
+  editFileTool,
+  editLinenoTool,
+  globTool,
+  grepTool,
+  readFileTool,
+  recallTool,
+  todoWriteTool,
+  writeFileTool,
+};

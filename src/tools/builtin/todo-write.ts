@@ -1,0 +1,38 @@
+// todo_write: replaces the session's todo list (R-TODO); the list outlives turns.
+import { z } from "zod";
+import { ok } from "../results.js";
+import type { TodoItem, Tool } from "../types.js";
+
+const schema = z.object({
+  todos: z
+    .array(
+      z.object({
+        content: z.string().min(1),
+        status: z.enum(["pending", "in_progress", "completed"]),
+      }),
+    )
+    .describe("The whole list; replaces the previous one"),
+});
+type Args = z.infer<typeof schema>;
+
+const MARK: Record<TodoItem["status"], string> = { pending: "[ ]", in_progress: "[>]", completed: "[x]" };
+
+export function renderTodos(items: TodoItem[]): string {
+  if (items.length === 0) return "(no todos)";
+  return items.map((t) => `${MARK[t.status]} ${t.content}`).join("\n");
+}
+
+export const todoWriteTool: Tool<Args> = {
+  name: "todo_write",
+  description:
+    "Replace the session's todo list. Use it to plan multi-step work and keep statuses current " +
+    "(one item in_progress at a time).",
+  schema,
+  kind: "read",
+  paths: () => [],
+  async run(args, ctx) {
+    const items = args.todos.map((t) => ({ content: t.content, status: t.status }));
+    ctx.todos.set(items);
+    return ok(`Todo list updated:\n${renderTodos(items)}`);
+  },
+};

@@ -1,0 +1,49 @@
+// write_file: creates or overwrites a file; overwriting needs a read in this turn (R-TOOL-1).
+import { mkdir, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { displayPath, resolvePath } from "../paths.js";
+import { errorMessage, fail, ok } from "../results.js";
+import type { Tool } from "../types.js";
+import { checkEditable, writeAndMark } from "./edit-common.js";
+
+const schema = z.object({
+  path: z.string().describe("File path"),
+  content: z.string().describe("Full new content"),
+});
+type Args = z.infer<typeof schema>;
+
+export const writeFileTool: Tool<Args> = {
+  name: "write_file",
+  description:
+    "Create a file (parent folders too) or replace its whole content. Overwriting an existing file needs a " +
+    "read_file of it in this turn; prefer edit_file for small changes.",
+  schema,
+  kind: "edit",
+  paths: (args) => [args.path],
+  async run(args, ctx) {
+    const abs = resolvePath(ctx.cwd, args.path);
+    const shown = displayPath(ctx.cwd, abs);
+    try {
+      let existed = false;
+      try {
+        const st = await stat(abs);
+        if (st.isDirectory()) return fail(`${shown} is a directory.`);
+        existed = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      }
+      if (existed) {
+        const refusal = await checkEditable(abs, ctx);
+        if (refusal) return fail(refusal);
+      }
+      await mkdir(dirname(abs), { recursive: true });
+      await writeAndMark(abs, args.content, ctx);
+      const lines =
+        args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
+      return ok(`${existed ? "Overwrote" : "Created"} ${shown} (${lines} lines).`);
+    } catch (err) {
+      return fail(`Cannot write ${shown}: ${errorMessage(err)}`);
+    }
+  },
+};

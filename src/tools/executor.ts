@@ -1,0 +1,192 @@
+// Runs one batch of tool calls (R-TOOL-2/-3/-4): argument parsing, one approval round for the
+// whole batch, concurrency with per-file ordering, results delivered in call order, and
+// cancellation. Never throws for a tool failure.
+import type { ToolCall } from "../provider/types.js";
+import type { ApprovalPolicy } from "./approval.js";
+import { resolvePath } from "./paths.js";
+import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
+import { errorMessage } from "./results.js";
+import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+
+export type ApprovalAnswer = "approved" | "denied" | "always";
+
+/** A call whose decision is "ask", as shown to the person deciding. */
+export interface PendingCall {
+  call: ToolCall;
+  id: string;
+  name: string;
+  /** The raw JSON arguments, as the model sent them (for display). */
+  arguments: string;
+  args: unknown;
+  kind: ToolKind;
+  paths: string[];
+  /** Why it asks even though a rule or mode might allow it (e.g. a write outside the workspace). */
+  reason?: string;
+}
+
+export interface BatchHooks {
+  /** Asked once per batch with every call whose decision is "ask"; returns the decision per call id. */
+  approve(calls: PendingCall[]): Promise<Map<string, ApprovalAnswer>>;
+  /** Result text for a call answered "denied" (default `denied by user`); `tern run` without --yes says why. */
+  denialMessage?: string;
+  /** For every call that was asked about, and for calls a deny rule refused. */
+  onDecision?(id: string, decision: "approved" | "denied"): void;
+  /** Right before a call runs (the engine writes tool_start). */
+  onStart(call: ToolCall): void;
+  /** In call order, with the exact values the tools returned (the engine writes tool_result). */
+  onResult(call: ToolCall, result: ToolResult, index: number): void;
+}
+
+export interface ToolExecutorOptions {
+  parallel: boolean;
+}
+
+interface Planned {
+  call: ToolCall;
+  tool?: Tool;
+  args?: unknown;
+  /** Set when the call will not run: bad arguments, unknown tool, denial. */
+  result?: ToolResult;
+  paths: string[];
+  /** Resolved absolute paths, for per-file ordering. */
+  abs: string[];
+}
+
+const text = (t: string): ToolResult["content"] => [{ type: "text", text: t }];
+const NOT_EXECUTED: ToolResult = {
+  outcome: "not_executed",
+  content: text("not executed: cancelled by user"),
+};
+
+export class ToolExecutor {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly policy: ApprovalPolicy,
+    private readonly opts: ToolExecutorOptions,
+  ) {}
+
+  async runBatch(calls: ToolCall[], ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult[]> {
+    const planned = calls.map((call) => this.plan(call, ctx));
+    await this.approveBatch(planned, hooks);
+
+    const results: (ToolResult | undefined)[] = new Array(calls.length);
+    let delivered = 0;
+    const settle = (i: number, result: ToolResult) => {
+      results[i] = result;
+      // Later calls may finish first; deliver strictly in call order.
+      while (delivered < calls.length && results[delivered]) {
+        const r = results[delivered]!;
+        try {
+          hooks.onResult(calls[delivered], r, delivered);
+        } catch {
+          // A front-end hook failure must not lose the other results.
+        }
+        delivered++;
+      }
+    };
+
+    const done: Promise<void>[] = [];
+    let previous: Promise<void> = Promise.resolve();
+    for (let i = 0; i < planned.length; i++) {
+      const p = planned[i];
+      // Sequential mode waits for everything before; parallel mode only for calls sharing a file.
+      const waitFor = this.opts.parallel
+        ? Promise.all(planned.slice(0, i).flatMap((q, j) => (shareFile(p, q) ? [done[j]] : [])))
+        : previous;
+      const task = waitFor.then(async () => settle(i, await this.execute(p, ctx, hooks)));
+      done.push(task);
+      previous = task;
+    }
+    await Promise.all(done);
+    return results as ToolResult[];
+  }
+
+  private plan(call: ToolCall, ctx: ToolContext): Planned {
+    const tool = this.registry.get(call.name);
+    if (!tool)
+      return { call, paths: [], abs: [], result: unknownToolResult(call.name, this.registry.names()) };
+    const parsed = parseArguments(tool, call.arguments);
+    if (!parsed.ok) return { call, tool, paths: [], abs: [], result: parsed.result };
+    let paths: string[];
+    try {
+      paths = tool.paths(parsed.args, ctx.cwd);
+    } catch (err) {
+      return {
+        call,
+        tool,
+        paths: [],
+        abs: [],
+        result: { outcome: "error", content: text(`Invalid arguments: ${errorMessage(err)}`) },
+      };
+    }
+    return { call, tool, args: parsed.args, paths, abs: absolutePaths(paths, ctx.cwd) };
+  }
+
+  private async approveBatch(planned: Planned[], hooks: BatchHooks): Promise<void> {
+    const pending: PendingCall[] = [];
+    for (const p of planned) {
+      if (p.result || !p.tool) continue;
+      const verdict = this.policy.evaluate({
+        name: p.tool.name,
+        args: p.args,
+        kind: p.tool.kind,
+        paths: p.paths,
+      });
+      if (verdict.decision === "deny") {
+        p.result = { outcome: "denied", content: text(`denied by rule ${verdict.rule}`) };
+        hooks.onDecision?.(p.call.id, "denied");
+      } else if (verdict.decision === "ask") {
+        pending.push({
+          call: p.call,
+          id: p.call.id,
+          name: p.tool.name,
+          arguments: p.call.arguments,
+          args: p.args,
+          kind: p.tool.kind,
+          paths: p.paths,
+          reason: verdict.reason,
+        });
+      }
+    }
+    if (pending.length === 0) return;
+    let answers: Map<string, ApprovalAnswer>;
+    try {
+      answers = await hooks.approve(pending);
+    } catch {
+      answers = new Map();
+    }
+    for (const pc of pending) {
+      const p = planned.find((q) => q.call === pc.call)!;
+      const answer = answers.get(pc.id) ?? "denied";
+      if (answer === "always") this.policy.grantAlways(pc);
+      if (answer === "denied")
+        p.result = { outcome: "denied", content: text(hooks.denialMessage ?? "denied by user") };
+      hooks.onDecision?.(pc.id, answer === "denied" ? "denied" : "approved");
+    }
+  }
+
+  private async execute(p: Planned, ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult> {
+    if (p.result) return p.result;
+    if (ctx.signal.aborted) return NOT_EXECUTED;
+    const tool = p.tool!;
+    try {
+      hooks.onStart(p.call);
+    } catch {
+      // The call still runs; the hook is the front end's business.
+    }
+    try {
+      return await tool.run(p.args, ctx);
+    } catch (err) {
+      return { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
+    }
+  }
+}
+
+/** Calls naming the same file (resolved absolute paths) must not overlap (R-TOOL-3). */
+function shareFile(a: Planned, b: Planned): boolean {
+  return a.abs.some((x) => b.abs.includes(x));
+}
+
+export function absolutePaths(paths: string[], cwd: string): string[] {
+  return paths.map((p) => resolvePath(cwd, p));
+}

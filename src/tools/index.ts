@@ -1,0 +1,38 @@
+// The tools module: built-ins, registry, approval, executor, MCP tool sets.
+import { builtinTools } from "./builtin/index.js";
+import { ToolRegistry } from "./registry.js";
+
+export function createBuiltinRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of builtinTools) registry.register(tool);
+  return registry;
+}
+
+export * from "./builtin/index.js";
+export { renderTodos } from "./builtin/todo-write.js";
+export { runBash, BASH_OUTPUT_CAP } from "./builtin/bash.js";
+export {
+  ApprovalPolicy,
+  type ApprovalCall,
+  type ApprovalDecision,
+  type ApprovalPolicyOptions,
+  type ApprovalVerdict,
+} from "./approval.js";
+export {
+  ToolExecutor,
+  type ApprovalAnswer,
+  type BatchHooks,
+  type PendingCall,
+  type ToolExecutorOptions,
+} from "./executor.js";
+export { loadToolSets, type LoadedToolSets } from "./mcp.js";
+export { TurnReadTracker } from "./read-tracker.js";
+export {
+  ToolRegistry,
+  parseArguments,
+  toolJsonSchema,
+  unknownToolResult,
+  type ParsedArguments,
+} from "./registry.js";
+export { parseRule, simpleCommands, bashAllowMatches, bashDenyMatches, type Rule } from "./rules.js";
+export type * from "./types.js";

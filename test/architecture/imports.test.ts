@@ -1,0 +1,54 @@
+// DESIGN.md import rules: engine may import provider, tools, record, prompt, config; tui and cli
+// import engine (and config); nothing imports tui or cli; provider imports only config types.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve(import.meta.dirname, "../../src");
+
+const ALLOWED: Record<string, string[]> = {
+  cli: ["engine", "config"],
+  tui: ["engine", "config"],
+  engine: ["provider", "tools", "record", "prompt", "config"],
+  provider: ["config"],
+  tools: ["provider", "config"],
+  record: ["provider", "tools", "config"],
+  prompt: ["config"],
+  config: ["provider"],
+};
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+describe("import rules", () => {
+  it("every cross-folder import follows DESIGN.md", () => {
+    const violations: string[] = [];
+    for (const file of files(SRC)) {
+      const folder = relative(SRC, file).split("/")[0];
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+        const target = relative(SRC, resolve(file, "..", match[1])).split("/")[0];
+        if (target === folder || target.startsWith("..")) continue;
+        if (!(ALLOWED[folder] ?? []).includes(target))
+          violations.push(`${relative(SRC, file)} imports ${target}/`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("provider imports only types from config", () => {
+    const bad: string[] = [];
+    for (const file of files(join(SRC, "provider"))) {
+      for (const match of readFileSync(file, "utf8").matchAll(
+        /import\s+(type\s+)?[^;]*?from\s+"(\.\.\/config\/[^"]+)"/g,
+      )) {
+        if (!match[1]) bad.push(relative(SRC, file));
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});

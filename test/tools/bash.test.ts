@@ -1,0 +1,132 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BASH_OUTPUT_CAP, bashTool } from "../../src/tools/builtin/bash.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { makeCtx, textOf } from "./helpers.js";
+
+let dirs: TempDirs;
+beforeEach(() => {
+  dirs = makeTempDirs();
+});
+afterEach(() => dirs.cleanup());
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie still answers kill(0); ps tells the truth.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+async function waitDead(pid: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return !alive(pid);
+}
+
+describe("bash (R-BASH-1)", () => {
+  it("runs in the workspace and interleaves stdout and stderr", async () => {
+    const r = await bashTool.run(
+      { command: "pwd; echo out; echo err >&2; echo out2" },
+      makeCtx(dirs.workspace),
+    );
+    expect(r.outcome).toBe("ok");
+    expect(textOf(r)).toBe(`${dirs.workspace}\nout\nerr\nout2`);
+  });
+
+  it("makes a non-zero exit an error that still carries output and status", async () => {
+    const r = await bashTool.run({ command: "echo partial; exit 3" }, makeCtx(dirs.workspace));
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toBe("partial\n[exit status 3]");
+  });
+
+  it("says (no output) for a silent success", async () => {
+    expect(textOf(await bashTool.run({ command: "true" }, makeCtx(dirs.workspace)))).toBe("(no output)");
+  });
+
+  it("kills the whole process group on timeout, background children too", async () => {
+    const pidFile = join(dirs.workspace, "bg.pid");
+    const started = Date.now();
+    const r = await bashTool.run(
+      { command: `sleep 30 & echo $! > ${pidFile}; echo started; sleep 30` },
+      makeCtx(dirs.workspace, { bashTimeoutSeconds: 0.5 }),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toBe("started\n[timed out after 0.5s; the process group was killed]");
+    const bg = Number(readFileSync(pidFile, "utf8"));
+    expect(await waitDead(bg, 2000)).toBe(true);
+  });
+
+  it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
+    const started = Date.now();
+    const r = await bashTool.run(
+      { command: "trap '' TERM; echo x; sleep 30 & wait" },
+      makeCtx(dirs.workspace, { bashTimeoutSeconds: 0.3 }),
+    );
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(2000);
+    expect(took).toBeLessThan(6000);
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toMatch(/timed out after 0.3s/);
+  });
+
+  it("cancels on abort and says so", async () => {
+    const ac = new AbortController();
+    const marker = join(dirs.workspace, "after");
+    const p = bashTool.run(
+      { command: `sleep 30; touch ${marker}` },
+      makeCtx(dirs.workspace, { signal: ac.signal }),
+    );
+    setTimeout(() => ac.abort(), 100);
+    const r = await p;
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toMatch(/cancelled/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("caps output, keeping head and tail and counting the elided middle", async () => {
+    const r = await bashTool.run(
+      { command: "echo HEAD; head -c 100000 /dev/zero | tr '\\0' 'x'; echo; echo TAIL" },
+      makeCtx(dirs.workspace),
+    );
+    const text = textOf(r);
+    expect(text.startsWith("HEAD\nxxx")).toBe(true);
+    expect(text.endsWith("xxx\nTAIL")).toBe(true);
+    const m = /… \[(\d+) characters elided\] …/.exec(text);
+    expect(m).not.toBeNull();
+    const total = 5 + 100000 + 1 + 5;
+    expect(Number(m![1])).toBe(total - BASH_OUTPUT_CAP);
+    expect(text.length).toBeLessThan(BASH_OUTPUT_CAP + 100);
+  });
+
+  it("does not wait for a background child that keeps the pipes open", async () => {
+    const pidFile = join(dirs.workspace, "bg.pid");
+    const started = Date.now();
+    const r = await bashTool.run(
+      { command: `sleep 5 & echo $! > ${pidFile}; echo done` },
+      makeCtx(dirs.workspace),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(textOf(r)).toBe("done");
+    process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+  });
+
+  it("is fast: 20 runs of echo hi average well under 15 ms", async () => {
+    const ctx = makeCtx(dirs.workspace);
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await bashTool.run({ command: "echo hi" }, ctx);
+    expect((performance.now() - started) / 20).toBeLessThan(15);
+  });
+});

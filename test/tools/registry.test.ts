@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { readFileTool } from "../../src/tools/builtin/read-file.js";
+import { createBuiltinRegistry } from "../../src/tools/index.js";
+import { parseArguments, unknownToolResult } from "../../src/tools/registry.js";
+import { textOf } from "./helpers.js";
+
+describe("ToolRegistry", () => {
+  it("registers every built-in with its fixed name and compact JSON schemas", () => {
+    const reg = createBuiltinRegistry();
+    expect(reg.names()).toEqual([
+      "bash",
+      "read_file",
+      "write_file",
+      "edit_file",
+      "edit_lineno",
+      "grep",
+      "glob",
+      "todo_write",
+      "recall",
+    ]);
+    const defs = reg.definitions();
+    const read = defs.find((d) => d.name === "read_file")!;
+    expect(read.parameters).toMatchObject({
+      type: "object",
+      required: ["path"],
+      properties: {
+        path: { type: "string" },
+        offset: { type: "integer", minimum: 1 },
+        limit: { type: "integer" },
+      },
+    });
+    const json = JSON.stringify(defs);
+    expect(json).not.toContain("$schema");
+    expect(json).not.toContain("9007199254740991");
+    const edit = defs.find((d) => d.name === "edit_file")!;
+    expect(Object.keys((edit.parameters as { properties: object }).properties)).toEqual([
+      "path",
+      "old_string",
+      "new_string",
+      "replace_all",
+    ]);
+    // All definitions + a short system prompt must fit in 8 KB.
+    expect(json.length).toBeLessThan(6000);
+  });
+
+  it("sends a tool's own jsonSchema when it has one", () => {
+    const reg = createBuiltinRegistry();
+    reg.register({
+      ...readFileTool,
+      name: "x__y",
+      jsonSchema: { type: "object", properties: { q: { type: "string" } } },
+    });
+    expect(reg.definitions().at(-1)!.parameters).toEqual({
+      type: "object",
+      properties: { q: { type: "string" } },
+    });
+    expect(() => reg.register(readFileTool)).toThrow(/already registered/);
+  });
+});
+
+describe("parseArguments (R-TOOL-5)", () => {
+  it("quotes invalid JSON and says arguments must be a JSON object", () => {
+    const r = parseArguments(readFileTool, '{"path": "a.txt"');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.result.outcome).toBe("error");
+      expect(textOf(r.result)).toMatch(/not valid JSON/);
+      expect(textOf(r.result)).toContain('{"path": "a.txt"');
+      expect(textOf(r.result)).toContain("must be a JSON object");
+    }
+    const huge = parseArguments(readFileTool, `{${"x".repeat(10000)}`);
+    expect(!huge.ok && textOf(huge.result).length < 2500).toBe(true);
+    const arr = parseArguments(readFileTool, "[1]");
+    expect(!arr.ok && textOf(arr.result)).toMatch(/must be a JSON object/);
+  });
+
+  it("reports schema violations briefly and accepts valid arguments", () => {
+    const r = parseArguments(readFileTool, '{"path": 3, "offset": 0}');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      const text = textOf(r.result);
+      expect(text).toMatch(/^Invalid arguments for read_file: path: .*; offset: /);
+      expect(text.split("\n").length).toBeLessThanOrEqual(2);
+    }
+    expect(parseArguments(readFileTool, '{"path":"a","limit":5}')).toEqual({
+      ok: true,
+      args: { path: "a", limit: 5 },
+    });
+  });
+
+  it("treats empty arguments as {}", () => {
+    const r = parseArguments(readFileTool, "");
+    expect(!r.ok && textOf(r.result)).toMatch(/path/);
+  });
+
+  it("lists the available tools for an unknown name", () => {
+    const r = unknownToolResult("nope", ["bash", "read_file"]);
+    expect(r).toEqual({
+      outcome: "error",
+      content: [{ type: "text", text: "Unknown tool 'nope'. Available tools: bash, read_file." }],
+    });
+  });
+});
