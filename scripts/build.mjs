@@ -2,14 +2,17 @@
 // headless run does not need (SQLite ledger, MCP, UI) are loaded with dynamic import() and
 // land in their own chunks.
 import { build } from "esbuild";
-import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 
-rmSync("dist", { recursive: true, force: true });
+// Build beside dist/ and swap it in at the end, so a process running the old build (a test, a
+// session) never finds dist/ half-written.
+const out = `dist.build-${process.pid}`;
+rmSync(out, { recursive: true, force: true });
 await build({
   entryPoints: { tern: "src/cli/main.ts" },
-  outdir: "dist",
+  outdir: out,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -24,4 +27,14 @@ await build({
   },
   logLevel: "warning",
 });
-chmodSync("dist/tern.js", 0o755);
+chmodSync(`${out}/tern.js`, 0o755);
+// A process started from the old build may still import its hash-named chunks: keep them.
+if (existsSync("dist")) {
+  for (const name of readdirSync("dist")) {
+    if (!existsSync(`${out}/${name}`)) copyFileSync(`dist/${name}`, `${out}/${name}`);
+  }
+}
+const old = `dist.old-${process.pid}`;
+if (existsSync("dist")) renameSync("dist", old);
+renameSync(out, "dist");
+rmSync(old, { recursive: true, force: true });

@@ -33,7 +33,7 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
   if (opts.model !== undefined) {
     if (!MODEL_ID_RE.test(opts.model)) {
       throw new ConfigError(
-        '--model: must be "<provider>/<model>", e.g. --model anthropic/claude-sonnet-4-5',
+        `--model: '${opts.model}' is not "<provider>/<model>", e.g. --model anthropic/claude-sonnet-4-5`,
       );
     }
     layer.model = opts.model;

@@ -105,8 +105,9 @@ export async function loadToolSets(configs: ToolSetConfig[], cwd: string): Promi
   const tools: Tool[] = [];
   const warnings: string[] = [];
   const conns: Connection[] = [];
+  type Started = { set: ToolSetConfig; conn?: Connection; defs: { name: string }[]; failure?: string };
   const loaded = await Promise.all(
-    configs.map(async (set) => {
+    configs.map(async (set): Promise<Started> => {
       try {
         const conn = await connect(set, cwd);
         try {
@@ -117,14 +118,17 @@ export async function loadToolSets(configs: ToolSetConfig[], cwd: string): Promi
           throw err;
         }
       } catch (err) {
-        warnings.push(`tool set '${set.name}' failed to start: ${errorMessage(err)}`);
-        return null;
+        // Reported below in config order, whatever order the servers failed in.
+        return { set, defs: [], failure: `tool set '${set.name}' failed to start: ${errorMessage(err)}` };
       }
     }),
   );
   const seen = new Set<string>();
   for (const entry of loaded) {
-    if (!entry) continue;
+    if (!entry.conn) {
+      warnings.push(entry.failure ?? `tool set '${entry.set.name}' failed to start`);
+      continue;
+    }
     conns.push(entry.conn);
     for (const def of entry.defs) {
       const name = toolName(entry.set.name, def.name);

@@ -1,0 +1,215 @@
+// The command-line contract (SPEC §1, §2, §10): exit codes, slash commands, bad config, model
+// choice, one-line errors and no stack traces for user mistakes, nothing written on failure.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { jsonEvents, runCli } from "../support/cli.js";
+import { FakeProvider } from "../support/fake-provider.js";
+import { openaiStream, openaiText } from "../support/openai-script.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+let provider: FakeProvider;
+
+beforeEach(async () => {
+  dirs = makeTempDirs();
+  provider = await FakeProvider.start();
+});
+afterEach(async () => {
+  await provider.close();
+  dirs.cleanup();
+});
+
+const run = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { home: dirs.home, cwd: dirs.workspace, env });
+const mock = () => ["--model", "openai/mock-1", "--base-url", provider.baseUrl];
+
+function expectOneLineError(stderr: string, pattern: RegExp): void {
+  const lines = stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+  expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe("R-CLI-1 slash commands", () => {
+  it("rejects a prompt that is a slash command with exit 2", async () => {
+    for (const prompt of ["/compact", "/btw what is this"]) {
+      const result = await run(["run", ...mock(), prompt]);
+      expect(result.code).toBe(2);
+      expectOneLineError(result.stderr, /slash command/);
+    }
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it("accepts a prompt that starts with a path", async () => {
+    provider.enqueue(openaiText("fine"));
+    const result = await run(["run", ...mock(), "/usr/bin/x fails"]);
+    expect(result.code).toBe(0);
+    expect(provider.requests[0].body.messages.at(-1).content).toBe("/usr/bin/x fails");
+  });
+});
+
+describe("R-CLI-2 exit codes and stop reasons", () => {
+  it("exits 3 with output_truncated on a length finish and prints the partial text", async () => {
+    provider.enqueue(openaiStream().text("partial").finish("length").build());
+    const result = await run(["run", ...mock(), "hi"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("partial\n");
+    expect(result.stderr).toContain("output_truncated");
+  });
+
+  it("exits 3 with content_filtered", async () => {
+    provider.enqueue(openaiStream().text("no").finish("content_filter").build());
+    const result = await run(["run", "--json", ...mock(), "hi"]);
+    expect(result.code).toBe(3);
+    expect(jsonEvents(result.stdout).find((e) => e.type === "turn_end").stop_reason).toBe("content_filtered");
+  });
+
+  it("exits 1 on an unexpected finish reason with the spec's message", async () => {
+    provider.enqueue(openaiStream().text("x").finish("weird_reason").build());
+    const result = await run(["run", "--json", ...mock(), "hi"]);
+    expect(result.code).toBe(1);
+    const events = jsonEvents(result.stdout);
+    expect(events.find((e) => e.type === "error").message).toBe(
+      "Model stopped with finish reason 'weird_reason'",
+    );
+    expect(events.find((e) => e.type === "turn_end")).toMatchObject({ stop_reason: "failed" });
+  });
+
+  it("exits 2 for an unknown option and for a missing prompt", async () => {
+    expect((await run(["run", "--no-such-flag", "hi"])).code).toBe(2);
+    const empty = await run(["run", ...mock()]);
+    expect(empty.code).toBe(2);
+    expectOneLineError(empty.stderr, /needs a prompt/);
+  });
+});
+
+describe("R-CLI-3 --json events", () => {
+  it("uses snake_case names only and prints nothing else on stdout", async () => {
+    provider.enqueue(
+      openaiStream()
+        .reasoning("think")
+        .text("hello")
+        .finish("stop")
+        .usage({ prompt_tokens: 7, completion_tokens: 3, cached_tokens: 2 })
+        .build(),
+    );
+    const result = await run(["run", "--json", ...mock(), "hi"]);
+    expect(result.code).toBe(0);
+    const events = jsonEvents(result.stdout);
+    const types = events.map((e) => e.type);
+    expect(types).toEqual([
+      "session",
+      "notice",
+      "turn_start",
+      "round_start",
+      "reasoning_delta",
+      "text_delta",
+      "usage",
+      "assistant_message",
+      "turn_end",
+    ]);
+    const keys = (value: unknown): string[] =>
+      value && typeof value === "object" ? Object.entries(value).flatMap(([k, v]) => [k, ...keys(v)]) : [];
+    for (const event of events)
+      for (const key of keys(event)) if (!/^\d+$/.test(key)) expect(key).toMatch(/^[a-z][a-z0-9_]*$/);
+    expect(events.find((e) => e.type === "usage")).toEqual({
+      type: "usage",
+      prompt: 7,
+      completion: 3,
+      cache_read: 2,
+      cache_write: 0,
+    });
+    expect(events.find((e) => e.type === "assistant_message")).toEqual({
+      type: "assistant_message",
+      text: "hello",
+      reasoning: "think",
+      tool_calls: [],
+      finish_reason: "stop",
+    });
+  });
+});
+
+describe("configuration errors (R-CFG-1) and model choice (R-CFG-4)", () => {
+  it("names the file and key path, exits 2 and writes nothing", async () => {
+    mkdirSync(join(dirs.workspace, ".tern"));
+    writeFileSync(
+      join(dirs.workspace, ".tern/config.json"),
+      JSON.stringify({ executionBudget: { maximumModelCalls: -1 } }),
+    );
+    const result = await run(["run", ...mock(), "hi"], { OPENAI_API_KEY: "x" });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /^tern: \.tern\/config\.json: executionBudget\.maximumModelCalls: /);
+    expect(readdirSync(dirs.home)).toEqual([]);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it("says how to set a key when no model can be chosen", async () => {
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /API_KEY|base-url/);
+    expect(existsSync(join(dirs.home, "sessions"))).toBe(false);
+  });
+
+  it("says which variable to set when the provider's key is missing, never echoing keys", async () => {
+    const result = await run(["run", "--model", "anthropic/claude-sonnet-4-5", "hi"], {
+      OPENAI_API_KEY: "sk-secret-value-123",
+    });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /ANTHROPIC_API_KEY/);
+    expect(result.stderr).not.toContain("sk-secret-value-123");
+  });
+
+  it("rejects a model string that is not provider/model", async () => {
+    const result = await run(["run", "--model", "gpt4", "hi"], { OPENAI_API_KEY: "x" });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /gpt4/);
+  });
+
+  it("creates an ad-hoc OpenAI-compatible provider from --base-url with <ID>_API_KEY", async () => {
+    provider.enqueue(openaiText("local answer"));
+    const result = await run(["run", "--base-url", provider.baseUrl, "--model", "local/qwen3", "hi"], {
+      LOCAL_API_KEY: "k-local",
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("local answer\n");
+    expect(provider.requests[0].path).toBe("/v1/chat/completions");
+    expect(provider.requests[0].headers.authorization).toBe("Bearer k-local");
+    expect(provider.requests[0].body.model).toBe("qwen3");
+  });
+
+  it("adds /v1 to a base URL given without it", async () => {
+    provider.enqueue(openaiText("ok"));
+    const result = await run(["run", "--base-url", provider.url, "--model", "local/m", "hi"]);
+    expect(result.code).toBe(0);
+    expect(provider.requests[0].path).toBe("/v1/chat/completions");
+  });
+
+  it("config check prints values with their sources", async () => {
+    writeFileSync(join(dirs.home, "config.json"), JSON.stringify({ bashTimeoutSeconds: 42 }));
+    const result = await run(["config", "check"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/bashTimeoutSeconds = 42\s+\[.*config\.json\]/);
+    expect(result.stdout).toMatch(/retry\.maxRetries = 5\s+\[default\]/);
+  });
+});
+
+describe("sessions", () => {
+  it("fails with one line and exit 2 for an unknown session id", async () => {
+    const result = await run(["run", ...mock(), "--resume", "nope", "hi"], { OPENAI_API_KEY: "x" });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /no session 'nope'/);
+  });
+
+  it("--continue without a session says so", async () => {
+    const result = await run(["run", ...mock(), "--continue", "hi"]);
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /no session to continue/);
+  });
+
+  it("--version prints the version fast path", async () => {
+    const result = await run(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
