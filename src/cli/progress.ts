@@ -12,11 +12,12 @@ export function describeProgress(event: EngineEvent): string | undefined {
         ? undefined
         : `  ${event.name} ${event.outcome}: ${clip(firstLine(event.content), MAX_ARGS)}`;
     case "retry_scheduled":
-      return `retrying model request: ${event.message} (attempt ${event.attempt}, in ${Math.round(event.delay_ms / 100) / 10}s)`;
+      return `retrying model request: ${event.message} (attempt ${event.attempt}, in ${formatDelay(event.delay_ms)})`;
     case "notice":
       return `notice: ${event.text}`;
     case "error":
-      return `error: ${event.message}`;
+      // Class and status say at a glance whether it was the key, the quota or the server.
+      return `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`;
     case "limit_reached":
       return `limit reached: ${event.limit} (${event.used}/${event.allowed})`;
     case "turn_end":
@@ -26,6 +27,11 @@ export function describeProgress(event: EngineEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** Short waits (tests, retry-after-ms) in ms, so "in 0s" never hides a real wait. */
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 100) / 10}s`;
 }
 
 function firstLine(text: string): string {

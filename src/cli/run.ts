@@ -1,6 +1,7 @@
 // `tern run`: one turn, headless. With --json, stdout carries only JSON Lines events;
 // without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
 import { exitCodeFor } from "../engine/stop.js";
 import type { RunOptions } from "./program.js";
@@ -22,14 +23,29 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     );
   }
 
-  const prepared = await prepareSession(opts, {
-    // tern run never asks: --yes approves, otherwise what would ask is denied with a result saying so.
-    approve: async (calls) =>
-      new Map(calls.map((c) => [c.id, opts.yes ? ("approved" as const) : ("denied" as const)])),
-    denialMessage: opts.yes
-      ? undefined
-      : "denied: tern run was started without --yes, so calls that need approval are not run (use --yes or --allow <rule>)",
-  });
+  // Images are read (and refused over the provider's limit) before the session exists: a refused
+  // image leaves nothing on disk and sends nothing (SPEC §10).
+  let content: ReturnType<typeof buildPromptContent> = [];
+  const readInput = (model: ResolvedModel) => {
+    try {
+      content = buildPromptContent(prompt, process.cwd(), opts.image ?? [], model.endpoint.api);
+    } catch (err) {
+      if (err instanceof InputError) throw new UsageError(err.message);
+      throw err;
+    }
+  };
+  const prepared = await prepareSession(
+    opts,
+    {
+      // tern run never asks: --yes approves, otherwise what would ask is denied with a result saying so.
+      approve: async (calls) =>
+        new Map(calls.map((c) => [c.id, opts.yes ? ("approved" as const) : ("denied" as const)])),
+      denialMessage: opts.yes
+        ? undefined
+        : "denied: tern run was started without --yes, so calls that need approval are not run (use --yes or --allow <rule>)",
+    },
+    readInput,
+  );
   const { session, model } = prepared;
 
   const writeEvent = opts.json
@@ -48,19 +64,10 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   });
   for (const warning of prepared.warnings) writeEvent({ type: "notice", text: warning });
 
-  let content: ReturnType<typeof buildPromptContent>;
-  try {
-    content = buildPromptContent(prompt, process.cwd(), opts.image ?? [], model.endpoint.api);
-  } catch (err) {
-    await session.close();
-    if (err instanceof InputError) throw new UsageError(err.message);
-    throw err;
-  }
-
   const onSigint = () => session.cancel();
   process.on("SIGINT", onSigint);
   try {
-    const outcome = await session.send({ type: "prompt", content });
+    const outcome = await session.send({ type: "prompt", content, compact: opts.compact });
     if (!opts.json && outcome.finalText)
       process.stdout.write(outcome.finalText.endsWith("\n") ? outcome.finalText : `${outcome.finalText}\n`);
     return exitCodeFor(outcome.stopReason);

@@ -39,7 +39,15 @@ export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
   }
 }
 
-export async function prepareSession(opts: CommonOptions, hooks: SessionHooks): Promise<Prepared> {
+/**
+ * `beforeOpen` runs once the model is known and before the session is created, so input that
+ * depends on the provider (image size limits) is refused without leaving an empty session behind.
+ */
+export async function prepareSession(
+  opts: CommonOptions,
+  hooks: SessionHooks,
+  beforeOpen?: (model: ResolvedModel) => void,
+): Promise<Prepared> {
   const home = ternHome();
   const cwd = process.cwd();
   const loaded = loadSettings(opts, home, cwd);
@@ -56,6 +64,7 @@ export async function prepareSession(opts: CommonOptions, hooks: SessionHooks): 
     }
     const { model, notices } = resolveModel(config, process.env, { baseUrl: opts.baseUrl });
     warnings.push(...notices);
+    beforeOpen?.(model);
     const opened = await openSession({ home, cwd, config, model, resume, extraSystem: opts.system, hooks });
     warnings.push(...opened.warnings);
     return { ...opened, config, model, warnings };

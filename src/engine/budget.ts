@@ -14,12 +14,15 @@ export class TurnBudget {
   /** Rounds started (the maximumModelCalls budget counts rounds started, R-TURN-5). */
   roundsStarted = 0;
   toolCallsRun = 0;
-  private autoContinue = false;
+  /** `yyy`: every limit answered yes for the rest of the turn (its `/retry` included, R-BUD-3). */
+  autoContinue: boolean;
 
   constructor(
     private readonly budget: ExecutionBudget,
     private readonly onLimit?: OnLimit,
+    autoContinue = false,
   ) {
+    this.autoContinue = autoContinue;
     this.modelCallLimit = budget.maximumModelCalls;
     this.toolCallLimit = budget.maximumToolCalls;
   }

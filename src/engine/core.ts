@@ -203,7 +203,10 @@ export class SessionCore {
     };
   }
 
-  /** The todo list outlives turns and processes: it is the last successful todo_write in the archive. */
+  /**
+   * The todo list outlives turns and processes: it is the last successful todo_write in the
+   * archive. A resumed session also owes the review reminder its last turn would have left.
+   */
   restoreTodos(): void {
     const okResults = new Set<string>();
     let latest: TodoItem[] | undefined;
@@ -222,6 +225,16 @@ export class SessionCore {
       }
     }
     this.todoList = latest ?? [];
+    const lastEnd = lines.findLast((l) => l.type === "turn_end");
+    if (lastEnd?.type === "turn_end") {
+      const usedTodoTool = lines.some(
+        (l) =>
+          l.type === "assistant_message" &&
+          l.turn === lastEnd.turn &&
+          l.toolCalls.some((c) => c.name === "todo_write"),
+      );
+      this.noteTodoUse(usedTodoTool);
+    }
   }
 
   /** R-TODO: a turn that ended with open items and never touched the list owes a reminder. */
@@ -247,14 +260,14 @@ export class SessionCore {
       model: this.model.name,
       system: this.system,
       tools: this.tools,
-      messages: this.hydrate(this.fold.messages),
+      messages: this.hydrateMessages(this.fold.messages),
       maxOutputTokens: this.model.info.maxOutputTokens,
       images: this.model.info.images,
     };
   }
 
   /** Images in the fold carry only their attachment ref; load their bytes once and reuse them. */
-  private hydrate(messages: readonly Message[]): Message[] {
+  hydrateMessages(messages: readonly Message[]): Message[] {
     const needs = messages.some((m) => m.role !== "assistant" && m.content.some((p) => p.type === "image"));
     if (!needs) return messages as Message[];
     return messages.map((m) => {

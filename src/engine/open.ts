@@ -4,8 +4,10 @@ import type { Config, ResolvedModel } from "../config/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
+import { pruneClearedImages } from "../record/attachments.js";
 import { openLedger, rowFromTurnEnd } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
+import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordPath } from "../record/store.js";
 import type { TurnEndRecord } from "../record/types.js";
@@ -78,6 +80,10 @@ function findResumeDir(home: string, cwd: string, target: ResumeTarget): { id: s
 /** The model a session was last using, so a resume keeps a model switch (R-REC config records). */
 export function peekSessionModel(home: string, cwd: string, target: ResumeTarget): string | undefined {
   const { dir } = findResumeDir(home, cwd, target);
+  // meta.json follows session_start and config lines, so while it matches the record's size it
+  // names the same model; a resume of a long record then parses the record once, not twice.
+  const meta = readFreshMeta(dir);
+  if (meta?.model) return meta.model;
   const fold = new RecordFold();
   for (const line of loadRecord(recordPath(dir)).lines) fold.apply(line);
   return fold.model;
@@ -98,6 +104,8 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
     for (const record of recoverOnLoad(fold)) fold.apply(writer.append(record));
+    // A crash between `cleared` and the image deletion must not keep the cleared images forever.
+    pruneClearedImages(dir, fold.archive);
   } else {
     const created = createSession(home, { cwd, model: model.id });
     ({ id, dir, writer } = created);

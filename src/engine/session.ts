@@ -1,16 +1,24 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
+import type { ResolvedModel } from "../config/types.js";
+import { createAdapter } from "../provider/index.js";
 import type { ContentPart } from "../provider/types.js";
+import { pruneClearedImages } from "../record/attachments.js";
 import type { EventBus, Listener } from "./bus.js";
 import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
 
 export type SessionCommand =
-  | { type: "prompt"; content: ContentPart[] }
+  /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
+  | { type: "prompt"; content: ContentPart[]; compact?: boolean }
   | { type: "retry" }
   | { type: "clear" }
-  | { type: "rewind"; turn: number };
+  | { type: "rewind"; turn: number }
+  /** `/yolo once` (R-TOOL-2): approve everything in the next turn; the turn loop clears it at its end. */
+  | { type: "yolo_once" }
+  /** Switch the model for the following turns; the `config` record makes a resume keep it. */
+  | { type: "set_model"; model: ResolvedModel };
 
 export class Session {
   private tail: Promise<unknown> = Promise.resolve();
@@ -32,7 +40,7 @@ export class Session {
   }
 
   /** Queue a command; it runs after every command sent before it. */
-  send(command: { type: "prompt"; content: ContentPart[] } | { type: "retry" }): Promise<TurnOutcome>;
+  send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     const result = this.tail.then(() => this.execute(command));
@@ -53,6 +61,13 @@ export class Session {
     await this.onClose();
   }
 
+  private setModel(model: ResolvedModel): void {
+    const core = this.core;
+    core.model = model;
+    core.adapter = createAdapter(model.endpoint);
+    if (core.fold.model !== model.id) core.commit({ type: "config", model: model.id });
+  }
+
   private async execute(command: SessionCommand): Promise<unknown> {
     if (this.closed) throw new Error("session is closed");
     const controller = new AbortController();
@@ -60,14 +75,28 @@ export class Session {
     try {
       switch (command.type) {
         case "prompt":
-          return await runTurn(this.core, { content: command.content }, controller.signal);
+          return await runTurn(
+            this.core,
+            { content: command.content, compactFirst: command.compact },
+            controller.signal,
+          );
         case "retry":
           return await runTurn(this.core, { content: [], retry: true }, controller.signal);
         case "clear":
           this.core.commit({ type: "cleared" });
+          // R-REC-5: images only the cleared part mentioned go now; the archive export shows a placeholder.
+          pruneClearedImages(this.core.dir, this.core.fold.archive);
+          return undefined;
+        case "yolo_once":
+          this.core.policy.setYoloOnce(true);
           return undefined;
         case "rewind":
+          if (!Number.isInteger(command.turn) || command.turn < 0 || command.turn > this.core.fold.lastTurn)
+            throw new RangeError(`rewind: no turn ${command.turn} (turns 0..${this.core.fold.lastTurn})`);
           this.core.commit({ type: "rewound", toTurn: command.turn });
+          return undefined;
+        case "set_model":
+          this.setModel(command.model);
           return undefined;
       }
     } finally {

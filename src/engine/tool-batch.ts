@@ -4,6 +4,7 @@ import type { ToolCall } from "../provider/types.js";
 import type { ToolResult } from "../tools/types.js";
 import { contentToText } from "./convert.js";
 import type { SessionCore } from "./core.js";
+import { recallText } from "./recall.js";
 
 export async function runToolBatch(
   core: SessionCore,
@@ -19,6 +20,7 @@ export async function runToolBatch(
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
+    recall: (turn: number, round?: number) => recallText(core.fold, turn, round),
   };
   return core.executor.runBatch(calls, ctx, {
     approve: (pending) => core.hooks.approve(pending),

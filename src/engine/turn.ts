@@ -8,10 +8,14 @@ import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
 import type { StopReason } from "../record/types.js";
 import type { ToolResult } from "../tools/types.js";
 import { TurnBudget } from "./budget.js";
+import { compactTurnContext, overBudget } from "./compaction.js";
 import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 import type { TurnError, TurnOutcome } from "./stop.js";
 import { runToolBatch } from "./tool-batch.js";
+
+/** The turn whose `yyy` answer still holds, per session: a `/retry` of that turn keeps it (R-BUD-3). */
+const autoContinueTurn = new WeakMap<SessionCore, number>();
 
 class TurnStop {
   constructor(
@@ -24,6 +28,8 @@ export interface TurnInput {
   content: ContentPart[];
   /** `/retry`: continue the last turn with its committed user message instead of a new one. */
   retry?: boolean;
+  /** `/compact` before the first round (`tern run --compact`): both stages, whatever the size. */
+  compactFirst?: boolean;
 }
 
 export async function runTurn(
@@ -34,7 +40,11 @@ export async function runTurn(
   const startedAt = new Date();
   const started = Date.now();
   const turn = input.retry && core.fold.lastTurn > 0 ? core.fold.lastTurn : core.fold.lastTurn + 1;
-  const budget = new TurnBudget(core.settings.executionBudget, core.hooks.onLimit);
+  const budget = new TurnBudget(
+    core.settings.executionBudget,
+    core.hooks.onLimit,
+    input.retry === true && autoContinueTurn.get(core) === turn,
+  );
   const counts = { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 };
   let usage: Usage = { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
   let finalText = "";
@@ -53,6 +63,8 @@ export async function runTurn(
       ? undefined
       : setTimeout(() => {
           durationHit = true;
+          const seconds = durationMs / 1000;
+          core.publish({ type: "limit_reached", limit: "duration", used: seconds, allowed: seconds });
           abort.abort();
         }, durationMs);
 
@@ -62,10 +74,27 @@ export async function runTurn(
   core.addTodoReminderIfOwed(turn);
 
   const stopFromAbort = () => new TurnStop(durationHit ? "duration_limit_reached" : "cancelled");
+  const onUsage = (u: Usage) => {
+    usage = addUsage(usage, u);
+    core.publish({ type: "usage", ...toUsageFields(u) });
+  };
+  const runCompaction = async (why: "threshold" | "overflow" | "manual"): Promise<void> => {
+    const failure = await compactTurnContext(core, why, {
+      signal: abort.signal,
+      onModelCall: () => counts.modelCalls++,
+      onUsage,
+    }).catch((err) => {
+      throw toTurnStop(err, abort.signal.aborted, durationHit);
+    });
+    if (failure) throw new TurnStop("context_overflow", { class: "context_overflow", message: failure });
+  };
+  let overflowCompacted = false;
   let stop: TurnStop;
   try {
+    if (input.compactFirst) await runCompaction("manual");
     for (let round = 1; ; round++) {
       if (abort.signal.aborted) throw stopFromAbort();
+      if (overBudget(core)) await runCompaction("threshold");
       const fits = await budget.allowRound((used, allowed) =>
         core.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),
       );
@@ -74,12 +103,24 @@ export async function runTurn(
       core.publish({ type: "round_start", turn, round });
 
       const result = await streamRound(core, round, abort.signal, started, durationMs, counts, (u) => {
-        usage = addUsage(usage, u);
-        core.publish({ type: "usage", ...toUsageFields(u) });
+        onUsage(u);
         core.lastRoundUsage = u;
-      }).catch((err) => {
-        throw toTurnStop(err, abort.signal.aborted, durationHit);
-      });
+      }).catch((err) => toTurnStop(err, abort.signal.aborted, durationHit));
+      if (result instanceof TurnStop) {
+        // R-COMP-4: a provider overflow gets one compaction and one re-run of the round.
+        if (result.reason !== "context_overflow" || overflowCompacted) throw result;
+        overflowCompacted = true;
+        core.publish({
+          type: "notice",
+          text: "the provider reported a context overflow: compacting and retrying the round",
+        });
+        // Nothing to compact: the provider's own overflow error is the one to report.
+        await runCompaction("overflow").catch((err) => {
+          throw err instanceof TurnStop && err.reason === "context_overflow" ? result : err;
+        });
+        round--;
+        continue;
+      }
       counts.rounds++;
 
       let calls = result.toolCalls;
@@ -116,7 +157,11 @@ export async function runTurn(
         );
         continue;
       }
-      if (calls.length === 0) throw new TurnStop("completed");
+      if (calls.length === 0) {
+        // R-COMP-1: after a completed turn, consider compaction again; a failure here is no stop.
+        if (overBudget(core)) await runCompaction("threshold").catch(() => undefined);
+        throw new TurnStop("completed");
+      }
 
       budget.toolCallsRun += calls.length;
       counts.toolCalls += calls.length;
@@ -134,6 +179,10 @@ export async function runTurn(
     signal.removeEventListener("abort", onOuterAbort);
   }
 
+  if (budget.autoContinue) autoContinueTurn.set(core, turn);
+  else autoContinueTurn.delete(core);
+  // `/yolo once` covers exactly one turn, however it ended.
+  core.policy.setYoloOnce(false);
   core.quiesce(stop.reason === "cancelled" ? "cancelled" : "replied");
   const durationMsTotal = Date.now() - started;
   core.commitTurnEnd({

@@ -2,8 +2,16 @@
 // `<cwd>/.tern/skills/*/` and `$TERN_HOME/skills/*/`. Only the front matter is read; the body
 // stays on disk until the model reads it.
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { parse } from "yaml";
+
+// yaml is required on the first front matter only (and kept out of the bundle, see
+// scripts/build.mjs): most workspaces have no skills, and it would be a third of the start path.
+let parseYaml: ((text: string) => unknown) | undefined;
+function parse(text: string): unknown {
+  parseYaml ??= (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse;
+  return parseYaml(text);
+}
 
 export interface Skill {
   name: string;

@@ -107,3 +107,46 @@ function userContent(parts: ContentPart[], imagesAllowed: boolean): string | Cha
 function imagePart(image: ImagePart): ChatContentPart {
   return { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
 }
+
+// Every round resends the whole history, so serializing it is the bulk of a round's CPU in a
+// long turn. A message without images maps to the same wire JSON every time (the setting that
+// could change it, `images`, only touches image parts), so its JSON is kept per Message object.
+// The fold's messages are shared and never mutated; a compaction replaces them with new objects.
+const messageJson = new WeakMap<Message, string>();
+
+function hasImage(message: Message): boolean {
+  return message.role !== "assistant" && message.content.some((part) => part.type === "image");
+}
+
+/** Exactly `JSON.stringify(buildChatBody(request))`, reusing the JSON of messages seen before. */
+export function serializeChatBody(request: NormalizedRequest): string {
+  const parts: string[] = [];
+  if (request.system) parts.push(JSON.stringify({ role: "system", content: request.system }));
+  let bridged: { id: string; images: ImagePart[] }[] = [];
+  const flushBridge = () => {
+    if (bridged.length === 0) return;
+    const content: ChatContentPart[] = [];
+    for (const entry of bridged) {
+      content.push({ type: "text", text: `Images from tool call ${entry.id}:` });
+      for (const image of entry.images) content.push(imagePart(image));
+    }
+    parts.push(JSON.stringify({ role: "user", content }));
+    bridged = [];
+  };
+  for (const message of request.messages) {
+    if (message.role !== "tool") flushBridge();
+    let json = messageJson.get(message);
+    if (json === undefined) {
+      json = JSON.stringify(
+        mapMessage(message, request.images, (id, images) => bridged.push({ id, images })),
+      );
+      if (!hasImage(message)) messageJson.set(message, json);
+    }
+    parts.push(json);
+  }
+  flushBridge();
+  // Tool definitions are a few KB: not worth a cache that could go stale.
+  const { tools } = buildChatBody({ ...request, messages: [], system: "" });
+  const toolsPart = tools === undefined ? "" : `,"tools":${JSON.stringify(tools)}`;
+  return `{"model":${JSON.stringify(request.model)},"messages":[${parts.join(",")}],"stream":true,"stream_options":{"include_usage":true}${toolsPart}}`;
+}

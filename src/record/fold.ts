@@ -45,7 +45,8 @@ export interface OpenCall {
   started: boolean;
 }
 
-interface Entry {
+/** One message of the model context with the record line it came from (compaction plans by seq). */
+export interface Entry {
   seq: number;
   turn: number;
   msg: Message;
@@ -132,6 +133,11 @@ export class RecordFold {
   get messages(): readonly Message[] {
     if (!this.cache) this.cache = this.entries.map((e) => e.msg);
     return this.cache;
+  }
+
+  /** The model context with each message's seq and turn. Shared and read-only. */
+  get contextEntries(): readonly Readonly<Entry>[] {
+    return this.entries;
   }
 
   /** Why this record may not be committed now, or null when it is admissible. */

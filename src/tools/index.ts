@@ -25,7 +25,8 @@ export {
   type PendingCall,
   type ToolExecutorOptions,
 } from "./executor.js";
-export { loadToolSets, type LoadedToolSets } from "./mcp.js";
+// mcp.js is not re-exported: a static path to it would pull the MCP SDK (and ajv) into the
+// start path of every run; open.ts loads it with import() only when a tool set is configured.
 export { TurnReadTracker } from "./read-tracker.js";
 export {
   ToolRegistry,

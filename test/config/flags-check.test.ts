@@ -36,7 +36,7 @@ describe("flagsToConfig", () => {
     [{ maxToolCalls: "-1" }, '--max-tool-calls: must be an integer >= 0 or "unlimited"'],
     [{ maxDuration: "0" }, "--max-duration: must be a number > 0 and <= 2147483"],
     [{ maxDuration: "3000000" }, "--max-duration: must be a number > 0 and <= 2147483"],
-    [{ model: "gpt-4o" }, '--model: must be "<provider>/<model>"'],
+    [{ model: "gpt-4o" }, "--model: 'gpt-4o' is not \"<provider>/<model>\""],
   ])("%j → %s", (flags, expected) => {
     expect(() => flagsToConfig(flags)).toThrow(ConfigError);
     expect(() => flagsToConfig(flags)).toThrow(expected);

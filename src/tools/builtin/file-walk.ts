@@ -2,9 +2,18 @@
 // never descending into `.git` or `node_modules`.
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import fg from "fast-glob";
+import type { Options as GlobOptions } from "fast-glob";
 import ignore, { type Ignore } from "ignore";
 import { isInside } from "../paths.js";
+
+// fast-glob (with micromatch) is loaded on the first glob/grep call: a third of the bundle's
+// start path otherwise, for runs that may never list files.
+const loadFastGlob = () => import("fast-glob");
+let fastGlob: ReturnType<typeof loadFastGlob> | undefined;
+async function fg(pattern: string, options: GlobOptions): Promise<string[]> {
+  fastGlob ??= loadFastGlob();
+  return (await fastGlob).default(pattern, options);
+}
 
 const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
 

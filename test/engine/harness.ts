@@ -1,0 +1,80 @@
+// Engine-level scaffolding for issue 5: a real session (openSession, real record, real tools)
+// against the fake provider, with hooks (approve, onLimit) a front end would supply.
+import { afterEach, beforeEach } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.js";
+import { resolveModel } from "../../src/config/resolve.js";
+import type { Config } from "../../src/config/types.js";
+import type { SessionHooks } from "../../src/engine/core.js";
+import type { EngineEvent } from "../../src/engine/events.js";
+import { openSession, type ResumeTarget } from "../../src/engine/open.js";
+import type { Session } from "../../src/engine/session.js";
+import type { TurnOutcome } from "../../src/engine/stop.js";
+import { FakeProvider } from "../support/fake-provider.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+export interface Harness {
+  dirs: TempDirs;
+  provider: FakeProvider;
+}
+
+export interface TestSession {
+  session: Session;
+  events: EngineEvent[];
+  prompt(text: string): Promise<TurnOutcome>;
+}
+
+export function useHarness(): Harness & {
+  start(opts?: {
+    config?: (c: Config) => void;
+    hooks?: Partial<SessionHooks>;
+    resume?: ResumeTarget;
+  }): Promise<TestSession>;
+} {
+  const h = {} as Harness;
+  const opened: Session[] = [];
+  beforeEach(async () => {
+    h.dirs = makeTempDirs();
+    h.provider = await FakeProvider.start();
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    await h.provider.close();
+    h.dirs.cleanup();
+  });
+  const start = async (
+    opts: { config?: (c: Config) => void; hooks?: Partial<SessionHooks>; resume?: ResumeTarget } = {},
+  ): Promise<TestSession> => {
+    const config = defaultConfig();
+    config.model = "local/mock-1";
+    config.retry.baseDelaySeconds = 0.01;
+    opts.config?.(config);
+    const { model } = resolveModel(config, {}, { baseUrl: h.provider.baseUrl });
+    const { session } = await openSession({
+      home: h.dirs.home,
+      cwd: h.dirs.workspace,
+      config,
+      model,
+      resume: opts.resume,
+      hooks: {
+        approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])),
+        ...opts.hooks,
+      },
+    });
+    opened.push(session);
+    const events: EngineEvent[] = [];
+    session.subscribe((ev) => events.push(ev));
+    return {
+      session,
+      events,
+      prompt: (text) => session.send({ type: "prompt", content: [{ type: "text", text }] }),
+    };
+  };
+  return Object.assign(h, { start });
+}
+
+/** The tool messages of a recorded OpenAI request, in the order they were sent. */
+export function toolMessages(body: any): { id: string; content: string }[] {
+  return body.messages
+    .filter((m: any) => m.role === "tool")
+    .map((m: any) => ({ id: m.tool_call_id, content: m.content }));
+}
