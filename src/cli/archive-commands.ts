@@ -1,5 +1,12 @@
 // `tern sessions`, `tern export`, `tern fork`, `tern metrics`: read the archive and the ledger.
-import { exportArchive, forkArchive, readMetrics, sessionsOf } from "../engine/archive.js";
+import {
+  exportArchive,
+  forkArchive,
+  type LedgerRow,
+  readMetrics,
+  type SessionTotals,
+  sessionsOf,
+} from "../engine/archive.js";
 import { SessionNotFoundError } from "../engine/open.js";
 import { formatTable, money } from "./table.js";
 import { ternHome } from "./setup.js";
@@ -58,6 +65,34 @@ export async function forkCommand(id: string, opts: { at?: string }): Promise<nu
   return 0;
 }
 
+type Column<T> = [header: string, cell: (row: T) => string];
+
+/** The usage columns shared by turn rows and session totals (R-REC-8). */
+type UsageCells = Omit<LedgerRow, "session" | "cwd" | "turn" | "started" | "stopReason" | "durationMs">;
+const USAGE_COLUMNS: Column<UsageCells>[] = [
+  ["rounds", (r) => String(r.rounds)],
+  ["model calls", (r) => String(r.modelCalls)],
+  ["tool calls", (r) => String(r.toolCalls)],
+  ["tool-err", (r) => String(r.toolErrors)],
+  ["prompt", (r) => String(r.prompt)],
+  ["completion", (r) => String(r.completion)],
+  ["cache read", (r) => String(r.cacheRead)],
+  ["cache write", (r) => String(r.cacheWrite)],
+  ["billed input", (r) => String(r.billedInput)],
+  ["cost", (r) => money(r.cost)],
+];
+const TURN_COLUMNS: Column<LedgerRow>[] = [
+  ["session", (r) => r.session],
+  ["turn", (r) => String(r.turn)],
+  ["stop", (r) => r.stopReason],
+  ...USAGE_COLUMNS,
+];
+const TOTAL_COLUMNS: Column<SessionTotals>[] = [
+  ["session", (t) => t.session],
+  ["turns", (t) => String(t.turns)],
+  ...USAGE_COLUMNS,
+];
+
 export async function metricsCommand(opts: {
   json?: boolean;
   since?: string;
@@ -76,67 +111,18 @@ export async function metricsCommand(opts: {
     process.stdout.write(`${JSON.stringify({ rows: metrics.rows, totals: metrics.totals })}\n`);
     return 0;
   }
-  const head = [
-    "session",
-    "turn",
-    "stop",
-    "rounds",
-    "model calls",
-    "tool calls",
-    "tool-err",
-    "prompt",
-    "completion",
-    "cache read",
-    "cache write",
-    "billed input",
-    "cost",
-  ];
-  const num = (n: number) => String(n);
-  const rows = metrics.rows.map((r) => [
-    r.session,
-    num(r.turn),
-    r.stopReason,
-    num(r.rounds),
-    num(r.modelCalls),
-    num(r.toolCalls),
-    num(r.toolErrors),
-    num(r.prompt),
-    num(r.completion),
-    num(r.cacheRead),
-    num(r.cacheWrite),
-    num(r.billedInput),
-    money(r.cost),
-  ]);
-  process.stdout.write(formatTable(head, rows));
+  process.stdout.write(
+    formatTable(
+      TURN_COLUMNS.map((c) => c[0]),
+      metrics.rows.map((r) => TURN_COLUMNS.map((c) => c[1](r))),
+    ),
+  );
   process.stdout.write("\ntotals per session\n");
-  const totalHead = [
-    "session",
-    "turns",
-    "rounds",
-    "model calls",
-    "tool calls",
-    "tool-err",
-    "prompt",
-    "completion",
-    "cache read",
-    "cache write",
-    "billed input",
-    "cost",
-  ];
-  const totals = metrics.totals.map((t) => [
-    t.session,
-    num(t.turns),
-    num(t.rounds),
-    num(t.modelCalls),
-    num(t.toolCalls),
-    num(t.toolErrors),
-    num(t.prompt),
-    num(t.completion),
-    num(t.cacheRead),
-    num(t.cacheWrite),
-    num(t.billedInput),
-    money(t.cost),
-  ]);
-  process.stdout.write(formatTable(totalHead, totals));
+  process.stdout.write(
+    formatTable(
+      TOTAL_COLUMNS.map((c) => c[0]),
+      metrics.totals.map((t) => TOTAL_COLUMNS.map((c) => c[1](t))),
+    ),
+  );
   return 0;
 }
