@@ -1,0 +1,98 @@
+// The benchmark runner: runs each benchmark (after a warm-up), prints the table and writes
+// bench/results.json. Options: --quick (fewer runs), --only <name,…>, --strict (exit 1 on a miss),
+// --dist <dir> (another build, e.g. `node scripts/build.mjs --outdir <dir>`), --profile <dir> (a CPU profile of every tern child, for finding why a target is missed).
+import { writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import {
+  bashLoopBench,
+  longSessionBench,
+  oneRoundBench,
+  type Plan,
+  resumeBench,
+  startBench,
+  toolLoopBench,
+} from "./cli-benches.js";
+import { paths, setProfileDir, stats } from "./harness.js";
+import { judge, type JudgedRow, type Row, table } from "./rows.js";
+import { parseOnce, recordStream } from "./sse.js";
+
+async function sseBench(plan: Plan): Promise<Row[]> {
+  const stream = recordStream();
+  const mbps: number[] = [];
+  for (let i = 0; i < plan.warmup + plan.runs; i++) {
+    const ms = await parseOnce(stream);
+    if (i >= plan.warmup) mbps.push(stream.bytes / (1024 * 1024) / (ms / 1000));
+  }
+  return [
+    {
+      name: "SSE",
+      metric: `parse + accumulate ${(stream.bytes / (1024 * 1024)).toFixed(1)} MB in ${stream.chunks.length} chunks`,
+      unit: "MB/s",
+      stats: stats(mbps),
+      target: { kind: "min", value: 100, text: ">= 100 MB/s" },
+    },
+  ];
+}
+
+export async function main({ root, argv }: { root: string; argv: string[] }): Promise<number> {
+  const quick = argv.includes("--quick");
+  const strict = argv.includes("--strict");
+  const onlyAt = argv.indexOf("--only");
+  const only = onlyAt >= 0 ? new Set(argv[onlyAt + 1]?.split(",")) : undefined;
+  const plan: Plan = quick ? { warmup: 1, runs: 3, heavyRuns: 1 } : { warmup: 1, runs: 9, heavyRuns: 3 };
+  const distAt = argv.indexOf("--dist");
+  const p = paths(root, distAt >= 0 ? resolve(argv[distAt + 1]) : undefined);
+  const profileAt = argv.indexOf("--profile");
+  if (profileAt >= 0) setProfileDir(resolve(argv[profileAt + 1] ?? "bench-profiles"));
+
+  const benches: [string, () => Promise<Row[]>][] = [
+    ["start", () => startBench(p, plan)],
+    ["one-round", () => oneRoundBench(p, plan)],
+    ["tool-loop", () => toolLoopBench(p, plan)],
+    ["bash-loop", () => bashLoopBench(p, plan)],
+    ["sse", () => sseBench(plan)],
+    ["resume", () => resumeBench(p, plan)],
+    ["long-session", () => longSessionBench(p, plan)],
+  ];
+  const rows: JudgedRow[] = [];
+  for (const [name, run] of benches) {
+    if (only && !only.has(name)) continue;
+    const started = Date.now();
+    process.stderr.write(`bench: ${name} …`);
+    for (const row of await run()) rows.push(judge(row));
+    process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  const failed = rows.filter((r) => !r.pass);
+  process.stdout.write(
+    failed.length === 0
+      ? "all targets met\n"
+      : `${failed.length} target(s) missed: ${failed.map((r) => r.name).join(", ")}\n`,
+  );
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryBytes: totalmem(),
+    plan,
+    rows: rows.map(({ stats: s, baseline, ...rest }) => ({
+      ...rest,
+      median: s.median,
+      min: s.min,
+      max: s.max,
+      samples: s.samples,
+      ...(baseline
+        ? {
+            baseline: { name: baseline.name, median: baseline.stats.median, samples: baseline.stats.samples },
+          }
+        : {}),
+    })),
+  };
+  writeFileSync(join(root, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write("wrote bench/results.json\n");
+  return strict && failed.length > 0 ? 1 : 0;
+}
