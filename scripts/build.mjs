@@ -4,7 +4,17 @@
 // re-export), or esbuild moves them into a chunk on the start path: `node scripts/build.mjs
 // --analyze` prints what each chunk holds. `--outdir <dir>` builds somewhere else than dist/.
 import { build } from "esbuild";
-import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const args = process.argv.slice(2);
@@ -42,6 +52,7 @@ const result = await build({
   // Whitespace and syntax only: a quarter fewer bytes to compile, names kept for stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   metafile: analyze,
   plugins: [dropZodLocales],
   // Loaded with require() on first use (ledger, skills front matter), never on the start path.
@@ -56,7 +67,11 @@ chmodSync(`${out}/tern.js`, 0o755);
 // A process started from the old build may still import its hash-named chunks: keep them.
 if (existsSync(target)) {
   for (const name of readdirSync(target)) {
-    if (!existsSync(`${out}/${name}`)) copyFileSync(`${target}/${name}`, `${out}/${name}`);
+    // …for a while: a chunk older than ten minutes has no reader left (the folder stays small).
+    const { atime, mtime } = statSync(`${target}/${name}`);
+    if (Date.now() - mtime.getTime() > 10 * 60 * 1000 || existsSync(`${out}/${name}`)) continue;
+    copyFileSync(`${target}/${name}`, `${out}/${name}`);
+    utimesSync(`${out}/${name}`, atime, mtime);
   }
 }
 const old = `${target}.old-${process.pid}`;

@@ -55,6 +55,12 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["resume", () => resumeBench(p, plan)],
     ["long-session", () => longSessionBench(p, plan)],
   ];
+  const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--only: unknown benchmark ${unknown.join(", ")} (known: ${benches.map(([n]) => n).join(", ")})`,
+    );
+  }
   const rows: JudgedRow[] = [];
   for (const [name, run] of benches) {
     if (only && !only.has(name)) continue;

@@ -45,8 +45,27 @@ export function estimateTokens(system: string, toolsJson: string, messages: read
   return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
+/**
+ * The estimate of a messages array is kept per array and extended as it grows (the fold's array
+ * only grows between compactions), so checking the threshold every round stays O(new messages).
+ */
+const estimates = new WeakMap<readonly Message[], { count: number; last: Message; tokens: number }>();
+const toolsChars = new WeakMap<readonly object[], number>();
+
 export function contextEstimate(core: SessionCore): number {
-  return estimateTokens(core.system, JSON.stringify(core.tools), core.fold.messages);
+  const messages = core.fold.messages;
+  const known = estimates.get(messages);
+  const reusable = known && known.count <= messages.length && messages[known.count - 1] === known.last;
+  const from = reusable ? known.count : 0;
+  const tokens = (reusable ? known.tokens : 0) + estimateTokens("", "", messages.slice(from));
+  if (messages.length > 0)
+    estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], tokens });
+  let tools = toolsChars.get(core.tools);
+  if (tools === undefined) {
+    tools = JSON.stringify(core.tools).length;
+    toolsChars.set(core.tools, tools);
+  }
+  return tokens + Math.ceil((core.system.length + tools) / 4);
 }
 
 export function compactionLimit(core: SessionCore): number {

@@ -1,7 +1,7 @@
 // The OpenAI Chat Completions adapter (`openai-chat`): OpenAI and every compatible server.
 // One normalized request in, one normalized event stream out; every failure is a ProviderError.
 import { ProviderError } from "./errors.js";
-import { serializeChatBody } from "./openai-request.js";
+import { chatBodyChunks } from "./openai-body.js";
 import { ChatStreamState } from "./openai-stream.js";
 import { parseSse } from "./sse.js";
 import { postStream } from "./transport.js";
@@ -34,7 +34,7 @@ async function* streamChat(
   Object.assign(headers, endpoint.headers);
   const response = await postStream(chatCompletionsUrl(endpoint.baseUrl), {
     headers,
-    body: serializeChatBody(request),
+    body: chatBodyChunks(request),
     signal: options.signal,
     idleTimeoutMs: options.idleTimeoutMs,
   });

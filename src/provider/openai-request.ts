@@ -1,6 +1,13 @@
 // NormalizedRequest → OpenAI Chat Completions request body, including the multimodal bridge of
 // R-PROV-8 (tool messages cannot carry images, so a user message after the tool run holds them).
-import type { ContentPart, ImagePart, Message, NormalizedRequest, ToolResultMessage } from "./types.js";
+import type {
+  ContentPart,
+  ImagePart,
+  Message,
+  NormalizedRequest,
+  ToolResultMessage,
+  ToolSpec,
+} from "./types.js";
 
 export const IMAGE_PLACEHOLDER = "[image omitted: model has no image input]";
 
@@ -16,13 +23,15 @@ export function buildChatBody(request: NormalizedRequest): Record<string, unknow
   };
   // Some compatible servers reject `tools: []`. No max-token field on purpose: servers apply their
   // own default, and OpenAI's reasoning models reject `max_tokens`.
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
-  }
+  if (request.tools.length > 0) body.tools = chatTools(request.tools);
   return body;
+}
+
+export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
+  return tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }
 
 export function buildMessages(request: NormalizedRequest): ChatMessage[] {
@@ -48,7 +57,7 @@ export function buildMessages(request: NormalizedRequest): ChatMessage[] {
   return out;
 }
 
-function mapMessage(
+export function mapMessage(
   message: Message,
   imagesAllowed: boolean,
   bridge: (toolCallId: string, images: ImagePart[]) => void,
@@ -106,47 +115,4 @@ function userContent(parts: ContentPart[], imagesAllowed: boolean): string | Cha
 
 function imagePart(image: ImagePart): ChatContentPart {
   return { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
-}
-
-// Every round resends the whole history, so serializing it is the bulk of a round's CPU in a
-// long turn. A message without images maps to the same wire JSON every time (the setting that
-// could change it, `images`, only touches image parts), so its JSON is kept per Message object.
-// The fold's messages are shared and never mutated; a compaction replaces them with new objects.
-const messageJson = new WeakMap<Message, string>();
-
-function hasImage(message: Message): boolean {
-  return message.role !== "assistant" && message.content.some((part) => part.type === "image");
-}
-
-/** Exactly `JSON.stringify(buildChatBody(request))`, reusing the JSON of messages seen before. */
-export function serializeChatBody(request: NormalizedRequest): string {
-  const parts: string[] = [];
-  if (request.system) parts.push(JSON.stringify({ role: "system", content: request.system }));
-  let bridged: { id: string; images: ImagePart[] }[] = [];
-  const flushBridge = () => {
-    if (bridged.length === 0) return;
-    const content: ChatContentPart[] = [];
-    for (const entry of bridged) {
-      content.push({ type: "text", text: `Images from tool call ${entry.id}:` });
-      for (const image of entry.images) content.push(imagePart(image));
-    }
-    parts.push(JSON.stringify({ role: "user", content }));
-    bridged = [];
-  };
-  for (const message of request.messages) {
-    if (message.role !== "tool") flushBridge();
-    let json = messageJson.get(message);
-    if (json === undefined) {
-      json = JSON.stringify(
-        mapMessage(message, request.images, (id, images) => bridged.push({ id, images })),
-      );
-      if (!hasImage(message)) messageJson.set(message, json);
-    }
-    parts.push(json);
-  }
-  flushBridge();
-  // Tool definitions are a few KB: not worth a cache that could go stale.
-  const { tools } = buildChatBody({ ...request, messages: [], system: "" });
-  const toolsPart = tools === undefined ? "" : `,"tools":${JSON.stringify(tools)}`;
-  return `{"model":${JSON.stringify(request.model)},"messages":[${parts.join(",")}],"stream":true,"stream_options":{"include_usage":true}${toolsPart}}`;
 }

@@ -16,7 +16,8 @@ export interface StreamResponse {
 
 export interface PostStreamInit {
   headers: Record<string, string>;
-  body: string;
+  /** A string, or chunks written in order (the openai-chat body shares its history bytes between rounds). */
+  body: string | readonly Buffer[];
   signal: AbortSignal;
   idleTimeoutMs: number;
 }
@@ -28,14 +29,16 @@ export async function postStream(url: string, init: PostStreamInit): Promise<Str
   if (init.signal.aborted) throw cancelledError();
   const target = parseUrl(url);
   const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-  const body = Buffer.from(init.body, "utf8");
+  // Chunks go to the socket as they are: the encoded history is shared between rounds.
   const headers: Record<string, string> = { "content-type": "application/json", ...lowerKeys(init.headers) };
-  headers["content-length"] = String(body.length);
+  const chunks = typeof init.body === "string" ? [Buffer.from(init.body, "utf8")] : init.body;
+  headers["content-length"] = String(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
 
   const call = new Call(init.signal, init.idleTimeoutMs);
   const req = send(target, { method: "POST", headers });
   call.attach(req);
-  req.end(body);
+  for (const chunk of chunks) req.write(chunk);
+  req.end();
   return call.response;
 }
 

@@ -3,33 +3,18 @@
 // ledger, and cost from the catalogue's claude-sonnet-4-5 prices (R-PROV-6, R-PROV-7).
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jsonEvents, runCli } from "../support/cli.js";
+import { describe, expect, it } from "vitest";
+import { jsonEvents } from "../support/cli.js";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
-import { FakeProvider } from "../support/fake-provider.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useE2E } from "./tools-support.js";
 
-let dirs: TempDirs;
-let provider: FakeProvider;
-
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-  writeFileSync(
-    join(dirs.home, "config.json"),
-    JSON.stringify({
-      retry: { maxRetries: 2, baseDelaySeconds: 0.01, jitter: 0 },
-      providers: { anth: { api: "anthropic-messages", baseUrl: provider.baseUrl, apiKeyEnv: "ANTH_KEY" } },
-    }),
-  );
+const e = useE2E({
+  config: ({ provider }) => ({
+    retry: { maxRetries: 2, baseDelaySeconds: 0.01, jitter: 0 },
+    providers: { anth: { api: "anthropic-messages", baseUrl: provider.baseUrl, apiKeyEnv: "ANTH_KEY" } },
+  }),
 });
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
-});
-
-const run = (args: string[], env: Record<string, string>) =>
-  runCli(args, { home: dirs.home, cwd: dirs.workspace, env });
+const { run } = e;
 
 /** USD per million tokens of anthropic/claude-sonnet-4-5 in the catalogue. */
 const PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
@@ -53,8 +38,8 @@ function filesContaining(dir: string, needle: string): string[] {
 
 describe("tern run against an Anthropic Messages server", () => {
   it("runs multi-round tool use with thinking, caches, and prices the turn", async () => {
-    writeFileSync(join(dirs.workspace, "notes.txt"), "alpha\nbeta\n");
-    provider.enqueue(
+    writeFileSync(join(e.dirs.workspace, "notes.txt"), "alpha\nbeta\n");
+    e.provider.enqueue(
       anthropicStream()
         .thinking("I should look around.", "sig-round-1", ["I should ", "look around."])
         .text("Looking.")
@@ -104,7 +89,7 @@ describe("tern run against an Anthropic Messages server", () => {
         "--model",
         "anthropic/claude-sonnet-4-5",
         "--base-url",
-        provider.url,
+        e.provider.url,
         "count lines",
       ],
       { ANTHROPIC_API_KEY: "sk-ant-test-secret" },
@@ -114,14 +99,14 @@ describe("tern run against an Anthropic Messages server", () => {
     const events = jsonEvents(result.stdout);
 
     // Wire: POST <base>/v1/messages (the /v1 added to a bare base URL), key in x-api-key.
-    expect(provider.requests).toHaveLength(3);
-    for (const r of provider.requests) {
+    expect(e.provider.requests).toHaveLength(3);
+    for (const r of e.provider.requests) {
       expect(r.path).toBe("/v1/messages");
       expect(r.headers["x-api-key"]).toBe("sk-ant-test-secret");
       expect(r.headers["anthropic-version"]).toBe("2023-06-01");
       expect(r.body.model).toBe("claude-sonnet-4-5");
     }
-    const first = provider.requests[0].body;
+    const first = e.provider.requests[0].body;
     expect(first.system[0].cache_control).toEqual({ type: "ephemeral" });
     expect(first.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
 
@@ -133,7 +118,7 @@ describe("tern run against an Anthropic Messages server", () => {
     expect(results.toolu_1).toContain("from-bash");
     expect(results.toolu_2).toMatch(/1\talpha\n\s+2\tbeta/);
     expect(results.toolu_3.trim()).toMatch(/^2$/m);
-    const second = provider.requests[1].body.messages;
+    const second = e.provider.requests[1].body.messages;
     expect(second.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(second[1].content.slice(0, 2)).toEqual([
       { type: "thinking", thinking: "I should look around.", signature: "sig-round-1" },
@@ -152,7 +137,7 @@ describe("tern run against an Anthropic Messages server", () => {
     expect(toolResults[1].content).toEqual([{ type: "text", text: results.toolu_2 }]);
     // R-PROV-7: the breakpoint on the last message's last block.
     expect(toolResults[1].cache_control).toEqual({ type: "ephemeral" });
-    const third = provider.requests[2].body.messages;
+    const third = e.provider.requests[2].body.messages;
     expect(third).toHaveLength(5);
     expect(third[3].content[0]).toEqual({
       type: "thinking",
@@ -212,31 +197,31 @@ describe("tern run against an Anthropic Messages server", () => {
     expect(ledger.totals[0]).toMatchObject({ cacheRead: 2200, cacheWrite: 1200 });
 
     // The key never lands on disk.
-    expect(filesContaining(dirs.home, "sk-ant-test-secret")).toEqual([]);
+    expect(filesContaining(e.dirs.home, "sk-ant-test-secret")).toEqual([]);
 
     // Without --json only the final text reaches stdout.
-    provider.enqueue(anthropicStream().text("Plain answer.").build());
+    e.provider.enqueue(anthropicStream().text("Plain answer.").build());
     const plain = await run(
-      ["run", "--continue", "--model", "anthropic/claude-sonnet-4-5", "--base-url", provider.url, "and?"],
+      ["run", "--continue", "--model", "anthropic/claude-sonnet-4-5", "--base-url", e.provider.url, "and?"],
       { ANTHROPIC_API_KEY: "sk-ant-test-secret" },
     );
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toBe("Plain answer.\n");
     // The resumed request replays the signed thinking of the first turn.
-    const replay = provider.requests[3].body.messages;
+    const replay = e.provider.requests[3].body.messages;
     expect(replay[1].content[0]).toMatchObject({ type: "thinking", signature: "sig-round-1" });
-    expect(readFileSync(join(dirs.workspace, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
+    expect(readFileSync(join(e.dirs.workspace, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
   });
 
   it("uses a provider configured in config.json with its own key variable", async () => {
-    provider.enqueue(anthropicStream().text("Configured provider works.").build());
+    e.provider.enqueue(anthropicStream().text("Configured provider works.").build());
     const result = await run(["run", "--json", "--model", "anth/claude-sonnet-4-5", "hi"], {
       ANTH_KEY: "anth-secret-key",
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(provider.requests).toHaveLength(1);
-    expect(provider.requests[0].path).toBe("/v1/messages");
-    expect(provider.requests[0].headers["x-api-key"]).toBe("anth-secret-key");
+    expect(e.provider.requests).toHaveLength(1);
+    expect(e.provider.requests[0].path).toBe("/v1/messages");
+    expect(e.provider.requests[0].headers["x-api-key"]).toBe("anth-secret-key");
     const events = jsonEvents(result.stdout);
     expect(events.find((e) => e.type === "assistant_message")).toMatchObject({
       text: "Configured provider works.",
@@ -244,12 +229,14 @@ describe("tern run against an Anthropic Messages server", () => {
   });
 
   it("retries an overloaded 529 and an in-stream overloaded error, then answers once", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       anthropicError(529, "overloaded_error", "Overloaded"),
       anthropicStream().text("LOST-TEXT").errorEvent("overloaded_error", "Overloaded").build(),
       anthropicStream().text("Final.").build(),
     );
-    const result = await run(["run", "--json", "--model", "anth/claude-sonnet-4-5", "hi"], { ANTH_KEY: "k" });
+    const result = await run(["run", "--json", "--model", "anth/claude-sonnet-4-5", "hi"], {
+      ANTH_KEY: "k",
+    });
     expect(result.code, result.stderr).toBe(0);
     const events = jsonEvents(result.stdout);
     expect(events.filter((e) => e.type === "retry_scheduled").map((e) => [e.reason, e.status])).toEqual([

@@ -10,37 +10,23 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
 import { workspaceKey } from "../../src/record/store.js";
-import { jsonEvents, runCli } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { jsonEvents } from "../support/cli.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useE2E } from "./tools-support.js";
 
-let dirs: TempDirs;
-let provider: FakeProvider;
-
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-  writeFileSync(
-    join(dirs.home, "config.json"),
-    JSON.stringify({
-      retry: { baseDelaySeconds: 0.01 },
-      // Prices per million tokens: input 2, output 8, cached input 0.5.
-      models: { "openai/priced-1": { pricing: { input: 2, output: 8, cacheRead: 0.5 } } },
-    }),
-  );
-});
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
+const e = useE2E({
+  config: () => ({
+    retry: { baseDelaySeconds: 0.01 },
+    // Prices per million tokens: input 2, output 8, cached input 0.5.
+    models: { "openai/priced-1": { pricing: { input: 2, output: 8, cacheRead: 0.5 } } },
+  }),
 });
 
-const tern = (args: string[]) =>
-  runCli(args, { home: dirs.home, cwd: dirs.workspace, env: { OPENAI_API_KEY: "x" } });
-const withModel = (model = "openai/mock-1") => ["--model", model, "--base-url", provider.baseUrl];
+const tern = (args: string[]) => e.run(args, { OPENAI_API_KEY: "x" });
+const withModel = (model = "openai/mock-1") => ["--model", model, "--base-url", e.provider.baseUrl];
 
 /** `tern run --json --yes`, expecting exit 0; returns the session id. */
 async function run(prompt: string, extra: string[] = [], model?: string): Promise<string> {
@@ -50,7 +36,7 @@ async function run(prompt: string, extra: string[] = [], model?: string): Promis
 }
 
 function sessionDir(id: string): string {
-  return join(dirs.home, "sessions", workspaceKey(dirs.workspace), id);
+  return join(e.dirs.home, "sessions", workspaceKey(e.dirs.workspace), id);
 }
 
 /** The request's messages as `role: text` lines, system left out. */
@@ -64,14 +50,14 @@ const shape = (body: any): string[] =>
 
 describe("fork and export", () => {
   it("fork --at N resumes with exactly turns 1..N", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo one" } }]),
       openaiText("first done"),
     );
     const id = await run("turn one");
-    provider.enqueue(openaiText("second done"));
+    e.provider.enqueue(openaiText("second done"));
     await run("turn two", ["--resume", id]);
-    provider.enqueue(openaiText("third done"));
+    e.provider.enqueue(openaiText("third done"));
     await run("turn three", ["--resume", id]);
 
     const forked = await tern(["fork", id, "--at", "2"]);
@@ -82,9 +68,9 @@ describe("fork and export", () => {
     expect(lines[0]).toMatchObject({ type: "session_start", parent: { session: id, turn: 2 } });
     expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i + 1));
 
-    provider.enqueue(openaiText("forked reply"));
+    e.provider.enqueue(openaiText("forked reply"));
     await run("after fork", ["--resume", newId]);
-    expect(shape(provider.requests.at(-1)!.body)).toEqual([
+    expect(shape(e.provider.requests.at(-1)!.body)).toEqual([
       "user: turn one",
       "assistant:  [c1]",
       "tool: one",
@@ -106,7 +92,7 @@ describe("fork and export", () => {
   });
 
   it("exports Markdown a person reads and JSON with every record, compaction included", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls(
         [{ id: "c1", name: "bash", args: { command: "echo exported-output" } }],
         undefined,
@@ -115,7 +101,7 @@ describe("fork and export", () => {
       openaiText("The command printed exported-output."),
     );
     const id = await run("please run the command");
-    provider.enqueue(openaiText("Second answer."));
+    e.provider.enqueue(openaiText("Second answer."));
     await run("second question", ["--resume", id]);
 
     // Compaction is not built yet: write a summarize record by hand over turn 1.
@@ -179,9 +165,9 @@ describe("fork and export", () => {
     expect(parsed.session).toMatchObject({ id, turns: 2, cost: null });
 
     // The model context does apply the compaction: the summary replaces turn 1.
-    provider.enqueue(openaiText("ok"));
+    e.provider.enqueue(openaiText("ok"));
     await run("third", ["--resume", id]);
-    expect(shape(provider.requests.at(-1)!.body)).toEqual([
+    expect(shape(e.provider.requests.at(-1)!.body)).toEqual([
       "user: SUMMARY: the user ran a command.",
       "user: second question",
       "assistant: Second answer.",
@@ -206,7 +192,7 @@ describe("fork and export", () => {
 
 describe("sessions", () => {
   it("lists id, start, turns, title and cost, and stays quick with 300 sessions", async () => {
-    provider.enqueue(openaiText("a"), openaiText("b"));
+    e.provider.enqueue(openaiText("a"), openaiText("b"));
     const id = await run("list me please");
     await run("again", ["--resume", id]);
     const listed = await tern(["sessions", "--json"]);
@@ -215,13 +201,13 @@ describe("sessions", () => {
     ]);
 
     // 300 sessions written as plain records (no meta.json: the first listing builds them).
-    const ws = join(dirs.home, "sessions", workspaceKey(dirs.workspace));
+    const ws = join(e.dirs.home, "sessions", workspaceKey(e.dirs.workspace));
     for (let i = 0; i < 300; i++) {
       const sid = `20250101-00${String(Math.floor(i / 60)).padStart(2, "0")}${String(i % 60).padStart(2, "0")}-${i.toString(16).padStart(6, "0")}`;
       const ts = `2025-01-01T00:${String(Math.floor(i / 60)).padStart(2, "0")}:${String(i % 60).padStart(2, "0")}.000Z`;
       mkdirSync(join(ws, sid), { recursive: true });
       const rec = [
-        { type: "session_start", id: sid, cwd: dirs.workspace, model: "openai/mock-1" },
+        { type: "session_start", id: sid, cwd: e.dirs.workspace, model: "openai/mock-1" },
         { type: "user_prompt", turn: 1, content: [{ type: "text", text: `bulk session ${i}` }] },
         {
           type: "assistant_message",
@@ -257,7 +243,7 @@ describe("sessions", () => {
 describe("metrics (R-REC-8)", () => {
   it("totals equal the provider-reported usage; unknown prices stay unknown; --since and --rebuild", async () => {
     // Session A, unknown price: two turns, three requests.
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "true" } }], {
         prompt_tokens: 100,
         completion_tokens: 20,
@@ -269,7 +255,7 @@ describe("metrics (R-REC-8)", () => {
     const a = await run("a turn one");
     await run("a turn two", ["--resume", a]);
     // Session B, known price, cached tokens.
-    provider.enqueue(openaiText("b1", { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 600 }));
+    e.provider.enqueue(openaiText("b1", { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 600 }));
     const b = await run("b turn one", [], "openai/priced-1");
 
     const metrics = await tern(["metrics", "--json"]);
@@ -313,7 +299,7 @@ describe("metrics (R-REC-8)", () => {
     writeFileSync(
       join(oldDir, "record.jsonl"),
       [
-        { type: "session_start", id: oldId, cwd: dirs.workspace, model: "openai/mock-1" },
+        { type: "session_start", id: oldId, cwd: e.dirs.workspace, model: "openai/mock-1" },
         { type: "user_prompt", turn: 1, content: [{ type: "text", text: "old" }] },
         {
           type: "turn_end",
@@ -326,8 +312,8 @@ describe("metrics (R-REC-8)", () => {
         .map((r, n) => JSON.stringify({ v: 1, seq: n + 1, ts: "2020-01-01T00:00:00.000Z", ...r }))
         .join("\n") + "\n",
     );
-    rmSync(join(dirs.home, "ledger.db"));
-    for (const f of readdirSync(dirs.home)) if (f.startsWith("ledger.db-")) rmSync(join(dirs.home, f));
+    rmSync(join(e.dirs.home, "ledger.db"));
+    for (const f of readdirSync(e.dirs.home)) if (f.startsWith("ledger.db-")) rmSync(join(e.dirs.home, f));
     const rebuilt = JSON.parse((await tern(["metrics", "--json", "--rebuild"])).stdout);
     expect(rebuilt.rows.filter((r: any) => r.session !== oldId)).toEqual(rows);
     expect(rebuilt.rows.find((r: any) => r.session === oldId)).toMatchObject({ prompt: 7, cost: 0.5 });
@@ -342,7 +328,7 @@ describe("metrics (R-REC-8)", () => {
   });
 
   it("two concurrent tern run processes lose no ledger rows", async () => {
-    provider.setFallback(openaiText("concurrent", { prompt_tokens: 11, completion_tokens: 2 }));
+    e.provider.setFallback(openaiText("concurrent", { prompt_tokens: 11, completion_tokens: 2 }));
     const results = await Promise.all(
       [1, 2, 3, 4].map((n) => tern(["run", "--json", ...withModel(), `parallel ${n}`])),
     );
@@ -376,9 +362,9 @@ describe("the v1 fixture through the CLI (R-REC-7)", () => {
     ])
       expect(md.stdout).toContain(piece);
 
-    provider.enqueue(openaiText("continuing"));
+    e.provider.enqueue(openaiText("continuing"));
     await run("go on", ["--resume", id]);
-    const messages = provider.requests.at(-1)!.body.messages;
+    const messages = e.provider.requests.at(-1)!.body.messages;
     // The recorded system prompt is replaced by this tern's own (a new context record says so).
     expect(shape({ messages })).toEqual([
       "user: Add a --verbose flag to src/cli.ts",

@@ -2,27 +2,14 @@
 // choice, one-line errors and no stack traces for user mistakes, nothing written on failure.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jsonEvents, runCli } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { describe, expect, it } from "vitest";
+import { jsonEvents } from "../support/cli.js";
 import { openaiStream, openaiText } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useE2E, writeUserConfig } from "./tools-support.js";
 
-let dirs: TempDirs;
-let provider: FakeProvider;
-
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-});
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
-});
-
-const run = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { home: dirs.home, cwd: dirs.workspace, env });
-const mock = () => ["--model", "openai/mock-1", "--base-url", provider.baseUrl];
+const e = useE2E();
+const { run } = e;
+const mock = () => ["--model", "openai/mock-1", "--base-url", e.provider.baseUrl];
 
 function expectOneLineError(stderr: string, pattern: RegExp): void {
   const lines = stderr.trim().split("\n");
@@ -38,20 +25,20 @@ describe("R-CLI-1 slash commands", () => {
       expect(result.code).toBe(2);
       expectOneLineError(result.stderr, /slash command/);
     }
-    expect(provider.requests).toHaveLength(0);
+    expect(e.provider.requests).toHaveLength(0);
   });
 
   it("accepts a prompt that starts with a path", async () => {
-    provider.enqueue(openaiText("fine"));
+    e.provider.enqueue(openaiText("fine"));
     const result = await run(["run", ...mock(), "/usr/bin/x fails"]);
     expect(result.code).toBe(0);
-    expect(provider.requests[0].body.messages.at(-1).content).toBe("/usr/bin/x fails");
+    expect(e.provider.requests[0].body.messages.at(-1).content).toBe("/usr/bin/x fails");
   });
 });
 
 describe("R-CLI-2 exit codes and stop reasons", () => {
   it("exits 3 with output_truncated on a length finish and prints the partial text", async () => {
-    provider.enqueue(openaiStream().text("partial").finish("length").build());
+    e.provider.enqueue(openaiStream().text("partial").finish("length").build());
     const result = await run(["run", ...mock(), "hi"]);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("partial\n");
@@ -59,14 +46,14 @@ describe("R-CLI-2 exit codes and stop reasons", () => {
   });
 
   it("exits 3 with content_filtered", async () => {
-    provider.enqueue(openaiStream().text("no").finish("content_filter").build());
+    e.provider.enqueue(openaiStream().text("no").finish("content_filter").build());
     const result = await run(["run", "--json", ...mock(), "hi"]);
     expect(result.code).toBe(3);
     expect(jsonEvents(result.stdout).find((e) => e.type === "turn_end").stop_reason).toBe("content_filtered");
   });
 
   it("exits 1 on an unexpected finish reason with the spec's message", async () => {
-    provider.enqueue(openaiStream().text("x").finish("weird_reason").build());
+    e.provider.enqueue(openaiStream().text("x").finish("weird_reason").build());
     const result = await run(["run", "--json", ...mock(), "hi"]);
     expect(result.code).toBe(1);
     const events = jsonEvents(result.stdout);
@@ -86,7 +73,7 @@ describe("R-CLI-2 exit codes and stop reasons", () => {
 
 describe("R-CLI-3 --json events", () => {
   it("uses snake_case names only and prints nothing else on stdout", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiStream()
         .reasoning("think")
         .text("hello")
@@ -132,23 +119,23 @@ describe("R-CLI-3 --json events", () => {
 
 describe("configuration errors (R-CFG-1) and model choice (R-CFG-4)", () => {
   it("names the file and key path, exits 2 and writes nothing", async () => {
-    mkdirSync(join(dirs.workspace, ".tern"));
+    mkdirSync(join(e.dirs.workspace, ".tern"));
     writeFileSync(
-      join(dirs.workspace, ".tern/config.json"),
+      join(e.dirs.workspace, ".tern/config.json"),
       JSON.stringify({ executionBudget: { maximumModelCalls: -1 } }),
     );
     const result = await run(["run", ...mock(), "hi"], { OPENAI_API_KEY: "x" });
     expect(result.code).toBe(2);
     expectOneLineError(result.stderr, /^tern: \.tern\/config\.json: executionBudget\.maximumModelCalls: /);
-    expect(readdirSync(dirs.home)).toEqual([]);
-    expect(provider.requests).toHaveLength(0);
+    expect(readdirSync(e.dirs.home)).toEqual([]);
+    expect(e.provider.requests).toHaveLength(0);
   });
 
   it("says how to set a key when no model can be chosen", async () => {
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(2);
     expectOneLineError(result.stderr, /API_KEY|base-url/);
-    expect(existsSync(join(dirs.home, "sessions"))).toBe(false);
+    expect(existsSync(join(e.dirs.home, "sessions"))).toBe(false);
   });
 
   it("says which variable to set when the provider's key is missing, never echoing keys", async () => {
@@ -167,26 +154,26 @@ describe("configuration errors (R-CFG-1) and model choice (R-CFG-4)", () => {
   });
 
   it("creates an ad-hoc OpenAI-compatible provider from --base-url with <ID>_API_KEY", async () => {
-    provider.enqueue(openaiText("local answer"));
-    const result = await run(["run", "--base-url", provider.baseUrl, "--model", "local/qwen3", "hi"], {
+    e.provider.enqueue(openaiText("local answer"));
+    const result = await run(["run", "--base-url", e.provider.baseUrl, "--model", "local/qwen3", "hi"], {
       LOCAL_API_KEY: "k-local",
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("local answer\n");
-    expect(provider.requests[0].path).toBe("/v1/chat/completions");
-    expect(provider.requests[0].headers.authorization).toBe("Bearer k-local");
-    expect(provider.requests[0].body.model).toBe("qwen3");
+    expect(e.provider.requests[0].path).toBe("/v1/chat/completions");
+    expect(e.provider.requests[0].headers.authorization).toBe("Bearer k-local");
+    expect(e.provider.requests[0].body.model).toBe("qwen3");
   });
 
   it("adds /v1 to a base URL given without it", async () => {
-    provider.enqueue(openaiText("ok"));
-    const result = await run(["run", "--base-url", provider.url, "--model", "local/m", "hi"]);
+    e.provider.enqueue(openaiText("ok"));
+    const result = await run(["run", "--base-url", e.provider.url, "--model", "local/m", "hi"]);
     expect(result.code).toBe(0);
-    expect(provider.requests[0].path).toBe("/v1/chat/completions");
+    expect(e.provider.requests[0].path).toBe("/v1/chat/completions");
   });
 
   it("config check prints values with their sources", async () => {
-    writeFileSync(join(dirs.home, "config.json"), JSON.stringify({ bashTimeoutSeconds: 42 }));
+    writeUserConfig(e, { bashTimeoutSeconds: 42 });
     const result = await run(["config", "check"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/bashTimeoutSeconds = 42\s+\[.*config\.json\]/);

@@ -6,15 +6,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { jsonEvents, runCli } from "../support/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { jsonEvents } from "../support/cli.js";
 import { anthropicStream } from "../support/anthropic-script.js";
-import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
-
-let dirs: TempDirs;
-let provider: FakeProvider;
+import { useE2E } from "./tools-support.js";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -54,38 +50,29 @@ const BLUE = png(0, 0, 255);
 const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString("base64")}`;
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-  writeFileSync(
-    join(dirs.home, "config.json"),
-    JSON.stringify({
-      retry: { maxRetries: 1, baseDelaySeconds: 0.01, jitter: 0 },
-      models: { "openai/mock-vision": { images: true, contextWindow: 128000, maxOutputTokens: 4096 } },
-    }),
-  );
-  writeFileSync(join(dirs.workspace, "red.png"), RED);
-  writeFileSync(join(dirs.workspace, "blue.png"), BLUE);
+const e = useE2E({
+  config: () => ({
+    retry: { maxRetries: 1, baseDelaySeconds: 0.01, jitter: 0 },
+    models: { "openai/mock-vision": { images: true, contextWindow: 128000, maxOutputTokens: 4096 } },
+  }),
 });
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
+beforeEach(() => {
+  writeFileSync(join(e.dirs.workspace, "red.png"), RED);
+  writeFileSync(join(e.dirs.workspace, "blue.png"), BLUE);
 });
 
+const { run } = e;
 const openai = (model: string, args: string[]) =>
-  runCli(["run", "--json", "--yes", "--model", model, "--base-url", provider.baseUrl, ...args], {
-    home: dirs.home,
-    cwd: dirs.workspace,
-    env: { OPENAI_API_KEY: "x" },
+  run(["run", "--json", "--yes", "--model", model, "--base-url", e.provider.baseUrl, ...args], {
+    OPENAI_API_KEY: "x",
   });
-const anthropic = (args: string[]) =>
-  runCli(
-    ["run", "--json", "--yes", "--model", "anthropic/claude-sonnet-4-5", "--base-url", provider.url, ...args],
-    { home: dirs.home, cwd: dirs.workspace, env: { ANTHROPIC_API_KEY: "x" } },
-  );
+const anthropic = (args: string[]) => {
+  const model = ["--model", "anthropic/claude-sonnet-4-5", "--base-url", e.provider.url];
+  return run(["run", "--json", "--yes", ...model, ...args], { ANTHROPIC_API_KEY: "x" });
+};
 
 function sessionDirs(): string[] {
-  const root = join(dirs.home, "sessions");
+  const root = join(e.dirs.home, "sessions");
   const out: string[] = [];
   for (const ws of readdirSync(root))
     for (const id of readdirSync(join(root, ws))) out.push(join(root, ws, id));
@@ -99,7 +86,7 @@ const records = (dir: string) =>
 
 describe("images with an OpenAI-compatible model", () => {
   it("attaches @img and --image as image_url parts, stores them once, and bridges read_file images", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "blue.png" } }]),
       openaiText("Red, red and blue."),
     );
@@ -114,7 +101,7 @@ describe("images with an OpenAI-compatible model", () => {
     expect(result.code, result.stderr).toBe(0);
 
     // Prompt: the text, then @-images, then --image files, as image_url parts.
-    const user = provider.requests[0].body.messages.at(-1);
+    const user = e.provider.requests[0].body.messages.at(-1);
     expect(user).toEqual({
       role: "user",
       content: [
@@ -126,7 +113,7 @@ describe("images with an OpenAI-compatible model", () => {
     });
 
     // read_file's image: tool message text, then a user message with the image, labelled by call id.
-    const second = provider.requests[1].body.messages;
+    const second = e.provider.requests[1].body.messages;
     expect(second.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
     expect(second[3].tool_call_id).toBe("c1");
     expect(second[3].content).toContain("Image blue.png (image/png");
@@ -158,47 +145,47 @@ describe("images with an OpenAI-compatible model", () => {
     });
 
     // A resumed session loads the images back from attachments/.
-    provider.enqueue(openaiText("Still red."));
+    e.provider.enqueue(openaiText("Still red."));
     const resumed = await openai("openai/mock-vision", ["--continue", "and now?"]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const replay = provider.requests[2].body.messages;
+    const replay = e.provider.requests[2].body.messages;
     expect(replay[1].content[1]).toEqual({ type: "image_url", image_url: { url: dataUrl(RED) } });
     expect(replay[4].content[1]).toEqual({ type: "image_url", image_url: { url: dataUrl(BLUE) } });
   });
 
   it("sends a text placeholder to a model without image input", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "blue.png" } }]),
       openaiText("I cannot see it."),
     );
     const result = await openai("openai/mock-1", ["--image", "red.png", "describe it"]);
     expect(result.code, result.stderr).toBe(0);
-    const first = provider.requests[0].body.messages.at(-1);
+    const first = e.provider.requests[0].body.messages.at(-1);
     expect(typeof first.content).toBe("string");
     expect(first.content).toMatch(/^describe it\n\[image omitted/);
-    const second = provider.requests[1].body.messages;
+    const second = e.provider.requests[1].body.messages;
     expect(second.map((m: any) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(second[3].content).toMatch(/Image blue\.png .*\n\[image omitted/);
-    expect(JSON.stringify(provider.requests.map((r) => r.body))).not.toContain("base64");
+    expect(JSON.stringify(e.provider.requests.map((r) => r.body))).not.toContain("base64");
     // The image is still kept for a later switch to an image model.
     expect(readdirSync(join(sessionDirs()[0], "attachments"))).toContain(`${sha(RED)}.png`);
   });
 
   it("refuses a file that is not an image, and a missing one, with exit 2 and no request", async () => {
-    writeFileSync(join(dirs.workspace, "notes.png"), "just text\n");
+    writeFileSync(join(e.dirs.workspace, "notes.png"), "just text\n");
     const notImage = await openai("openai/mock-vision", ["--image", "notes.png", "hi"]);
     expect(notImage.code).toBe(2);
     expect(notImage.stderr).toMatch(/notes\.png: not a PNG, JPEG, GIF or WebP file/);
     const missing = await openai("openai/mock-vision", ["look at @gone.png"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/gone\.png: file not found/);
-    expect(provider.requests).toHaveLength(0);
+    expect(e.provider.requests).toHaveLength(0);
   });
 });
 
 describe("images with Anthropic", () => {
   it("sends prompt images as image blocks and read_file images inside tool_result", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       anthropicStream()
         .toolUse({ id: "toolu_1", name: "read_file", input: { path: "blue.png" } })
         .stop("tool_use")
@@ -212,12 +199,12 @@ describe("images with Anthropic", () => {
       media_type: "image/png",
       data: bytes.toString("base64"),
     });
-    const first = provider.requests[0].body.messages[0];
+    const first = e.provider.requests[0].body.messages[0];
     expect(first.content.map(({ cache_control: _c, ...b }: any) => b)).toEqual([
       { type: "text", text: "compare" },
       { type: "image", source: source(RED) },
     ]);
-    const toolResult = provider.requests[1].body.messages[2].content[0];
+    const toolResult = e.provider.requests[1].body.messages[2].content[0];
     expect(toolResult).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1", is_error: false });
     expect(toolResult.content[0]).toMatchObject({
       type: "text",
@@ -235,7 +222,7 @@ describe("images with Anthropic", () => {
 
   it("refuses a 6 MB image naming the 5 MB limit, exit 2, nothing sent", async () => {
     // A PNG signature and header, padded to 6 MB: big enough to trip the limit before anything else.
-    writeFileSync(join(dirs.workspace, "big.png"), Buffer.concat([RED, Buffer.alloc(6 * 1024 * 1024)]));
+    writeFileSync(join(e.dirs.workspace, "big.png"), Buffer.concat([RED, Buffer.alloc(6 * 1024 * 1024)]));
     for (const args of [["--image", "big.png", "look"], ["look at @big.png"]]) {
       const result = await anthropic(args);
       expect(result.code, result.stderr).toBe(2);
@@ -243,13 +230,13 @@ describe("images with Anthropic", () => {
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
       expect(result.stdout).toBe("");
     }
-    expect(provider.requests).toHaveLength(0);
+    expect(e.provider.requests).toHaveLength(0);
     // Refused before the session was created: nothing on disk.
-    expect(existsSync(join(dirs.home, "sessions"))).toBe(false);
+    expect(existsSync(join(e.dirs.home, "sessions"))).toBe(false);
     // The same file is fine for OpenAI (20 MB limit) as far as the size check goes.
-    provider.enqueue(openaiText("ok"));
+    e.provider.enqueue(openaiText("ok"));
     const openaiRun = await openai("openai/mock-vision", ["--image", "big.png", "look"]);
     expect(openaiRun.code, openaiRun.stderr).toBe(0);
-    expect(provider.requests).toHaveLength(1);
+    expect(e.provider.requests).toHaveLength(1);
   });
 });

@@ -3,39 +3,24 @@
 // `--continue` resumes.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonEvents, runCli } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { toolMessages as toolMessageList, useE2E } from "./tools-support.js";
 
-let dirs: TempDirs;
-let provider: FakeProvider;
+const e = useE2E();
 
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-});
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
-});
-
-const baseArgs = () => ["--model", "openai/mock-1", "--base-url", provider.baseUrl];
-const run = (args: string[], env: Record<string, string> = { OPENAI_API_KEY: "x" }) =>
-  runCli(args, { home: dirs.home, cwd: dirs.workspace, env });
+const baseArgs = () => ["--model", "openai/mock-1", "--base-url", e.provider.baseUrl];
+const run = (args: string[], env: Record<string, string> = { OPENAI_API_KEY: "x" }) => e.run(args, env);
 
 /** The tool messages of a recorded request, by tool_call_id. */
-function toolMessages(body: any): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of body.messages) if (m.role === "tool") out[m.tool_call_id] = m.content;
-  return out;
-}
+const toolMessages = (body: any): Record<string, string> =>
+  Object.fromEntries(toolMessageList(body).map((m) => [m.id, m.content]));
 
 describe("tern run end to end", () => {
   it("runs multi-round tool use with every built-in file tool and resumes with --continue", async () => {
-    writeFileSync(join(dirs.workspace, "notes.txt"), "alpha\nbeta\ngamma\n");
-    provider.enqueue(
+    writeFileSync(join(e.dirs.workspace, "notes.txt"), "alpha\nbeta\ngamma\n");
+    e.provider.enqueue(
       openaiToolCalls([
         { id: "c1", name: "bash", args: { command: "echo hello-from-bash" } },
         { id: "c2", name: "read_file", args: { path: "notes.txt" } },
@@ -64,17 +49,17 @@ describe("tern run end to end", () => {
     });
     expect(events.filter((e) => e.type === "usage")).toHaveLength(4);
 
-    expect(readFileSync(join(dirs.workspace, "notes.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
-    expect(readFileSync(join(dirs.workspace, "out/new.txt"), "utf8")).toBe("fresh\n");
+    expect(readFileSync(join(e.dirs.workspace, "notes.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+    expect(readFileSync(join(e.dirs.workspace, "out/new.txt"), "utf8")).toBe("fresh\n");
 
     // Exact tool results went back to the model, the same values as the tool_result events.
     const results = Object.fromEntries(
       events.filter((e) => e.type === "tool_result").map((e) => [e.id, e.content]),
     );
     const sent = {
-      ...toolMessages(provider.requests[1].body),
-      ...toolMessages(provider.requests[2].body),
-      ...toolMessages(provider.requests[3].body),
+      ...toolMessages(e.provider.requests[1].body),
+      ...toolMessages(e.provider.requests[2].body),
+      ...toolMessages(e.provider.requests[3].body),
     };
     for (const id of ["c1", "c2", "c3", "c4", "c5", "c6"]) expect(sent[id]).toBe(results[id]);
     expect(sent.c1).toContain("hello-from-bash");
@@ -84,11 +69,11 @@ describe("tern run end to end", () => {
     expect(sent.c6).toContain("new.txt:1:fresh");
 
     // The final text is the assistant text; without --json only it reaches stdout.
-    provider.enqueue(openaiText("Resumed fine."));
+    e.provider.enqueue(openaiText("Resumed fine."));
     const resumed = await run(["run", "--continue", ...baseArgs(), "and now?"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe("Resumed fine.\n");
-    const last = provider.requests.at(-1)!.body;
+    const last = e.provider.requests.at(-1)!.body;
     // The resumed request carries the whole first turn: user, 4 assistants, 6 tool results, new user.
     const roles = last.messages.map((m: any) => m.role);
     expect(roles).toEqual([
@@ -107,11 +92,11 @@ describe("tern run end to end", () => {
       "user",
     ]);
     expect(last.messages.at(-1).content).toBe("and now?");
-    expect(last.messages[0]).toEqual(provider.requests[0].body.messages[0]);
+    expect(last.messages[0]).toEqual(e.provider.requests[0].body.messages[0]);
   });
 
   it("prints only the final text on stdout and progress on stderr without --json", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "true" } }]),
       openaiText("Final answer."),
     );
@@ -122,13 +107,13 @@ describe("tern run end to end", () => {
   });
 
   it("denies calls that would ask when --yes is not given, with a result saying so", async () => {
-    provider.enqueue(
+    e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "touch made.txt" } }]),
       openaiText("ok"),
     );
     const result = await run(["run", "--json", ...baseArgs(), "hi"]);
     expect(result.code).toBe(0);
-    const sent = toolMessages(provider.requests[1].body);
+    const sent = toolMessages(e.provider.requests[1].body);
     expect(sent.c1).toMatch(/without --yes/);
     const events = jsonEvents(result.stdout);
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ outcome: "denied" });
@@ -136,14 +121,14 @@ describe("tern run end to end", () => {
   });
 
   it("reads the prompt from stdin with '-'", async () => {
-    provider.enqueue(openaiText("from stdin"));
+    e.provider.enqueue(openaiText("from stdin"));
     const result = await runCli(["run", ...baseArgs(), "-"], {
-      home: dirs.home,
-      cwd: dirs.workspace,
+      home: e.dirs.home,
+      cwd: e.dirs.workspace,
       env: { OPENAI_API_KEY: "x" },
       stdin: "the prompt text\n",
     });
     expect(result.code).toBe(0);
-    expect(provider.requests[0].body.messages.at(-1).content).toBe("the prompt text\n");
+    expect(e.provider.requests[0].body.messages.at(-1).content).toBe("the prompt text\n");
   });
 });

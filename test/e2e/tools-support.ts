@@ -1,4 +1,4 @@
-// Shared scaffolding of the issue-5 end-to-end tests: a temp TERN_HOME + workspace, a fake
+// Shared scaffolding of the end-to-end tests: a temp TERN_HOME + workspace, a fake
 // OpenAI-compatible provider, `tern run` through the built CLI, and readers for what it left.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,14 +10,24 @@ import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 export interface E2E {
   dirs: TempDirs;
   provider: FakeProvider;
+  /** The built CLI with this test's TERN_HOME, run in its workspace. */
+  run(args: string[], env?: Record<string, string | undefined>): Promise<CliResult>;
+}
+
+export interface E2EOptions {
+  /** User config written to `<home>/config.json` once the provider is up (it may name its URL). */
+  config?: (e: E2E) => Record<string, unknown>;
 }
 
 /** Registers beforeEach/afterEach hooks; the returned object is filled before every test. */
-export function useE2E(): E2E {
-  const ctx = {} as E2E;
+export function useE2E(opts: E2EOptions = {}): E2E {
+  const ctx: E2E = {
+    run: (args, env = {}) => runCli(args, { home: ctx.dirs.home, cwd: ctx.dirs.workspace, env }),
+  } as E2E;
   beforeEach(async () => {
     ctx.dirs = makeTempDirs();
     ctx.provider = await FakeProvider.start();
+    if (opts.config) writeUserConfig(ctx, opts.config(ctx));
   });
   afterEach(async () => {
     await ctx.provider.close();

@@ -1,7 +1,8 @@
 // The incremental body serializer must send byte for byte what JSON.stringify(buildChatBody())
 // would, whatever was cached from earlier rounds (images, the multimodal bridge, compaction).
 import { describe, expect, it } from "vitest";
-import { buildChatBody, serializeChatBody } from "../../src/provider/openai-request.js";
+import { serializeChatBody } from "../../src/provider/openai-body.js";
+import { buildChatBody } from "../../src/provider/openai-request.js";
 import type { Message, NormalizedRequest } from "../../src/provider/types.js";
 
 const PNG = { type: "image" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
@@ -36,6 +37,41 @@ const history: Message[] = [
 ];
 
 describe("serializeChatBody", () => {
+  it("reuses the joined prefix of a growing array and still equals JSON.stringify", () => {
+    const grow: Message[] = [{ role: "user", content: [{ type: "text", text: "start" }] }];
+    for (let round = 1; round <= 4; round++) {
+      expect(serializeChatBody(request(grow))).toBe(JSON.stringify(buildChatBody(request(grow))));
+      grow.push(
+        {
+          role: "assistant",
+          text: `r${round}`,
+          reasoning: "",
+          toolCalls: [{ id: `c${round}`, name: "read_file", arguments: "{}" }],
+        },
+        {
+          role: "tool",
+          toolCallId: `c${round}`,
+          toolName: "read_file",
+          content: [{ type: "text", text: `out ${round}` }],
+          isError: false,
+        },
+      );
+    }
+    // A compaction-like replacement inside the array is noticed (the last cached message changed).
+    grow[grow.length - 1] = {
+      role: "tool",
+      toolCallId: "c4",
+      toolName: "read_file",
+      content: [{ type: "text", text: "shed" }],
+      isError: false,
+    };
+    expect(serializeChatBody(request(grow))).toBe(JSON.stringify(buildChatBody(request(grow))));
+    // A system-less request and an empty history.
+    expect(serializeChatBody(request([], { system: "" }))).toBe(
+      JSON.stringify(buildChatBody(request([], { system: "" }))),
+    );
+  });
+
   it("equals JSON.stringify(buildChatBody()) with images allowed and refused, on first and later rounds", () => {
     for (let round = 0; round < 3; round++) {
       for (const images of [true, false]) {

@@ -1,5 +1,6 @@
 // read_file: line-numbered text (R-TOOL-1), images as image parts; a text read authorizes edits.
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -59,6 +60,8 @@ export function numberLines(lines: string[], firstLine: number): string {
     .join("\n");
 }
 
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
 export const readFileTool: Tool<Args> = {
   name: "read_file",
   description:
@@ -73,10 +76,12 @@ export const readFileTool: Tool<Args> = {
     let buf: Buffer;
     let mtimeMs: number;
     try {
-      const st = await stat(abs);
+      const st = statSync(abs);
       if (st.isDirectory()) return fail(`${shown} is a directory; use glob to list files.`);
       mtimeMs = st.mtimeMs;
-      buf = await readFile(abs);
+      // stat and small reads are synchronous: the thread-pool round trips of async calls cost more
+      // than the work itself, and a long turn reads many small files.
+      buf = st.size <= SYNC_READ_MAX_BYTES ? readFileSync(abs) : await readFile(abs);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${shown}`);
       return fail(`Cannot read ${shown}: ${errorMessage(err)}`);

@@ -1,0 +1,73 @@
+// The request body bytes for openai-chat, built incrementally. Every round resends the whole
+// history, so joining and encoding it again would make a long turn quadratic in CPU. The engine
+// sends the fold's messages array, which only grows between compactions (a compaction, /clear or
+// rewind makes a new array), so the encoded history is kept per array and only the messages added
+// since the last round are encoded and appended. The bytes equal JSON.stringify(buildChatBody()).
+import { buildChatBody, chatTools, mapMessage } from "./openai-request.js";
+import type { Message, NormalizedRequest, ToolSpec } from "./types.js";
+
+interface EncodedHistory {
+  count: number;
+  last: Message;
+  buf: Buffer;
+  length: number;
+}
+
+const histories = new WeakMap<readonly Message[], EncodedHistory>();
+const toolsJson = new WeakMap<readonly ToolSpec[], string>();
+
+function hasImage(message: Message): boolean {
+  return message.role !== "assistant" && message.content.some((part) => part.type === "image");
+}
+
+function append(history: EncodedHistory, text: string): void {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (history.length + bytes > history.buf.length) {
+    // Earlier rounds may still be writing views of the old buffer: copy, never reuse it.
+    const grown = Buffer.allocUnsafe(Math.max(history.buf.length * 2, history.length + bytes));
+    history.buf.copy(grown, 0, 0, history.length);
+    history.buf = grown;
+  }
+  history.length += history.buf.write(text, history.length, "utf8");
+}
+
+function encodedHistory(request: NormalizedRequest): EncodedHistory {
+  const messages = request.messages;
+  const known = histories.get(messages);
+  const reusable = known && known.count <= messages.length && messages[known.count - 1] === known.last;
+  const history = reusable
+    ? known
+    : { count: 0, last: messages[0], buf: Buffer.allocUnsafe(64 * 1024), length: 0 };
+  const added: string[] = [];
+  for (let i = history.count; i < messages.length; i++) {
+    // Image-free messages never take the multimodal bridge, so each maps to one wire message.
+    added.push(JSON.stringify(mapMessage(messages[i], request.images, () => {})));
+  }
+  if (added.length > 0) append(history, (history.length > 0 ? "," : "") + added.join(","));
+  history.count = messages.length;
+  history.last = messages[messages.length - 1];
+  histories.set(messages, history);
+  return history;
+}
+
+/** The body as chunks to write in order (the history chunk is shared with later rounds: never modify it). */
+export function chatBodyChunks(request: NormalizedRequest): Buffer[] {
+  if (request.messages.length === 0 || request.messages.some(hasImage)) {
+    return [Buffer.from(JSON.stringify(buildChatBody(request)), "utf8")];
+  }
+  const system = request.system ? JSON.stringify({ role: "system", content: request.system }) : "";
+  let tools = "";
+  if (request.tools.length > 0) {
+    tools = toolsJson.get(request.tools) ?? JSON.stringify(chatTools(request.tools));
+    toolsJson.set(request.tools, tools);
+  }
+  const history = encodedHistory(request);
+  const head = `{"model":${JSON.stringify(request.model)},"messages":[${system}${system ? "," : ""}`;
+  const tail = `],"stream":true,"stream_options":{"include_usage":true}${tools ? `,"tools":${tools}` : ""}}`;
+  return [Buffer.from(head, "utf8"), history.buf.subarray(0, history.length), Buffer.from(tail, "utf8")];
+}
+
+/** The same body as one string (tests compare it with JSON.stringify(buildChatBody())). */
+export function serializeChatBody(request: NormalizedRequest): string {
+  return Buffer.concat(chatBodyChunks(request)).toString("utf8");
+}
