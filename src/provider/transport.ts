@@ -80,7 +80,12 @@ class Call {
       if (req.reusedSocket || !socket.connecting) this.connected = true;
       else socket.once("connect", () => (this.connected = true));
     });
-    req.on("error", (error) => this.fail(networkError(error, this.connected && !this.bodyWritten), false));
+    req.on("error", (error) => {
+      // A pooled keep-alive socket that the server had already closed fails before any response
+      // byte: that is the stale connection R-RETRY-5 replaces at once, like a body-write failure.
+      const stale = req.reusedSocket && this.res === undefined;
+      this.fail(networkError(error, (this.connected && !this.bodyWritten) || stale), false);
+    });
     req.on("response", (res) => this.onResponse(res));
   }
 
