@@ -42,7 +42,12 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           signal: options.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });
-        for await (const frame of parseSse(response.chunks)) {
+        const type = response.headers["content-type"] ?? "";
+        const frames =
+          type.includes("application/json") && !type.includes("event-stream")
+            ? wholeMessageAsFrames(response.chunks)
+            : parseSse(response.chunks);
+        for await (const frame of frames) {
           let payload: unknown;
           try {
             payload = JSON.parse(frame.data);
@@ -62,6 +67,59 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
       yield { type: "done", result: state.result() };
     },
   };
+}
+
+/**
+ * Some compatible servers ignore `stream: true` and answer with one Message object: replay it as
+ * the event sequence a stream would have sent, so one code path reads both.
+ */
+async function* wholeMessageAsFrames(
+  chunks: AsyncIterable<string>,
+): AsyncGenerator<{ event?: string; data: string }> {
+  let text = "";
+  for await (const chunk of chunks) text += chunk;
+  let message: any;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    yield { data: text };
+    return;
+  }
+  if (message?.type !== "message" || !Array.isArray(message.content)) {
+    yield { data: text }; // an error object, classified by the stream state
+    return;
+  }
+  const frame = (event: string, data: object) => ({ event, data: JSON.stringify({ type: event, ...data }) });
+  const { content, stop_reason, usage, ...rest } = message;
+  yield frame("message_start", { message: { ...rest, content: [], usage } });
+  for (const [index, block] of (content as any[]).entries()) {
+    if (block.type === "tool_use") {
+      yield frame("content_block_start", { index, content_block: { ...block, input: {} } });
+      const partial_json = JSON.stringify(block.input ?? {});
+      yield frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
+    } else if (block.type === "text") {
+      yield frame("content_block_start", { index, content_block: { type: "text", text: "" } });
+      yield frame("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
+    } else if (block.type === "thinking") {
+      yield frame("content_block_start", {
+        index,
+        content_block: { type: "thinking", thinking: "", signature: "" },
+      });
+      yield frame("content_block_delta", {
+        index,
+        delta: { type: "thinking_delta", thinking: block.thinking },
+      });
+      yield frame("content_block_delta", {
+        index,
+        delta: { type: "signature_delta", signature: block.signature ?? "" },
+      });
+    } else {
+      yield frame("content_block_start", { index, content_block: block });
+    }
+    yield frame("content_block_stop", { index });
+  }
+  yield frame("message_delta", { delta: { stop_reason, stop_sequence: null }, usage });
+  yield frame("message_stop", {});
 }
 
 function incomplete(message: string): ProviderError {

@@ -40,6 +40,12 @@ async function* streamChat(
   });
   const state = new ChatStreamState(response.status);
   try {
+    if (isJsonResponse(response.headers)) {
+      // Some compatible servers ignore `stream: true` and answer with one chat.completion object.
+      yield* state.handleData(await wholeCompletionAsChunk(response.chunks));
+      yield* state.finish();
+      return;
+    }
     for await (const frame of parseSse(response.chunks)) {
       if (options.signal.aborted) throw cancelled();
       const events = state.handleData(frame.data, frame.event);
@@ -51,6 +57,30 @@ async function* streamChat(
     if (error instanceof ProviderError && !error.usage && state.latestUsage) error.usage = state.latestUsage;
     throw error;
   }
+}
+
+function isJsonResponse(headers: Record<string, string>): boolean {
+  const type = headers["content-type"] ?? "";
+  return type.includes("application/json") && !type.includes("event-stream");
+}
+
+/** A non-streamed chat.completion, rewritten as the one chunk that carries all of it. */
+async function wholeCompletionAsChunk(chunks: AsyncIterable<string>): Promise<string> {
+  let text = "";
+  for await (const chunk of chunks) text += chunk;
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text; // the stream state reports it as a malformed frame
+  }
+  const choice = body?.choices?.[0];
+  if (!choice?.message) return text;
+  const { content, reasoning_content, reasoning, tool_calls } = choice.message;
+  const delta: Record<string, unknown> = { content, reasoning_content: reasoning_content ?? reasoning };
+  if (Array.isArray(tool_calls))
+    delta.tool_calls = tool_calls.map((call: object, index: number) => ({ index, ...call }));
+  return JSON.stringify({ ...body, choices: [{ index: 0, delta, finish_reason: choice.finish_reason }] });
 }
 
 function cancelled(): ProviderError {
