@@ -2,10 +2,26 @@
 // bare Node; every command's implementation is loaded on demand.
 declare const __TERN_VERSION__: string;
 
+// A reader that went away (`tern run … | head -1`) is no error of ours: stop quietly.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${__TERN_VERSION__}\n`);
 } else {
-  const { runProgram } = await import("./program.js");
-  process.exitCode = await runProgram(argv, __TERN_VERSION__);
+  try {
+    const { runProgram } = await import("./program.js");
+    process.exitCode = await runProgram(argv, __TERN_VERSION__);
+  } catch (err) {
+    // User mistakes never get here (they are UsageErrors); this is a bug or the machine failing
+    // (disk full, permissions). One line; the stack only on request.
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`tern: internal error: ${message}\n`);
+    if (process.env.TERN_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+    else process.stderr.write("tern: set TERN_DEBUG=1 to see where it happened\n");
+    process.exitCode = 1;
+  }
 }

@@ -69,7 +69,13 @@ export async function prepareSession(
     warnings.push(...opened.warnings);
     return { ...opened, config, model, warnings };
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof SessionNotFoundError) throw new UsageError(err.message);
+    // A record that cannot be read (corrupt line, newer format) names its file and line: one line too.
+    if (
+      err instanceof ConfigError ||
+      err instanceof SessionNotFoundError ||
+      (err instanceof Error && err.name === "RecordError")
+    )
+      throw new UsageError(err.message);
     throw err;
   }
 }

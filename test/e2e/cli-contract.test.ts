@@ -1,6 +1,6 @@
 // The command-line contract (SPEC §1, §2, §10): exit codes, slash commands, bad config, model
 // choice, one-line errors and no stack traces for user mistakes, nothing written on failure.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonEvents } from "../support/cli.js";
@@ -186,6 +186,22 @@ describe("sessions", () => {
     const result = await run(["run", ...mock(), "--resume", "nope", "hi"], { OPENAI_API_KEY: "x" });
     expect(result.code).toBe(2);
     expectOneLineError(result.stderr, /no session 'nope'/);
+  });
+
+  it("refuses a record with a corrupt middle line in one line naming file and line, exit 2", async () => {
+    e.provider.enqueue(openaiText("one"), openaiText("two"));
+    expect((await run(["run", ...mock(), "first"])).code).toBe(0);
+    const sessions = join(e.dirs.home, "sessions");
+    const [workspace] = readdirSync(sessions);
+    const [id] = readdirSync(join(sessions, workspace));
+    const file = join(sessions, workspace, id, "record.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = "{not json";
+    writeFileSync(file, lines.join("\n"));
+    const result = await run(["run", ...mock(), "--continue", "again"]);
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /record\.jsonl: line 3: /);
+    expect(e.provider.requests).toHaveLength(1);
   });
 
   it("--continue without a session says so", async () => {
