@@ -1,21 +1,14 @@
 // `tern` without a command: a plain line-based session until the Ink UI lands. It runs the same
 // engine as `tern run`, streams the answer, asks for approval per batch (y / n / a) and for
-// budget limits (y / n / yyy), and supports the basic slash commands.
+// budget limits (y / n / yyy); slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./program.js";
 import { describeProgress } from "./progress.js";
-import { prepareSession } from "./setup.js";
-
-const HELP = [
-  "/help      this help",
-  "/status    session, model and usage so far",
-  "/clear     start over with an empty context (the record keeps the past)",
-  "/retry     run the last turn again with its user message",
-  "/quit      exit",
-  "Ctrl+C interrupts a running turn; twice on an empty prompt exits.",
-].join("\n");
+import { money } from "./table.js";
+import { runLineCommand } from "./line-commands.js";
+import { prepareSession, ternHome } from "./setup.js";
 
 export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -64,7 +57,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     if (event.type === "turn_end") {
       totalCost = totalCost === null || event.cost === null ? null : totalCost + event.cost;
       process.stdout.write(
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${Math.max(0, event.rounds - 1)} · tools=${event.tool_calls} · cost ${event.cost === null ? "unknown" : `$${event.cost.toFixed(4)}`}\n`,
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${Math.max(0, event.rounds - 1)} · tools=${event.tool_calls} · cost ${money(event.cost)}\n`,
       );
       return;
     }
@@ -92,21 +85,21 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       if (line === undefined) break;
       const text = line.trim();
       if (!text) continue;
-      if (text.startsWith("/")) {
-        const [command] = text.split(/\s+/);
-        if (command === "/quit" || command === "/exit") break;
-        if (command === "/help") process.stdout.write(`${HELP}\n`);
-        else if (command === "/status")
-          process.stdout.write(
-            `session ${session.id} · ${model.id} · cost ${totalCost === null ? "unknown" : `$${totalCost.toFixed(4)}`}\n`,
-          );
-        else if (command === "/clear") await session.send({ type: "clear" });
-        else if (command === "/retry") await runBusy(() => session.send({ type: "retry" }));
-        else process.stdout.write(`unknown command ${command}: try /help\n`);
+      if (/^\/[A-Za-z]/.test(text)) {
+        const goOn = await runLineCommand(text, {
+          session,
+          config: prepared.config,
+          home: ternHome(),
+          baseUrl: opts.baseUrl,
+          cost: () => totalCost,
+          print: (out) => process.stdout.write(out.endsWith("\n") ? out : `${out}\n`),
+          busy: runBusy,
+        });
+        if (!goOn) break;
         continue;
       }
       try {
-        const content = buildPromptContent(text, process.cwd(), [], model.endpoint.api);
+        const content = buildPromptContent(text, process.cwd(), [], session.core.model.endpoint.api);
         await runBusy(() => session.send({ type: "prompt", content }));
       } catch (err) {
         if (err instanceof InputError) process.stderr.write(`${err.message}\n`);

@@ -1,0 +1,116 @@
+// Slash commands of the line-mode front end (`tern` without a command). Each answers at once or
+// sends one engine command; the Ink UI of SPEC §9 will take these over.
+import { ConfigError } from "../config/errors.js";
+import { resolveModel } from "../config/resolve.js";
+import type { Config } from "../config/types.js";
+import { exportArchive } from "../engine/archive.js";
+import type { Session } from "../engine/session.js";
+import { money } from "./table.js";
+
+export const LINE_HELP = [
+  "/help              this help",
+  "/status            session, model and cost so far",
+  "/cost              cost of this session so far",
+  "/todos             the todo list",
+  "/model <id>        switch model, e.g. /model anthropic/claude-sonnet-4-5",
+  "/yolo once         approve every tool call of the next turn",
+  "/clear             start over with an empty context (the record keeps the past)",
+  "/rewind <turn>     withdraw the turns after <turn> from the context",
+  "/retry             run the last turn again with its user message",
+  "/export [md|json]  print this session's archive",
+  "/quit              exit",
+  "Ctrl+C interrupts a running turn; twice on an empty prompt exits.",
+].join("\n");
+
+export interface LineContext {
+  session: Session;
+  config: Config;
+  home: string;
+  baseUrl?: string;
+  /** USD so far; null = some turn had an unknown price. */
+  cost(): number | null;
+  print(text: string): void;
+  /** Runs a turn-starting command while Ctrl+C interrupts it. */
+  busy<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** Runs one slash command; returns false when the front end should exit. */
+export async function runLineCommand(text: string, ctx: LineContext): Promise<boolean> {
+  const [command, ...args] = text.split(/\s+/);
+  const { session } = ctx;
+  switch (command) {
+    case "/quit":
+    case "/exit":
+      return false;
+    case "/help":
+      ctx.print(LINE_HELP);
+      break;
+    case "/status":
+      ctx.print(`session ${session.id} · ${session.core.model.id} · cost ${money(ctx.cost())}`);
+      break;
+    case "/cost":
+      ctx.print(`cost so far: ${money(ctx.cost())}`);
+      break;
+    case "/todos": {
+      const todos = session.core.todos.get();
+      const mark = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
+      ctx.print(
+        todos.length === 0 ? "no todos" : todos.map((t) => `${mark[t.status]} ${t.content}`).join("\n"),
+      );
+      break;
+    }
+    case "/model":
+      await switchModel(args[0], ctx);
+      break;
+    case "/yolo":
+      if (args[0] !== "once") ctx.print("usage: /yolo once");
+      else {
+        await session.send({ type: "yolo_once" });
+        ctx.print("every tool call of the next turn is approved");
+      }
+      break;
+    case "/clear":
+      await session.send({ type: "clear" });
+      ctx.print("context cleared");
+      break;
+    case "/rewind": {
+      const turn = Number(args[0]);
+      try {
+        await session.send({ type: "rewind", turn });
+        ctx.print(`turns after ${turn} withdrawn from the context`);
+      } catch (err) {
+        ctx.print(err instanceof Error ? err.message : String(err));
+      }
+      break;
+    }
+    case "/retry":
+      await ctx.busy(() => session.send({ type: "retry" }));
+      break;
+    case "/export": {
+      const format = args[0] === "json" ? "json" : "md";
+      ctx.print(exportArchive(ctx.home, session.id, format));
+      break;
+    }
+    default:
+      ctx.print(`unknown command ${command}: try /help`);
+  }
+  return true;
+}
+
+async function switchModel(id: string | undefined, ctx: LineContext): Promise<void> {
+  if (!id) {
+    ctx.print(`model: ${ctx.session.core.model.id} (usage: /model <provider/model>)`);
+    return;
+  }
+  try {
+    const { model, notices } = resolveModel({ ...ctx.config, model: id }, process.env, {
+      baseUrl: ctx.baseUrl,
+    });
+    for (const notice of notices) ctx.print(`notice: ${notice}`);
+    await ctx.session.send({ type: "set_model", model });
+    ctx.print(`model: ${model.id}`);
+  } catch (err) {
+    if (err instanceof ConfigError) ctx.print(err.message);
+    else throw err;
+  }
+}

@@ -1,0 +1,82 @@
+// The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.js";
+import { runLineCommand } from "../../src/cli/line-commands.js";
+import { useHarness } from "../engine/harness.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+
+const h = useHarness();
+
+async function lineContext() {
+  const t = await h.start({
+    hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "denied" as const])) },
+  });
+  const printed: string[] = [];
+  const config = { ...defaultConfig(), model: "local/mock-1" };
+  const ctx = {
+    session: t.session,
+    config,
+    home: h.dirs.home,
+    baseUrl: h.provider.baseUrl,
+    cost: () => null,
+    print: (text: string) => printed.push(text),
+    busy: <T>(fn: () => Promise<T>) => fn(),
+  };
+  return { t, ctx, printed };
+}
+
+describe("line-mode slash commands", () => {
+  it("switches the model for the next request and records it", async () => {
+    const { t, ctx, printed } = await lineContext();
+    expect(await runLineCommand("/model local/other-2", ctx)).toBe(true);
+    expect(printed.at(-1)).toBe("model: local/other-2");
+    h.provider.enqueue(openaiText("hi"));
+    await t.prompt("hello");
+    expect(h.provider.requests[0].body.model).toBe("other-2");
+    expect(await runLineCommand("/model nonsense", ctx)).toBe(true);
+    expect(printed.at(-1)).toMatch(/nonsense/);
+  });
+
+  it("/yolo once approves the next turn's calls only", async () => {
+    const { t, ctx } = await lineContext();
+    await runLineCommand("/yolo once", ctx);
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo yes" } }]),
+      openaiText("a"),
+    );
+    await t.prompt("one");
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "c2", name: "bash", args: { command: "echo no" } }]),
+      openaiText("b"),
+    );
+    await t.prompt("two");
+    const outcomes = t.events.filter((e) => e.type === "tool_result").map((e: any) => e.outcome);
+    expect(outcomes).toEqual(["ok", "denied"]);
+  });
+
+  it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
+    const { t, ctx, printed } = await lineContext();
+    h.provider.enqueue(openaiText("first"), openaiText("second"), openaiText("third"));
+    await t.prompt("one");
+    await t.prompt("two");
+    await runLineCommand("/rewind 1", ctx);
+    await runLineCommand("/rewind 7", ctx);
+    expect(printed.slice(-2)).toEqual([
+      "turns after 1 withdrawn from the context",
+      "rewind: no turn 7 (turns 0..2)",
+    ]);
+    await t.prompt("three");
+    const users = h.provider.requests
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role === "user")
+      .map((m: any) => m.content);
+    expect(users).toEqual(["one", "three"]);
+    await runLineCommand("/export", ctx);
+    expect(printed.at(-1)).toContain("two");
+    await runLineCommand("/todos", ctx);
+    expect(printed.at(-1)).toBe("no todos");
+    await runLineCommand("/nope", ctx);
+    expect(printed.at(-1)).toBe("unknown command /nope: try /help");
+    expect(await runLineCommand("/quit", ctx)).toBe(false);
+  });
+});
