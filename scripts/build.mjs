@@ -26,6 +26,14 @@ const analyze = args.includes("--analyze");
 // slow core), so bytes there matter. zod re-exports ~50 message locales as `z.locales`, a third
 // of its size; tern never switches locale (zod imports its default `en` directly), so the
 // locale index resolves to an empty module.
+// Ink imports react-devtools-core statically but uses it only when DEV=true; it is not installed.
+const noReactDevtools = {
+  name: "no-react-devtools",
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "empty" }));
+    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export default {};", loader: "js" }));
+  },
+};
 const dropZodLocales = {
   name: "drop-zod-locales",
   setup(b) {
@@ -44,6 +52,7 @@ const result = await build({
   entryPoints: { tern: "src/cli/main.ts" },
   outdir: out,
   bundle: true,
+  jsx: "automatic",
   splitting: true,
   format: "esm",
   platform: "node",
@@ -54,7 +63,7 @@ const result = await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   metafile: analyze,
-  plugins: [dropZodLocales],
+  plugins: [dropZodLocales, noReactDevtools],
   // Loaded with require() on first use (ledger, skills front matter), never on the start path.
   external: ["better-sqlite3", "yaml"],
   define: { __TERN_VERSION__: JSON.stringify(version) },

@@ -6,6 +6,7 @@
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
+import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 
 /**
@@ -306,4 +307,34 @@ export async function compactTurnContext(
   if (freed < outcome.before * 0.1)
     return `compaction freed less than 10% of the context (${freed} of ${outcome.before} tokens)`;
   return undefined;
+}
+
+/**
+ * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. The summary request's
+ * model calls and usage are published as `usage` events and kept in `core.pendingCounts`, which
+ * the next turn adds to its counts: the ledger has rows per turn only, and must match the bill.
+ * Cancellation (`signal`) rejects with the provider's `cancelled` error; a shed already committed stays.
+ */
+export async function compactNow(
+  core: SessionCore,
+  signal: AbortSignal,
+): Promise<{ before: number; after: number }> {
+  const before = contextEstimate(core);
+  const pending = core.pendingCounts;
+  await compact(core, true, {
+    signal,
+    onModelCall: () => {
+      pending.modelCalls++;
+    },
+    onUsage: (u) => {
+      pending.usage = {
+        prompt: pending.usage.prompt + u.prompt,
+        completion: pending.usage.completion + u.completion,
+        cacheRead: pending.usage.cacheRead + u.cacheRead,
+        cacheWrite: pending.usage.cacheWrite + u.cacheWrite,
+      };
+      core.publish({ type: "usage", ...toUsageFields(u) });
+    },
+  });
+  return { before, after: contextEstimate(core) };
 }

@@ -22,7 +22,7 @@ import type { ApprovalPolicy } from "../tools/approval.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
-import { toUsageFields } from "./convert.js";
+import { emptyUsage, toUsageFields } from "./convert.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
 
@@ -33,6 +33,22 @@ export interface SessionHooks {
   onLimit?: OnLimit;
   /** Result text for calls the front end denied (default: `denied by user`). */
   denialMessage?: string;
+  /**
+   * R-UI-1, R-TURN-7: called after each completed tool batch of a running turn; content it returns
+   * is committed as a user message of the current turn, before the next round. The front end
+   * keeps its own queue and sends what is still queued at the turn's end as the next prompt.
+   */
+  takeFollowUp?: () => ContentPart[] | undefined;
+}
+
+/**
+ * Model calls and usage of work done outside a turn (`/compact` now). The ledger has one row per
+ * turn, so they wait here and are added to the NEXT turn's counts (model_calls, usage, cost):
+ * the ledger then matches the bill, one turn late.
+ */
+export interface PendingCounts {
+  modelCalls: number;
+  usage: Usage;
 }
 
 export interface SessionCoreInit {
@@ -71,8 +87,8 @@ export class SessionCore {
   lastRoundUsage: Usage | null = null;
   /** Called after every committed turn_end (the ledger listens here). */
   onTurnEnd: ((line: TurnEndRecord) => void) | undefined;
-  /** Follow-ups typed while a turn runs (R-UI-1, R-TURN-7). */
-  readonly followUps: ContentPart[][] = [];
+  /** Out-of-turn model calls and usage the next turn_end must carry (see PendingCounts). */
+  pendingCounts: PendingCounts = { modelCalls: 0, usage: emptyUsage() };
   private readonly writer: RecordWriter;
   private readonly imageCache = new Map<string, string>();
   private todoList: TodoItem[] = [];
@@ -153,10 +169,17 @@ export class SessionCore {
     });
   }
 
-  /** R-TURN-7: one queued follow-up joins the running turn after a tool batch. */
+  /** R-TURN-7: a follow-up the front end hands over joins the running turn after a tool batch. */
   commitQueuedFollowUp(turn: number): void {
-    const next = this.followUps.shift();
-    if (next) this.commitUserPrompt(turn, next);
+    const next = this.hooks.takeFollowUp?.();
+    if (next && next.length > 0) this.commitUserPrompt(turn, next);
+  }
+
+  /** Hands the pending out-of-turn counts to the turn that starts now, and resets them. */
+  takePendingCounts(): PendingCounts {
+    const taken = this.pendingCounts;
+    this.pendingCounts = { modelCalls: 0, usage: emptyUsage() };
+    return taken;
   }
 
   /** R-REC-3: answer every committed call that has no result, so a fresh prompt is admissible. */

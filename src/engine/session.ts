@@ -5,6 +5,7 @@ import { createAdapter } from "../provider/index.js";
 import type { ContentPart } from "../provider/types.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import type { EventBus, Listener } from "./bus.js";
+import { compactNow } from "./compaction.js";
 import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
@@ -18,7 +19,19 @@ export type SessionCommand =
   /** `/yolo once` (R-TOOL-2): approve everything in the next turn; the turn loop clears it at its end. */
   | { type: "yolo_once" }
   /** Switch the model for the following turns; the `config` record makes a resume keep it. */
-  | { type: "set_model"; model: ResolvedModel };
+  | { type: "set_model"; model: ResolvedModel }
+  /**
+   * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. Resolves to
+   * {@link CompactResult}; rejects with a ProviderError when the summary request fails (class
+   * `cancelled` after `cancel()`). Its model calls and usage go to the next turn (PendingCounts).
+   */
+  | { type: "compact" };
+
+/** Estimated tokens (chars/4) of the model context before and after `/compact`; equal when nothing was compacted. */
+export interface CompactResult {
+  before: number;
+  after: number;
+}
 
 export class Session {
   private tail: Promise<unknown> = Promise.resolve();
@@ -41,6 +54,7 @@ export class Session {
 
   /** Queue a command; it runs after every command sent before it. */
   send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
+  send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     const result = this.tail.then(() => this.execute(command));
@@ -98,6 +112,8 @@ export class Session {
         case "set_model":
           this.setModel(command.model);
           return undefined;
+        case "compact":
+          return await compactNow(this.core, controller.signal);
       }
     } finally {
       this.running = undefined;

@@ -45,8 +45,10 @@ export async function runTurn(
     core.hooks.onLimit,
     input.retry === true && autoContinueTurn.get(core) === turn,
   );
-  const counts = { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 };
-  let usage: Usage = { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
+  // Out-of-turn work (`/compact` now) is billed to this turn so the ledger matches the bill.
+  const pending = core.takePendingCounts();
+  const counts = { rounds: 0, modelCalls: pending.modelCalls, toolCalls: 0, toolErrors: 0 };
+  let usage: Usage = pending.usage;
   let finalText = "";
   let truncationContinues = 0;
   let usedTodoTool = false;

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ContentPart } from "../../src/provider/types.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
 
@@ -33,14 +34,24 @@ describe("turn-scoped state", () => {
   });
 
   it("a follow-up queued while a turn runs joins after the current tool batch", async () => {
-    const t = await h.start();
+    // The front end's own queue; the engine takes one item after each completed tool batch.
+    const queue: ContentPart[][] = [];
+    let asked = 0;
+    const t = await h.start({
+      hooks: {
+        takeFollowUp: () => {
+          asked++;
+          return queue.shift();
+        },
+      },
+    });
     h.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "sleep 0.3; echo slow" } }]),
       openaiText("saw it"),
     );
     t.session.subscribe((ev) => {
       // Typed while the tool runs.
-      if (ev.type === "tool_call") t.session.core.followUps.push([{ type: "text", text: "also check B" }]);
+      if (ev.type === "tool_call") queue.push([{ type: "text", text: "also check B" }]);
     });
     const out = await t.prompt("check A");
     expect(out).toMatchObject({ turn: 1, stopReason: "completed" });
@@ -51,7 +62,9 @@ describe("turn-scoped state", () => {
       ["tool", "slow"],
       ["user", "also check B"],
     ]);
-    expect(t.session.core.followUps).toHaveLength(0);
+    // Asked once (after the one batch), not after the final text-only round.
+    expect(asked).toBe(1);
+    expect(queue).toHaveLength(0);
   });
 
   it("the todo list outlives turns; open items untouched in a turn make the next request remind", async () => {

@@ -1,0 +1,217 @@
+// Side questions (`/btw`, SPEC R-SIDE-1..4): one request beside the session, never through its
+// command queue, so it runs while a turn runs. It reads the archive (what happened, not the
+// compacted model context) and commits, publishes and bills nothing: the question, the answer and
+// their usage stay out of the record, the event bus, the ledger and the follow-up queue.
+import { ProviderError } from "../provider/errors.js";
+import { streamWithRetry } from "../provider/retry.js";
+import type { Message, NormalizedRequest } from "../provider/types.js";
+import { RecordFold } from "../record/fold.js";
+import { estimateTokens } from "./compaction.js";
+import type { SessionCore } from "./core.js";
+import type { Session } from "./session.js";
+
+export interface SideExchange {
+  question: string;
+  answer: string;
+}
+/** Deltas of the answer as it streams; after a retried attempt the final `SideResult.text` is what counts. */
+export type SideEvent = { type: "reasoning_delta" | "text_delta"; text: string };
+export interface SideResult {
+  ok: boolean;
+  text: string;
+  error?: string;
+}
+
+/** R-SIDE-1: the newest side exchanges of this process that go with a question. */
+const SIDE_HISTORY = 20;
+export const STILL_RUNNING = "still running: this call has not finished yet, so its result is not known";
+export const TOOL_CALL_ONLY = "the model answered with a tool call instead of text; ask again";
+const SHED_OVER = 300;
+const CUT_OVER = 2000;
+const CUT_TO = 600;
+
+interface SideEntry {
+  turn: number;
+  msg: Message;
+}
+
+export async function askSide(
+  session: Session,
+  question: string,
+  opts: { history: SideExchange[]; signal: AbortSignal; onEvent(event: SideEvent): void },
+): Promise<SideResult> {
+  const core = session.core;
+  // Taken now: a model switch queued meanwhile does not change the request being built.
+  const model = core.model;
+  const adapter = core.adapter;
+  if (opts.signal.aborted) return { ok: false, text: "", error: "cancelled" };
+
+  const tail: Message[] = [];
+  for (const ex of opts.history.slice(-SIDE_HISTORY)) {
+    tail.push({ role: "user", content: [{ type: "text", text: ex.question }] });
+    tail.push({ role: "assistant", text: ex.answer, reasoning: "", toolCalls: [] });
+  }
+  tail.push({ role: "user", content: [{ type: "text", text: question }] });
+
+  const limit =
+    core.settings.autoCompactThreshold > 0
+      ? core.settings.autoCompactThreshold * model.info.contextWindow
+      : model.info.contextWindow;
+  let fitted: Message[] | string;
+  try {
+    fitted = fitCopy(archiveEntries(core), tail, core.system, limit);
+  } catch (err) {
+    // A front end awaits a result, never a rejection.
+    fitted = `internal: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  if (typeof fitted === "string") return { ok: false, text: "", error: fitted };
+
+  const request: NormalizedRequest = {
+    model: model.name,
+    system: core.system,
+    tools: [],
+    messages: core.hydrateMessages(fitted),
+    maxOutputTokens: model.info.maxOutputTokens,
+    images: model.info.images,
+  };
+  try {
+    const result = await streamWithRetry(adapter, request, {
+      retry: core.settings.retry,
+      signal: opts.signal,
+      idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
+      deadline: null,
+      onEvent: (event) => {
+        if (event.type === "text_delta" || event.type === "reasoning_delta")
+          opts.onEvent({ type: event.type, text: event.text });
+      },
+      onDiscard: () => {},
+      onRetry: () => {},
+    });
+    // R-SIDE-3: tool calls are never executed; text that came with them is the answer.
+    if (result.text.trim() === "") {
+      if (result.toolCalls.length > 0) return { ok: false, text: "", error: TOOL_CALL_ONLY };
+      return { ok: false, text: "", error: "the model returned an empty answer; ask again" };
+    }
+    return { ok: true, text: result.text };
+  } catch (err) {
+    if (opts.signal.aborted || (err instanceof ProviderError && err.errorClass === "cancelled"))
+      return { ok: false, text: "", error: "cancelled" };
+    return { ok: false, text: "", error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * The archive as messages: the committed lines replayed without their compaction records, so
+ * shed placeholders and summaries do not apply, while `cleared` and `rewound` still withdraw what
+ * the user withdrew. Only committed lines exist here, so text still streaming is not included.
+ * Calls without a result get one saying they are still running, in this copy only.
+ */
+function archiveEntries(core: SessionCore): SideEntry[] {
+  const lines = core.fold.archive;
+  let from = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i].type === "cleared") {
+      from = i + 1;
+      break;
+    }
+  }
+  const replay = RecordFold.from(lines.slice(from).filter((l) => l.type !== "compaction"));
+  const entries: SideEntry[] = replay.contextEntries.map((e) => ({ turn: e.turn, msg: e.msg }));
+  for (const call of replay.openCalls) {
+    entries.push({
+      turn: call.turn,
+      msg: {
+        role: "tool",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: STILL_RUNNING }],
+        isError: false,
+      },
+    });
+  }
+  return entries;
+}
+
+/**
+ * R-SIDE-2: when the copy does not fit, compact it in memory, cheapest first: old tool results
+ * become short placeholders, long texts are cut, then every tool result is shed, then the oldest
+ * turns go (the newest turn always stays). Returns the messages, or why they do not fit.
+ */
+function fitCopy(entries: SideEntry[], tail: Message[], system: string, limit: number): Message[] | string {
+  const size = () => estimateTokens(system, "", [...entries.map((e) => e.msg), ...tail]);
+  const fits = () => size() <= limit;
+  const done = () => [...entries.map((e) => e.msg), ...tail];
+  if (fits()) return done();
+
+  const newestAssistant = entries.findLastIndex((e) => e.msg.role === "assistant");
+  const shedResults = (before: number) => {
+    for (let i = 0; i < before; i++) {
+      const m = entries[i].msg;
+      if (m.role !== "tool") continue;
+      const chars = textLength(m.content);
+      const images = m.content.some((p) => p.type === "image");
+      if (chars <= SHED_OVER && !images) continue;
+      const text = `[${m.toolName} result left out of this side question to fit the window: ${chars} chars]`;
+      entries[i] = { ...entries[i], msg: { ...m, content: [{ type: "text", text }] } };
+    }
+  };
+  shedResults(newestAssistant < 0 ? entries.length : newestAssistant);
+  if (fits()) return done();
+
+  for (let i = 0; i < entries.length; i++) {
+    const m = entries[i].msg;
+    if (m.role === "assistant") {
+      const keepThinking = i === newestAssistant;
+      entries[i] = {
+        ...entries[i],
+        msg: {
+          role: "assistant",
+          text: cut(m.text),
+          reasoning: keepThinking ? m.reasoning : "",
+          toolCalls: m.toolCalls,
+          ...(keepThinking && m.thinkingBlocks ? { thinkingBlocks: m.thinkingBlocks } : {}),
+        },
+      };
+    } else if (m.role === "user") {
+      entries[i] = {
+        ...entries[i],
+        msg: { ...m, content: m.content.map((p) => (p.type === "text" ? { ...p, text: cut(p.text) } : p)) },
+      };
+    }
+  }
+  if (fits()) return done();
+
+  shedResults(entries.length);
+  if (fits()) return done();
+
+  // Dropping whole turns keeps every call with its result: a turn starts at a user message.
+  let dropped = false;
+  while (!fits()) {
+    const oldest = entries[0]?.turn;
+    const newest = entries.at(-1)?.turn;
+    if (oldest === undefined || oldest === newest) break;
+    while (entries.length > 0 && entries[0].turn === oldest) entries.shift();
+    dropped = true;
+  }
+  if (dropped && entries[0]?.msg.role === "user") {
+    const first = entries[0].msg;
+    entries[0] = {
+      ...entries[0],
+      msg: {
+        role: "user",
+        content: [{ type: "text", text: "[earlier turns left out to fit the window]\n" }, ...first.content],
+      },
+    };
+  }
+  if (fits()) return done();
+  return `the side question does not fit the model's window, even after compacting a copy (about ${size()} tokens, limit ${Math.floor(limit)})`;
+}
+
+function textLength(content: readonly { type: string; text?: string }[]): number {
+  return content.reduce((n, p) => n + (p.type === "text" ? (p.text?.length ?? 0) : 0), 0);
+}
+
+function cut(text: string): string {
+  if (text.length <= CUT_OVER) return text;
+  return `${text.slice(0, CUT_TO)}\n[${text.length - CUT_TO} more chars left out of this side question]`;
+}
