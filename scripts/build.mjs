@@ -30,7 +30,10 @@ const analyze = args.includes("--analyze");
 const noReactDevtools = {
   name: "no-react-devtools",
   setup(b) {
-    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "empty" }));
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({
+      path: "react-devtools-core",
+      namespace: "empty",
+    }));
     b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export default {};", loader: "js" }));
   },
 };
