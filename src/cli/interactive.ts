@@ -1,6 +1,7 @@
-// `tern` without a command: a plain line-based session until the Ink UI lands. It runs the same
-// engine as `tern run`, streams the answer, asks for approval per batch (y / n / a) and for
-// budget limits (y / n / yyy); slash commands live in line-commands.ts.
+// `tern` without a command: the Ink UI (src/tui) in a real terminal; the plain line mode below
+// for `--plain` and for terminals that cannot draw it (TERM=dumb, stdout not a TTY). The line
+// mode runs the same engine as `tern run`, streams the answer, asks for approval per batch
+// (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
@@ -14,6 +15,15 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   if (!process.stdin.isTTY) {
     process.stderr.write('tern: the interactive UI needs a terminal; use tern run "…" for scripts\n');
     return 2;
+  }
+  if (!opts.plain && process.stdout.isTTY && process.env.TERM !== "dumb") {
+    const { runTui } = await import("../tui/run.js");
+    return runTui({
+      open: (hooks, resume) => prepareSession(resume ? { ...opts, continue: false, resume } : opts, hooks),
+      home: ternHome(),
+      cwd: process.cwd(),
+      baseUrl: opts.baseUrl,
+    });
   }
   let rl: Interface | undefined;
   const ask = async (question: string) => (await rl!.question(question)).trim().toLowerCase();

@@ -14,6 +14,8 @@ export interface CommonOptions {
   maxModelCalls?: string;
   maxToolCalls?: string;
   maxDuration?: string;
+  /** `tern --plain`: the line mode instead of the Ink UI. */
+  plain?: boolean;
 }
 
 export interface RunOptions extends CommonOptions {
@@ -50,6 +52,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     // Options after a subcommand belong to it: `tern run --model x` must not be taken by `tern`.
     .enablePositionalOptions();
   addCommonOptions(program);
+  program.option("--plain", "line-based interactive mode instead of the full-screen UI");
   program.action(async (opts: CommonOptions) => {
     setResult(import("./interactive.js").then((m) => m.interactiveCommand(opts)));
   });

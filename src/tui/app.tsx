@@ -1,0 +1,161 @@
+// The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
+// side panel, queue panel, progress row, composer, status line. Components only draw state.
+import { Box, Static, Text, useInput, useStdout } from "ink";
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { TuiController } from "./controller.js";
+import { handleKey } from "./keys.js";
+import { type Item, money, phaseText, type SideState, type UiState } from "./state.js";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Re-renders every `ms` while `on`: drives the spinner and the retry countdown. */
+function useNow(on: boolean, ms = 120): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!on) return;
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [on, ms]);
+  return now;
+}
+
+const COLORS: Partial<Record<Item["kind"], string>> = {
+  user: "cyan",
+  tool: "yellow",
+  error: "red",
+  turn: "gray",
+  retry: "magenta",
+  info: "gray",
+};
+
+/** The last lines of a long text, so the live region never outgrows the screen (no full redraw). */
+export function tail(text: string, maxLines: number, cols: number): string {
+  const lines: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line.length === 0) lines.push("");
+    for (let i = 0; i < line.length; i += cols) lines.push(line.slice(i, i + cols));
+  }
+  return lines.slice(-maxLines).join("\n");
+}
+
+function Transcript({ items }: { items: Item[] }) {
+  return (
+    <Static items={items}>
+      {(item) => (
+        <Text key={item.id} color={COLORS[item.kind]}>
+          {item.text}
+        </Text>
+      )}
+    </Static>
+  );
+}
+
+function SidePanel({ side, spinner }: { side: SideState; spinner: string }) {
+  const pending = side.pending;
+  const shown = pending ?? side.thread[side.index];
+  if (!shown) return null;
+  let body: string;
+  if (pending?.error) body = `side question failed: ${pending.error}`;
+  else if (pending && !pending.text)
+    body = `${spinner} ${pending.reasoning ? "Thinking" : "Waiting for the model"}`;
+  else body = pending ? pending.text : (shown as { answer: string }).answer;
+  const position = pending ? "" : ` (${side.index + 1}/${side.thread.length})`;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="blue" paddingX={1}>
+      <Text color="blue">
+        btw: {shown.question}
+        {position}
+      </Text>
+      <Text>{body}</Text>
+      <Text color="gray">Esc/Enter/Space close · ←/→ earlier answers · x clear thread · Ctrl+C cancel</Text>
+    </Box>
+  );
+}
+
+function QueuePanel({ queue, held }: { queue: string[]; held: boolean }) {
+  if (queue.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      {queue.map((text, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the queue is FIFO text; the position is the identity.
+        <Text key={i} color="cyan">
+          queued: {text}
+        </Text>
+      ))}
+      <Text color="gray">
+        {held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"}
+      </Text>
+    </Box>
+  );
+}
+
+function Prompts({ state }: { state: UiState }) {
+  if (state.approval) {
+    return (
+      <Box flexDirection="column">
+        <Text color="yellow">The model wants to run:</Text>
+        {state.approval.map((call) => (
+          <Text key={call.id}>
+            {"  "}
+            {call.name} {call.arguments.length > 300 ? `${call.arguments.slice(0, 300)}…` : call.arguments}
+          </Text>
+        ))}
+        <Text color="yellow">Allow? [y]es / [n]o / [a]lways</Text>
+      </Box>
+    );
+  }
+  if (state.limit) {
+    return (
+      <Text color="yellow">
+        Limit reached ({state.limit.limit} {state.limit.used}/{state.limit.allowed}): continue? [y]es / [n]o /
+        [yyy] for the rest of this turn
+      </Text>
+    );
+  }
+  return null;
+}
+
+function StatusLine({ state }: { state: UiState }) {
+  const s = state.status;
+  const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+  return (
+    <Text color="gray">
+      {s.model} · context {pct}% · {s.tokens} tokens · {money(s.cost)} · session {s.sessionId}
+    </Text>
+  );
+}
+
+export function App({ ctl }: { ctl: TuiController }) {
+  const state = useSyncExternalStore(ctl.store.subscribe, ctl.store.get);
+  const { stdout } = useStdout();
+  const ticking = state.phase !== null || state.side.pending !== null;
+  const now = useNow(ticking);
+  useInput((input, key) => handleKey(ctl, input, key));
+  const cols = stdout.columns || 80;
+  const rows = stdout.rows || 24;
+  const spinner = SPINNER[Math.floor(now / 120) % SPINNER.length];
+  return (
+    <>
+      <Transcript items={state.items} />
+      <Box flexDirection="column" width={cols}>
+        {state.live ? <Text>{tail(state.live, Math.max(3, rows - 14), cols)}</Text> : null}
+        {state.side.open ? <SidePanel side={state.side} spinner={spinner} /> : null}
+        <QueuePanel queue={state.queue} held={state.held} />
+        {state.phase ? (
+          <Text color="green">
+            {spinner} {phaseText(state.phase, now)}
+          </Text>
+        ) : null}
+        <Prompts state={state} />
+        <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
+          <Text>
+            {state.limit ? "answer› " : "› "}
+            {state.composer}
+            <Text inverse> </Text>
+          </Text>
+        </Box>
+        <StatusLine state={state} />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+// Starts the Ink UI: opens the session through the cli's opener, renders, waits for /quit or a
+// double Ctrl+C, then unmounts and closes the session.
+import { render } from "ink";
+import { App } from "./app.js";
+import { TuiController, type TuiDeps } from "./controller.js";
+
+export async function runTui(deps: TuiDeps): Promise<number> {
+  const ctl = new TuiController(deps);
+  ctl.attach(await deps.open(ctl.hooks));
+  // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
+  const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
+  await ctl.exited;
+  // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
+  await Promise.race([ctl.settled(), new Promise((r) => setTimeout(r, 2000))]);
+  ink.unmount();
+  await ink.waitUntilExit();
+  await ctl.session.close();
+  return 0;
+}

@@ -1,0 +1,309 @@
+// The UI state and its pure reducer: engine events and UI actions in, state out. Components
+// only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
+import type { EngineEvent, ToolCallFields } from "../engine/events.js";
+
+export type ItemKind = "user" | "assistant" | "tool" | "info" | "error" | "turn" | "retry";
+
+/** A committed transcript line: written once to the scrollback, never redrawn. */
+export interface Item {
+  id: number;
+  kind: ItemKind;
+  text: string;
+}
+
+export type Phase =
+  | { kind: "thinking" }
+  | { kind: "tool"; name: string }
+  | { kind: "approval" }
+  | { kind: "compacting" }
+  | { kind: "retry"; attempt: number; until: number };
+
+export interface SideExchange {
+  question: string;
+  answer: string;
+}
+
+export interface SidePending {
+  question: string;
+  text: string;
+  reasoning: boolean;
+  error?: string;
+}
+
+export interface SideState {
+  open: boolean;
+  /** Answered exchanges of this process, oldest first. */
+  thread: SideExchange[];
+  /** Which exchange the panel shows when nothing is pending. */
+  index: number;
+  pending: SidePending | null;
+}
+
+export interface LimitPrompt {
+  limit: string;
+  used: number;
+  allowed: number;
+}
+
+export interface StatusInfo {
+  model: string;
+  sessionId: string;
+  contextWindow: number;
+  /** Prompt tokens of the newest usage: what the context holds now. */
+  lastPrompt: number;
+  tokens: number;
+  /** USD of the finished turns; null once a price was unknown. */
+  cost: number | null;
+}
+
+export interface UiState {
+  items: Item[];
+  nextId: number;
+  live: string;
+  busy: boolean;
+  phase: Phase | null;
+  /** Follow-ups typed while busy (R-UI-1), oldest first. */
+  queue: string[];
+  /** After Ctrl+C the queue is kept but not sent until an empty Enter (R-UI-5). */
+  held: boolean;
+  composer: string;
+  approval: ToolCallFields[] | null;
+  limit: LimitPrompt | null;
+  side: SideState;
+  status: StatusInfo;
+  /** Rounds of the running turn that asked for tools (R-UI-9). */
+  toolRounds: number;
+}
+
+export type UiAction =
+  | { type: "event"; event: EngineEvent; now: number }
+  | { type: "print"; kind: ItemKind; text: string }
+  | { type: "compose"; text: string }
+  | { type: "enqueue"; text: string }
+  | { type: "dequeue" }
+  | { type: "drop_queue" }
+  | { type: "hold"; held: boolean }
+  | { type: "busy"; busy: boolean; phase?: Phase | null }
+  | { type: "approval"; calls: ToolCallFields[] | null }
+  | { type: "limit"; prompt: LimitPrompt | null }
+  | { type: "session"; model: string; sessionId: string; contextWindow: number }
+  | { type: "side_ask"; question: string }
+  | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
+  | { type: "side_done"; ok: boolean; text: string; error?: string }
+  | { type: "side_close" }
+  | { type: "side_cancel" }
+  | { type: "side_step"; delta: number }
+  | { type: "side_clear" };
+
+export function initialState(status: Omit<StatusInfo, "lastPrompt" | "tokens" | "cost">): UiState {
+  return {
+    items: [],
+    nextId: 1,
+    live: "",
+    busy: false,
+    phase: null,
+    queue: [],
+    held: false,
+    composer: "",
+    approval: null,
+    limit: null,
+    side: { open: false, thread: [], index: 0, pending: null },
+    status: { ...status, lastPrompt: 0, tokens: 0, cost: 0 },
+    toolRounds: 0,
+  };
+}
+
+function print(state: UiState, kind: ItemKind, text: string): UiState {
+  return { ...state, items: [...state.items, { id: state.nextId, kind, text }], nextId: state.nextId + 1 };
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+export function money(cost: number | null): string {
+  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+}
+
+function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
+  switch (event.type) {
+    case "turn_start":
+      return { ...state, toolRounds: 0, phase: { kind: "thinking" } };
+    case "round_start":
+      return { ...state, phase: { kind: "thinking" } };
+    case "text_delta":
+      return {
+        ...state,
+        live: state.live + event.text,
+        phase: state.phase?.kind === "retry" ? { kind: "thinking" } : state.phase,
+      };
+    case "stream_discarded":
+      return { ...state, live: "" };
+    case "assistant_message": {
+      const next = {
+        ...state,
+        live: "",
+        toolRounds: state.toolRounds + (event.tool_calls.length > 0 ? 1 : 0),
+      };
+      return event.text.trim() ? print(next, "assistant", event.text.replace(/\s+$/, "")) : next;
+    }
+    case "retry_scheduled":
+      return print(
+        { ...state, phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms } },
+        "retry",
+        `retrying model request: ${event.message}`,
+      );
+    case "tool_call":
+      return print(
+        { ...state, phase: { kind: "tool", name: event.name } },
+        "tool",
+        `→ ${event.name} ${clip(event.arguments, 200)}`,
+      );
+    case "approval":
+      return event.decision === "denied" ? print(state, "tool", `  denied ${event.id}`) : state;
+    case "tool_result": {
+      const next = { ...state, phase: { kind: "thinking" } as Phase };
+      if (event.outcome === "ok") return next;
+      return print(
+        next,
+        "tool",
+        `  ${event.name} ${event.outcome}: ${clip(event.content.split("\n")[0], 200)}`,
+      );
+    }
+    case "usage":
+      return {
+        ...state,
+        status: {
+          ...state.status,
+          lastPrompt: event.prompt,
+          tokens: state.status.tokens + event.prompt + event.completion,
+        },
+      };
+    case "compaction":
+      return print(
+        state,
+        "info",
+        `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
+      );
+    case "notice":
+      return print(state, "info", `notice: ${event.text}`);
+    case "error":
+      return print(
+        state,
+        "error",
+        `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
+      );
+    case "limit_reached":
+      return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
+    case "turn_end": {
+      const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
+      const label =
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${state.toolRounds} · ` +
+        `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost)}`;
+      return print({ ...state, live: "", phase: null, status: { ...state.status, cost } }, "turn", label);
+    }
+    default:
+      return state;
+  }
+}
+
+function side(state: UiState, patch: Partial<SideState>): UiState {
+  return { ...state, side: { ...state.side, ...patch } };
+}
+
+export function reduce(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case "event":
+      return onEvent(state, action.event, action.now);
+    case "print":
+      return print(state, action.kind, action.text);
+    case "compose":
+      return { ...state, composer: action.text };
+    case "enqueue":
+      return { ...state, queue: [...state.queue, action.text] };
+    case "dequeue":
+      return { ...state, queue: state.queue.slice(1), held: state.queue.length > 1 && state.held };
+    case "drop_queue":
+      return { ...state, queue: [], held: false };
+    case "hold":
+      return { ...state, held: action.held };
+    case "busy":
+      return {
+        ...state,
+        busy: action.busy,
+        phase: action.phase !== undefined ? action.phase : action.busy ? state.phase : null,
+        live: action.busy ? state.live : "",
+      };
+    case "approval":
+      return {
+        ...state,
+        approval: action.calls,
+        phase: action.calls
+          ? { kind: "approval" }
+          : state.phase?.kind === "approval"
+            ? { kind: "thinking" }
+            : state.phase,
+      };
+    case "limit":
+      return { ...state, limit: action.prompt };
+    case "session":
+      return {
+        ...state,
+        status: {
+          ...state.status,
+          model: action.model,
+          sessionId: action.sessionId,
+          contextWindow: action.contextWindow,
+        },
+      };
+    case "side_ask":
+      return side(state, { open: true, pending: { question: action.question, text: "", reasoning: false } });
+    case "side_event": {
+      const pending = state.side.pending;
+      if (!pending) return state;
+      return side(state, {
+        pending:
+          action.kind === "text_delta"
+            ? { ...pending, text: pending.text + action.text }
+            : { ...pending, reasoning: true },
+      });
+    }
+    case "side_done": {
+      const pending = state.side.pending;
+      if (!pending) return state;
+      // A failed question stays in the panel (R-SIDE-3) until it is closed.
+      if (!action.ok)
+        return side(state, { pending: { ...pending, error: action.error ?? "side question failed" } });
+      const thread = [...state.side.thread, { question: pending.question, answer: action.text }];
+      return side(state, { thread, index: thread.length - 1, pending: null });
+    }
+    case "side_close":
+      return side(state, { open: false, pending: state.side.pending?.error ? null : state.side.pending });
+    case "side_cancel":
+      return side(state, { open: false, pending: null });
+    case "side_step": {
+      const max = state.side.thread.length - 1;
+      return side(state, { index: Math.max(0, Math.min(max, state.side.index + action.delta)) });
+    }
+    case "side_clear":
+      return side(state, { thread: [], index: 0, pending: null, open: false });
+  }
+}
+
+/** Whole seconds left of a retry wait, counted down by the progress row (R-RETRY-3). */
+export function secondsLeft(until: number, now: number): number {
+  return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+export function phaseText(phase: Phase, now: number): string {
+  switch (phase.kind) {
+    case "thinking":
+      return "Thinking";
+    case "tool":
+      return `Running ${phase.name}…`;
+    case "approval":
+      return "Waiting for approval";
+    case "compacting":
+      return "Compacting";
+    case "retry":
+      return `Retrying In ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt})`;
+  }
+}

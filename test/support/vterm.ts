@@ -1,0 +1,130 @@
+// A real pseudo-terminal for UI tests: the built CLI runs under node-pty (100x30) and its
+// output feeds an @xterm/headless terminal, so tests read what a person would see, scrollback
+// included.
+import xterm from "@xterm/headless";
+import { type IPty, spawn } from "node-pty";
+import { cliEnv, TERN_BIN } from "./cli.js";
+
+const { Terminal } = xterm;
+
+export const KEYS = {
+  enter: "\r",
+  escape: "\x1b",
+  ctrlC: "\x03",
+  backspace: "\x7f",
+  left: "\x1b[D",
+  right: "\x1b[C",
+  space: " ",
+} as const;
+
+export interface VTermOptions {
+  home: string;
+  cwd: string;
+  args: string[];
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+}
+
+export class VTerm {
+  readonly term: InstanceType<typeof Terminal>;
+  readonly pty: IPty;
+  /** Every byte the program wrote, for debugging a failed wait. */
+  raw = "";
+  exitCode: number | undefined;
+  readonly exited: Promise<number>;
+  private pending = Promise.resolve();
+
+  constructor(opts: VTermOptions) {
+    const cols = opts.cols ?? 100;
+    const rows = opts.rows ?? 30;
+    this.term = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+    const env = cliEnv(opts.home, { TERM: "xterm-256color", CI: undefined, ...opts.env });
+    this.pty = spawn(process.execPath, [TERN_BIN, ...opts.args], {
+      name: "xterm-256color",
+      cols,
+      rows,
+      cwd: opts.cwd,
+      env: env as Record<string, string>,
+    });
+    this.pty.onData((data) => {
+      this.raw += data;
+      // xterm parses asynchronously: chain the writes so screen() can wait for them all.
+      this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(data, resolve)));
+    });
+    this.exited = new Promise((resolve) =>
+      this.pty.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        resolve(exitCode);
+      }),
+    );
+  }
+
+  /** Every line of scrollback and screen, right-trimmed. */
+  lines(): string[] {
+    const buffer = this.term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < buffer.length; i++) out.push(buffer.getLine(i)?.translateToString(true) ?? "");
+    return out;
+  }
+
+  /** The visible screen (rows lines). */
+  screen(): string[] {
+    const buffer = this.term.buffer.active;
+    const out: string[] = [];
+    for (let i = 0; i < this.term.rows; i++)
+      out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? "");
+    return out;
+  }
+
+  text(): string {
+    return this.lines().join("\n");
+  }
+
+  /** Waits until the scrollback + screen shows the text (or matches the pattern). */
+  async waitFor(what: string | RegExp, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const text = this.text();
+      if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(what)}; screen:\n${this.screen().join("\n")}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Waits until the visible screen no longer shows the text. */
+  async waitForGone(what: string | RegExp, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const text = this.screen().join("\n");
+      if (!(typeof what === "string" ? text.includes(what) : what.test(text))) return;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(what)} to go; screen:\n${this.screen().join("\n")}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Types text one key at a time, as a person would. */
+  async type(text: string): Promise<void> {
+    for (const ch of text) {
+      this.pty.write(ch);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async press(key: keyof typeof KEYS): Promise<void> {
+    this.pty.write(KEYS[key]);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+
+  async close(): Promise<void> {
+    if (this.exitCode === undefined) {
+      this.pty.kill();
+      await Promise.race([this.exited, new Promise((r) => setTimeout(r, 2000))]);
+    }
+    this.term.dispose();
+  }
+}

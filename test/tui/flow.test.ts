@@ -1,0 +1,163 @@
+// Busy-time behaviour of the Ink UI in a real pseudo-terminal: follow-up queue, empty Enter,
+// Ctrl+C, retry countdown and the /btw side panel.
+import { describe, expect, it } from "vitest";
+import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { countLines, useTui } from "./support.js";
+
+const t = useTui();
+const userTexts = (body: any): string[] =>
+  body.messages
+    .filter((m: any) => m.role === "user")
+    .map((m: any) =>
+      typeof m.content === "string" ? m.content : m.content.map((p: any) => p.text).join(""),
+    );
+
+describe("tern interactive UI while busy", () => {
+  it("queues a follow-up typed during a tool batch and sends it after the batch", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "sleep 1" } }]),
+      openaiText("saw the follow-up"),
+    );
+    const vt = await t.start(["--yes"]);
+    await vt.type("start");
+    await vt.press("enter");
+    await vt.waitFor("Running bash…");
+    await vt.type("also check the docs");
+    await vt.press("enter");
+    await vt.waitFor("queued: also check the docs");
+    await vt.waitFor("saw the follow-up");
+    await vt.waitForGone("queued: also check the docs");
+    // It joined the running turn: the second round's request carries it after the tool result.
+    const second = t.provider.requests[1].body;
+    expect(second.messages.at(-1)).toMatchObject({ role: "user" });
+    expect(userTexts(second).at(-1)).toBe("also check the docs");
+    expect(second.messages.at(-2)).toMatchObject({ role: "tool", tool_call_id: "c1" });
+    await vt.waitFor(/— turn 1 · completed · rounds=1 · tools=1/);
+    expect(countLines(vt.lines(), "› also check the docs")).toBe(1);
+  });
+
+  it("empty Enter with a queued follow-up interrupts the turn and sends the queue now", async () => {
+    t.provider.enqueue(
+      openaiStream()
+        .text("one ")
+        .text("two ")
+        .text("three ")
+        .text("four ")
+        .text("five")
+        .finish("stop")
+        .usage({ prompt_tokens: 5 })
+        .delay(600)
+        .build(),
+      openaiText("answered the queue"),
+    );
+    const vt = await t.start();
+    await vt.type("long answer please");
+    await vt.press("enter");
+    await vt.waitFor("one two");
+    await vt.type("never mind");
+    await vt.press("enter");
+    await vt.waitFor("queued: never mind");
+    // Empty Enter with nothing queued does nothing; with a queue it interrupts.
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · cancelled/);
+    await vt.waitFor("answered the queue");
+    expect(userTexts(t.provider.requests[1].body).at(-1)).toBe("never mind");
+  });
+
+  it("Ctrl+C interrupts a turn, keeps queued text, and two Ctrl+C at an empty prompt exit", async () => {
+    t.provider.enqueue(openaiStream().text("a").text("b").text("c").finish("stop").delay(1500).build());
+    const vt = await t.start();
+    await vt.type("slow one");
+    await vt.press("enter");
+    await vt.waitFor("Thinking");
+    await vt.type("kept for later");
+    await vt.press("enter");
+    await vt.waitFor("queued: kept for later");
+    await vt.press("ctrlC");
+    await vt.waitFor(/— turn 1 · cancelled/);
+    // Kept, not sent: only the first request reached the provider.
+    await vt.waitFor("queue held after Ctrl+C");
+    expect(t.provider.requests).toHaveLength(1);
+    await vt.type("draft");
+    await vt.press("ctrlC");
+    await vt.waitForGone("› draft");
+    await vt.press("ctrlC");
+    await vt.waitFor("press Ctrl+C again to exit");
+    await vt.press("ctrlC");
+    expect(await vt.exited).toBe(0);
+  });
+
+  it("shows a 429's retry-after as a countdown and prints the retry line", async () => {
+    t.provider.enqueue(
+      openaiError(
+        429,
+        { error: { message: "slow down please", type: "rate_limit" } },
+        { "retry-after": "2" },
+      ),
+      openaiText("after the wait"),
+    );
+    const vt = await t.start();
+    await vt.type("hurry");
+    await vt.press("enter");
+    await vt.waitFor("Retrying In 2s (Attempt 2)");
+    await vt.waitFor("Retrying In 1s (Attempt 2)", 3000);
+    expect(vt.text()).toMatch(/retrying model request: .*slow down please/);
+    await vt.waitFor("after the wait", 5000);
+    await vt.waitForGone("Retrying In");
+  });
+
+  it("/btw answers in a side panel that Esc closes, without touching the transcript", async () => {
+    t.provider.enqueue(openaiText("main answer"), openaiText("the side answer"));
+    const vt = await t.start();
+    await vt.type("main question");
+    await vt.press("enter");
+    await vt.waitFor("— turn 1 · completed");
+    await vt.type("/btw what is 2+2?");
+    await vt.press("enter");
+    await vt.waitFor("btw: what is 2+2? (1/1)");
+    expect(vt.screen().join("\n")).toContain("the side answer");
+    expect(t.provider.requests[1].body.tools ?? []).toEqual([]);
+    await vt.press("escape");
+    await vt.waitForGone("btw: what is 2+2?");
+    // Never committed to the scrollback.
+    expect(vt.text()).not.toContain("the side answer");
+  });
+});
+
+describe("tern interactive UI prompts and sessions", () => {
+  it("asks the budget prompt of R-BUD-3 and goes on with y", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "glob", args: { pattern: "*" } }]),
+      openaiText("second round ran"),
+    );
+    const vt = await t.start(["--max-model-calls", "1"]);
+    await vt.type("go");
+    await vt.press("enter");
+    await vt.waitFor("continue? [y]es / [n]o / [yyy]");
+    await vt.type("y");
+    await vt.press("enter");
+    await vt.waitFor("second round ran");
+    await vt.waitFor(/— turn 1 · completed/);
+  });
+
+  it("/fork continues in a new session, shown in the status line", async () => {
+    t.provider.enqueue(openaiText("first answer"));
+    const vt = await t.start();
+    await vt.type("hello");
+    await vt.press("enter");
+    await vt.waitFor("— turn 1 · completed");
+    const before = vt
+      .screen()
+      .join("\n")
+      .match(/session (\S+)\s*$/m)![1];
+    await vt.type("/fork");
+    await vt.press("enter");
+    const text = await vt.waitFor(/forked into (\S+)/);
+    const forked = text.match(/forked into (\S+)/)![1];
+    expect(forked).not.toBe(before);
+    await vt.waitFor(new RegExp(`· session ${forked}\\s*$`, "m"));
+    await vt.type("/history");
+    await vt.press("enter");
+    await vt.waitFor(/^\s+1 {2}hello$/m);
+  });
+});

@@ -1,0 +1,147 @@
+// The UI reducer: engine events and UI actions in, state out (pure, no terminal).
+import { describe, expect, it } from "vitest";
+import type { EngineEvent } from "../../src/engine/events.js";
+import { initialState, phaseText, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
+
+const start = () => initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 });
+const ev = (event: EngineEvent, now = 0): UiAction => ({ type: "event", event, now });
+const run = (state: UiState, ...actions: UiAction[]) => actions.reduce(reduce, state);
+const usage = { prompt: 0, completion: 0, cache_read: 0, cache_write: 0 };
+const end = (over: Partial<Extract<EngineEvent, { type: "turn_end" }>> = {}): EngineEvent => ({
+  type: "turn_end",
+  turn: 1,
+  stop_reason: "completed",
+  rounds: 3,
+  model_calls: 3,
+  tool_calls: 2,
+  tool_errors: 0,
+  usage,
+  cost: 0.5,
+  duration_ms: 1500,
+  ...over,
+});
+const assistant = (text: string, calls = 0): EngineEvent => ({
+  type: "assistant_message",
+  text,
+  reasoning: "",
+  tool_calls: Array.from({ length: calls }, (_, i) => ({ id: `c${i}`, name: "bash", arguments: "{}" })),
+  finish_reason: calls ? "tool_calls" : "stop",
+});
+
+describe("tui state", () => {
+  it("streams text live and commits it once on assistant_message", () => {
+    const s = run(
+      start(),
+      ev({ type: "turn_start", turn: 1 }),
+      ev({ type: "text_delta", text: "Hel" }),
+      ev({ type: "text_delta", text: "lo" }),
+    );
+    expect(s.live).toBe("Hello");
+    const done = reduce(s, ev(assistant("Hello")));
+    expect(done.live).toBe("");
+    expect(done.items.map((i) => i.text)).toEqual(["Hello"]);
+  });
+
+  it("drops a failed attempt's text on stream_discarded and prints the retry line", () => {
+    const s = run(
+      start(),
+      ev({ type: "text_delta", text: "partial" }),
+      ev({ type: "stream_discarded", round: 1, attempt: 1 }),
+      ev(
+        {
+          type: "retry_scheduled",
+          attempt: 2,
+          delay_ms: 4000,
+          reason: "rate_limit",
+          status: 429,
+          message: "HTTP 429",
+        },
+        10_000,
+      ),
+    );
+    expect(s.live).toBe("");
+    expect(s.items.at(-1)!.text).toBe("retrying model request: HTTP 429");
+    expect(phaseText(s.phase!, 10_000)).toBe("Retrying In 4s (Attempt 2)");
+    expect(phaseText(s.phase!, 11_200)).toBe("Retrying In 3s (Attempt 2)");
+    expect(phaseText(s.phase!, 20_000)).toBe("Retrying In 0s (Attempt 2)");
+  });
+
+  it("labels a finished turn with rounds that asked for tools, and sums cost and tokens", () => {
+    const s = run(
+      start(),
+      ev({ type: "turn_start", turn: 1 }),
+      ev(assistant("", 1)),
+      ev({ type: "tool_call", id: "c0", name: "bash", arguments: "{}" }),
+      ev(assistant("", 1)),
+      ev({ type: "usage", ...usage, prompt: 250, completion: 10 }),
+      ev(assistant("done")),
+      ev(end()),
+    );
+    expect(s.items.at(-1)!.text).toBe(
+      "— turn 1 · completed · rounds=2 · tools=2 · errors=0 · 1.5s · $0.5000",
+    );
+    expect(s.phase).toBeNull();
+    expect(s.status).toMatchObject({ lastPrompt: 250, tokens: 260, cost: 0.5 });
+    expect(reduce(s, ev(end({ cost: null }))).status.cost).toBeNull();
+  });
+
+  it("shows the running tool and the approval wait in the phase", () => {
+    let s = reduce(start(), ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }));
+    expect(phaseText(s.phase!, 0)).toBe("Running bash…");
+    s = reduce(s, { type: "approval", calls: [{ id: "c1", name: "bash", arguments: "{}" }] });
+    expect(phaseText(s.phase!, 0)).toBe("Waiting for approval");
+    s = reduce(s, { type: "approval", calls: null });
+    expect(s.approval).toBeNull();
+  });
+
+  it("keeps a FIFO queue; drop_queue empties it and hold survives only while text is queued", () => {
+    let s = run(
+      start(),
+      { type: "enqueue", text: "a" },
+      { type: "enqueue", text: "b" },
+      { type: "hold", held: true },
+    );
+    expect(s.queue).toEqual(["a", "b"]);
+    s = reduce(s, { type: "dequeue" });
+    expect(s).toMatchObject({ queue: ["b"], held: true });
+    s = reduce(s, { type: "dequeue" });
+    expect(s).toMatchObject({ queue: [], held: false });
+    expect(run(start(), { type: "enqueue", text: "x" }, { type: "drop_queue" }).queue).toEqual([]);
+  });
+
+  it("side panel: pending answer, thread stepping, clear and cancel", () => {
+    let s = reduce(start(), { type: "side_ask", question: "q1" });
+    expect(s.side).toMatchObject({ open: true, pending: { question: "q1", text: "", reasoning: false } });
+    s = reduce(s, { type: "side_event", kind: "reasoning_delta", text: "hmm" });
+    expect(s.side.pending!.reasoning).toBe(true);
+    s = run(
+      s,
+      { type: "side_event", kind: "text_delta", text: "a1" },
+      { type: "side_done", ok: true, text: "a1" },
+    );
+    s = run(s, { type: "side_ask", question: "q2" }, { type: "side_done", ok: true, text: "a2" });
+    expect(s.side).toMatchObject({ index: 1, pending: null });
+    expect(reduce(s, { type: "side_step", delta: -1 }).side.index).toBe(0);
+    expect(run(s, { type: "side_step", delta: -1 }, { type: "side_step", delta: -1 }).side.index).toBe(0);
+    expect(reduce(s, { type: "side_step", delta: 1 }).side.index).toBe(1);
+    expect(reduce(s, { type: "side_clear" }).side.thread).toEqual([]);
+    const cancelled = run(s, { type: "side_ask", question: "q3" }, { type: "side_cancel" });
+    expect(cancelled.side).toMatchObject({ open: false, pending: null });
+    const failed = run(
+      s,
+      { type: "side_ask", question: "q4" },
+      { type: "side_done", ok: false, text: "", error: "boom" },
+    );
+    expect(failed.side.pending).toMatchObject({ question: "q4", error: "boom" });
+  });
+
+  it("clears the live text and the phase when the work ends", () => {
+    const s = run(
+      start(),
+      { type: "busy", busy: true, phase: { kind: "compacting" } },
+      ev({ type: "text_delta", text: "x" }),
+    );
+    expect(phaseText(s.phase!, 0)).toBe("Compacting");
+    expect(reduce(s, { type: "busy", busy: false })).toMatchObject({ busy: false, phase: null, live: "" });
+  });
+});

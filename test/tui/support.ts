@@ -1,0 +1,52 @@
+// Per-test scaffolding of the UI tests: temp TERN_HOME + workspace, a fake OpenAI-compatible
+// provider, and the built CLI started in a pseudo-terminal with `--model local/mock-1`.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
+import { FakeProvider } from "../support/fake-provider.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { VTerm } from "../support/vterm.js";
+
+export interface TuiTest {
+  dirs: TempDirs;
+  provider: FakeProvider;
+  /** Starts `tern` in a pseudo-terminal; waits for the status line. */
+  start(extraArgs?: string[], config?: Record<string, unknown>): Promise<VTerm>;
+}
+
+export function useTui(): TuiTest {
+  const terms: VTerm[] = [];
+  const ctx = {
+    async start(extraArgs: string[] = [], config: Record<string, unknown> = {}) {
+      writeFileSync(
+        join(ctx.dirs.home, "config.json"),
+        JSON.stringify({ retry: { baseDelaySeconds: 0.01, maxDelaySeconds: 0.05 }, ...config }),
+      );
+      const vt = new VTerm({
+        home: ctx.dirs.home,
+        cwd: ctx.dirs.workspace,
+        args: ["--model", "local/mock-1", "--base-url", ctx.provider.baseUrl, ...extraArgs],
+      });
+      terms.push(vt);
+      await vt.waitFor(/context \d+% · \d+ tokens/, 15_000);
+      // Ink turns on raw mode in an effect right after its first frame; keys typed before would echo.
+      await new Promise((r) => setTimeout(r, 150));
+      return vt;
+    },
+  } as TuiTest;
+  beforeEach(async () => {
+    ctx.dirs = makeTempDirs("tern-tui-");
+    ctx.provider = await FakeProvider.start();
+  });
+  afterEach(async () => {
+    for (const vt of terms.splice(0)) await vt.close();
+    await ctx.provider.close();
+    ctx.dirs.cleanup();
+  });
+  return ctx;
+}
+
+/** How many lines of scrollback + screen equal this text (after trimming). */
+export function countLines(lines: string[], text: string): number {
+  return lines.filter((l) => l.trim() === text).length;
+}
