@@ -115,6 +115,22 @@ function Prompts({ state }: { state: UiState }) {
   return null;
 }
 
+/** The composer text with the cursor cell drawn inverse; later lines line up under the first. */
+function Composer({ text, cursor, prompt }: { text: string; cursor: number; prompt: string }) {
+  const indent = (s: string) => s.replace(/\n/g, `\n${" ".repeat(prompt.length)}`);
+  const at = text[cursor];
+  const cell = at === undefined || at === "\n" ? " " : at;
+  const after = (at === "\n" ? "\n" : "") + text.slice(cursor + 1);
+  return (
+    <Text>
+      {prompt}
+      {indent(text.slice(0, cursor))}
+      <Text inverse>{cell}</Text>
+      {indent(after)}
+    </Text>
+  );
+}
+
 function StatusLine({ state }: { state: UiState }) {
   const s = state.status;
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
@@ -148,11 +164,7 @@ export function App({ ctl }: { ctl: TuiController }) {
         ) : null}
         <Prompts state={state} />
         <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
-          <Text>
-            {state.limit ? "answer› " : "› "}
-            {state.composer}
-            <Text inverse> </Text>
-          </Text>
+          <Composer text={state.composer} cursor={state.cursor} prompt={state.limit ? "answer› " : "› "} />
         </Box>
         <StatusLine state={state} />
       </Box>

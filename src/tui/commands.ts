@@ -26,6 +26,7 @@ export const HELP = [
   "/btw <question>     ask a side question (alias /side)",
   "/quit               exit",
   "Enter while busy queues a follow-up; empty Enter sends the queue now; Ctrl+C interrupts.",
+  "Alt+Enter (or \\ then Enter) starts a new line; ↑/↓ recall earlier prompts; ←/→ Home/End move.",
 ].join("\n");
 
 type Archive = TuiController["session"]["core"]["fold"]["archive"];

@@ -5,6 +5,7 @@ import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
+import { type Edit, History } from "./composer.js";
 import { initialState, type ItemKind } from "./state.js";
 import { Store } from "./store.js";
 
@@ -34,6 +35,8 @@ export class TuiController {
   session!: Session;
   config!: Config;
   readonly hooks: TuiHooks;
+  /** What was sent from the composer in this process, for Up / Down. */
+  readonly history = new History();
   /** Resolves when the UI should exit. */
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
@@ -116,12 +119,22 @@ export class TuiController {
       return;
     }
     this.store.dispatch({ type: "compose", text: "" });
+    this.history.add(text);
     if (/^\/[A-Za-z]/.test(text)) {
       void import("./commands.js").then((m) => m.runSlash(this, text));
       return;
     }
     if (state.busy) this.store.dispatch({ type: "enqueue", text });
     else void this.runPrompt(text);
+  }
+
+  /** The composer after an edit (keys.ts). */
+  get edit(): Edit {
+    return { text: this.state.composer, cursor: this.state.cursor };
+  }
+
+  setEdit(e: Edit): void {
+    this.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
   }
 
   /** Ctrl+C: the innermost thing that is going on stops (R-UI-5, R-SIDE-5). */

@@ -1,15 +1,25 @@
 // All key handling in one place: which keys mean what depends on what is on screen
 // (approval prompt, side panel, composer).
 import type { Key } from "ink";
+import {
+  backspace,
+  continuation,
+  type Edit,
+  end,
+  home,
+  insert,
+  left,
+  right,
+  verticalMove,
+} from "./composer.js";
 import type { TuiController } from "./controller.js";
 
 export function handleKey(ctl: TuiController, input: string, key: Key): void {
-  // Keys typed ahead arrive in one chunk ("hello\r"): each line end is an Enter of its own.
-  if (input.length > 1 && /[\r\n]/.test(input) && !key.ctrl && !key.meta) {
-    for (const part of input.split(/(\r\n|\r|\n)/)) {
-      if (/^[\r\n]+$/.test(part)) handleKey(ctl, "", { ...key, return: true });
-      else if (part) handleKey(ctl, part, { ...key, return: false });
-    }
+  // Keys typed ahead arrive in one chunk ("hello\r", "wrld\x01"): Ink then reports the whole
+  // chunk as text, so each control key in it is replayed as a key of its own.
+  if (input.length > 1 && !key.meta && /[\x00-\x1f\x7f]/.test(input)) {
+    for (const part of input.split(/(\r\n|[\x00-\x1f\x7f])/))
+      if (part) handleKey(ctl, ...controlKey(part, key));
     return;
   }
   const state = ctl.state;
@@ -31,28 +41,64 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     else if (input === "x" && !state.side.pending) ctl.store.dispatch({ type: "side_clear" });
     return;
   }
-  if (key.return) {
-    ctl.submit();
-    return;
-  }
-  if (key.backspace || key.delete) {
-    ctl.store.dispatch({ type: "compose", text: state.composer.slice(0, -1) });
-    return;
-  }
-  if (key.ctrl && input === "u") {
-    ctl.store.dispatch({ type: "compose", text: "" });
-    return;
-  }
+  composerKey(ctl, input, key);
+}
+
+/** One part of a split chunk as Ink would have reported it had it come alone. */
+function controlKey(part: string, base: Key): [string, Key] {
+  const key: Key = { ...base, return: false, ctrl: false, tab: false, backspace: false, delete: false };
+  if (part === "\r" || part === "\r\n") return ["", { ...key, return: true }];
+  if (part === "\t") return ["", { ...key, tab: true }];
+  if (part === "\x7f" || part === "\b") return ["", { ...key, delete: true }];
+  const code = part.charCodeAt(0);
+  // Ctrl+J ("\n") stays text: the composer takes it as a line break.
+  if (part.length === 1 && code >= 1 && code <= 26 && part !== "\n")
+    return [String.fromCharCode(code + 96), { ...key, ctrl: true }];
+  return [part, key];
+}
+
+/** xterm's modifyOtherKeys form of Shift+Enter; Ink leaves it as text without the ESC. */
+const SHIFT_ENTER_CSI = "[27;2;13~";
+
+function composerKey(ctl: TuiController, input: string, key: Key): void {
+  const e = ctl.edit;
+  // A newline instead of sending: Alt+Enter, Shift+Enter where the terminal tells it apart
+  // (kitty / modifyOtherKeys), Ctrl+J, or a trailing backslash + Enter (everywhere else).
   if (
-    key.ctrl ||
-    key.meta ||
-    key.escape ||
-    key.tab ||
-    key.upArrow ||
-    key.downArrow ||
-    key.leftArrow ||
-    key.rightArrow
-  )
+    (key.return && (key.meta || key.shift)) ||
+    input === SHIFT_ENTER_CSI ||
+    (!key.return && input === "\n")
+  ) {
+    ctl.setEdit(insert(e, "\n"));
     return;
-  if (input) ctl.store.dispatch({ type: "compose", text: state.composer + input });
+  }
+  if (key.return) {
+    const continued = continuation(e);
+    if (continued) ctl.setEdit(continued);
+    else ctl.submit();
+    return;
+  }
+  const next = editFor(ctl, e, input, key);
+  if (next) ctl.setEdit(next);
+}
+
+/** The composer after a key that edits it or moves the cursor; undefined for other keys. */
+function editFor(ctl: TuiController, e: Edit, input: string, key: Key): Edit | undefined {
+  // Ink reports the Backspace key (\x7f) as `delete`; both erase before the cursor.
+  if (key.backspace || key.delete) return backspace(e);
+  if (key.leftArrow) return left(e);
+  if (key.rightArrow) return right(e);
+  if (key.home || (key.ctrl && input === "a")) return home(e);
+  if (key.end || (key.ctrl && input === "e")) return end(e);
+  if (key.upArrow || key.downArrow) {
+    const delta = key.upArrow ? -1 : 1;
+    // Inside a multi-line prompt the cursor moves between lines; past the edge, history.
+    const moved = verticalMove(e, delta);
+    if (moved) return moved;
+    const recalled = ctl.history.step(delta, e.text);
+    return recalled === undefined ? undefined : { text: recalled, cursor: recalled.length };
+  }
+  if (key.ctrl && input === "u") return { text: "", cursor: 0 };
+  if (key.ctrl || key.meta || key.escape || key.tab || !input) return undefined;
+  return insert(e, input);
 }

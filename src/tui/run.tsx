@@ -11,7 +11,10 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
   await ctl.exited;
   // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
-  await Promise.race([ctl.settled(), new Promise((r) => setTimeout(r, 2000))]);
+  // The timer is cleared (not just raced): a pending one would keep the process alive for 2 s.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ctl.settled(), new Promise((r) => (timer = setTimeout(r, 2000)))]);
+  clearTimeout(timer);
   ink.unmount();
   await ink.waitUntilExit();
   await ctl.session.close();

@@ -67,6 +67,8 @@ export interface UiState {
   /** After Ctrl+C the queue is kept but not sent until an empty Enter (R-UI-5). */
   held: boolean;
   composer: string;
+  /** Where typing goes in the composer: an index into `composer` (0..length). */
+  cursor: number;
   approval: ToolCallFields[] | null;
   limit: LimitPrompt | null;
   side: SideState;
@@ -78,7 +80,8 @@ export interface UiState {
 export type UiAction =
   | { type: "event"; event: EngineEvent; now: number }
   | { type: "print"; kind: ItemKind; text: string }
-  | { type: "compose"; text: string }
+  /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
+  | { type: "compose"; text: string; cursor?: number }
   | { type: "enqueue"; text: string }
   | { type: "dequeue" }
   | { type: "drop_queue" }
@@ -105,6 +108,7 @@ export function initialState(status: Omit<StatusInfo, "lastPrompt" | "tokens" | 
     queue: [],
     held: false,
     composer: "",
+    cursor: 0,
     approval: null,
     limit: null,
     side: { open: false, thread: [], index: 0, pending: null },
@@ -216,7 +220,11 @@ export function reduce(state: UiState, action: UiAction): UiState {
     case "print":
       return print(state, action.kind, action.text);
     case "compose":
-      return { ...state, composer: action.text };
+      return {
+        ...state,
+        composer: action.text,
+        cursor: Math.max(0, Math.min(action.text.length, action.cursor ?? action.text.length)),
+      };
     case "enqueue":
       return { ...state, queue: [...state.queue, action.text] };
     case "dequeue":

@@ -14,6 +14,14 @@ export const KEYS = {
   backspace: "\x7f",
   left: "\x1b[D",
   right: "\x1b[C",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  home: "\x1b[H",
+  end: "\x1b[F",
+  ctrlA: "\x01",
+  ctrlE: "\x05",
+  /** What xterm sends for Alt+Enter (meta sends escape). */
+  altEnter: "\x1b\r",
   space: " ",
 } as const;
 
@@ -77,6 +85,20 @@ export class VTerm {
     return out;
   }
 
+  /** The characters of the visible screen drawn in inverse video (the composer's cursor cell). */
+  inverse(): string {
+    const buffer = this.term.buffer.active;
+    let out = "";
+    for (let y = 0; y < this.term.rows; y++) {
+      const line = buffer.getLine(buffer.viewportY + y);
+      for (let x = 0; line && x < this.term.cols; x++) {
+        const cell = line.getCell(x);
+        if (cell?.isInverse()) out += cell.getChars() || " ";
+      }
+    }
+    return out;
+  }
+
   text(): string {
     return this.lines().join("\n");
   }
@@ -90,6 +112,19 @@ export class VTerm {
       if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
       if (Date.now() > deadline)
         throw new Error(`timed out waiting for ${String(what)}; screen:\n${this.screen().join("\n")}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Waits until the visible screen (not the scrollback) shows the text. */
+  async waitForScreen(what: string | RegExp, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.pending;
+      const text = this.screen().join("\n");
+      if (typeof what === "string" ? text.includes(what) : what.test(text)) return text;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(what)} on screen; screen:\n${text}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }

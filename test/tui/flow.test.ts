@@ -2,15 +2,9 @@
 // Ctrl+C, retry countdown and the /btw side panel.
 import { describe, expect, it } from "vitest";
 import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { countLines, useTui } from "./support.js";
+import { countLines, userTexts, useTui } from "./support.js";
 
 const t = useTui();
-const userTexts = (body: any): string[] =>
-  body.messages
-    .filter((m: any) => m.role === "user")
-    .map((m: any) =>
-      typeof m.content === "string" ? m.content : m.content.map((p: any) => p.text).join(""),
-    );
 
 describe("tern interactive UI while busy", () => {
   it("queues a follow-up typed during a tool batch and sends it after the batch", async () => {

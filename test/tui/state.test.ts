@@ -144,4 +144,10 @@ describe("tui state", () => {
     expect(phaseText(s.phase!, 0)).toBe("Compacting");
     expect(reduce(s, { type: "busy", busy: false })).toMatchObject({ busy: false, phase: null, live: "" });
   });
+
+  it("puts the composer cursor at the end unless told, clamped to the text", () => {
+    expect(reduce(start(), { type: "compose", text: "abc" })).toMatchObject({ composer: "abc", cursor: 3 });
+    expect(reduce(start(), { type: "compose", text: "abc", cursor: 1 }).cursor).toBe(1);
+    expect(reduce(start(), { type: "compose", text: "abc", cursor: 9 }).cursor).toBe(3);
+  });
 });

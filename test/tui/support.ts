@@ -10,14 +10,14 @@ import { VTerm } from "../support/vterm.js";
 export interface TuiTest {
   dirs: TempDirs;
   provider: FakeProvider;
-  /** Starts `tern` in a pseudo-terminal; waits for the status line. */
-  start(extraArgs?: string[], config?: Record<string, unknown>): Promise<VTerm>;
+  /** Starts `tern` in a pseudo-terminal; waits for the status line (or `ready`). */
+  start(extraArgs?: string[], config?: Record<string, unknown>, ready?: RegExp): Promise<VTerm>;
 }
 
 export function useTui(): TuiTest {
   const terms: VTerm[] = [];
   const ctx = {
-    async start(extraArgs: string[] = [], config: Record<string, unknown> = {}) {
+    async start(extraArgs: string[] = [], config: Record<string, unknown> = {}, ready?: RegExp) {
       writeFileSync(
         join(ctx.dirs.home, "config.json"),
         JSON.stringify({ retry: { baseDelaySeconds: 0.01, maxDelaySeconds: 0.05 }, ...config }),
@@ -28,7 +28,7 @@ export function useTui(): TuiTest {
         args: ["--model", "local/mock-1", "--base-url", ctx.provider.baseUrl, ...extraArgs],
       });
       terms.push(vt);
-      await vt.waitFor(/context \d+% · \d+ tokens/, 15_000);
+      await vt.waitFor(ready ?? /context \d+% · \d+ tokens/, 15_000);
       // Ink turns on raw mode in an effect right after its first frame; keys typed before would echo.
       await new Promise((r) => setTimeout(r, 150));
       return vt;
@@ -49,4 +49,20 @@ export function useTui(): TuiTest {
 /** How many lines of scrollback + screen equal this text (after trimming). */
 export function countLines(lines: string[], text: string): number {
   return lines.filter((l) => l.trim() === text).length;
+}
+
+/** The user messages' text of a recorded Chat Completions request body, oldest first. */
+export function userTexts(body: any): string[] {
+  return body.messages
+    .filter((m: any) => m.role === "user")
+    .map((m: any) =>
+      typeof m.content === "string" ? m.content : m.content.map((p: any) => p.text ?? "").join(""),
+    );
+}
+
+/** The session id the status line shows now. */
+export function statusSession(screen: string[]): string {
+  const match = screen.join("\n").match(/· session (\S+)\s*$/m);
+  if (!match) throw new Error(`no session in the status line:\n${screen.join("\n")}`);
+  return match[1];
 }

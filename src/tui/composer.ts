@@ -1,0 +1,87 @@
+// Pure editing of the composer: text plus a cursor (an index into the text, 0..length). Lines
+// are split on "\n" so Home / End and Up / Down work per line in a multi-line prompt.
+
+export interface Edit {
+  text: string;
+  cursor: number;
+}
+
+export function insert(e: Edit, s: string): Edit {
+  return { text: e.text.slice(0, e.cursor) + s + e.text.slice(e.cursor), cursor: e.cursor + s.length };
+}
+
+/** Deletes the character before the cursor. */
+export function backspace(e: Edit): Edit {
+  if (e.cursor === 0) return e;
+  return { text: e.text.slice(0, e.cursor - 1) + e.text.slice(e.cursor), cursor: e.cursor - 1 };
+}
+
+export function left(e: Edit): Edit {
+  return { ...e, cursor: Math.max(0, e.cursor - 1) };
+}
+
+export function right(e: Edit): Edit {
+  return { ...e, cursor: Math.min(e.text.length, e.cursor + 1) };
+}
+
+/** Start of the cursor's line. */
+export function home(e: Edit): Edit {
+  return { ...e, cursor: e.text.lastIndexOf("\n", e.cursor - 1) + 1 };
+}
+
+/** End of the cursor's line. */
+export function end(e: Edit): Edit {
+  const next = e.text.indexOf("\n", e.cursor);
+  return { ...e, cursor: next === -1 ? e.text.length : next };
+}
+
+/**
+ * The cursor one line up (-1) or down (+1), keeping its column where the line is long enough;
+ * undefined when there is no such line (the caller then recalls history instead).
+ */
+export function verticalMove(e: Edit, delta: -1 | 1): Edit | undefined {
+  const start = home(e).cursor;
+  const column = e.cursor - start;
+  if (delta < 0) {
+    if (start === 0) return undefined;
+    const prevStart = e.text.lastIndexOf("\n", start - 2) + 1;
+    return { ...e, cursor: Math.min(prevStart + column, start - 1) };
+  }
+  const lineEnd = end(e).cursor;
+  if (lineEnd === e.text.length) return undefined;
+  const nextStart = lineEnd + 1;
+  const nextEnd = end({ ...e, cursor: nextStart }).cursor;
+  return { ...e, cursor: Math.min(nextStart + column, nextEnd) };
+}
+
+/**
+ * Enter that continues the prompt on a new line instead of sending it: a backslash right before
+ * the cursor (for terminals that send Shift+Enter as a plain Enter) becomes the line break.
+ */
+export function continuation(e: Edit): Edit | undefined {
+  if (e.cursor === 0 || e.text[e.cursor - 1] !== "\\") return undefined;
+  return insert(backspace(e), "\n");
+}
+
+/** Up / Down through earlier prompts of this process; the draft comes back past the newest. */
+export class History {
+  private entries: string[] = [];
+  /** entries.length = not browsing (the draft is shown). */
+  private index = 0;
+  private draft = "";
+
+  add(text: string): void {
+    if (text && this.entries.at(-1) !== text) this.entries.push(text);
+    this.index = this.entries.length;
+    this.draft = "";
+  }
+
+  /** The text to show after stepping, or undefined at either end. */
+  step(delta: -1 | 1, current: string): string | undefined {
+    const next = this.index + delta;
+    if (next < 0 || next > this.entries.length) return undefined;
+    if (this.index === this.entries.length) this.draft = current;
+    this.index = next;
+    return next === this.entries.length ? this.draft : this.entries[next];
+  }
+}

@@ -1,0 +1,106 @@
+// The /btw side panel in a real pseudo-terminal (R-SIDE-5): Ctrl+C cancels an in-flight side
+// question while the main turn goes on, Left / Right step through the thread, x clears it, and
+// the panel shows `Waiting for the model` then `Thinking` before the answer streams.
+import { describe, expect, it } from "vitest";
+import { openaiStream, openaiText } from "../support/openai-script.js";
+import { userTexts, useTui } from "./support.js";
+
+const t = useTui();
+
+describe("tern /btw side panel", () => {
+  it("Ctrl+C cancels an in-flight side question and closes the panel; the main turn completes", async () => {
+    t.provider.enqueue(
+      openaiStream()
+        .text("main ")
+        .text("turn ")
+        .text("goes ")
+        .text("on ")
+        .text("to the end")
+        .finish("stop")
+        .usage({ prompt_tokens: 5 })
+        .delay(250)
+        .build(),
+      // The side request: the role frame, then silence until the client goes away.
+      openaiStream().text("never shown").finish("stop").stallAfter(1).build(),
+    );
+    const vt = await t.start();
+    await vt.type("main work");
+    await vt.press("enter");
+    await vt.waitFor("main turn");
+    await vt.type("/btw side question?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: side question?");
+    await vt.waitForScreen("Waiting for the model");
+    expect(t.provider.requests).toHaveLength(2);
+    await vt.press("ctrlC");
+    await vt.waitForGone("btw: side question?");
+    // The main turn was not interrupted: it streams on and completes.
+    expect(vt.text()).not.toContain("— turn 1");
+    await vt.waitFor(/— turn 1 · completed/);
+    expect(vt.text()).toContain("main turn goes on to the end");
+    expect(vt.text()).not.toContain("never shown");
+    // A new side question works after the cancelled one (its history has no trace of it).
+    t.provider.enqueue(openaiText("fresh side answer"));
+    await vt.type("/btw again?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: again? (1/1)");
+    expect(vt.screen().join("\n")).toContain("fresh side answer");
+    expect(userTexts(t.provider.requests[2].body).join("\n")).not.toContain("side question?");
+  });
+
+  it("Left / Right step through earlier answers, x clears the thread", async () => {
+    t.provider.enqueue(openaiText("answer one"), openaiText("answer two"), openaiText("answer three"));
+    const vt = await t.start();
+    await vt.type("/btw first?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: first? (1/1)");
+    await vt.press("escape");
+    await vt.waitForGone("btw: first?");
+    await vt.type("/btw second?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: second? (2/2)");
+    expect(vt.screen().join("\n")).toContain("answer two");
+    // The second request carried the first exchange as history.
+    expect(userTexts(t.provider.requests[1].body)).toContain("first?");
+    await vt.press("left");
+    await vt.waitForScreen("btw: first? (1/2)");
+    expect(vt.screen().join("\n")).toContain("answer one");
+    await vt.press("left");
+    await vt.waitForScreen("btw: first? (1/2)");
+    await vt.press("right");
+    await vt.waitForScreen("btw: second? (2/2)");
+    await vt.press("right");
+    await vt.waitForScreen("btw: second? (2/2)");
+    await vt.type("x");
+    await vt.waitForGone("btw: second?");
+    // Cleared: the next question starts a new thread with no history.
+    await vt.type("/btw third?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: third? (1/1)");
+    expect(userTexts(t.provider.requests[2].body)).not.toContain("first?");
+    expect(userTexts(t.provider.requests[2].body)).not.toContain("second?");
+  });
+
+  it("shows Waiting for the model before reasoning and Thinking during reasoning, then the text", async () => {
+    t.provider.enqueue(
+      openaiStream()
+        .reasoning("Let me ")
+        .reasoning("think.")
+        .text("The reasoned answer.")
+        .finish("stop")
+        .usage({ prompt_tokens: 5 })
+        .delay(300)
+        .build(),
+    );
+    const vt = await t.start();
+    await vt.type("/btw why?");
+    await vt.press("enter");
+    await vt.waitForScreen(/btw: why\?[^\n]*\n[^\n]*Waiting for the model/);
+    await vt.waitForScreen(/btw: why\?[^\n]*\n[^\n]*Thinking/);
+    expect(vt.screen().join("\n")).not.toContain("Waiting for the model");
+    await vt.waitForScreen("btw: why? (1/1)");
+    const screen = vt.screen().join("\n");
+    expect(screen).toContain("The reasoned answer.");
+    expect(screen).not.toContain("Thinking");
+  });
+});
