@@ -1,9 +1,9 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
-import { Box, Static, Text, useInput, useStdout } from "ink";
+import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
-import { handleKey } from "./keys.js";
+import { onInput } from "./keys.js";
 import { type Item, money, phaseText, type SideState, type UiState } from "./state.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -146,7 +146,16 @@ export function App({ ctl }: { ctl: TuiController }) {
   const { stdout } = useStdout();
   const ticking = state.phase !== null || state.side.pending !== null;
   const now = useNow(ticking);
-  useInput((input, key) => handleKey(ctl, input, key));
+  const { internal_eventEmitter: inputEvents } = useStdin();
+  // Prepended, so RawInput sees each raw event before useInput's listener turns it into a key.
+  useEffect(() => {
+    const feed = (data: string) => ctl.input.feed(data);
+    inputEvents.prependListener("input", feed);
+    return () => {
+      inputEvents.off("input", feed);
+    };
+  }, [inputEvents, ctl]);
+  useInput((input, key) => onInput(ctl, input, key));
   const cols = stdout.columns || 80;
   const rows = stdout.rows || 24;
   const spinner = SPINNER[Math.floor(now / 120) % SPINNER.length];

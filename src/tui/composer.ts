@@ -16,6 +16,12 @@ export function backspace(e: Edit): Edit {
   return { text: e.text.slice(0, e.cursor - 1) + e.text.slice(e.cursor), cursor: e.cursor - 1 };
 }
 
+/** Deletes the character under the cursor (the Delete key). */
+export function deleteForward(e: Edit): Edit {
+  if (e.cursor >= e.text.length) return e;
+  return { text: e.text.slice(0, e.cursor) + e.text.slice(e.cursor + 1), cursor: e.cursor };
+}
+
 export function left(e: Edit): Edit {
   return { ...e, cursor: Math.max(0, e.cursor - 1) };
 }

@@ -5,7 +5,8 @@ import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
-import { type Edit, History } from "./composer.js";
+import { type Edit, History, insert } from "./composer.js";
+import { RawInput } from "./raw-input.js";
 import { initialState, type ItemKind } from "./state.js";
 import { Store } from "./store.js";
 
@@ -37,6 +38,8 @@ export class TuiController {
   readonly hooks: TuiHooks;
   /** What was sent from the composer in this process, for Up / Down. */
   readonly history = new History();
+  /** Raw input Ink's keys hide: bracketed paste and Delete vs Backspace (raw-input.ts). */
+  readonly input = new RawInput((text) => this.paste(text));
   /** Resolves when the UI should exit. */
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
@@ -135,6 +138,11 @@ export class TuiController {
 
   setEdit(e: Edit): void {
     this.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
+  }
+
+  /** A bracketed paste goes into the composer at the cursor as is; it never sends. */
+  paste(text: string): void {
+    this.setEdit(insert(this.edit, text));
   }
 
   /** Ctrl+C: the innermost thing that is going on stops (R-UI-5, R-SIDE-5). */

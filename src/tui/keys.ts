@@ -4,6 +4,7 @@ import type { Key } from "ink";
 import {
   backspace,
   continuation,
+  deleteForward,
   type Edit,
   end,
   home,
@@ -13,6 +14,37 @@ import {
   verticalMove,
 } from "./composer.js";
 import type { TuiController } from "./controller.js";
+
+/** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
+export function onInput(ctl: TuiController, input: string, key: Key): void {
+  const typed = ctl.input.leftover;
+  ctl.input.leftover = "";
+  if (typed) handleKey(ctl, ...controlKey(typed, NO_KEY));
+  if (!ctl.input.consumed) handleKey(ctl, input, key);
+}
+
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
 
 export function handleKey(ctl: TuiController, input: string, key: Key): void {
   // Keys typed ahead arrive in one chunk ("hello\r", "wrld\x01"): Ink then reports the whole
@@ -84,7 +116,8 @@ function composerKey(ctl: TuiController, input: string, key: Key): void {
 
 /** The composer after a key that edits it or moves the cursor; undefined for other keys. */
 function editFor(ctl: TuiController, e: Edit, input: string, key: Key): Edit | undefined {
-  // Ink reports the Backspace key (\x7f) as `delete`; both erase before the cursor.
+  // Ink reports Backspace (\x7f) and Delete (\x1b[3~) both as `delete`: the raw sequence tells.
+  if (key.delete && ctl.input.forwardDelete) return deleteForward(e);
   if (key.backspace || key.delete) return backspace(e);
   if (key.leftArrow) return left(e);
   if (key.rightArrow) return right(e);

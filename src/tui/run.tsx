@@ -3,20 +3,33 @@
 import { render } from "ink";
 import { App } from "./app.js";
 import { TuiController, type TuiDeps } from "./controller.js";
+import { PASTE_OFF, PASTE_ON } from "./raw-input.js";
+
+/** Turns bracketed paste off on any exit, an uncaught error included ('exit' still fires then). */
+function pasteOff(): void {
+  if (process.stdout.isTTY) process.stdout.write(PASTE_OFF);
+}
 
 export async function runTui(deps: TuiDeps): Promise<number> {
   const ctl = new TuiController(deps);
   ctl.attach(await deps.open(ctl.hooks));
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
-  await ctl.exited;
-  // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
-  // The timer is cleared (not just raced): a pending one would keep the process alive for 2 s.
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([ctl.settled(), new Promise((r) => (timer = setTimeout(r, 2000)))]);
-  clearTimeout(timer);
-  ink.unmount();
-  await ink.waitUntilExit();
+  process.stdout.write(PASTE_ON);
+  process.once("exit", pasteOff);
+  try {
+    await ctl.exited;
+    // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
+    // The timer is cleared (not just raced): a pending one would keep the process alive for 2 s.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([ctl.settled(), new Promise((r) => (timer = setTimeout(r, 2000)))]);
+    clearTimeout(timer);
+    ink.unmount();
+    await ink.waitUntilExit();
+  } finally {
+    process.off("exit", pasteOff);
+    pasteOff();
+  }
   await ctl.session.close();
   return 0;
 }

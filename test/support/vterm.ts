@@ -12,6 +12,8 @@ export const KEYS = {
   escape: "\x1b",
   ctrlC: "\x03",
   backspace: "\x7f",
+  /** The Delete key (forward delete). */
+  delete: "\x1b[3~",
   left: "\x1b[D",
   right: "\x1b[C",
   up: "\x1b[A",
@@ -148,6 +150,12 @@ export class VTerm {
       this.pty.write(ch);
       await new Promise((r) => setTimeout(r, 5));
     }
+  }
+
+  /** Writes raw bytes in one chunk (a paste, an escape sequence), then lets the program read them. */
+  async write(bytes: string): Promise<void> {
+    this.pty.write(bytes);
+    await new Promise((r) => setTimeout(r, 30));
   }
 
   async press(key: keyof typeof KEYS): Promise<void> {
