@@ -3,6 +3,7 @@
 // how to read them again, long old texts are cut, the newest rounds stay. Summarize runs only
 // when shedding was not enough: older turns become one model-written summary (no tools).
 // Neither touches the unclosed item nor splits a tool call from its result (R-COMP-3).
+import { addUsage } from "../config/pricing.js";
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
@@ -327,12 +328,7 @@ export async function compactNow(
       pending.modelCalls++;
     },
     onUsage: (u) => {
-      pending.usage = {
-        prompt: pending.usage.prompt + u.prompt,
-        completion: pending.usage.completion + u.completion,
-        cacheRead: pending.usage.cacheRead + u.cacheRead,
-        cacheWrite: pending.usage.cacheWrite + u.cacheWrite,
-      };
+      pending.usage = addUsage(pending.usage, u);
       core.publish({ type: "usage", ...toUsageFields(u) });
     },
   });

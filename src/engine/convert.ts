@@ -11,10 +11,6 @@ export function toUsageFields(usage: Usage): UsageFields {
   };
 }
 
-export function emptyUsage(): Usage {
-  return { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
-}
-
 /** Content as one string for events and terminal output; images become a short marker. */
 export function contentToText(
   content: ReadonlyArray<{ type: string; text?: string; mediaType?: string }>,

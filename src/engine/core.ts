@@ -1,7 +1,7 @@
 // The state of one session's engine task and the only place that commits records: every
 // commit is checked with the record's `admissible` predicate, written, then folded.
 import type { Config, ResolvedModel } from "../config/types.js";
-import { computeCost } from "../config/pricing.js";
+import { computeCost, emptyUsage } from "../config/pricing.js";
 import type {
   ContentPart,
   ImagePart,
@@ -22,7 +22,7 @@ import type { ApprovalPolicy } from "../tools/approval.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
-import { emptyUsage, toUsageFields } from "./convert.js";
+import { toUsageFields } from "./convert.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
 

@@ -2,6 +2,7 @@
 // request → stream with retry → finish/budget checks → commit assistant → tool batch → commit results,
 // until a round asks for no tools or a stop applies. It only commits records and publishes events;
 // front ends never see anything else.
+import { addUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
 import { DurationLimitError, streamWithRetry } from "../provider/retry.js";
 import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
@@ -253,13 +254,4 @@ function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnS
 function internalError(err: unknown): TurnError {
   const message = err instanceof Error ? err.message : String(err);
   return { class: "internal", message };
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    prompt: a.prompt + b.prompt,
-    completion: a.completion + b.completion,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-  };
 }

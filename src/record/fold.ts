@@ -2,6 +2,7 @@
 // O(1) except the rare withdrawals (compaction, cleared, rewound), so a live session and a
 // resume of a long record cost the same per line.
 import type { ContentPart, Message, ToolCall, Usage } from "../provider/types.js";
+import { addUsage, emptyUsage } from "../config/pricing.js";
 import { RecordError } from "./errors.js";
 import { admissible } from "./phases.js";
 import type {
@@ -59,16 +60,6 @@ export function toContent(parts: RecordContentPart[]): ContentPart[] {
       ? { type: "image", mediaType: p.mediaType, data: "", ref: p.ref }
       : { type: "text", text: p.text },
   );
-}
-
-const zeroUsage = (): Usage => ({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 });
-
-function addUsage(into: Usage, u: Usage | null | undefined): void {
-  if (!u) return;
-  into.prompt += u.prompt;
-  into.completion += u.completion;
-  into.cacheRead += u.cacheRead;
-  into.cacheWrite += u.cacheWrite;
 }
 
 export class RecordFold {
@@ -199,7 +190,7 @@ export class RecordFold {
             startedAt: line.ts,
             lastTs: line.ts,
             rounds: [],
-            usage: zeroUsage(),
+            usage: emptyUsage(),
             toolCalls: 0,
             toolErrors: 0,
             ended: false,
@@ -221,7 +212,7 @@ export class RecordFold {
           toolCalls: line.toolCalls,
           finish: line.finish,
         });
-        if (turn) addUsage(turn.usage, line.usage);
+        if (turn && line.usage) turn.usage = addUsage(turn.usage, line.usage);
         const msg: Message = {
           role: "assistant",
           text: line.text,
@@ -264,7 +255,8 @@ export class RecordFold {
         if (this.current) this.current.ended = true;
         break;
       case "compaction":
-        if (this.current && !this.current.ended) addUsage(this.current.usage, line.usage);
+        if (this.current && !this.current.ended && line.usage)
+          this.current.usage = addUsage(this.current.usage, line.usage);
         this.compact(line);
         break;
       case "cleared":

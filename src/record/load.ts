@@ -1,5 +1,6 @@
 // Reading record.jsonl. A torn last line is a crash mid-write and is ignored with a warning;
 // damage anywhere else stops the load (R-REC-4). Older lines get defaults (R-REC-7).
+import { emptyUsage } from "../config/pricing.js";
 import { readFileSync } from "node:fs";
 import { RecordError } from "./errors.js";
 import { RECORD_VERSION, type RecordLine, type RecordType } from "./types.js";
@@ -8,8 +9,6 @@ export interface LoadedRecord {
   lines: RecordLine[];
   warnings: string[];
 }
-
-const EMPTY_USAGE = () => ({ prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 });
 
 /** Field defaults per type: a line written before a field existed gets these (R-REC-7). */
 const DEFAULTS: Record<RecordType, () => Record<string, unknown>> = {
@@ -38,7 +37,7 @@ const DEFAULTS: Record<RecordType, () => Record<string, unknown>> = {
     modelCalls: 0,
     toolCalls: 0,
     toolErrors: 0,
-    usage: EMPTY_USAGE(),
+    usage: emptyUsage(),
     cost: null,
     durationMs: 0,
     startedAt: "",
@@ -76,7 +75,7 @@ export function normalizeLine(raw: unknown): RecordLine {
     v,
     ts: typeof obj.ts === "string" ? obj.ts : "",
   };
-  if (line.type === "turn_end") line.usage = { ...EMPTY_USAGE(), ...(line.usage as object) };
+  if (line.type === "turn_end") line.usage = { ...emptyUsage(), ...(line.usage as object) };
   return line as unknown as RecordLine;
 }
 
