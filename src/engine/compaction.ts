@@ -4,6 +4,7 @@
 // when shedding was not enough: older turns become one model-written summary (no tools).
 // Neither touches the unclosed item nor splits a tool call from its result (R-COMP-3).
 import { addUsage } from "../config/pricing.js";
+import { type PrefixMemo, reusablePrefix } from "../provider/grown-prefix.js";
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
@@ -48,18 +49,17 @@ export function estimateTokens(system: string, toolsJson: string, messages: read
 }
 
 /**
- * The estimate of a messages array is kept per array and extended as it grows (the fold's array
- * only grows between compactions), so checking the threshold every round stays O(new messages).
+ * The estimate of a messages array is kept per array and extended as it grows (see grown-prefix.ts),
+ * so checking the threshold every round stays O(new messages).
  */
-const estimates = new WeakMap<readonly Message[], { count: number; last: Message; tokens: number }>();
+const estimates = new WeakMap<readonly Message[], PrefixMemo<Message> & { tokens: number }>();
 const toolsChars = new WeakMap<readonly object[], number>();
 
 export function contextEstimate(core: SessionCore): number {
   const messages = core.fold.messages;
   const known = estimates.get(messages);
-  const reusable = known && known.count <= messages.length && messages[known.count - 1] === known.last;
-  const from = reusable ? known.count : 0;
-  const tokens = (reusable ? known.tokens : 0) + estimateTokens("", "", messages.slice(from));
+  const from = reusablePrefix(messages, known);
+  const tokens = (from > 0 ? known!.tokens : 0) + estimateTokens("", "", messages.slice(from));
   if (messages.length > 0)
     estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], tokens });
   let tools = toolsChars.get(core.tools);

@@ -3,12 +3,11 @@
 // sends the fold's messages array, which only grows between compactions (a compaction, /clear or
 // rewind makes a new array), so the encoded history is kept per array and only the messages added
 // since the last round are encoded and appended. The bytes equal JSON.stringify(buildChatBody()).
+import { type PrefixMemo, reusablePrefix } from "./grown-prefix.js";
 import { buildChatBody, chatTools, mapMessage } from "./openai-request.js";
 import type { Message, NormalizedRequest, ToolSpec } from "./types.js";
 
-interface EncodedHistory {
-  count: number;
-  last: Message;
+interface EncodedHistory extends PrefixMemo<Message> {
   buf: Buffer;
   length: number;
 }
@@ -31,15 +30,14 @@ function append(history: EncodedHistory, text: string): void {
   history.length += history.buf.write(text, history.length, "utf8");
 }
 
-function encodedHistory(request: NormalizedRequest): EncodedHistory {
+function encodedHistory(request: NormalizedRequest, from: number): EncodedHistory {
   const messages = request.messages;
-  const known = histories.get(messages);
-  const reusable = known && known.count <= messages.length && messages[known.count - 1] === known.last;
-  const history = reusable
-    ? known
-    : { count: 0, last: messages[0], buf: Buffer.allocUnsafe(64 * 1024), length: 0 };
+  const history =
+    from > 0
+      ? histories.get(messages)!
+      : { count: 0, last: messages[0], buf: Buffer.allocUnsafe(64 * 1024), length: 0 };
   const added: string[] = [];
-  for (let i = history.count; i < messages.length; i++) {
+  for (let i = from; i < messages.length; i++) {
     // Image-free messages never take the multimodal bridge, so each maps to one wire message.
     added.push(JSON.stringify(mapMessage(messages[i], request.images, () => {})));
   }
@@ -52,7 +50,11 @@ function encodedHistory(request: NormalizedRequest): EncodedHistory {
 
 /** The body as chunks to write in order (the history chunk is shared with later rounds: never modify it). */
 export function chatBodyChunks(request: NormalizedRequest): Buffer[] {
-  if (request.messages.length === 0 || request.messages.some(hasImage)) {
+  const messages = request.messages;
+  // The known prefix holds no image (it would not have been kept): only new messages are checked.
+  const from = reusablePrefix(messages, histories.get(messages));
+  if (messages.length === 0 || messages.slice(from).some(hasImage)) {
+    histories.delete(messages);
     return [Buffer.from(JSON.stringify(buildChatBody(request)), "utf8")];
   }
   const system = request.system ? JSON.stringify({ role: "system", content: request.system }) : "";
@@ -61,7 +63,7 @@ export function chatBodyChunks(request: NormalizedRequest): Buffer[] {
     tools = toolsJson.get(request.tools) ?? JSON.stringify(chatTools(request.tools));
     toolsJson.set(request.tools, tools);
   }
-  const history = encodedHistory(request);
+  const history = encodedHistory(request, from);
   const head = `{"model":${JSON.stringify(request.model)},"messages":[${system}${system ? "," : ""}`;
   const tail = `],"stream":true,"stream_options":{"include_usage":true}${tools ? `,"tools":${tools}` : ""}}`;
   return [Buffer.from(head, "utf8"), history.buf.subarray(0, history.length), Buffer.from(tail, "utf8")];
