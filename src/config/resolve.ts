@@ -127,5 +127,8 @@ export function resolveModel(
     headers: { ...provider.headers },
   };
   if (apiKey !== undefined) endpoint.apiKey = apiKey;
+  // DeepSeek's thinking mode refuses a tool continuation without the reasoning echoed (R-PROV-3).
+  const compat = { ...(providerId === "deepseek" ? { echoReasoning: true } : {}), ...config.models[id]?.compat };
+  if (Object.keys(compat).length > 0) endpoint.compat = compat;
   return { model: { id, providerId, name, endpoint, info }, notices };
 }

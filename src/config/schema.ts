@@ -90,11 +90,17 @@ const pricing = z.strictObject({
   cacheWrite: nonNegativeNumber.optional(),
 });
 
+const compat = z.strictObject({
+  echoReasoning: z.boolean().optional(),
+  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+});
+
 const model = z.strictObject({
   contextWindow: positiveInt.optional(),
   maxOutputTokens: positiveInt.optional(),
   images: z.boolean().optional(),
   pricing: pricing.optional(),
+  compat: compat.optional(),
 });
 
 const keyedBy = (re: RegExp, expected: string) => (rec: Record<string, unknown>, ctx: z.RefinementCtx) => {

@@ -18,6 +18,12 @@ export interface Pricing {
   cacheWrite?: number;
 }
 
+/** Wire quirks of one model's server (R-PROV-1, R-PROV-3); see provider `ProviderCompat`. */
+export interface ModelCompat {
+  echoReasoning?: boolean;
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+}
+
 export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
@@ -60,7 +66,7 @@ export interface PermissionsConfig {
 export interface Config {
   model?: string;
   providers: Record<string, ProviderConfig>;
-  models: Record<string, Partial<ModelInfo>>;
+  models: Record<string, Partial<ModelInfo> & { compat?: ModelCompat }>;
   retry: RetryConfig;
   streamIdleTimeoutSeconds: number;
   executionBudget: ExecutionBudget;
@@ -86,6 +92,7 @@ export interface ResolvedModel {
     baseUrl: string;
     apiKey?: string;
     headers: Record<string, string>;
+    compat?: ModelCompat;
   };
   info: ModelInfo;
 }

@@ -251,7 +251,8 @@ async function summarize(
   const history = rangeMessages(core, range);
   const request: NormalizedRequest = {
     ...core.buildRequest(),
-    tools: [],
+    // The history may hold tool calls, which need the definitions on some protocols (R-COMP-2).
+    toolChoice: "none",
     messages: [
       ...core.hydrateMessages(history),
       { role: "user", content: [{ type: "text", text: SUMMARY_INSTRUCTION }] },

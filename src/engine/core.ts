@@ -139,6 +139,7 @@ export class SessionCore {
       text: result.text,
       reasoning: result.reasoning,
       ...(result.thinkingBlocks.length > 0 ? { thinkingBlocks: result.thinkingBlocks } : {}),
+      ...(result.reasoningField ? { reasoningField: result.reasoningField } : {}),
       toolCalls: result.toolCalls,
       finish: result.finish,
       rawFinish: result.rawFinish,

@@ -239,7 +239,7 @@ async function streamRound(
 
 function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnStop {
   if (err instanceof TurnStop) return err;
-  if (err instanceof DurationLimitError) return new TurnStop("duration_limit_reached");
+  if (err instanceof DurationLimitError) return new TurnStop("duration_limit_reached", durationStopError(err));
   if (aborted) return new TurnStop(durationHit ? "duration_limit_reached" : "cancelled");
   if (err instanceof ProviderError) {
     if (err.errorClass === "cancelled") return new TurnStop("cancelled");
@@ -249,6 +249,22 @@ function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnS
     return new TurnStop("failed", error);
   }
   return new TurnStop("failed", internalError(err));
+}
+
+/** R-RETRY-2: a stop caused by the wait before a retry says how long that wait was, and who asked for it. */
+function durationStopError(err: DurationLimitError): TurnError {
+  const last = err.lastError;
+  const seconds = Math.round(err.delayMs / 100) / 10;
+  const wait =
+    last.retryAfterMs !== undefined
+      ? `the provider asked to wait ${seconds}s before retrying (retry-after)`
+      : `the next retry was due in ${seconds}s`;
+  const error: TurnError = {
+    class: last.errorClass,
+    message: `${wait}, which would pass the turn's duration limit; last error: ${last.message}`,
+  };
+  if (last.status !== undefined) error.status = last.status;
+  return error;
 }
 
 function internalError(err: unknown): TurnError {

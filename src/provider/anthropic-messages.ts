@@ -47,18 +47,31 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           type.includes("application/json") && !type.includes("event-stream")
             ? wholeMessageAsFrames(response.chunks)
             : parseSse(response.chunks);
-        for await (const frame of frames) {
-          let payload: unknown;
-          try {
-            payload = JSON.parse(frame.data);
-          } catch {
-            throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
+        try {
+          for await (const frame of frames) {
+            let payload: unknown;
+            try {
+              payload = JSON.parse(frame.data);
+            } catch {
+              throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
+            }
+            yield* state.handle(payload, frame.event);
+            // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
+            if (state.stopped) break;
           }
-          yield* state.handle(payload, frame.event);
-          // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
-          if (state.stopped) break;
+        } catch (error) {
+          // Cut or stalled after the stop reason: only `message_stop` was missing, the answer is whole.
+          if (!(state.hasStopReason && isTransportCut(error))) throw error;
         }
-        if (!state.stopped) throw incomplete("stream ended without message_stop");
+        if (!state.stopped && !state.hasStopReason) throw incomplete("stream ended without message_stop");
+        if (state.stopReason === "model_context_window_exceeded") {
+          // R-RETRY-1: the model ran into the context window: an overflow, answered by compaction.
+          throw new ProviderError({
+            errorClass: "context_overflow",
+            retryable: false,
+            message: "the model stopped with model_context_window_exceeded: the context window is full",
+          });
+        }
       } catch (error) {
         // The bill counts tokens of failed requests too (R-PROV-6).
         if (isProviderError(error) && !error.usage && state.usage) error.usage = state.usage;
@@ -120,6 +133,13 @@ async function* wholeMessageAsFrames(
   }
   yield frame("message_delta", { delta: { stop_reason, stop_sequence: null }, usage });
   yield frame("message_stop", {});
+}
+
+function isTransportCut(error: unknown): boolean {
+  return (
+    isProviderError(error) &&
+    (error.errorClass === "network" || error.errorClass === "timeout" || error.errorClass === "incomplete_stream")
+  );
 }
 
 function incomplete(message: string): ProviderError {

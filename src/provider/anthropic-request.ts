@@ -33,14 +33,19 @@ export function buildAnthropicBody(request: NormalizedRequest): Record<string, u
       input_schema: tool.parameters,
       ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
     }));
+    // The definitions stay (a history holding tool blocks needs them) while no call is allowed.
+    if (request.toolChoice === "none") body.tool_choice = { type: "none" };
   }
-  const messages = buildMessages(request.messages, request.images);
+  // Anthropic refuses tool_use / tool_result blocks in a request without tools: with none
+  // defined (a side question), earlier calls and results travel as plain text (R-SIDE-1).
+  const toolsAsText = request.tools.length === 0;
+  const messages = buildMessages(request.messages, request.images, toolsAsText);
   markLastMessageForCache(messages);
   body.messages = messages;
   return body;
 }
 
-function buildMessages(messages: Message[], images: boolean): WireMessage[] {
+function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
   const out: WireMessage[] = [];
   // Appending to the previous message of the same role keeps the alternation Anthropic
   // requires: tool results of one assistant message, and a prompt right after them, share one
@@ -55,6 +60,11 @@ function buildMessages(messages: Message[], images: boolean): WireMessage[] {
     if (message.role === "user") push("user", contentBlocks(message.content, images));
     else if (message.role === "tool") {
       const content = contentBlocks(message.content, images);
+      if (toolsAsText) {
+        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
+        push("user", [{ type: "text", text: head }, ...content]);
+        continue;
+      }
       push("user", [
         {
           type: "tool_result",
@@ -67,7 +77,11 @@ function buildMessages(messages: Message[], images: boolean): WireMessage[] {
       const blocks: Block[] = (message.thinkingBlocks ?? []).flatMap(thinkingBlock);
       if (message.text !== "") blocks.push({ type: "text", text: message.text });
       for (const call of message.toolCalls) {
-        blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseInput(call.arguments) });
+        if (toolsAsText) {
+          blocks.push({ type: "text", text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
+        } else {
+          blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseInput(call.arguments) });
+        }
       }
       push("assistant", blocks);
     }

@@ -50,6 +50,18 @@ export class AnthropicStreamState {
   /** `message_stop` arrived: the stream is complete. */
   stopped = false;
 
+  /**
+   * `message_delta` carried a stop reason: the answer is whole even if `message_stop` never comes,
+   * and sending it again would bill it twice (R-PROV-3).
+   */
+  get hasStopReason(): boolean {
+    return this.rawFinish !== null;
+  }
+
+  get stopReason(): string | null {
+    return this.rawFinish;
+  }
+
   /** Latest usage snapshot, or null before the server sent any. */
   get usage(): Usage | null {
     if (!this.raw) return null;

@@ -16,9 +16,19 @@ interface ErrorInfo {
 
 const CONTEXT_OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
 const CONTEXT_OVERFLOW_TEXT =
-  /prompt is too long|maximum context length|exceeds? the available context size|input tokens exceed the configured limit|context[ _]length[ _]exceeded|context window (?:is )?exceeded/i;
+  /prompt is too long|input length and `?max_tokens`? exceed context limit|maximum context length|exceeds? the available context size|input tokens exceed the configured limit|context[ _]length[ _]exceeded|context window (?:is )?exceeded/i;
 const QUOTA_TEXT =
   /exceeded your current quota|insufficient[ _]quota|quota (?:has been )?exceeded|credit balance is too low|insufficient credits|out of credits/i;
+
+/** "input length and `max_tokens` exceed context limit: 188059 + 20000 > 200000": input, asked, limit. */
+const MAX_TOKENS_OVER_LIMIT = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i;
+
+function maxOutputTokensFit(message: string | undefined): number | undefined {
+  const match = message ? MAX_TOKENS_OVER_LIMIT.exec(message) : null;
+  if (!match) return undefined;
+  const fit = Number(match[3]) - Number(match[1]);
+  return fit > 0 && fit < Number(match[2]) ? fit : undefined;
+}
 
 /** Classifies a non-2xx HTTP response (the whole body has been read). */
 export function classifyHttpError(
@@ -35,6 +45,7 @@ export function classifyHttpError(
     status,
     message,
     retryAfterMs: retryable ? parseRetryAfter(headers) : undefined,
+    maxOutputTokensFit: errorClass === "context_overflow" ? maxOutputTokensFit(info.message) : undefined,
   });
 }
 

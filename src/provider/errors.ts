@@ -27,6 +27,11 @@ export interface ProviderErrorInit {
   duringBodyWrite?: boolean;
   /** Usage the failed request reported before failing, so the ledger matches the bill. */
   usage?: import("./types.js").Usage;
+  /**
+   * Anthropic "input length and `max_tokens` exceed context limit": the largest max_tokens that
+   * fits beside this input, so the request can be sent again once with it (R-RETRY-1).
+   */
+  maxOutputTokensFit?: number;
 }
 
 export class ProviderError extends Error {
@@ -35,6 +40,7 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly duringBodyWrite: boolean;
+  readonly maxOutputTokensFit?: number;
   usage?: import("./types.js").Usage;
 
   constructor(init: ProviderErrorInit) {
@@ -46,6 +52,7 @@ export class ProviderError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.duringBodyWrite = init.duringBodyWrite ?? false;
     this.usage = init.usage;
+    this.maxOutputTokensFit = init.maxOutputTokensFit;
   }
 }
 

@@ -4,12 +4,24 @@
 // rewind makes a new array), so the encoded history is kept per array and only the messages added
 // since the last round are encoded and appended. The bytes equal JSON.stringify(buildChatBody()).
 import { type PrefixMemo, reusablePrefix } from "./grown-prefix.js";
-import { buildChatBody, chatTools, mapMessage } from "./openai-request.js";
+import {
+  bodyTail,
+  buildChatBody,
+  type ChatWireOptions,
+  currentTurnStart,
+  DEFAULT_WIRE,
+  echoField,
+  mapMessage,
+} from "./openai-request.js";
 import type { Message, NormalizedRequest, ToolSpec } from "./types.js";
 
 interface EncodedHistory extends PrefixMemo<Message> {
   buf: Buffer;
   length: number;
+  /** The current turn's start when encoded: echoed reasoning is only valid inside that turn. */
+  turnStart: number;
+  echoed: boolean;
+  wire: ChatWireOptions;
 }
 
 const histories = new WeakMap<readonly Message[], EncodedHistory>();
@@ -30,16 +42,32 @@ function append(history: EncodedHistory, text: string): void {
   history.length += history.buf.write(text, history.length, "utf8");
 }
 
-function encodedHistory(request: NormalizedRequest, from: number): EncodedHistory {
+function encodedHistory(
+  request: NormalizedRequest,
+  from: number,
+  turnStart: number,
+  wire: ChatWireOptions,
+): EncodedHistory {
   const messages = request.messages;
-  const history =
+  const history: EncodedHistory =
     from > 0
       ? histories.get(messages)!
-      : { count: 0, last: messages[0], buf: Buffer.allocUnsafe(64 * 1024), length: 0 };
+      : {
+          count: 0,
+          last: messages[0],
+          buf: Buffer.allocUnsafe(64 * 1024),
+          length: 0,
+          turnStart,
+          echoed: false,
+          wire,
+        };
+  history.turnStart = turnStart;
   const added: string[] = [];
   for (let i = from; i < messages.length; i++) {
+    const echo = echoField(messages[i], i > turnStart, wire);
+    if (echo) history.echoed = true;
     // Image-free messages never take the multimodal bridge, so each maps to one wire message.
-    added.push(JSON.stringify(mapMessage(messages[i], request.images, () => {})));
+    added.push(JSON.stringify(mapMessage(messages[i], request.images, () => {}, echo)));
   }
   if (added.length > 0) append(history, (history.length > 0 ? "," : "") + added.join(","));
   history.count = messages.length;
@@ -49,27 +77,40 @@ function encodedHistory(request: NormalizedRequest, from: number): EncodedHistor
 }
 
 /** The body as chunks to write in order (the history chunk is shared with later rounds: never modify it). */
-export function chatBodyChunks(request: NormalizedRequest): Buffer[] {
+export function chatBodyChunks(request: NormalizedRequest, wire: ChatWireOptions = DEFAULT_WIRE): Buffer[] {
   const messages = request.messages;
+  const cached = histories.get(messages);
+  const turnStart = currentTurnStart(messages);
   // The known prefix holds no image (it would not have been kept): only new messages are checked.
-  const from = reusablePrefix(messages, histories.get(messages));
+  let from = reusablePrefix(messages, cached);
+  // A new turn ends the echo of the previous turn's reasoning: encode those messages again (once a turn).
+  if (cached && (cached.wire !== wire || (cached.echoed && cached.turnStart !== turnStart))) from = 0;
   if (messages.length === 0 || messages.slice(from).some(hasImage)) {
     histories.delete(messages);
-    return [Buffer.from(JSON.stringify(buildChatBody(request)), "utf8")];
+    return [Buffer.from(JSON.stringify(buildChatBody(request, wire)), "utf8")];
   }
   const system = request.system ? JSON.stringify({ role: "system", content: request.system }) : "";
-  let tools = "";
-  if (request.tools.length > 0) {
-    tools = toolsJson.get(request.tools) ?? JSON.stringify(chatTools(request.tools));
-    toolsJson.set(request.tools, tools);
-  }
-  const history = encodedHistory(request, from);
+  const history = encodedHistory(request, from, turnStart, wire);
   const head = `{"model":${JSON.stringify(request.model)},"messages":[${system}${system ? "," : ""}`;
-  const tail = `],"stream":true,"stream_options":{"include_usage":true}${tools ? `,"tools":${tools}` : ""}}`;
+  const tail = `],"stream":true,"stream_options":{"include_usage":true}${tailJson(request, wire)}}`;
   return [Buffer.from(head, "utf8"), history.buf.subarray(0, history.length), Buffer.from(tail, "utf8")];
 }
 
+/** `,"max_tokens":…,"tools":[…]…` with the tool list's JSON kept per array (it is the same every round). */
+function tailJson(request: NormalizedRequest, wire: ChatWireOptions): string {
+  let out = "";
+  for (const [key, value] of Object.entries(bodyTail(request, wire))) {
+    let json: string;
+    if (key === "tools") {
+      json = toolsJson.get(request.tools) ?? JSON.stringify(value);
+      toolsJson.set(request.tools, json);
+    } else json = JSON.stringify(value);
+    out += `,${JSON.stringify(key)}:${json}`;
+  }
+  return out;
+}
+
 /** The same body as one string (tests compare it with JSON.stringify(buildChatBody())). */
-export function serializeChatBody(request: NormalizedRequest): string {
-  return Buffer.concat(chatBodyChunks(request)).toString("utf8");
+export function serializeChatBody(request: NormalizedRequest, wire: ChatWireOptions = DEFAULT_WIRE): string {
+  return Buffer.concat(chatBodyChunks(request, wire)).toString("utf8");
 }

@@ -2,6 +2,7 @@
 // One normalized request in, one normalized event stream out; every failure is a ProviderError.
 import { ProviderError } from "./errors.js";
 import { chatBodyChunks } from "./openai-body.js";
+import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
 import { parseSse } from "./sse.js";
 import { postStream } from "./transport.js";
@@ -14,9 +15,11 @@ import type {
 } from "./types.js";
 
 export function createOpenAIChatAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
+  // One object per adapter: the body serializer keys its cached history on it.
+  const wire = chatWireOptions(endpoint.baseUrl, endpoint.compat);
   return {
     api: "openai-chat",
-    stream: (request, options) => streamChat(endpoint, request, options),
+    stream: (request, options) => streamChat(endpoint, wire, request, options),
   };
 }
 
@@ -26,6 +29,7 @@ export function chatCompletionsUrl(baseUrl: string): string {
 
 async function* streamChat(
   endpoint: ProviderEndpoint,
+  wire: ChatWireOptions,
   request: NormalizedRequest,
   options: StreamOptions,
 ): AsyncGenerator<ProviderEvent, void, void> {
@@ -34,7 +38,7 @@ async function* streamChat(
   Object.assign(headers, endpoint.headers);
   const response = await postStream(chatCompletionsUrl(endpoint.baseUrl), {
     headers,
-    body: chatBodyChunks(request),
+    body: chatBodyChunks(request, wire),
     signal: options.signal,
     idleTimeoutMs: options.idleTimeoutMs,
   });
@@ -76,8 +80,8 @@ async function wholeCompletionAsChunk(chunks: AsyncIterable<string>): Promise<st
   }
   const choice = body?.choices?.[0];
   if (!choice?.message) return text;
-  const { content, reasoning_content, reasoning, tool_calls } = choice.message;
-  const delta: Record<string, unknown> = { content, reasoning_content: reasoning_content ?? reasoning };
+  const { content, reasoning_content, reasoning, refusal, tool_calls } = choice.message;
+  const delta: Record<string, unknown> = { content, reasoning_content, reasoning, refusal };
   if (Array.isArray(tool_calls))
     delta.tool_calls = tool_calls.map((call: object, index: number) => ({ index, ...call }));
   return JSON.stringify({ ...body, choices: [{ index: 0, delta, finish_reason: choice.finish_reason }] });

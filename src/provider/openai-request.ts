@@ -5,26 +5,79 @@ import type {
   ImagePart,
   Message,
   NormalizedRequest,
+  ProviderCompat,
   ToolResultMessage,
   ToolSpec,
 } from "./types.js";
+
+/** What an endpoint's rules add to the body beyond the normalized request. */
+export interface ChatWireOptions {
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** true / false force the reasoning echo; undefined echoes what arrived as `reasoning_content`. */
+  echoReasoning?: boolean;
+}
+
+/**
+ * OpenAI's own API wants `max_completion_tokens` (its reasoning models reject `max_tokens`); every
+ * compatible server we know reads `max_tokens` (R-PROV-1).
+ */
+export function chatWireOptions(baseUrl: string, compat: ProviderCompat = {}): ChatWireOptions {
+  let host = "";
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {}
+  const own = host === "api.openai.com";
+  return {
+    maxTokensField: compat.maxTokensField ?? (own ? "max_completion_tokens" : "max_tokens"),
+    echoReasoning: compat.echoReasoning,
+  };
+}
+
+export const DEFAULT_WIRE: ChatWireOptions = { maxTokensField: "max_tokens" };
 
 export const IMAGE_PLACEHOLDER = "[image omitted: model has no image input]";
 
 type ChatContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 type ChatMessage = Record<string, unknown>;
 
-export function buildChatBody(request: NormalizedRequest): Record<string, unknown> {
+export function buildChatBody(
+  request: NormalizedRequest,
+  wire: ChatWireOptions = DEFAULT_WIRE,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
-    messages: buildMessages(request),
+    messages: buildMessages(request, wire),
     stream: true,
     stream_options: { include_usage: true },
   };
-  // Some compatible servers reject `tools: []`. No max-token field on purpose: servers apply their
-  // own default, and OpenAI's reasoning models reject `max_tokens`.
-  if (request.tools.length > 0) body.tools = chatTools(request.tools);
+  Object.assign(body, bodyTail(request, wire));
   return body;
+}
+
+/** The fields after `stream_options`, in wire order (the incremental serializer writes the same). */
+export function bodyTail(request: NormalizedRequest, wire: ChatWireOptions): Record<string, unknown> {
+  const tail: Record<string, unknown> = {};
+  if (request.maxOutputTokens !== undefined) tail[wire.maxTokensField] = request.maxOutputTokens;
+  // Some compatible servers reject `tools: []`, and OpenAI rejects `tool_choice` without tools.
+  if (request.tools.length > 0) {
+    tail.tools = chatTools(request.tools);
+    if (request.toolChoice) tail.tool_choice = request.toolChoice;
+  }
+  return tail;
+}
+
+/** Index of the newest user message: assistant messages after it belong to the current turn. */
+export function currentTurnStart(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return i;
+  return -1;
+}
+
+/** The wire field to echo this assistant message's reasoning in, or undefined for none (R-PROV-3). */
+export function echoField(message: Message, inCurrentTurn: boolean, wire: ChatWireOptions): string | undefined {
+  if (message.role !== "assistant" || !inCurrentTurn || message.reasoning === "") return undefined;
+  if (wire.echoReasoning === false) return undefined;
+  if (wire.echoReasoning === true) return message.reasoningField ?? "reasoning_content";
+  return message.reasoningField === "reasoning_content" ? "reasoning_content" : undefined;
 }
 
 export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
@@ -34,8 +87,9 @@ export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[]
   }));
 }
 
-export function buildMessages(request: NormalizedRequest): ChatMessage[] {
+export function buildMessages(request: NormalizedRequest, wire: ChatWireOptions = DEFAULT_WIRE): ChatMessage[] {
   const out: ChatMessage[] = [];
+  const turnStart = currentTurnStart(request.messages);
   if (request.system) out.push({ role: "system", content: request.system });
   // Images of the current run of consecutive tool messages, flushed as one user message after it.
   let bridged: { id: string; images: ImagePart[] }[] = [];
@@ -49,10 +103,11 @@ export function buildMessages(request: NormalizedRequest): ChatMessage[] {
     out.push({ role: "user", content });
     bridged = [];
   };
-  for (const message of request.messages) {
+  request.messages.forEach((message, i) => {
     if (message.role !== "tool") flushBridge();
-    out.push(mapMessage(message, request.images, (id, images) => bridged.push({ id, images })));
-  }
+    const echo = echoField(message, i > turnStart, wire);
+    out.push(mapMessage(message, request.images, (id, images) => bridged.push({ id, images }), echo));
+  });
   flushBridge();
   return out;
 }
@@ -61,6 +116,7 @@ export function mapMessage(
   message: Message,
   imagesAllowed: boolean,
   bridge: (toolCallId: string, images: ImagePart[]) => void,
+  reasoningEcho?: string,
 ): ChatMessage {
   switch (message.role) {
     case "user":
@@ -70,6 +126,7 @@ export function mapMessage(
         role: "assistant",
         content: message.text || (message.toolCalls.length ? null : ""),
       };
+      if (reasoningEcho) out[reasoningEcho] = message.reasoning;
       if (message.toolCalls.length > 0) {
         out.tool_calls = message.toolCalls.map((call) => ({
           ...call.extra,

@@ -3,11 +3,12 @@
 import { ToolCallAccumulator } from "./accumulator.js";
 import { classifyStreamError } from "./classify.js";
 import { ProviderError } from "./errors.js";
-import type { FinishReason, ProviderEvent, StreamResult, Usage } from "./types.js";
+import type { FinishReason, ProviderEvent, ReasoningField, StreamResult, Usage } from "./types.js";
 
 export class ChatStreamState {
   private text = "";
   private reasoning = "";
+  private reasoningField: ReasoningField | undefined;
   private rawFinish: string | null = null;
   private sawDone = false;
   private usage: Usage | null = null;
@@ -68,6 +69,7 @@ export class ChatStreamState {
       text: this.text,
       reasoning: this.reasoning,
       thinkingBlocks: [],
+      ...(this.reasoningField ? { reasoningField: this.reasoningField } : {}),
       toolCalls,
       finish: normalizeFinish(this.rawFinish, toolCalls.length > 0),
       rawFinish: this.rawFinish,
@@ -85,16 +87,16 @@ export class ChatStreamState {
     const delta = isObject(choice.delta) ? choice.delta : undefined;
     if (delta) {
       // Some servers send both fields with the same text; prefer one, never both.
-      const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+      const fromContentField = nonEmpty(delta.reasoning_content);
+      const reasoning = fromContentField ?? nonEmpty(delta.reasoning);
       if (reasoning) {
-        this.reasoning += reasoning;
-        events.push({ type: "reasoning_delta", text: reasoning });
+        this.reasoningField ??= fromContentField ? "reasoning_content" : "reasoning";
+        this.addReasoning(reasoning, events);
       }
-      const content = nonEmpty(delta.content);
-      if (content) {
-        this.text += content;
-        events.push({ type: "text_delta", text: content });
-      }
+      if (Array.isArray(delta.content)) this.readContentParts(delta.content, events);
+      else this.addText(nonEmpty(delta.content), events);
+      // A refusal is the answer the user must see (R-PROV-3); it arrives instead of content.
+      this.addText(nonEmpty(delta.refusal), events);
       if (Array.isArray(delta.tool_calls)) {
         for (const call of delta.tool_calls) if (isObject(call)) events.push(...this.applyToolCall(call));
       }
@@ -107,6 +109,27 @@ export class ChatStreamState {
     if (finish === "error")
       throw classifyStreamError(chunk.error ?? { message: "finish_reason: error" }, this.status);
     if (finish) this.rawFinish = finish;
+  }
+
+  /** Mistral's content parts: `{type:"text", text}` and `{type:"thinking", thinking: string | parts}`. */
+  private readContentParts(parts: unknown[], events: ProviderEvent[]): void {
+    for (const part of parts) {
+      if (!isObject(part)) continue;
+      if (part.type === "text") this.addText(nonEmpty(part.text), events);
+      else if (part.type === "thinking") this.addReasoning(partsText(part.thinking), events);
+    }
+  }
+
+  private addText(text: string | undefined, events: ProviderEvent[]): void {
+    if (!text) return;
+    this.text += text;
+    events.push({ type: "text_delta", text });
+  }
+
+  private addReasoning(text: string | undefined, events: ProviderEvent[]): void {
+    if (!text) return;
+    this.reasoning += text;
+    events.push({ type: "reasoning_delta", text });
   }
 
   private applyToolCall(call: Record<string, unknown>) {
@@ -157,10 +180,31 @@ export function normalizeUsage(value: unknown): Usage | null {
   const details = isObject(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
   return {
     prompt: prompt ?? 0,
-    completion: completion ?? 0,
+    completion: (completion ?? 0) + unbilledReasoning(value, prompt ?? 0, completion ?? 0),
     cacheRead: num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0,
     cacheWrite: 0,
   };
+}
+
+/**
+ * Reasoning tokens that `completion_tokens` leaves out although they are billed as output (R-PROV-6).
+ * OpenAI and DeepSeek count them inside `completion_tokens` (total = prompt + completion); xAI does
+ * not (total = prompt + completion + reasoning). The total tells which convention a server follows.
+ */
+function unbilledReasoning(value: Record<string, unknown>, prompt: number, completion: number): number {
+  const details = isObject(value.completion_tokens_details) ? value.completion_tokens_details : {};
+  const reasoning = num(details.reasoning_tokens) ?? 0;
+  const total = num(value.total_tokens);
+  if (reasoning <= 0 || total === undefined) return 0;
+  return total === prompt + completion + reasoning ? reasoning : 0;
+}
+
+/** Text of a thinking part's `thinking`: a string, or a list of `{type:"text", text}` parts. */
+function partsText(value: unknown): string | undefined {
+  if (typeof value === "string") return nonEmpty(value);
+  if (!Array.isArray(value)) return undefined;
+  const text = value.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
+  return nonEmpty(text);
 }
 
 /** R-PROV-4: only candidate zero (a missing `index` counts as zero). */

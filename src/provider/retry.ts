@@ -130,6 +130,8 @@ export async function streamWithRetry(
   let attempt = 0;
   let counted = 0; // failures that spend the maxRetries budget
   let bodyWriteRetried = false;
+  let maxTokensLowered = false;
+  let current = request;
 
   for (;;) {
     if (signal.aborted) throw cancelledError();
@@ -141,7 +143,7 @@ export async function streamWithRetry(
     try {
       let result: StreamResult | undefined;
       for await (const event of untilAborted(
-        adapter.stream(request, { signal, idleTimeoutMs: opts.idleTimeoutMs }),
+        adapter.stream(current, { signal, idleTimeoutMs: opts.idleTimeoutMs }),
         signal,
       )) {
         if (event.type === "done") {
@@ -177,7 +179,12 @@ export async function streamWithRetry(
     if (error.errorClass === "cancelled") throw error;
 
     let delayMs: number;
-    if (error.duringBodyWrite) {
+    if (error.maxOutputTokensFit !== undefined && !maxTokensLowered) {
+      // R-RETRY-1: the input fits, only the asked output does not: ask for less, once, at once.
+      maxTokensLowered = true;
+      current = { ...current, maxOutputTokens: error.maxOutputTokensFit };
+      delayMs = 0;
+    } else if (error.duringBodyWrite) {
       // R-RETRY-5: replace a stale connection once, at once, outside the budget.
       if (bodyWriteRetried) throw error;
       bodyWriteRetried = true;

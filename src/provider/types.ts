@@ -44,7 +44,14 @@ export interface AssistantMessage {
   reasoning: string;
   toolCalls: ToolCall[];
   thinkingBlocks?: ThinkingBlock[];
+  /**
+   * The chat-completions delta field that carried `reasoning` (`reasoning_content` or `reasoning`),
+   * so it can be echoed back in that field where the API requires it (R-PROV-3).
+   */
+  reasoningField?: ReasoningField;
 }
+
+export type ReasoningField = "reasoning_content" | "reasoning";
 
 export interface ToolResultMessage {
   role: "tool";
@@ -71,6 +78,11 @@ export interface NormalizedRequest {
   maxOutputTokens?: number;
   /** Whether the model accepts image input; otherwise images become text placeholders (R-PROV-8). */
   images: boolean;
+  /**
+   * `none`: the tools stay defined (a history holding tool calls needs them on some protocols) but
+   * the model may not call one, e.g. a compaction summary (R-COMP-2). Absent = the model chooses.
+   */
+  toolChoice?: "auto" | "none";
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | `other:${string}`;
@@ -87,6 +99,8 @@ export interface StreamResult {
   text: string;
   reasoning: string;
   thinkingBlocks: ThinkingBlock[];
+  /** See AssistantMessage.reasoningField; absent when no reasoning came or the protocol has no such field. */
+  reasoningField?: ReasoningField;
   toolCalls: ToolCall[];
   finish: FinishReason;
   /** The provider's own finish value, `null` when it sent none and the reason was inferred. */
@@ -115,10 +129,23 @@ export interface ProviderAdapter {
   stream(request: NormalizedRequest, options: StreamOptions): AsyncGenerator<ProviderEvent, void, void>;
 }
 
+/** Per-model wire quirks a server's published rules require (config `models.<id>.compat`). */
+export interface ProviderCompat {
+  /**
+   * openai-chat: send the reasoning of the current turn's assistant messages back in the field it
+   * came in (DeepSeek thinking mode rejects a tool continuation without it). Absent = only for
+   * messages whose reasoning arrived as `reasoning_content`.
+   */
+  echoReasoning?: boolean;
+  /** openai-chat: the output-limit field; absent = `max_completion_tokens` for api.openai.com, else `max_tokens`. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+}
+
 export interface ProviderEndpoint {
   api: "openai-chat" | "anthropic-messages";
   /** Includes the version path (`…/v1`), R-PROV-0. */
   baseUrl: string;
   apiKey?: string;
   headers: Record<string, string>;
+  compat?: ProviderCompat;
 }

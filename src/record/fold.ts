@@ -220,6 +220,7 @@ export class RecordFold {
           toolCalls: line.toolCalls,
         };
         if (line.thinkingBlocks?.length) msg.thinkingBlocks = line.thinkingBlocks;
+        if (line.reasoningField) msg.reasoningField = line.reasoningField;
         this.push(line.seq, line.turn, msg);
         for (const c of line.toolCalls)
           this.pending.set(c.id, { id: c.id, name: c.name, turn: line.turn, started: false });

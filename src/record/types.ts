@@ -1,5 +1,5 @@
 // Record line types of record.jsonl (SPEC §6). Documented field by field in docs/record-format.md.
-import type { ThinkingBlock, ToolCall, ToolSpec, Usage } from "../provider/types.js";
+import type { ReasoningField, ThinkingBlock, ToolCall, ToolSpec, Usage } from "../provider/types.js";
 import type { ToolOutcome } from "../tools/types.js";
 
 export const RECORD_VERSION = 1;
@@ -47,6 +47,8 @@ export interface AssistantMessageRecord extends RecordBase {
   text: string;
   reasoning: string;
   thinkingBlocks?: ThinkingBlock[];
+  /** Which wire field carried `reasoning`, so it can be echoed back in it (R-PROV-3). */
+  reasoningField?: ReasoningField;
   toolCalls: ToolCall[];
   finish: string;
   rawFinish: string | null;

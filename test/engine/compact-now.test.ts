@@ -32,7 +32,7 @@ describe("/compact now", () => {
     const out = await t.session.send({ type: "compact" });
     expect(out.after).toBeLessThan(out.before);
     expect(h.provider.requests.length).toBe(sentBefore + 1);
-    expect(h.provider.requests.at(-1)!.body.tools).toBeUndefined();
+    expect(h.provider.requests.at(-1)!.body.tool_choice).toBe("none");
     expect(t.events.map((e) => e.type)).toEqual(["compaction", "usage", "compaction"]);
     expect(t.events.map((e: any) => e.stage).filter(Boolean)).toEqual(["shed", "summarize"]);
     expect(t.events[1]).toMatchObject({ prompt: 700, completion: 30 });

@@ -37,6 +37,8 @@ async function sentBody(req: Partial<NormalizedRequest>): Promise<any> {
   return fake.requests.at(-1)!.body;
 }
 
+const READ_TOOL = { name: "read", description: "Reads a file", parameters: { type: "object" } };
+
 const toolRound: Message[] = [
   { role: "user", content: [{ type: "text", text: "look at both" }] },
   {
@@ -99,6 +101,7 @@ describe("anthropic request body", () => {
 
   it("groups consecutive tool results into one user message and merges a following prompt into it", async () => {
     const body = await sentBody({
+      tools: [READ_TOOL],
       messages: [...toolRound, { role: "user", content: [{ type: "text", text: "now summarize" }] }],
     });
     expect(body.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -128,7 +131,10 @@ describe("anthropic request body", () => {
   });
 
   it("puts the message breakpoint on the last tool_result when the request ends with tool results", async () => {
-    const body = await sentBody({ messages: toolRound });
+    const body = await sentBody({
+      tools: [READ_TOOL],
+      messages: toolRound,
+    });
     const last = body.messages.at(-1);
     expect(last.content[0].cache_control).toBeUndefined();
     expect(last.content[1].cache_control).toEqual(CACHE);
@@ -136,6 +142,7 @@ describe("anthropic request body", () => {
 
   it("sends user and tool-result images as base64 image blocks", async () => {
     const body = await sentBody({
+      tools: [READ_TOOL],
       messages: [
         { role: "user", content: [{ type: "text", text: "see" }, PNG] },
         {
@@ -167,6 +174,7 @@ describe("anthropic request body", () => {
 
   it("replaces images with text placeholders when the model has no image input", async () => {
     const body = await sentBody({
+      tools: [READ_TOOL],
       images: false,
       messages: [
         { role: "user", content: [{ ...PNG, ref: "abc123" }] },
@@ -190,6 +198,7 @@ describe("anthropic request body", () => {
 
   it("drops assistant messages with nothing to send and keeps alternation", async () => {
     const body = await sentBody({
+      tools: [READ_TOOL],
       messages: [
         { role: "user", content: [{ type: "text", text: "a" }] },
         { role: "assistant", text: "", reasoning: "", toolCalls: [] },
@@ -209,6 +218,7 @@ describe("anthropic request body", () => {
 
   it("does not send unsigned thinking blocks back; signed ones go first", async () => {
     const body = await sentBody({
+      tools: [READ_TOOL],
       messages: [
         { role: "user", content: [{ type: "text", text: "a" }] },
         {

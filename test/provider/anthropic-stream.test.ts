@@ -107,6 +107,8 @@ describe("anthropic adapter: streams", () => {
     fake.enqueue(anthropicStream().text("ok").build());
     await run({
       ...request,
+      // Anthropic refuses tool blocks in a request that defines no tools.
+      tools: [{ name: "read", description: "Reads a file", parameters: { type: "object" } }],
       messages: [
         ...request.messages,
         {
@@ -294,8 +296,8 @@ describe("anthropic adapter: failures", () => {
     expect(err.usage).toEqual({ prompt: 35, completion: 1, cacheRead: 5, cacheWrite: 0 });
   });
 
-  it("a stream without message_stop is incomplete and retryable", async () => {
-    fake.enqueue(anthropicStream().text("x").noMessageStop().build());
+  it("a stream without a stop reason or message_stop is incomplete and retryable", async () => {
+    fake.enqueue(anthropicStream().text("x").stop(null).noMessageStop().build());
     const err = await runError();
     expect(err).toMatchObject({ errorClass: "incomplete_stream", retryable: true });
     expect(err.usage).toBeDefined();

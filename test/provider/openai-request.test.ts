@@ -39,7 +39,8 @@ describe("request", () => {
     expect(req.body.model).toBe("test-model");
     expect(req.body.stream).toBe(true);
     expect(req.body.stream_options).toEqual({ include_usage: true });
-    expect(req.body).not.toHaveProperty("max_tokens");
+    // A compatible server (not api.openai.com) reads the output limit from max_tokens (R-PROV-1).
+    expect(req.body.max_tokens).toBe(4096);
     expect(req.body).not.toHaveProperty("max_completion_tokens");
     expect(req.body).not.toHaveProperty("tools");
   });
