@@ -128,7 +128,10 @@ export function resolveModel(
   };
   if (apiKey !== undefined) endpoint.apiKey = apiKey;
   // DeepSeek's thinking mode refuses a tool continuation without the reasoning echoed (R-PROV-3).
-  const compat = { ...(providerId === "deepseek" ? { echoReasoning: true } : {}), ...config.models[id]?.compat };
+  const compat = {
+    ...(providerId === "deepseek" ? { echoReasoning: true } : {}),
+    ...config.models[id]?.compat,
+  };
   if (Object.keys(compat).length > 0) endpoint.compat = compat;
   return { model: { id, providerId, name, endpoint, info }, notices };
 }

@@ -239,7 +239,8 @@ async function streamRound(
 
 function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnStop {
   if (err instanceof TurnStop) return err;
-  if (err instanceof DurationLimitError) return new TurnStop("duration_limit_reached", durationStopError(err));
+  if (err instanceof DurationLimitError)
+    return new TurnStop("duration_limit_reached", durationStopError(err));
   if (aborted) return new TurnStop(durationHit ? "duration_limit_reached" : "cancelled");
   if (err instanceof ProviderError) {
     if (err.errorClass === "cancelled") return new TurnStop("cancelled");

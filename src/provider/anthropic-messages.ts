@@ -138,7 +138,9 @@ async function* wholeMessageAsFrames(
 function isTransportCut(error: unknown): boolean {
   return (
     isProviderError(error) &&
-    (error.errorClass === "network" || error.errorClass === "timeout" || error.errorClass === "incomplete_stream")
+    (error.errorClass === "network" ||
+      error.errorClass === "timeout" ||
+      error.errorClass === "incomplete_stream")
   );
 }
 

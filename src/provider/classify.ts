@@ -21,7 +21,8 @@ const QUOTA_TEXT =
   /exceeded your current quota|insufficient[ _]quota|quota (?:has been )?exceeded|credit balance is too low|insufficient credits|out of credits/i;
 
 /** "input length and `max_tokens` exceed context limit: 188059 + 20000 > 200000": input, asked, limit. */
-const MAX_TOKENS_OVER_LIMIT = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i;
+const MAX_TOKENS_OVER_LIMIT =
+  /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i;
 
 function maxOutputTokensFit(message: string | undefined): number | undefined {
   const match = message ? MAX_TOKENS_OVER_LIMIT.exec(message) : null;

@@ -73,7 +73,11 @@ export function currentTurnStart(messages: readonly Message[]): number {
 }
 
 /** The wire field to echo this assistant message's reasoning in, or undefined for none (R-PROV-3). */
-export function echoField(message: Message, inCurrentTurn: boolean, wire: ChatWireOptions): string | undefined {
+export function echoField(
+  message: Message,
+  inCurrentTurn: boolean,
+  wire: ChatWireOptions,
+): string | undefined {
   if (message.role !== "assistant" || !inCurrentTurn || message.reasoning === "") return undefined;
   if (wire.echoReasoning === false) return undefined;
   if (wire.echoReasoning === true) return message.reasoningField ?? "reasoning_content";
@@ -87,7 +91,10 @@ export function chatTools(tools: readonly ToolSpec[]): Record<string, unknown>[]
   }));
 }
 
-export function buildMessages(request: NormalizedRequest, wire: ChatWireOptions = DEFAULT_WIRE): ChatMessage[] {
+export function buildMessages(
+  request: NormalizedRequest,
+  wire: ChatWireOptions = DEFAULT_WIRE,
+): ChatMessage[] {
   const out: ChatMessage[] = [];
   const turnStart = currentTurnStart(request.messages);
   if (request.system) out.push({ role: "system", content: request.system });

@@ -203,7 +203,9 @@ function unbilledReasoning(value: Record<string, unknown>, prompt: number, compl
 function partsText(value: unknown): string | undefined {
   if (typeof value === "string") return nonEmpty(value);
   if (!Array.isArray(value)) return undefined;
-  const text = value.map((part) => (isObject(part) && typeof part.text === "string" ? part.text : "")).join("");
+  const text = value
+    .map((part) => (isObject(part) && typeof part.text === "string" ? part.text : ""))
+    .join("");
   return nonEmpty(text);
 }
 

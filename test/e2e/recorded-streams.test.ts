@@ -3,13 +3,12 @@
 // server, and checks everything each file's `expect` says: exit code, stop reason, requests,
 // retries, per-round text / reasoning / tool calls / finish, usage events, what the next request
 // echoes. The folder is optional: when it is absent the suite says so and skips.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { jsonEvents, runCli } from "../support/cli.js";
 import { FakeProvider, type ScriptedResponse } from "../support/fake-provider.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
-import { writeFileSync } from "node:fs";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const CANDIDATES = [resolve(REPO_ROOT, "../shared/streams"), "/work/shared/streams"];
@@ -23,7 +22,11 @@ interface Recording {
   expect: Record<string, any>;
 }
 
-const files = STREAMS_DIR ? readdirSync(STREAMS_DIR).filter((f) => f.endsWith(".json")).sort() : [];
+const files = STREAMS_DIR
+  ? readdirSync(STREAMS_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+  : [];
 
 /** A recorded response as the local server plays it: SSE frames for 2xx, the body otherwise. */
 function toScript(response: Recording["responses"][number], file: string): ScriptedResponse {
@@ -48,7 +51,9 @@ function assertSubset(actual: unknown, expected: unknown, path: string): void {
     expect(Array.isArray(actual), `${path} is an array`).toBe(true);
     const list = actual as unknown[];
     expect(list.length, `${path}.length`).toBe(expected.length);
-    expected.forEach((item, i) => assertSubset(list[i], item, `${path}[${i}]`));
+    expected.forEach((item, i) => {
+      assertSubset(list[i], item, `${path}[${i}]`);
+    });
     return;
   }
   if (typeof expected === "object" && expected !== null) {
@@ -103,7 +108,10 @@ if (!STREAMS_DIR) {
       it(file, async () => {
         const rec: Recording = JSON.parse(readFileSync(join(STREAMS_DIR, file), "utf8"));
         server.enqueue(...rec.responses.map((r) => toScript(r, file)));
-        const model = rec.api === "anthropic" ? ["--model", "rec/recorded-model"] : ["--model", "replay/recorded-model", "--base-url", server.baseUrl];
+        const model =
+          rec.api === "anthropic"
+            ? ["--model", "rec/recorded-model"]
+            : ["--model", "replay/recorded-model", "--base-url", server.baseUrl];
         const result = await runCli(["run", "--json", "--yes", ...model, "Replay the recorded answer."], {
           home: dirs.home,
           cwd: dirs.workspace,
@@ -121,7 +129,8 @@ if (!STREAMS_DIR) {
         if (want.requests !== undefined) expect(server.requests.length, "requests").toBe(want.requests);
         if (want.retries !== undefined) expect(of("retry_scheduled").length, "retries").toBe(want.retries);
         if (want.retry_reason !== undefined) expect(of("retry_scheduled")[0]?.reason).toBe(want.retry_reason);
-        if (want.discarded !== undefined) expect(of("stream_discarded").length, "discarded").toBe(want.discarded);
+        if (want.discarded !== undefined)
+          expect(of("stream_discarded").length, "discarded").toBe(want.discarded);
         if (want.rounds !== undefined) {
           const rounds = of("assistant_message");
           expect(rounds.length, "rounds").toBe(want.rounds.length);
@@ -139,7 +148,10 @@ if (!STREAMS_DIR) {
         if (want.turn_usage !== undefined) expect(usageOf(end.usage), "turn usage").toEqual(want.turn_usage);
         if (want.final_text !== undefined) expect(of("assistant_message").at(-1)?.text).toBe(want.final_text);
         if (want.tool_calls_run !== undefined) {
-          expect(of("tool_call").map((c) => c.id), "tool calls run").toEqual(want.tool_calls_run);
+          expect(
+            of("tool_call").map((c) => c.id),
+            "tool calls run",
+          ).toEqual(want.tool_calls_run);
         }
         if (want.error !== undefined) {
           const error = of("error")[0];
