@@ -84,7 +84,11 @@ class Call {
       // A pooled keep-alive socket that the server had already closed fails before any response
       // byte: that is the stale connection R-RETRY-5 replaces at once, like a body-write failure.
       const stale = req.reusedSocket && this.res === undefined;
-      this.fail(networkError(error, (this.connected && !this.bodyWritten) || stale), false);
+      // `finish` only says the bytes reached our kernel's buffer, not the server. A reset (RST,
+      // or EPIPE on write) before any response means the server closed with our bytes unread:
+      // the body never arrived whole, however far the local write got.
+      const unread = this.res === undefined && isHardReset(error);
+      this.fail(networkError(error, (this.connected && (!this.bodyWritten || unread)) || stale), false);
     });
     req.on("response", (res) => this.onResponse(res));
   }
@@ -249,6 +253,15 @@ function networkError(error: unknown, duringBodyWrite: boolean): ProviderError {
     message: `network error${duringBodyWrite ? " while sending the request" : ""}: ${detail}`,
     duringBodyWrite,
   });
+}
+
+/**
+ * A reset reported by the kernel (a read or write syscall failing with ECONNRESET / EPIPE), as
+ * opposed to Node's "socket hang up", which is an orderly close after the server read everything.
+ */
+function isHardReset(error: unknown): boolean {
+  const err = error as NodeJS.ErrnoException;
+  return (err?.code === "ECONNRESET" || err?.code === "EPIPE") && typeof err.syscall === "string";
 }
 
 function closedError(): NodeJS.ErrnoException {
