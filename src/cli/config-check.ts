@@ -1,9 +1,12 @@
 // `tern config check`: validate the merged configuration and show where each value came from.
 import { formatConfigCheck } from "../config/check.js";
+import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { loadSettings, ternHome } from "./setup.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
-  process.stdout.write(formatConfigCheck(loaded, process.env));
+  const servers = await discoverLocalServers(process.env);
+  const local = formatLocalServers(servers, probeTargets(process.env));
+  process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   return 0;
 }

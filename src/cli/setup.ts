@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig } from "../config/flags.js";
 import { loadConfig } from "../config/load.js";
+import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
@@ -40,6 +41,23 @@ export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
 }
 
 /**
+ * R-CFG-4: with no model and no key, a local server that lists a model is used instead of an
+ * error (its first model, said in one notice). Returns the base URL to resolve the model with.
+ */
+async function localServerIfNeeded(
+  config: Config,
+  baseUrl: string | undefined,
+  warnings: string[],
+): Promise<string | undefined> {
+  if (!needsLocalServer(config, process.env, baseUrl)) return baseUrl;
+  const server = (await discoverLocalServers(process.env)).find((s) => s.models.length > 0);
+  if (!server) return baseUrl;
+  config.model = `${server.id}/${server.models[0]}`;
+  warnings.push(localServerNotice(server));
+  return server.baseUrl;
+}
+
+/**
  * `beforeOpen` runs once the model is known and before the session is created, so input that
  * depends on the provider (image size limits) is refused without leaving an empty session behind.
  */
@@ -62,7 +80,8 @@ export async function prepareSession(
       const recorded = peekSessionModel(home, cwd, resume);
       if (recorded) config.model = recorded;
     }
-    const { model, notices } = resolveModel(config, process.env, { baseUrl: opts.baseUrl });
+    const baseUrl = await localServerIfNeeded(config, opts.baseUrl, warnings);
+    const { model, notices } = resolveModel(config, process.env, { baseUrl });
     warnings.push(...notices);
     beforeOpen?.(model);
     const opened = await openSession({ home, cwd, config, model, resume, extraSystem: opts.system, hooks });

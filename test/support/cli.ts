@@ -26,6 +26,8 @@ export function cliEnv(home: string, extra: Record<string, string | undefined> =
     if (/_API_KEY$|_BASE_URL$/.test(key)) delete env[key];
   }
   env.TERN_HOME = home;
+  // Never probe the machine's real local model servers (R-CFG-4); a test names its own ports.
+  env.TERN_LOCAL_PROBE_PORTS = "";
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
