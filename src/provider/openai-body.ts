@@ -8,6 +8,7 @@ import {
   bodyTail,
   buildChatBody,
   type ChatWireOptions,
+  chatTools,
   currentTurnStart,
   DEFAULT_WIRE,
   echoField,
@@ -96,16 +97,20 @@ export function chatBodyChunks(request: NormalizedRequest, wire: ChatWireOptions
   return [Buffer.from(head, "utf8"), history.buf.subarray(0, history.length), Buffer.from(tail, "utf8")];
 }
 
-/** `,"max_tokens":…,"tools":[…]…` with the tool list's JSON kept per array (it is the same every round). */
+/** `,"max_tokens":…,"tools":[…]…` in bodyTail's order, the tool list's JSON kept per array (it is the same every round). */
 function tailJson(request: NormalizedRequest, wire: ChatWireOptions): string {
-  let out = "";
-  for (const [key, value] of Object.entries(bodyTail(request, wire))) {
-    let json: string;
-    if (key === "tools") {
-      json = toolsJson.get(request.tools) ?? JSON.stringify(value);
+  const { tools, ...rest } = bodyTail({ ...request, tools: [] }, wire);
+  let out = Object.entries(rest)
+    .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
+    .join("");
+  if (request.tools.length > 0) {
+    let json = toolsJson.get(request.tools);
+    if (json === undefined) {
+      json = JSON.stringify(chatTools(request.tools));
       toolsJson.set(request.tools, json);
-    } else json = JSON.stringify(value);
-    out += `,${JSON.stringify(key)}:${json}`;
+    }
+    out += `,"tools":${json}`;
+    if (request.toolChoice) out += `,"tool_choice":${JSON.stringify(request.toolChoice)}`;
   }
   return out;
 }

@@ -287,7 +287,9 @@ describe("request shape by server (R-PROV-1)", () => {
   });
 
   it("sends tool_choice none only beside tool definitions (OpenAI rejects it alone)", () => {
-    const withTools = buildChatBody(baseRequest({ tools: [WEATHER], toolChoice: "none" }));
+    const summary = baseRequest({ tools: [WEATHER], toolChoice: "none", maxOutputTokens: 300 });
+    expect(serializeChatBody(summary)).toBe(JSON.stringify(buildChatBody(summary)));
+    const withTools = buildChatBody(summary);
     expect(withTools.tool_choice).toBe("none");
     expect(withTools.tools).toHaveLength(1);
     const without = buildChatBody(baseRequest({ toolChoice: "none" }));
