@@ -24,11 +24,27 @@ const QUOTA_TEXT =
 const MAX_TOKENS_OVER_LIMIT =
   /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i;
 
+/**
+ * vLLM (and servers copying OpenAI's old wording): "maximum context length is 4096 tokens. However,
+ * you requested 8300 tokens (108 in the messages, 8192 in the completion)": limit, input, asked.
+ */
+const COMPLETION_OVER_LIMIT =
+  /maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages, (\d+) in the completion\)/i;
+
+/** The output limit that fits beside the input, when the message says the input alone fits. */
 function maxOutputTokensFit(message: string | undefined): number | undefined {
-  const match = message ? MAX_TOKENS_OVER_LIMIT.exec(message) : null;
-  if (!match) return undefined;
-  const fit = Number(match[3]) - Number(match[1]);
-  return fit > 0 && fit < Number(match[2]) ? fit : undefined;
+  if (!message) return undefined;
+  let limit: number;
+  let input: number;
+  let asked: number;
+  const anthropic = MAX_TOKENS_OVER_LIMIT.exec(message);
+  const completion = anthropic ? null : COMPLETION_OVER_LIMIT.exec(message);
+  if (anthropic) [input, asked, limit] = [Number(anthropic[1]), Number(anthropic[2]), Number(anthropic[3])];
+  else if (completion)
+    [limit, input, asked] = [Number(completion[1]), Number(completion[2]), Number(completion[3])];
+  else return undefined;
+  const fit = limit - input;
+  return fit > 0 && fit < asked ? fit : undefined;
 }
 
 /** Classifies a non-2xx HTTP response (the whole body has been read). */

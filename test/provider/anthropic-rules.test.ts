@@ -165,6 +165,34 @@ describe("input length and max_tokens exceed context limit", () => {
     });
   });
 
+  it("reads vLLM's wording of the same case, and leaves a true input overflow alone", () => {
+    const vllm = classifyHttpError(
+      400,
+      JSON.stringify({
+        object: "error",
+        message:
+          "This model's maximum context length is 4096 tokens. However, you requested 8300 tokens (108 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.",
+        type: "BadRequestError",
+        code: 400,
+      }),
+      {},
+    );
+    expect(vllm).toMatchObject({ errorClass: "context_overflow", maxOutputTokensFit: 3988 });
+    const inputTooLong = classifyHttpError(
+      400,
+      JSON.stringify({
+        error: {
+          message:
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 8227 tokens. Please reduce the length of the messages.",
+          code: "context_length_exceeded",
+        },
+      }),
+      {},
+    );
+    expect(inputTooLong.errorClass).toBe("context_overflow");
+    expect(inputTooLong.maxOutputTokensFit).toBeUndefined();
+  });
+
   it("is sent again once with max_tokens lowered to fit", async () => {
     fake.enqueue(
       anthropicError(400, "invalid_request_error", TOO_MUCH),
