@@ -210,3 +210,19 @@ describe("resolveModel (R-CFG-3, R-CFG-4, §10)", () => {
     });
   });
 });
+
+describe("per-model wire compat (R-PROV-1, R-PROV-3)", () => {
+  it("echoes reasoning by default for the deepseek provider only, and config wins", () => {
+    const config = defaultConfig();
+    const env = { DEEPSEEK_API_KEY: "k", OPENAI_API_KEY: "k" };
+    const deepseek = resolveModel({ ...config, model: "deepseek/deepseek-reasoner" }, env).model;
+    expect(deepseek.endpoint.compat).toEqual({ echoReasoning: true });
+    const openai = resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model;
+    expect(openai.endpoint.compat).toBeUndefined();
+    config.models["deepseek/deepseek-chat"] = {
+      compat: { echoReasoning: false, maxTokensField: "max_tokens" },
+    };
+    const off = resolveModel({ ...config, model: "deepseek/deepseek-chat" }, env).model;
+    expect(off.endpoint.compat).toEqual({ echoReasoning: false, maxTokensField: "max_tokens" });
+  });
+});
