@@ -13,6 +13,7 @@ import {
   startBench,
   toolLoopBench,
 } from "./cli-benches.js";
+import { checkpointBench } from "./checkpoint-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { parseOnce, recordStream } from "./sse.js";
@@ -54,6 +55,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["sse", () => sseBench(plan)],
     ["resume", () => resumeBench(p, plan)],
     ["long-session", () => longSessionBench(p, plan)],
+    ["checkpoint", () => checkpointBench(plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

@@ -106,6 +106,34 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
       setResult(import("./archive-commands.js").then((m) => m.metricsCommand(opts)));
     });
 
+  program
+    .command("undo")
+    .description("restore the files to before the last turn(s) and withdraw those turns")
+    .argument("[id]", "session id (default: this workspace's newest session)")
+    .option("--turns <n>", "how many turns to undo (default 1)")
+    .option("--force", "restore even if files changed since the session's last snapshot")
+    .action((id: string | undefined, opts: { turns?: string; force?: boolean }) => {
+      setResult(import("./checkpoint-commands.js").then((m) => m.undoCommand(id, opts)));
+    });
+
+  program
+    .command("redo")
+    .description("put back what the last undo took back")
+    .argument("[id]", "session id (default: this workspace's newest session)")
+    .option("--force", "restore even if files changed since the undo")
+    .action((id: string | undefined, opts: { force?: boolean }) => {
+      setResult(import("./checkpoint-commands.js").then((m) => m.redoCommand(id, opts)));
+    });
+
+  program
+    .command("diff")
+    .description("unified diff of what a session (or one turn) changed in the files")
+    .argument("[id]", "session id (default: this workspace's newest session)")
+    .option("--turn <n>", "only this turn")
+    .action((id: string | undefined, opts: { turn?: string }) => {
+      setResult(import("./checkpoint-commands.js").then((m) => m.diffCommand(id, opts)));
+    });
+
   const config = program.command("config").description("configuration");
   config
     .command("check")

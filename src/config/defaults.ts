@@ -63,6 +63,7 @@ export function defaultConfig(): Config {
     trustedWorkspaces: [],
     parallelTools: true,
     permissions: { mode: "ask", allow: [], deny: [] },
+    checkpoints: { enabled: true, maxFiles: 20000 },
   };
 }
 

@@ -168,6 +168,12 @@ export const layerSchema = z.strictObject({
     .array(rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path"))
     .optional(),
   parallelTools: z.boolean().optional(),
+  checkpoints: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      maxFiles: positiveInt.optional(),
+    })
+    .optional(),
   permissions: z
     .strictObject({
       mode: rule<"ask" | "auto-edit" | "yolo">(

@@ -78,6 +78,14 @@ export interface Config {
   trustedWorkspaces: string[];
   parallelTools: boolean;
   permissions: PermissionsConfig;
+  /** File snapshots for `tern undo` (R-CKPT-1). */
+  checkpoints: CheckpointsConfig;
+}
+
+export interface CheckpointsConfig {
+  enabled: boolean;
+  /** Above this many files in the workspace, checkpoints are off with one notice. */
+  maxFiles: number;
 }
 
 /** A model ready to call: provider endpoint resolved, key read from the environment. */

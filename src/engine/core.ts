@@ -22,6 +22,7 @@ import type { ApprovalPolicy } from "../tools/approval.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
+import type { Checkpointer } from "./checkpoints.js";
 import { toUsageFields } from "./convert.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
@@ -87,6 +88,8 @@ export class SessionCore {
   lastRoundUsage: Usage | null = null;
   /** Called after every committed turn_end (the ledger listens here). */
   onTurnEnd: ((line: TurnEndRecord) => void) | undefined;
+  /** File snapshots for undo; absent when switched off. */
+  checkpoints: Checkpointer | undefined;
   /** Out-of-turn model calls and usage the next turn_end must carry (see PendingCounts). */
   pendingCounts: PendingCounts = { modelCalls: 0, usage: emptyUsage() };
   private readonly writer: RecordWriter;

@@ -17,6 +17,7 @@ import { ToolExecutor } from "../tools/executor.js";
 import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
+import { Checkpointer } from "./checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { Session } from "./session.js";
 
@@ -157,6 +158,15 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.restoreTodos();
+  core.checkpoints = Checkpointer.forSession({
+    home,
+    cwd,
+    sessionId: id,
+    settings: config.checkpoints,
+    archive: fold.archive,
+    commit: (record) => core.commit(record),
+    notice: warn,
+  });
   core.onTurnEnd = (line) => writeLedgerRow(home, id, cwd, line, warn);
   // The record says what the model saw: a new context record whenever prompt or tools change.
   const recorded = fold.context;

@@ -6,9 +6,12 @@ import type { ContentPart } from "../provider/types.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import type { EventBus, Listener } from "./bus.js";
 import { compactNow } from "./compaction.js";
+import type { NewRecord } from "../record/types.js";
+import { newestTree } from "./checkpoints.js";
 import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
+import { diffTurns, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
 
 export type SessionCommand =
   /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
@@ -25,7 +28,11 @@ export type SessionCommand =
    * {@link CompactResult}; rejects with a ProviderError when the summary request fails (class
    * `cancelled` after `cancel()`). Its model calls and usage go to the next turn (PendingCounts).
    */
-  | { type: "compact" };
+  | { type: "compact" }
+  /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */
+  | { type: "undo"; turns: number; force?: boolean }
+  /** `/redo`: take back the newest undo, files and turns. */
+  | { type: "redo"; force?: boolean };
 
 /** Estimated tokens (chars/4) of the model context before and after `/compact`; equal when nothing was compacted. */
 export interface CompactResult {
@@ -55,6 +62,7 @@ export class Session {
   /** Queue a command; it runs after every command sent before it. */
   send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
   send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
+  send(command: Extract<SessionCommand, { type: "undo" | "redo" }>): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     const result = this.tail.then(() => this.execute(command));
@@ -65,6 +73,14 @@ export class Session {
   /** Interrupt the running command at once (Ctrl+C, SIGINT). Queued commands still run. */
   cancel(): void {
     this.running?.abort();
+  }
+
+  /** A unified diff of what this session (or one turn) changed in the files (R-CKPT-3). */
+  async diff(opts: { turn?: number; color: boolean }): Promise<string> {
+    const checkpoints = this.core.checkpoints;
+    if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
+    await checkpoints.settle();
+    return diffTurns(await checkpoints.repository(), this.core.fold.archive, opts);
   }
 
   async close(): Promise<void> {
@@ -114,6 +130,24 @@ export class Session {
           return undefined;
         case "compact":
           return await compactNow(this.core, controller.signal);
+        case "undo":
+        case "redo": {
+          const checkpoints = this.core.checkpoints;
+          if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
+          await checkpoints.settle();
+          const repo = await checkpoints.repository();
+          const access = {
+            archive: this.core.fold.archive,
+            commit: (r: NewRecord) => void this.core.commit(r),
+          };
+          const force = command.force === true;
+          const report =
+            command.type === "undo"
+              ? await undoTurns(repo, access, { turns: command.turns, force })
+              : await redoUndo(repo, access, { force });
+          checkpoints.restoredTo(newestTree(this.core.fold.archive));
+          return report;
+        }
       }
     } finally {
       this.running = undefined;

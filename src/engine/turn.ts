@@ -72,7 +72,10 @@ export async function runTurn(
         }, durationMs);
 
   core.readTracker.reset();
-  if (!input.retry) core.commitUserPrompt(turn, input.content);
+  if (!input.retry) {
+    core.checkpoints?.beforeTurn(turn);
+    core.commitUserPrompt(turn, input.content);
+  }
   core.publish({ type: "turn_start", turn });
   core.addTodoReminderIfOwed(turn);
 
@@ -169,7 +172,10 @@ export async function runTurn(
       budget.toolCallsRun += calls.length;
       counts.toolCalls += calls.length;
       if (calls.some((c) => c.name === "todo_write")) usedTodoTool = true;
+      // Tools may change files: the snapshot before them must have been taken first.
+      await core.checkpoints?.settle();
       const results: ToolResult[] = await runToolBatch(core, turn, calls, abort.signal);
+      core.checkpoints?.afterBatch(turn, round, calls, results);
       counts.toolErrors += results.filter((r) => r.outcome === "error" || r.outcome === "interrupted").length;
       if (abort.signal.aborted) throw stopFromAbort();
       core.commitQueuedFollowUp(turn);
@@ -187,6 +193,8 @@ export async function runTurn(
   // `/yolo once` covers exactly one turn, however it ended.
   core.policy.setYoloOnce(false);
   core.quiesce(stop.reason === "cancelled" ? "cancelled" : "replied");
+  // The turn's last snapshot is named before its turn_end, so `tern undo` right after finds it.
+  await core.checkpoints?.settle();
   const durationMsTotal = Date.now() - started;
   core.commitTurnEnd({
     turn,

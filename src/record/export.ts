@@ -141,6 +141,17 @@ export function renderMarkdown(
       case "config":
         out.push(`_Model switched to ${line.model}_`, "");
         break;
+      case "undo":
+        out.push(
+          "---",
+          "",
+          `_Undo: files restored and turns after ${line.toTurn} withdrawn from the model context._`,
+          "",
+        );
+        break;
+      case "redo":
+        out.push("---", "", "_Redo: the last undo taken back (files and turns)._", "");
+        break;
       case "turn_end":
         out.push(turnFooter(line), "");
         break;

@@ -75,6 +75,8 @@ export class RecordFold {
   private current: TurnInfo | undefined;
   /** Committed calls without a result, in call order. */
   private pending = new Map<string, OpenCall>();
+  /** Context entries each standing undo withdrew, newest last: what a `redo` puts back. */
+  private undone: Entry[][] = [];
 
   /** Replays lines into a new fold (throws RecordError on an inadmissible line). */
   static from(lines: Iterable<RecordLine>): RecordFold {
@@ -161,6 +163,8 @@ export class RecordFold {
         return rec.fromSeq <= rec.toSeq && rec.toSeq <= this._lastSeq
           ? null
           : `compaction range ${rec.fromSeq}..${rec.toSeq} is not within the record (last seq ${this._lastSeq})`;
+      case "redo":
+        return this.undone.length > 0 ? null : "redo without an undo to take back";
       default:
         return null;
     }
@@ -199,6 +203,8 @@ export class RecordFold {
         this.touch(line.ts);
         this.push(line.seq, line.turn, { role: "user", content: toContent(line.content) });
         this._phase = "AwaitingAssistantAfterUser";
+        // New work after an undo: the undone turns can no longer be put back.
+        this.undone = [];
         break;
       case "notice":
         this.push(line.seq, line.turn, { role: "user", content: [{ type: "text", text: line.text }] });
@@ -264,18 +270,44 @@ export class RecordFold {
         this.entries = [];
         this.bySeq.clear();
         this.cache = [];
+        this.undone = [];
         this._phase = "ReadyForUser";
         break;
       case "rewound":
-        this.entries = this.entries.filter((e) => {
-          if (e.turn <= line.toTurn) return true;
-          this.bySeq.delete(e.seq);
-          return false;
-        });
-        this.cache = null;
-        this._phase = "ReadyForUser";
+        this.withdrawAfter(line.toTurn);
+        break;
+      case "undo":
+        this.undone.push(this.withdrawAfter(line.toTurn));
+        break;
+      case "redo":
+        this.restoreEntries(this.undone.pop() ?? []);
+        break;
+      case "checkpoint":
         break;
     }
+  }
+
+  /** Withdraws the turns after `toTurn` from the model context; returns what it withdrew. */
+  private withdrawAfter(toTurn: number): Entry[] {
+    const removed: Entry[] = [];
+    this.entries = this.entries.filter((e) => {
+      if (e.turn <= toTurn) return true;
+      this.bySeq.delete(e.seq);
+      removed.push(e);
+      return false;
+    });
+    this.cache = null;
+    this._phase = "ReadyForUser";
+    return removed;
+  }
+
+  /** Puts withdrawn entries back in record order. */
+  private restoreEntries(restored: Entry[]): void {
+    const merged = [...this.entries, ...restored].sort((a, b) => a.seq - b.seq);
+    for (const e of restored) this.bySeq.set(e.seq, e);
+    this.entries = merged;
+    this.cache = null;
+    this._phase = "ReadyForUser";
   }
 
   private touch(ts: string): TurnInfo | undefined {

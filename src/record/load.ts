@@ -45,6 +45,9 @@ const DEFAULTS: Record<RecordType, () => Record<string, unknown>> = {
   cleared: () => ({}),
   rewound: () => ({ toTurn: 0 }),
   config: () => ({ model: "" }),
+  checkpoint: () => ({ turn: 0, round: 0, tree: "" }),
+  undo: () => ({ toTurn: 0, tree: "", restored: "" }),
+  redo: () => ({ restored: "" }),
 };
 
 export function isRecordType(value: unknown): value is RecordType {

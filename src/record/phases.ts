@@ -11,6 +11,8 @@ export function admissible(type: RecordType, phase: Phase): boolean {
     case "turn_end":
     case "cleared":
     case "rewound":
+    case "undo":
+    case "redo":
       return phase !== "AwaitingToolResults";
     case "assistant_message":
       return phase === "AwaitingAssistantAfterUser" || phase === "AwaitingAssistantAfterToolResults";
@@ -22,6 +24,7 @@ export function admissible(type: RecordType, phase: Phase): boolean {
     case "context":
     case "config":
     case "compaction":
+    case "checkpoint":
       return true;
     default:
       return false;

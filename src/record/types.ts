@@ -114,6 +114,28 @@ export interface ConfigRecord extends RecordBase {
   type: "config";
   model: string;
 }
+/** A snapshot of the workspace files in the shadow repository (round 0 = before the turn). */
+export interface CheckpointRecord extends RecordBase {
+  type: "checkpoint";
+  turn: number;
+  round: number;
+  /** Git tree hash in the workspace's shadow repository. */
+  tree: string;
+}
+/** `tern undo`: files restored to `restored`; turns after `toTurn` withdrawn from the model context. */
+export interface UndoRecord extends RecordBase {
+  type: "undo";
+  toTurn: number;
+  /** The workspace as it was just before the undo (what `redo` puts back). */
+  tree: string;
+  /** The snapshot the files were restored to. */
+  restored: string;
+}
+/** `tern redo`: the newest undo taken back: its files put back and its turns returned to the context. */
+export interface RedoRecord extends RecordBase {
+  type: "redo";
+  restored: string;
+}
 
 export type RecordLine =
   | SessionStartRecord
@@ -127,7 +149,10 @@ export type RecordLine =
   | TurnEndRecord
   | ClearedRecord
   | RewoundRecord
-  | ConfigRecord;
+  | ConfigRecord
+  | CheckpointRecord
+  | UndoRecord
+  | RedoRecord;
 
 export type RecordType = RecordLine["type"];
 

@@ -10,7 +10,9 @@ const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
   cli: ["engine", "config", "tui"],
   tui: ["engine", "config"],
-  engine: ["provider", "tools", "record", "prompt", "config"],
+  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint"],
+  // Shadow-repository snapshots know git and the file system only.
+  checkpoint: [],
   provider: ["config"],
   tools: ["provider", "config"],
   record: ["provider", "tools", "config"],

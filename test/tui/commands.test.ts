@@ -140,6 +140,8 @@ describe("tern interactive slash commands", () => {
     expect(forked).not.toBe(original);
     await vt.waitFor(`session ${original} (resumed)`);
     await turn(vt, "are we back?", 2);
+    // "turn 2 · completed" is already on screen from the fork: wait for this turn's own answer.
+    await vt.waitFor("back home");
     expect(userTexts(t.provider.requests[2].body)).toEqual(["original prompt", "are we back?"]);
   });
 });

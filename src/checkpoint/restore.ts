@@ -1,0 +1,70 @@
+// Restoring the workspace to a snapshot: only the paths that differ between the current state and
+// the target are touched, so ignored files and everything git never saw stay exactly as they are.
+import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ShadowRepo } from "./shadow-repo.js";
+
+export type RestoreAction = "created" | "changed" | "deleted" | "created folder" | "deleted folder";
+
+export interface RestoredPath {
+  action: RestoreAction;
+  /** Workspace-relative, `/`-separated; folders end with `/`. */
+  path: string;
+}
+
+/** Folders from `path`'s parent up to (not including) the workspace root. */
+function parentFolders(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(path); dir !== "." && dir !== "/" && dir !== ""; dir = dirname(dir)) out.push(dir);
+  return out;
+}
+
+function isEmptyDir(path: string): boolean {
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes the workspace match `target`, given `current` = a snapshot of the workspace as it is now. */
+export async function restoreTree(
+  repo: ShadowRepo,
+  current: string,
+  target: string,
+): Promise<RestoredPath[]> {
+  const ws = repo.workTree;
+  const changes = await repo.treeChanges(current, target);
+  const report: RestoredPath[] = [];
+  const toWrite: string[] = [];
+  const foldersBefore = new Set<string>();
+  for (const c of changes)
+    for (const dir of parentFolders(c.path)) if (existsSync(join(ws, dir))) foldersBefore.add(dir);
+
+  for (const c of changes) {
+    if (c.status === "D") {
+      rmSync(join(ws, c.path), { force: true });
+      report.push({ action: "deleted", path: c.path });
+    } else {
+      toWrite.push(c.path);
+      report.push({ action: c.status === "A" ? "created" : "changed", path: c.path });
+    }
+  }
+  // Folders that only held deleted files go with them, deepest first.
+  const emptied = [...new Set(changes.filter((c) => c.status === "D").flatMap((c) => parentFolders(c.path)))];
+  emptied.sort((a, b) => b.length - a.length);
+  for (const dir of emptied) {
+    if (toWrite.some((p) => p.startsWith(`${dir}/`)) || !isEmptyDir(join(ws, dir))) continue;
+    rmdirSync(join(ws, dir));
+    report.push({ action: "deleted folder", path: `${dir}/` });
+  }
+  await repo.checkoutPaths(target, toWrite);
+  const created = new Set<string>();
+  for (const path of toWrite)
+    for (const dir of parentFolders(path))
+      if (!foldersBefore.has(dir) && !created.has(dir)) {
+        created.add(dir);
+        report.push({ action: "created folder", path: `${dir}/` });
+      }
+  return report;
+}

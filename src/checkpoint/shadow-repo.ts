@@ -1,0 +1,226 @@
+// A shadow git repository per workspace under TERN_HOME, its work tree pointed at the workspace.
+// Snapshots are git trees written through a per-session index, so two sessions of one workspace
+// never share an index and the workspace's own `.git` is never read or written: GIT_DIR points
+// at the shadow, user and system git config are ignored (no hooks, no fsmonitor, no filters).
+import { execFile } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** Files larger than this are left out of snapshots (R-CKPT-1). */
+export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
+/** The tree of an empty folder, the same in every git repository. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+export class CheckpointError extends Error {
+  override name = "CheckpointError";
+}
+
+interface GitResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** Whether a usable `git` is on PATH (checked once per process). */
+let gitAvailable: Promise<boolean> | undefined;
+export function hasGit(): Promise<boolean> {
+  gitAvailable ??= new Promise((resolve) => {
+    execFile("git", ["--version"], { timeout: 10_000 }, (err) => resolve(!err));
+  });
+  return gitAvailable;
+}
+
+export interface ShadowRepoOptions {
+  /** Folder of the shadow repository (one per workspace). */
+  gitDir: string;
+  /** The workspace: the shadow's work tree. */
+  workTree: string;
+  /** Session id: names the session's index file and the ref that keeps its snapshots alive. */
+  sessionId: string;
+}
+
+export class ShadowRepo {
+  readonly gitDir: string;
+  readonly workTree: string;
+  readonly sessionId: string;
+  private readonly indexFile: string;
+  private readonly ref: string;
+  private initialized = false;
+  /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
+  private indexTree: string | undefined;
+
+  constructor(opts: ShadowRepoOptions) {
+    this.gitDir = opts.gitDir;
+    this.workTree = opts.workTree;
+    this.sessionId = opts.sessionId;
+    this.indexFile = join(opts.gitDir, "tern-index", opts.sessionId);
+    this.ref = `refs/tern/${opts.sessionId}`;
+  }
+
+  private env(withWorkTree: boolean): NodeJS.ProcessEnv {
+    // Only what git needs: the caller's GIT_* variables must not redirect us into the user's repo.
+    const env: NodeJS.ProcessEnv = {};
+    for (const key of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"])
+      if (process.env[key] !== undefined) env[key] = process.env[key];
+    if (withWorkTree) {
+      env.GIT_DIR = this.gitDir;
+      env.GIT_WORK_TREE = this.workTree;
+      env.GIT_INDEX_FILE = this.indexFile;
+    }
+    return {
+      ...env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_AUTHOR_NAME: "tern",
+      GIT_AUTHOR_EMAIL: "tern@localhost",
+      GIT_COMMITTER_NAME: "tern",
+      GIT_COMMITTER_EMAIL: "tern@localhost",
+    };
+  }
+
+  git(args: string[], input?: string, withWorkTree = true): Promise<GitResult> {
+    const fullArgs = [
+      "-c",
+      "core.autocrlf=false",
+      "-c",
+      "core.fsmonitor=false",
+      "-c",
+      "core.quotepath=off",
+      "-c",
+      "gc.auto=0",
+      "-c",
+      "core.hooksPath=/dev/null",
+      ...args,
+    ];
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        "git",
+        fullArgs,
+        { cwd: this.workTree, env: this.env(withWorkTree), maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+        (err, stdout, stderr) => {
+          if (err) {
+            const why = (stderr || err.message).trim().split("\n")[0];
+            reject(new CheckpointError(`git ${args[0]}: ${why}`));
+          } else resolve({ stdout, stderr });
+        },
+      );
+      if (input !== undefined) child.stdin?.end(input);
+    });
+  }
+
+  /** Creates the shadow repository if needed and clears locks a killed tern may have left. */
+  async init(): Promise<void> {
+    if (this.initialized) return;
+    if (!existsSync(join(this.gitDir, "HEAD"))) {
+      mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
+      // `init` refuses GIT_WORK_TREE; the work tree is given to every later command instead.
+      await this.git(["init", "--quiet", "--bare", this.gitDir], undefined, false);
+      writeFileSync(
+        join(this.gitDir, "description"),
+        `tern checkpoints of ${this.workTree} (safe to delete: only undo history is lost)\n`,
+      );
+    }
+    mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
+    // The session lock makes this process the only user of this index and ref: a lock file here
+    // can only be left by a tern that was killed mid-snapshot.
+    rmSync(`${this.indexFile}.lock`, { force: true });
+    rmSync(join(this.gitDir, `${this.ref}.lock`), { force: true });
+    this.initialized = true;
+  }
+
+  /** Paths that differ from the session index: untracked, modified and deleted, NUL-separated by git. */
+  async changedPaths(): Promise<string[]> {
+    const { stdout } = await this.git(["ls-files", "-z", "--others", "--modified", "--exclude-standard"]);
+    return [...new Set(stdout.split("\0").filter((p) => p.length > 0))];
+  }
+
+  /** Number of files a first snapshot would hold (for the `checkpoints.maxFiles` limit). */
+  async countFiles(): Promise<number> {
+    const { stdout } = await this.git(["ls-files", "-z", "--others", "--cached", "--exclude-standard"]);
+    return stdout.split("\0").filter((p) => p.length > 0).length;
+  }
+
+  /**
+   * Writes the workspace's current state as a tree and returns its hash. Only paths git reports as
+   * changed are restaged, so a snapshot of a large workspace with a few changes stays cheap.
+   */
+  async snapshot(previousTree: string | undefined, label: string): Promise<string> {
+    await this.init();
+    const changed = await this.changedPaths();
+    if (changed.length === 0 && this.indexTree) return this.indexTree;
+    const toStage = changed.filter((path) => !tooBig(join(this.workTree, path)));
+    if (toStage.length > 0)
+      await this.git(
+        ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        `${toStage.map((p) => `:(literal)${p}`).join("\0")}\0`,
+      ).catch(async (err) => {
+        // A file removed between listing and staging is no reason to lose the snapshot.
+        if (!(err instanceof CheckpointError)) throw err;
+        await this.git(["add", "--all", "--force", "--ignore-errors", "."]);
+      });
+    const tree = (await this.git(["write-tree"])).stdout.trim();
+    if (tree !== previousTree) await this.keepAlive(tree, label);
+    this.indexTree = tree;
+    return tree;
+  }
+
+  /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
+  private async keepAlive(tree: string, label: string): Promise<void> {
+    const parent = await this.git(["rev-parse", "--verify", "--quiet", this.ref]).then(
+      (r) => r.stdout.trim(),
+      () => "",
+    );
+    const args = ["commit-tree", tree, "-m", label];
+    if (parent) args.push("-p", parent);
+    const commit = (await this.git(args)).stdout.trim();
+    await this.git(["update-ref", this.ref, commit]);
+  }
+
+  /** Paths whose content differs between two trees, with git's status letter (from → to). */
+  async treeChanges(from: string, to: string): Promise<{ status: string; path: string }[]> {
+    if (from === to) return [];
+    const { stdout } = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]);
+    const parts = stdout.split("\0").filter((p) => p.length > 0);
+    const out: { status: string; path: string }[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) out.push({ status: parts[i][0], path: parts[i + 1] });
+    return out;
+  }
+
+  /** Writes the files of `tree` for the given paths into the workspace. */
+  async checkoutPaths(tree: string, paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    await this.git(
+      ["checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"],
+      `${paths.map((p) => `:(literal)${p}`).join("\0")}\0`,
+    );
+  }
+
+  /** A unified diff between two trees (coloured on request). */
+  async diff(from: string, to: string, color: boolean): Promise<string> {
+    const { stdout } = await this.git([
+      "diff",
+      "--no-ext-diff",
+      "--no-renames",
+      color ? "--color=always" : "--no-color",
+      from,
+      to,
+    ]);
+    return stdout;
+  }
+
+  async hasObject(hash: string): Promise<boolean> {
+    return this.git(["cat-file", "-e", hash]).then(
+      () => true,
+      () => false,
+    );
+  }
+}
+
+function tooBig(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() && st.size > MAX_SNAPSHOT_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}

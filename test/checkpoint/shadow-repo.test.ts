@@ -1,0 +1,119 @@
+// The shadow repository on its own: snapshots reuse the index, restores touch only what differs,
+// and a git killed mid-snapshot (what a kill -9 of tern leaves) does not break the next one.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { restoreTree } from "../../src/checkpoint/restore.js";
+import { EMPTY_TREE, ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+let repo: ShadowRepo;
+const ws = (p: string) => join(dirs.workspace, p);
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+  repo = new ShadowRepo({ gitDir: join(dirs.home, "shadow"), workTree: dirs.workspace, sessionId: "s1" });
+});
+afterEach(() => dirs.cleanup());
+
+describe("ShadowRepo", () => {
+  it("snapshots an empty folder as the empty tree and returns the same tree while nothing changes", async () => {
+    expect(await repo.snapshot(undefined, "a")).toBe(EMPTY_TREE);
+    writeFileSync(ws("a.txt"), "a\n");
+    const t1 = await repo.snapshot(EMPTY_TREE, "b");
+    expect(t1).not.toBe(EMPTY_TREE);
+    expect(await repo.snapshot(t1, "c")).toBe(t1);
+    // A new process (new ShadowRepo) with the same session index finds the same tree.
+    const again = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s1",
+    });
+    expect(await again.snapshot(t1, "d")).toBe(t1);
+  });
+
+  it("two sessions of one workspace keep separate indexes", async () => {
+    writeFileSync(ws("a.txt"), "a\n");
+    const other = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s2",
+    });
+    const t1 = await repo.snapshot(undefined, "a");
+    writeFileSync(ws("b.txt"), "b\n");
+    const t2 = await other.snapshot(undefined, "b");
+    expect(t2).not.toBe(t1);
+    expect((await repo.treeChanges(t1, t2)).map((c) => c.path)).toEqual(["b.txt"]);
+  });
+
+  it("restores nested folders, symlinks and deletions, and leaves ignored files alone", async () => {
+    writeFileSync(ws(".gitignore"), "*.log\n");
+    mkdirSync(ws("d/e"), { recursive: true });
+    writeFileSync(ws("d/e/f.txt"), "f\n");
+    writeFileSync(ws("keep.log"), "log 1\n");
+    const before = await repo.snapshot(undefined, "before");
+    writeFileSync(ws("d/e/f.txt"), "changed\n");
+    writeFileSync(ws("keep.log"), "log 2\n");
+    mkdirSync(ws("n/m"), { recursive: true });
+    writeFileSync(ws("n/m/new.txt"), "new\n");
+    const now = await repo.snapshot(before, "now");
+    const report = await restoreTree(repo, now, before);
+    expect(readFileSync(ws("d/e/f.txt"), "utf8")).toBe("f\n");
+    expect(existsSync(ws("n"))).toBe(false);
+    expect(readFileSync(ws("keep.log"), "utf8")).toBe("log 2\n");
+    expect(report).toEqual(
+      expect.arrayContaining([
+        { action: "changed", path: "d/e/f.txt" },
+        { action: "deleted", path: "n/m/new.txt" },
+        { action: "deleted folder", path: "n/m/" },
+        { action: "deleted folder", path: "n/" },
+      ]),
+    );
+    // And back: the folders come back and are reported.
+    const report2 = await restoreTree(repo, before, now);
+    expect(readFileSync(ws("n/m/new.txt"), "utf8")).toBe("new\n");
+    expect(report2).toEqual(
+      expect.arrayContaining([
+        { action: "created", path: "n/m/new.txt" },
+        { action: "created folder", path: "n/" },
+        { action: "created folder", path: "n/m/" },
+      ]),
+    );
+  });
+
+  it("a git killed in the middle of a snapshot leaves a repository the next snapshot can use", async () => {
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(ws(`dir${d}`));
+      for (let f = 0; f < 100; f++) writeFileSync(ws(`dir${d}/f${f}.txt`), `${d}-${f}\n`.repeat(50));
+    }
+    await repo.init();
+    // The same git a snapshot runs, killed with SIGKILL while it stages (as a kill -9 of tern's
+    // process group would): it may leave the index lock and half-written objects behind.
+    const env = {
+      ...process.env,
+      GIT_DIR: repo.gitDir,
+      GIT_WORK_TREE: repo.workTree,
+      GIT_INDEX_FILE: join(repo.gitDir, "tern-index", "s1"),
+    };
+    const child = spawn("git", ["add", "--all", "."], { cwd: dirs.workspace, env, stdio: "ignore" });
+    await new Promise((r) => setTimeout(r, 15));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.once("exit", r));
+    // Whatever moment it died at, a lock file may be there: the worst case, made certain.
+    writeFileSync(join(repo.gitDir, "tern-index", "s1.lock"), "");
+
+    const fresh = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s1",
+    });
+    const tree = await fresh.snapshot(undefined, "after kill");
+    writeFileSync(ws("dir0/f0.txt"), "edited\n");
+    const next = await fresh.snapshot(tree, "edit");
+    await restoreTree(fresh, next, tree);
+    expect(readFileSync(ws("dir0/f0.txt"), "utf8")).toBe("0-0\n".repeat(50));
+    expect((await fresh.git(["fsck", "--no-progress", "--connectivity-only"])).stderr).not.toMatch(/error/i);
+  });
+});
