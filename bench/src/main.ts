@@ -14,6 +14,7 @@ import {
   toolLoopBench,
 } from "./cli-benches.js";
 import { paths, setProfileDir, stats } from "./harness.js";
+import { sandboxBench } from "./sandbox-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { parseOnce, recordStream } from "./sse.js";
 
@@ -54,6 +55,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["sse", () => sseBench(plan)],
     ["resume", () => resumeBench(p, plan)],
     ["long-session", () => longSessionBench(p, plan)],
+    ["sandbox", () => sandboxBench(plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

@@ -63,6 +63,7 @@ export function defaultConfig(): Config {
     trustedWorkspaces: [],
     parallelTools: true,
     permissions: { mode: "ask", allow: [], deny: [] },
+    sandbox: { mode: "off", network: false, writableRoots: [] },
   };
 }
 

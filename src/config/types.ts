@@ -72,6 +72,15 @@ export interface Config {
   trustedWorkspaces: string[];
   parallelTools: boolean;
   permissions: PermissionsConfig;
+  /** The OS sandbox around `bash` (R-SBX-1). */
+  sandbox: SandboxConfig;
+}
+
+export interface SandboxConfig {
+  mode: "off" | "read-only" | "workspace-write";
+  network: boolean;
+  /** Extra absolute folders a `workspace-write` command may write. */
+  writableRoots: string[];
 }
 
 /** A model ready to call: provider endpoint resolved, key read from the environment. */

@@ -18,6 +18,7 @@ import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { SessionCore, type SessionHooks } from "./core.js";
+import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 
 export class SessionNotFoundError extends Error {}
@@ -122,11 +123,13 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     warnings.push(...sets.warnings);
     closeToolSets = () => sets.close();
   }
+  const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
     mode: config.permissions.mode,
     allow: config.permissions.allow,
     deny: config.permissions.deny,
     cwd,
+    sandboxedShell: sandbox !== undefined,
   });
   const executor = new ToolExecutor(registry, policy, { parallel: config.parallelTools });
   const tools = registry.definitions();
@@ -156,6 +159,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     hooks: opts.hooks,
     publish: (event) => bus.publish(event),
   });
+  core.sandbox = sandbox;
   core.restoreTodos();
   core.onTurnEnd = (line) => writeLedgerRow(home, id, cwd, line, warn);
   // The record says what the model saw: a new context record whenever prompt or tools change.
