@@ -15,6 +15,7 @@ import {
 } from "./cli-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
+import { sandboxBench } from "./sandbox-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { parseOnce, recordStream } from "./sse.js";
 
@@ -56,6 +57,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["resume", () => resumeBench(p, plan)],
     ["long-session", () => longSessionBench(p, plan)],
     ["checkpoint", () => checkpointBench(plan)],
+    ["sandbox", () => sandboxBench(plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

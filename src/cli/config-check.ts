@@ -1,6 +1,7 @@
 // `tern config check`: validate the merged configuration and show where each value came from.
 import { formatConfigCheck } from "../config/check.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
+import { sandboxAvailability } from "../engine/sandbox.js";
 import { loadSettings, ternHome } from "./setup.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
@@ -8,5 +9,6 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   const servers = await discoverLocalServers(process.env);
   const local = formatLocalServers(servers, probeTargets(process.env));
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
+  process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
   return 0;
 }

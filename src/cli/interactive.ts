@@ -31,7 +31,10 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     approve: async (calls) => {
       const decisions = new Map<string, "approved" | "denied" | "always">();
       process.stdout.write("\nThe model wants to run:\n");
-      for (const call of calls) process.stdout.write(`  ${call.name} ${call.arguments}\n`);
+      for (const call of calls)
+        process.stdout.write(
+          `  ${call.name} ${call.arguments}${call.reason ? `\n    (${call.reason})` : ""}\n`,
+        );
       const answer = await ask("Allow? [y]es / [n]o / [a]lways: ");
       const decision = answer.startsWith("a") ? "always" : answer.startsWith("y") ? "approved" : "denied";
       for (const call of calls) decisions.set(call.id, decision);
@@ -43,6 +46,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       );
       return answer === "yyy" ? "all" : answer.startsWith("y") ? "yes" : "no";
     },
+    offersOutsideSandbox: true,
   });
   const { session, model } = prepared;
   rl = createInterface({ input: process.stdin, output: process.stdout });

@@ -14,6 +14,8 @@ export interface CommonOptions {
   maxModelCalls?: string;
   maxToolCalls?: string;
   maxDuration?: string;
+  /** `--sandbox <mode>`: off | read-only | workspace-write (checked with the config, one-line error). */
+  sandbox?: string;
   /** `tern --plain`: the line mode instead of the Ink UI. */
   plain?: boolean;
 }
@@ -41,7 +43,8 @@ function addCommonOptions(cmd: Command): Command {
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
     .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
     .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
-    .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds");
+    .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
+    .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write");
 }
 
 function buildProgram(version: string, setResult: (p: Promise<number>) => void): Command {

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig } from "../config/flags.js";
+import { requireSandbox, SandboxUnavailableError } from "../engine/sandbox.js";
 import { loadConfig } from "../config/load.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
 import { resolveModel } from "../config/resolve.js";
@@ -32,6 +33,7 @@ export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
       maxModelCalls: opts.maxModelCalls,
       maxToolCalls: opts.maxToolCalls,
       maxDuration: opts.maxDuration,
+      sandbox: opts.sandbox,
     });
     return loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });
   } catch (err) {
@@ -71,6 +73,12 @@ export async function prepareSession(
   const loaded = loadSettings(opts, home, cwd);
   const config = loaded.config;
   const warnings = [...loaded.warnings];
+  try {
+    requireSandbox(config);
+  } catch (err) {
+    if (err instanceof SandboxUnavailableError) throw new UsageError(err.message);
+    throw err;
+  }
   if (opts.continue && opts.resume) throw new UsageError("--continue and --resume cannot be used together");
   const resume = opts.resume ? { id: opts.resume } : opts.continue ? { latest: true as const } : undefined;
 

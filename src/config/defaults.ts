@@ -64,6 +64,7 @@ export function defaultConfig(): Config {
     parallelTools: true,
     permissions: { mode: "ask", allow: [], deny: [] },
     checkpoints: { enabled: true, maxFiles: 20000 },
+    sandbox: { mode: "off", network: false, writableRoots: [] },
   };
 }
 

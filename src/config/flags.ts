@@ -1,7 +1,7 @@
 // Maps CLI flags onto a config layer, validating numbers with the config's own rules so a
 // bad flag fails the same way a bad file does, naming the flag.
 import { ConfigError } from "./errors.js";
-import { BUDGET_RULES, type ConfigLayer, MODEL_ID_RE } from "./schema.js";
+import { BUDGET_RULES, type ConfigLayer, isSandboxMode, MODEL_ID_RE, SANDBOX_MODE_NAMES } from "./schema.js";
 
 export interface ConfigFlags {
   model?: string;
@@ -12,6 +12,8 @@ export interface ConfigFlags {
   maxModelCalls?: string | number;
   maxToolCalls?: string | number;
   maxDuration?: string | number;
+  /** `--sandbox <mode>`: `sandbox.mode` for this run. */
+  sandbox?: string;
 }
 
 function budgetValue(
@@ -65,6 +67,11 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
     );
   }
   if (Object.keys(budget).length > 0) layer.executionBudget = budget;
+  if (opts.sandbox !== undefined) {
+    if (!isSandboxMode(opts.sandbox))
+      throw new ConfigError(`--sandbox: must be ${SANDBOX_MODE_NAMES.join(", ")}, got '${opts.sandbox}'`);
+    layer.sandbox = { mode: opts.sandbox };
+  }
   if (opts.yes || (opts.allow && opts.allow.length > 0)) {
     layer.permissions = {};
     if (opts.yes) layer.permissions.mode = "yolo";

@@ -61,6 +61,8 @@ function canonical(path: string): string {
   }
 }
 
+const SANDBOX_STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const;
+
 /** Strips what an untrusted workspace may not set, warning for each key (R-CFG-2). */
 function restrictUntrusted(
   layer: ConfigLayer,
@@ -80,6 +82,22 @@ function restrictUntrusted(
     if (out.permissions.allow !== undefined) {
       ignore("permissions.allow");
       delete out.permissions.allow;
+    }
+  }
+  if (out.sandbox) {
+    // A workspace may switch the sandbox on or make it stricter, never weaker.
+    const { mode, network } = out.sandbox;
+    if (mode !== undefined && SANDBOX_STRICTNESS[mode] < SANDBOX_STRICTNESS[current.sandbox.mode]) {
+      ignore("sandbox.mode", ` (only a stricter mode than "${current.sandbox.mode}" applies)`);
+      delete out.sandbox.mode;
+    }
+    if (network === true && !current.sandbox.network) {
+      ignore("sandbox.network");
+      delete out.sandbox.network;
+    }
+    if (out.sandbox.writableRoots !== undefined) {
+      ignore("sandbox.writableRoots");
+      delete out.sandbox.writableRoots;
     }
   }
   if (out.toolSets !== undefined) {

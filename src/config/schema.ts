@@ -42,6 +42,11 @@ export const BUDGET_RULES = {
 const budgetField = (k: keyof typeof BUDGET_RULES) =>
   rule<number | null>(BUDGET_RULES[k].check, BUDGET_RULES[k].expected).optional();
 
+export const SANDBOX_MODE_NAMES = ["off", "read-only", "workspace-write"] as const;
+export type SandboxModeName = (typeof SANDBOX_MODE_NAMES)[number];
+export const isSandboxMode = (v: unknown): v is SandboxModeName =>
+  typeof v === "string" && (SANDBOX_MODE_NAMES as readonly string[]).includes(v);
+
 export const MODEL_ID_RE = /^[^/\s]+\/\S+$/;
 const PROVIDER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const TOOL_SET_NAME_RE = /^[a-z0-9_-]+$/;
@@ -172,6 +177,18 @@ export const layerSchema = z.strictObject({
     .strictObject({
       enabled: z.boolean().optional(),
       maxFiles: positiveInt.optional(),
+    })
+    .optional(),
+  sandbox: z
+    .strictObject({
+      mode: rule<SandboxModeName>(
+        isSandboxMode,
+        'must be "off", "read-only" or "workspace-write"',
+      ).optional(),
+      network: z.boolean().optional(),
+      writableRoots: z
+        .array(rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path"))
+        .optional(),
     })
     .optional(),
   permissions: z

@@ -80,12 +80,21 @@ export interface Config {
   permissions: PermissionsConfig;
   /** File snapshots for `tern undo` (R-CKPT-1). */
   checkpoints: CheckpointsConfig;
+  /** The OS sandbox around `bash` (R-SBX-1). */
+  sandbox: SandboxConfig;
 }
 
 export interface CheckpointsConfig {
   enabled: boolean;
   /** Above this many files in the workspace, checkpoints are off with one notice. */
   maxFiles: number;
+}
+
+export interface SandboxConfig {
+  mode: "off" | "read-only" | "workspace-write";
+  network: boolean;
+  /** Extra absolute folders a `workspace-write` command may write. */
+  writableRoots: string[];
 }
 
 /** A model ready to call: provider endpoint resolved, key read from the environment. */

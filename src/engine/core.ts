@@ -20,7 +20,7 @@ import type { NewRecord, RecordContentPart, RecordLine, StopReason, TurnEndRecor
 import type { RecordWriter } from "../record/writer.js";
 import type { ApprovalPolicy } from "../tools/approval.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
-import type { ReadTracker, TodoItem, ToolResult } from "../tools/types.js";
+import type { ReadTracker, ShellSandbox, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
 import type { Checkpointer } from "./checkpoints.js";
 import { toUsageFields } from "./convert.js";
@@ -40,6 +40,11 @@ export interface SessionHooks {
    * keeps its own queue and sends what is still queued at the turn's end as the next prompt.
    */
   takeFollowUp?: () => ContentPart[] | undefined;
+  /**
+   * A person can answer an approval: a command that failed in the sandbox is offered to run again
+   * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
+   */
+  offersOutsideSandbox?: boolean;
 }
 
 /**
@@ -82,6 +87,8 @@ export class SessionCore {
   readonly policy: ApprovalPolicy;
   readonly readTracker: ReadTracker;
   readonly hooks: SessionHooks;
+  /** The OS sandbox `bash` runs in; absent when `sandbox.mode` is off. */
+  sandbox: ShellSandbox | undefined;
   readonly publish: (event: EngineEvent) => void;
   system: string;
   tools: ToolSpec[];
@@ -170,6 +177,7 @@ export class SessionCore {
       name,
       outcome: result.outcome,
       content: this.storeContent(result.content),
+      ...(result.sandboxed !== undefined ? { sandboxed: result.sandboxed } : {}),
     });
   }
 

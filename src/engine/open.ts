@@ -19,6 +19,7 @@ import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
+import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 
 export class SessionNotFoundError extends Error {}
@@ -123,11 +124,13 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     warnings.push(...sets.warnings);
     closeToolSets = () => sets.close();
   }
+  const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
     mode: config.permissions.mode,
     allow: config.permissions.allow,
     deny: config.permissions.deny,
     cwd,
+    sandboxedShell: sandbox !== undefined,
   });
   const executor = new ToolExecutor(registry, policy, { parallel: config.parallelTools });
   const tools = registry.definitions();
@@ -157,6 +160,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     hooks: opts.hooks,
     publish: (event) => bus.publish(event),
   });
+  core.sandbox = sandbox;
   core.restoreTodos();
   core.checkpoints = Checkpointer.forSession({
     home,

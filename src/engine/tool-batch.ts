@@ -16,6 +16,7 @@ export async function runToolBatch(
     core.publish({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
   const ctx = {
     cwd: core.cwd,
+    sandbox: core.sandbox,
     signal,
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,

@@ -68,6 +68,8 @@ export interface ToolResultRecord extends RecordBase {
   name: string;
   outcome: ToolOutcome;
   content: RecordContentPart[];
+  /** `bash` only: true when the command ran inside the OS sandbox, false when it ran outside it. */
+  sandboxed?: boolean;
 }
 export interface NoticeRecord extends RecordBase {
   type: "notice";

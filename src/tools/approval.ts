@@ -36,6 +36,8 @@ export interface ApprovalPolicyOptions {
   allow: string[];
   deny: string[];
   cwd: string;
+  /** The shell runs inside an OS sandbox (R-SBX-3): it needs no asking; deny rules still apply. */
+  sandboxedShell?: boolean;
 }
 
 function parseRules(texts: string[], which: string): Rule[] {
@@ -61,6 +63,7 @@ export class ApprovalPolicy {
   private readonly cwd: string;
   private readonly realCwd: string;
   private yoloOnce = false;
+  private readonly sandboxedShell: boolean;
   private readonly toolGrants = new Set<string>();
   private readonly pathGrants = new Set<string>();
 
@@ -70,6 +73,7 @@ export class ApprovalPolicy {
     this.deny = parseRules(opts.deny, "deny");
     this.cwd = opts.cwd;
     this.realCwd = realPathLoose(opts.cwd);
+    this.sandboxedShell = opts.sandboxedShell === true;
   }
 
   decide(call: ApprovalCall): ApprovalDecision {
@@ -91,6 +95,7 @@ export class ApprovalPolicy {
       }
     }
     if (call.kind === "read") return { decision: "allow" };
+    if (call.kind === "shell" && this.sandboxedShell) return { decision: "allow" };
     if (this.isGranted(call)) return { decision: "allow" };
     if (this.allow.some((r) => this.ruleMatches(r, call, "allow"))) return { decision: "allow" };
     if (call.kind === "edit" && this.mode === "auto-edit") return { decision: "allow" };

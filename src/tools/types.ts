@@ -1,6 +1,7 @@
 // Tool vocabulary shared by the registry, the executor and the engine.
 import type { z } from "zod";
 import type { ContentPart } from "../provider/types.js";
+import type { SandboxPolicy } from "../sandbox/policy.js";
 
 export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrupted";
 
@@ -8,6 +9,8 @@ export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrup
 export interface ToolResult {
   outcome: ToolOutcome;
   content: ContentPart[];
+  /** Set by `bash`: whether the command ran inside the OS sandbox (R-SBX-4). */
+  sandboxed?: boolean;
 }
 
 /** Approval classes of R-TOOL-2. */
@@ -37,8 +40,22 @@ export interface ToolContext {
   readTracker: ReadTracker;
   /** Session state that outlives turns (R-TODO). */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** The OS sandbox `bash` runs in; absent when `sandbox.mode` is off. */
+  sandbox?: ShellSandbox;
   /** Returns the archived content of an earlier turn/round (R-COMP-7); absent until compaction exists. */
   recall?: (turn: number, round?: number) => string;
+}
+
+/** How `bash` wraps a command in the OS sandbox, and who may let it out. */
+export interface ShellSandbox {
+  policy: SandboxPolicy;
+  /** The program and arguments that run `command` inside the sandbox. */
+  wrap(command: readonly string[]): { file: string; args: string[] };
+  /**
+   * Asks the person whether a command that failed in the sandbox may run again outside it. Absent
+   * where nobody can be asked (`tern run`): then it never runs outside.
+   */
+  approveOutside?(command: string): Promise<boolean>;
 }
 
 export interface Tool<Args = any> {

@@ -64,6 +64,7 @@ export class TuiController {
       approve: (calls) => this.askApproval(calls),
       onLimit: (limit, used, allowed) => this.askLimit(limit, used, allowed),
       takeFollowUp: () => this.takeFollowUp(),
+      offersOutsideSandbox: true,
     };
   }
 

@@ -10,11 +10,13 @@ const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
   cli: ["engine", "config", "tui"],
   tui: ["engine", "config"],
-  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint"],
+  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox"],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: [],
+  // The OS sandbox knows the file system and its mechanisms only.
+  sandbox: [],
   provider: ["config"],
-  tools: ["provider", "config"],
+  tools: ["provider", "config", "sandbox"],
   record: ["provider", "tools", "config"],
   prompt: ["config"],
   config: ["provider"],

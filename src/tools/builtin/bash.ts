@@ -3,8 +3,8 @@
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import type { ToolResult } from "../types.js";
-import type { Tool } from "../types.js";
+import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
+import type { ShellSandbox, Tool, ToolResult } from "../types.js";
 import { CappedOutput } from "./output-cap.js";
 
 export const BASH_OUTPUT_CAP = 30_000;
@@ -28,6 +28,7 @@ export function runBash(
   cwd: string,
   timeoutSeconds: number | null,
   signal: AbortSignal,
+  sandbox?: ShellSandbox,
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
@@ -35,7 +36,9 @@ export function runBash(
     const output = new CappedOutput(BASH_OUTPUT_CAP);
     // Both streams into one pipe, so their order is the order they were written in. Same line as
     // the command, so bash's "line N" in error messages stays right.
-    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
+    const argv = ["bash", "-c", `exec 2>&1; ${command}`];
+    const { file, args } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
+    const child = spawn(file, args, {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -106,6 +109,33 @@ function describe(
   return { outcome: failed ? "error" : "ok", content: [{ type: "text", text: parts.join("\n") }] };
 }
 
+const textOf = (r: ToolResult) => r.content.map((p) => (p.type === "text" ? p.text : "")).join("\n");
+
+/**
+ * Runs the command in the sandbox when there is one. A failure that reads like the sandbox's doing
+ * says so, and where a person can be asked, they may let that one command run outside (R-SBX-3).
+ */
+export async function runShellCall(
+  command: string,
+  cwd: string,
+  timeoutSeconds: number | null,
+  signal: AbortSignal,
+  sandbox: ShellSandbox | undefined,
+): Promise<ToolResult> {
+  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal);
+  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox)), sandboxed: true };
+  const text = textOf(inside);
+  const block =
+    inside.outcome === "error" && !signal.aborted ? sandboxBlock(text, sandbox.policy) : undefined;
+  if (!block) return inside;
+  if (sandbox.approveOutside && (await sandbox.approveOutside(command))) {
+    const outside = await runBash(command, cwd, timeoutSeconds, signal);
+    const note = "[it failed in the sandbox; run again outside the sandbox with the user's approval]";
+    return { ...outside, sandboxed: false, content: [{ type: "text", text: `${note}\n${textOf(outside)}` }] };
+  }
+  return { ...inside, content: [{ type: "text", text: `${text}\n${sandboxNote(block, sandbox.policy)}` }] };
+}
+
 export const bashTool: Tool<Args> = {
   name: "bash",
   description:
@@ -114,5 +144,5 @@ export const bashTool: Tool<Args> = {
   schema,
   kind: "shell",
   paths: () => [],
-  run: (args, ctx) => runBash(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal),
+  run: (args, ctx) => runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox),
 };

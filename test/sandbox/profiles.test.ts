@@ -1,0 +1,94 @@
+// The sandbox policy and the text each mechanism is given: bubblewrap's bind order (later binds
+// win, so protected folders come after writable ones) and the macOS Seatbelt profile.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { bubblewrapArgs } from "../../src/sandbox/bubblewrap.js";
+import { sandboxBlock } from "../../src/sandbox/failure.js";
+import { type SandboxPolicy, sandboxPolicy } from "../../src/sandbox/policy.js";
+import { seatbeltProfile } from "../../src/sandbox/seatbelt.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+beforeEach(() => {
+  dirs = makeTempDirs();
+  mkdirSync(join(dirs.workspace, ".git"));
+});
+afterEach(() => dirs.cleanup());
+
+const settings = (mode: "off" | "read-only" | "workspace-write", extra = {}) => ({
+  mode,
+  network: false,
+  writableRoots: [],
+  ...extra,
+});
+
+describe("sandboxPolicy", () => {
+  it("off is no policy; workspace-write writes the temp folder, workspace and roots, not .git or TERN_HOME", () => {
+    expect(sandboxPolicy(settings("off"), dirs.workspace, dirs.home)).toBeUndefined();
+    const p = sandboxPolicy(
+      settings("workspace-write", { writableRoots: [dirs.root] }),
+      dirs.workspace,
+      dirs.home,
+    )!;
+    expect(p.writable).toContain(dirs.workspace);
+    expect(p.writable).toContain(dirs.root);
+    expect(p.readOnly).toEqual([join(dirs.workspace, ".git"), dirs.home]);
+    expect(p.cwd).toBe(dirs.workspace);
+  });
+
+  it("read-only writes only the temp folder", () => {
+    const p = sandboxPolicy(settings("read-only"), dirs.workspace, undefined)!;
+    expect(p.writable).toHaveLength(1);
+    expect(p.writable[0]).not.toBe(dirs.workspace);
+  });
+});
+
+const policy: SandboxPolicy = {
+  mode: "workspace-write",
+  network: false,
+  writable: ["/tmp", "/work/ws"],
+  readOnly: ["/work/ws/.git"],
+  cwd: "/work/ws",
+};
+
+describe("bubblewrap arguments", () => {
+  it("binds / read-only, then writable folders, then the protected ones; no network; new PID namespace", () => {
+    const args = bubblewrapArgs(policy, ["bash", "-c", "true"]);
+    const at = (flag: string, path: string) =>
+      args.findIndex((a, i) => a === flag && args[i + 1] === path && args[i + 2] === path);
+    expect(at("--ro-bind", "/")).toBe(0);
+    expect(at("--bind", "/work/ws")).toBeGreaterThan(0);
+    expect(at("--ro-bind", "/work/ws/.git")).toBeGreaterThan(at("--bind", "/work/ws"));
+    expect(args).toContain("--unshare-net");
+    expect(args).toContain("--unshare-pid");
+    expect(args).toContain("--die-with-parent");
+    expect(args.slice(args.indexOf("--"))).toEqual(["--", "bash", "-c", "true"]);
+    expect(bubblewrapArgs({ ...policy, network: true }, ["true"])).not.toContain("--unshare-net");
+  });
+});
+
+describe("Seatbelt profile (macOS)", () => {
+  it("denies by default, reads everything, writes only writable subpaths minus the protected ones", () => {
+    const text = seatbeltProfile({ ...policy, writable: ["/tmp", '/work/my "ws"'] });
+    expect(text.startsWith("(version 1)\n(deny default)\n")).toBe(true);
+    expect(text).toContain("(allow file-read*)");
+    expect(text).toContain('(allow file-write* (subpath "/tmp") (subpath "/work/my \\"ws\\""))');
+    expect(text).toContain('(deny file-write* (subpath "/work/ws/.git"))');
+    // The deny comes after the allow: Seatbelt's later rule wins for the same operation.
+    expect(text.indexOf("(deny file-write*")).toBeGreaterThan(text.indexOf("(allow file-write* (subpath"));
+    expect(text).not.toContain("network");
+    expect(seatbeltProfile({ ...policy, network: true })).toContain("(allow network*)");
+  });
+});
+
+describe("sandbox failures", () => {
+  it("reads write and network denials; network only counts when the sandbox has none", () => {
+    expect(sandboxBlock("touch: cannot touch '/x': Read-only file system", policy)).toBe("write");
+    expect(sandboxBlock("curl: (6) Could not resolve host: example.com", policy)).toBe("network");
+    expect(sandboxBlock("curl: (6) Could not resolve host: example.com", { ...policy, network: true })).toBe(
+      undefined,
+    );
+    expect(sandboxBlock("error: tests failed", policy)).toBeUndefined();
+  });
+});
