@@ -2,6 +2,7 @@
 // `/yolo once`. Deny wins over everything; writes outside the workspace need an approval
 // that names the path in every mode but yolo.
 import type { PermissionMode } from "../config/types.js";
+import { domainMatches, fetchHost } from "./builtin/web-fetch.js";
 import { isInside, realPathLoose, resolvePath } from "./paths.js";
 import {
   bashAllowMatches,
@@ -99,11 +100,18 @@ export class ApprovalPolicy {
     if (this.isGranted(call)) return { decision: "allow" };
     if (this.allow.some((r) => this.ruleMatches(r, call, "allow"))) return { decision: "allow" };
     if (call.kind === "edit" && this.mode === "auto-edit") return { decision: "allow" };
+    // Reading the web asks only in `ask`: it changes nothing here, but it sends the URL out.
+    if (call.kind === "fetch" && this.mode === "auto-edit") return { decision: "allow" };
     return { decision: "ask" };
   }
 
   /** "Always" from an approval prompt: this tool for these paths, or the tool itself when it names none. */
   grantAlways(call: ApprovalCall): void {
+    if (call.kind === "fetch") {
+      const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+      if (host) this.toolGrants.add(hostGrant(call.name, host));
+      return;
+    }
     const paths = this.absPaths(call);
     if (paths.length === 0) this.toolGrants.add(call.name);
     for (const p of paths) this.pathGrants.add(grantKey(call.name, p));
@@ -127,6 +135,10 @@ export class ApprovalPolicy {
   }
 
   private isGranted(call: ApprovalCall): boolean {
+    if (call.kind === "fetch") {
+      const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+      return host !== undefined && this.toolGrants.has(hostGrant(call.name, host));
+    }
     if (this.toolGrants.has(call.name)) return true;
     const paths = this.absPaths(call);
     return paths.length > 0 && paths.every((p) => this.pathGrants.has(grantKey(call.name, p)));
@@ -135,6 +147,11 @@ export class ApprovalPolicy {
   private ruleMatches(rule: Rule, call: ApprovalCall, which: "allow" | "deny"): boolean {
     if (!toolNameMatches(rule, call.name)) return false;
     if (rule.pattern === null) return true;
+    if (call.kind === "fetch") {
+      // `web_fetch(docs.python.org)`: rules name domains, matched against the URL's host.
+      const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+      return host !== undefined && domainMatches(rule.pattern, host);
+    }
     const command = call.kind === "shell" ? commandOf(call.args) : null;
     if (command !== null) {
       return which === "allow"
@@ -148,6 +165,11 @@ export class ApprovalPolicy {
       pathMatches(pattern, p, this.cwd) || pathMatches(pattern, realPathLoose(p), this.realCwd);
     return which === "allow" ? paths.every(match) : paths.some(match);
   }
+}
+
+/** "Always" for web_fetch covers one host, never the whole web. */
+function hostGrant(tool: string, host: string): string {
+  return `${tool}\u0000host:${host}`;
 }
 
 function grantKey(tool: string, absPath: string): string {

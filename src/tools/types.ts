@@ -14,7 +14,7 @@ export interface ToolResult {
 }
 
 /** Approval classes of R-TOOL-2. */
-export type ToolKind = "read" | "edit" | "shell" | "mcp";
+export type ToolKind = "read" | "edit" | "shell" | "mcp" | "fetch";
 
 export interface TodoItem {
   content: string;

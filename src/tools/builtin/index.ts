@@ -8,6 +8,7 @@ import { grepTool } from "./grep.js";
 import { readFileTool } from "./read-file.js";
 import { recallTool } from "./recall.js";
 import { todoWriteTool } from "./todo-write.js";
+import { webFetchTool } from "./web-fetch.js";
 import { writeFileTool } from "./write-file.js";
 
 export const builtinTools: Tool[] = [
@@ -20,6 +21,7 @@ export const builtinTools: Tool[] = [
   globTool,
   todoWriteTool,
   recallTool,
+  webFetchTool,
 ];
 
 export {
@@ -31,5 +33,6 @@ export {
   readFileTool,
   recallTool,
   todoWriteTool,
+  webFetchTool,
   writeFileTool,
 };

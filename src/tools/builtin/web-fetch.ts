@@ -1,0 +1,168 @@
+// web_fetch: an http(s) GET whose HTML comes back as markdown (turndown, loaded only when a page
+// needs it). Bounded in every way a page can misbehave: scheme, redirects, bytes, time, and the
+// characters sent back. A redirect to another host is not followed: the model is told where it
+// leads, so a rule that allows one domain never fetches from another.
+import { z } from "zod";
+import { errorMessage, fail, ok } from "../results.js";
+import type { Tool, ToolResult } from "../types.js";
+
+export const WEB_FETCH_DEFAULT_CHARS = 30_000;
+const MAX_REDIRECTS = 5;
+const MAX_BYTES = 5 * 1024 * 1024;
+const TIMEOUT_MS = 30_000;
+
+const schema = z.object({
+  url: z.string().describe("The http(s) URL to fetch"),
+  max_chars: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`),
+});
+type Args = z.infer<typeof schema>;
+
+/** The host a `web_fetch(domain)` rule is matched against, or undefined for a URL that is not http(s). */
+export function fetchHost(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u.hostname.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `example.com` matches the host and its subdomains; `*.example.com` only the subdomains. */
+export function domainMatches(pattern: string, host: string): boolean {
+  const p = pattern.trim().toLowerCase().replace(/\.$/, "");
+  if (p === "*") return true;
+  if (p.startsWith("*.")) return host.endsWith(p.slice(1));
+  return host === p || host.endsWith(`.${p}`);
+}
+
+function charsetOf(contentType: string): string {
+  const m = /charset=["']?([\w-]+)/i.exec(contentType);
+  return m ? m[1].toLowerCase() : "utf-8";
+}
+
+const isText = (type: string) =>
+  /^text\//i.test(type) || /json|xml|javascript|ecmascript|yaml|toml|csv/i.test(type) || type === "";
+
+/** Reads at most MAX_BYTES of the body; says whether more was left unread. */
+async function readCapped(res: Response): Promise<{ bytes: Uint8Array; truncated: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(), truncated: false };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    total += value.byteLength;
+    if (total >= MAX_BYTES) {
+      await reader.cancel();
+      break;
+    }
+  }
+  const bytes = new Uint8Array(Math.min(total, MAX_BYTES));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, Math.min(c.byteLength, bytes.byteLength - at));
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return { bytes, truncated: total >= MAX_BYTES };
+}
+
+async function htmlToMarkdown(html: string): Promise<string> {
+  const { default: TurndownService } = await import("turndown");
+  const service = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+  });
+  // Scripts, styles and page furniture are noise to a model reading the page.
+  service.remove(["script", "style", "noscript", "iframe", "head", "nav", "footer", "form"]);
+  service.remove((node) => node.nodeName.toLowerCase() === "svg");
+  return service.turndown(html).trim();
+}
+
+function decode(bytes: Uint8Array, contentType: string): string {
+  try {
+    return new TextDecoder(charsetOf(contentType)).decode(bytes);
+  } catch {
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+}
+
+export async function webFetch(
+  args: Args,
+  signal: AbortSignal,
+  opts: { timeoutMs?: number } = {},
+): Promise<ToolResult> {
+  let url = args.url.trim();
+  const host = fetchHost(url);
+  if (!host) return fail(`web_fetch: ${JSON.stringify(args.url.slice(0, 200))} is not an http(s) URL.`);
+  const limit = args.max_chars ?? WEB_FETCH_DEFAULT_CHARS;
+  const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const both = AbortSignal.any([signal, deadline]);
+  try {
+    let res: Response | undefined;
+    for (let hop = 0; ; hop++) {
+      res = await fetch(url, {
+        redirect: "manual",
+        signal: both,
+        headers: {
+          "user-agent": "tern-web-fetch",
+          accept: "text/html, text/markdown, text/plain, */*;q=0.5",
+        },
+      });
+      if (res.status < 300 || res.status >= 400 || !res.headers.get("location")) break;
+      const next = new URL(res.headers.get("location")!, url).toString();
+      await res.body?.cancel();
+      const nextHost = fetchHost(next);
+      if (!nextHost) return fail(`web_fetch: ${url} redirects to ${next}, which is not an http(s) URL.`);
+      if (nextHost !== fetchHost(url))
+        return ok(
+          `${url} redirects to another host: ${next}\nCall web_fetch with that URL to follow it (it may need approval).`,
+        );
+      if (hop + 1 >= MAX_REDIRECTS)
+        return fail(`web_fetch: more than ${MAX_REDIRECTS} redirects from ${args.url}.`);
+      url = next;
+    }
+    const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (!isText(type)) {
+      await res.body?.cancel();
+      return fail(`web_fetch: ${url} is ${type} content, not text; it is not shown.`);
+    }
+    const { bytes, truncated } = await readCapped(res);
+    const raw = decode(bytes, res.headers.get("content-type") ?? "");
+    const body =
+      /html/.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? await htmlToMarkdown(raw) : raw;
+    const shown = body.length > limit ? body.slice(0, limit) : body;
+    const notes: string[] = [];
+    if (truncated)
+      notes.push(`[the page is larger than ${MAX_BYTES / (1024 * 1024)} MB; only its start was read]`);
+    if (body.length > limit)
+      notes.push(`[${body.length - limit} more characters not shown; pass a larger max_chars to see more]`);
+    const text = [`URL: ${url}`, `Status: ${res.status}`, "", shown, ...notes].join("\n");
+    return res.ok ? ok(text) : fail(text);
+  } catch (err) {
+    if (signal.aborted) return fail("web_fetch: cancelled");
+    if (deadline.aborted) return fail(`web_fetch: ${url} did not answer within ${timeoutMs / 1000} s`);
+    return fail(`web_fetch: ${url}: ${errorMessage(err)}`);
+  }
+}
+
+export const webFetchTool: Tool<Args> = {
+  name: "web_fetch",
+  description:
+    "Fetch an http(s) URL with GET and return its text; HTML pages come back as markdown. Use it to read " +
+    "documentation or an issue page. Redirects to another host are reported, not followed.",
+  schema,
+  kind: "fetch",
+  paths: () => [],
+  run: (args, ctx) => webFetch(args, ctx.signal),
+};
