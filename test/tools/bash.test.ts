@@ -122,11 +122,4 @@ describe("bash (R-BASH-1)", () => {
     expect(textOf(r)).toBe("done");
     process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
   });
-
-  it("is fast: 20 runs of echo hi average well under 15 ms", async () => {
-    const ctx = makeCtx(dirs.workspace);
-    const started = performance.now();
-    for (let i = 0; i < 20; i++) await bashTool.run({ command: "echo hi" }, ctx);
-    expect((performance.now() - started) / 20).toBeLessThan(15);
-  });
 });
