@@ -17,6 +17,7 @@ describe("ToolRegistry", () => {
       "glob",
       "todo_write",
       "recall",
+      "web_fetch",
     ]);
     const defs = reg.definitions();
     const read = defs.find((d) => d.name === "read_file")!;
