@@ -8,16 +8,24 @@ export const IMAGE_TOKENS = 1500;
 /** What a summary is assumed to cost when planning around one. */
 export const SUMMARY_TOKENS_GUESS = 800;
 
+/**
+ * Characters every message and tool call carries besides its text (role, ids, wire framing):
+ * a turn of many small rounds would otherwise be counted far below what is sent.
+ */
+const FRAMING_CHARS = 12;
+
 /** The chars/4 estimate (R-COMP-6): used to decide and warn, never reported as usage. */
 export function estimateTokens(system: string, toolsJson: string, messages: readonly Message[]): number {
   let chars = system.length + toolsJson.length;
   let images = 0;
   for (const m of messages) {
+    chars += FRAMING_CHARS;
     if (m.role === "assistant") {
       chars += m.text.length + m.reasoning.length;
-      for (const c of m.toolCalls) chars += c.name.length + c.arguments.length;
+      for (const c of m.toolCalls) chars += FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
       continue;
     }
+    if (m.role === "tool") chars += m.toolCallId.length;
     for (const p of m.content) {
       if (p.type === "text") chars += p.text.length;
       else images++;
