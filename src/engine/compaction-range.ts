@@ -117,7 +117,7 @@ function fitRange(core: SessionCore, span: Span, openTurn: boolean): SummaryRang
       size += estimateTokens("", "", [shed[i]]);
       if (size > budget) break;
       const next = entries[span.start + i + 1];
-      if (!next || next.msg.role !== "tool") fits = i;
+      if (next?.msg.role !== "tool") fits = i;
     }
     if (fits < 0) return undefined;
     end = span.start + fits;

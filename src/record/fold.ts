@@ -349,7 +349,7 @@ export class RecordFold {
     }
     for (const [key, byCall] of Object.entries(line.arguments ?? {})) {
       const entry = inRange(Number(key));
-      if (!entry || entry.msg.role !== "assistant") continue;
+      if (entry?.msg.role !== "assistant") continue;
       const m = entry.msg;
       entry.msg = {
         role: "assistant",

@@ -91,7 +91,7 @@ export function wireEstimate(protocol: Protocol, body: any): number {
 /** A compaction summary request: its last user text is the summarize instruction. */
 export function isSummaryRequest(protocol: Protocol, body: any): boolean {
   const last = wireMessages(protocol, body).messages.at(-1);
-  if (!last || last.role !== "user") return false;
+  if (last?.role !== "user") return false;
   const t = last.content.map((p) => (p.type === "text" ? p.text : "")).join("");
   return /Summarize the (conversation|work done so far)/.test(t.slice(-2000));
 }
