@@ -85,17 +85,30 @@ export function shrinkArguments(call: ToolCall, w: Where): string | undefined {
   return out.length < raw.length ? out : undefined;
 }
 
-/** Turn and round of every assistant message (by seq) and tool call (by id) in the archive. */
-export function roundIndex(core: SessionCore): { bySeq: Map<number, Where>; byCall: Map<string, Where> } {
-  const bySeq = new Map<number, Where>();
-  const byCall = new Map<string, Where>();
+export interface RoundIndex {
+  /** Turn and round of every assistant message, by seq. */
+  bySeq: Map<number, Where>;
+  /** Turn and round of every tool call, by call id. */
+  byCall: Map<string, Where>;
+  /** Text length of every tool result as the tool returned it, by record seq. */
+  resultChars: Map<number, number>;
+}
+
+/** Where each archived message stands, so placeholders name turn and round for `recall`. */
+export function roundIndex(core: SessionCore): RoundIndex {
+  const index: RoundIndex = { bySeq: new Map(), byCall: new Map(), resultChars: new Map() };
   for (const line of core.fold.archive) {
+    if (line.type === "tool_result")
+      index.resultChars.set(
+        line.seq,
+        line.content.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0),
+      );
     if (line.type !== "assistant_message") continue;
     const w = { turn: line.turn, round: line.round };
-    bySeq.set(line.seq, w);
-    for (const call of line.toolCalls) byCall.set(call.id, w);
+    index.bySeq.set(line.seq, w);
+    for (const call of line.toolCalls) index.byCall.set(call.id, w);
   }
-  return { bySeq, byCall };
+  return index;
 }
 
 function textOf(m: Message): string {
@@ -129,7 +142,8 @@ export function planShed(core: SessionCore, keepRounds: number): ShedPlan | unde
       const size = text.length + m.content.filter((p) => p.type === "image").length * IMAGE_TOKENS * 4;
       if (size <= SHED_TOOL_RESULT_OVER) continue;
       const where = rounds.byCall.get(m.toolCallId) ?? { turn: entry.turn, round: 0 };
-      plan.placeholders[entry.seq] = toolPlaceholder(m.toolName, text.length, where);
+      const original = rounds.resultChars.get(entry.seq) ?? text.length;
+      plan.placeholders[entry.seq] = toolPlaceholder(m.toolName, original, where);
       savedChars += size - plan.placeholders[entry.seq].length;
     } else if (m.role === "assistant") {
       const where = rounds.bySeq.get(entry.seq) ?? { turn: entry.turn, round: 0 };
@@ -171,7 +185,15 @@ export function shedCopy(
       if (isShed(text) || (text.length <= SHED_TOOL_RESULT_OVER && m.content.every((p) => p.type === "text")))
         return m;
       const where = rounds.byCall.get(m.toolCallId) ?? fallback;
-      return { ...m, content: [{ type: "text", text: toolPlaceholder(m.toolName, text.length, where) }] };
+      return {
+        ...m,
+        content: [
+          {
+            type: "text",
+            text: toolPlaceholder(m.toolName, rounds.resultChars.get(entry.seq) ?? text.length, where),
+          },
+        ],
+      };
     }
     if (m.role === "assistant") {
       const where = rounds.bySeq.get(entry.seq) ?? fallback;
@@ -196,4 +218,46 @@ export function shedCopy(
       ),
     };
   });
+}
+
+/** What an over-sized result keeps at least, so the model still sees how it begins. */
+const OVERSIZE_KEEP_MIN = 400;
+
+/**
+ * The last resort that lets one turn always go on: when the newest round's own results (already
+ * delivered: no call of it is still owed, R-COMP-3) do not fit, the biggest are cut to one common
+ * head length so that `excessChars` are freed. The note says how many chars were left out and how
+ * to page through the round with recall; the newest assistant message and its calls stay whole.
+ */
+export function planOversize(core: SessionCore, excessChars: number): ShedPlan | undefined {
+  if (excessChars <= 0 || core.fold.openCalls.length > 0) return undefined;
+  const entries = core.fold.contextEntries;
+  const newest = entries.findLastIndex((e) => e.msg.role === "assistant");
+  if (newest < 0) return undefined;
+  const results = entries
+    .slice(newest + 1)
+    .flatMap((e) =>
+      e.msg.role === "tool" && !isShed(textOf(e.msg)) ? [{ entry: e, text: textOf(e.msg) }] : [],
+    );
+  const freedAt = (keep: number) => results.reduce((n, r) => n + Math.max(0, r.text.length - keep), 0);
+  if (results.length === 0 || freedAt(OVERSIZE_KEEP_MIN) < excessChars) return undefined;
+  // The largest common head length that still frees enough (water-filling, by bisection).
+  let lo = OVERSIZE_KEEP_MIN;
+  let hi = Math.max(...results.map((r) => r.text.length));
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (freedAt(mid) >= excessChars) lo = mid;
+    else hi = mid;
+  }
+  const rounds = roundIndex(core);
+  const plan: ShedPlan = { placeholders: {}, arguments: {}, saved: 0 };
+  for (const { entry, text } of results) {
+    if (text.length <= lo || entry.msg.role !== "tool") continue;
+    const w = rounds.byCall.get(entry.msg.toolCallId) ?? { turn: entry.turn, round: 0 };
+    plan.placeholders[entry.seq] =
+      `${text.slice(0, lo)}\n[shed by compaction: ${text.length - lo} more chars of this ${entry.msg.toolName} result ` +
+      `left out, more than the context window has room for; ${recallHint(w)} reads this round in pages]`;
+    plan.saved += Math.floor((text.length - plan.placeholders[entry.seq].length) / 4);
+  }
+  return Object.keys(plan.placeholders).length > 0 ? plan : undefined;
 }

@@ -8,7 +8,7 @@ import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { compactionLimit, contextEstimate, estimateTokens } from "./compaction-estimate.js";
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
-import { planShed, type ShedPlan } from "./compaction-shed.js";
+import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
 import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 
@@ -21,6 +21,8 @@ export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./
 const KEEP_RECENT_ROUNDS = [3, 1];
 /** R-COMP-4: a compaction must free at least this share of the context, or the turn stops. */
 const MIN_FREED = 0.1;
+/** Share of the limit the context is brought to when the newest round's results must be cut. */
+const OVERSIZE_TARGET = 0.8;
 
 const SUMMARY_INSTRUCTION =
   "Summarize the conversation above so the work can continue without it. Keep: the user's goals and " +
@@ -82,6 +84,16 @@ export async function compact(
     if (!range) continue;
     await summarizeRange(core, range, hooks);
     ran = true;
+  }
+  // Still over: the newest round's own results are too big for the window. Cut them to fit, with
+  // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
+  if (size() > limit) {
+    const target = (limit * OVERSIZE_TARGET) / scale;
+    const oversize = planOversize(core, Math.ceil((contextEstimate(core) - target) * 4));
+    if (oversize) {
+      commitShed(core, oversize);
+      ran = true;
+    }
   }
   return { before, after: size(), ran };
 }

@@ -86,6 +86,31 @@ for (const protocol of ["openai-chat", "anthropic-messages"] as const) {
       expect(again.largestEstimate).toBeLessThanOrEqual(window);
     });
 
+    it("goes on when one batch's own results are bigger than the window: they are cut to fit and paged with recall", async () => {
+      const window = 12000;
+      configure(protocol, window);
+      for (const n of [1, 2, 3, 4])
+        writeFileSync(join(e.dirs.workspace, `log${n}.txt`), `${String(n).repeat(99)}\n`.repeat(400));
+      const stats = playLongTurn(e.provider, protocol, [
+        [1, 2, 3, 4].map((n) => ({ name: "read_file", args: { path: `log${n}.txt` } })),
+        { name: "recall", args: { turn: 1, round: 1 } },
+      ]);
+      const run = await runLong(protocol, "read the four logs");
+      expect(run.stderr).toBe("");
+      expect(run.end).toMatchObject({ stop_reason: "completed", rounds: 3, tool_calls: 5, tool_errors: 0 });
+      // The first compaction cut the batch's own results (a later one shed them as old).
+      const cut = recordLines(e).filter((l) => l.type === "compaction");
+      expect(Object.values(cut[0].placeholders).join("\n")).toMatch(
+        /more chars of this read_file result left out, more than the context window has room for; recall \{"turn": 1, "round": 1\} reads this round in pages\]$/,
+      );
+      const recalled = run.events.find((ev) => ev.type === "tool_result" && ev.name === "recall");
+      expect(recalled.content).toMatch(
+        /\[page: chars 0–\d+ of \d+; recall \{"turn": 1, "round": 1, "offset": \d+\} reads the next page\]$/,
+      );
+      expect(stats.largestEstimate).toBeLessThanOrEqual(window);
+      expect(stats.largestRawBytes).toBeLessThanOrEqual(window * RAW_BYTES_PER_TOKEN);
+    });
+
     it("runs 100 rounds of 20 KB tool outputs in one turn: the open turn's older rounds are summarized", async () => {
       const window = 12000;
       configure(protocol, window);

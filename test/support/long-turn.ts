@@ -107,13 +107,14 @@ export interface LongTurnStats {
 }
 
 /**
- * Plays `steps` as one tool call per round, then a final text; answers every summary request with
- * a short summary. Usage reports the request's own estimate as its prompt tokens.
+ * Plays `steps` as one round each (a step that is a list is one batch of calls), then a final
+ * text; answers every summary request with a short summary. Usage reports the request's own
+ * estimate as its prompt tokens.
  */
 export function playLongTurn(
   provider: FakeProvider,
   protocol: Protocol,
-  steps: ToolStep[],
+  steps: (ToolStep | ToolStep[])[],
   finalText = "All done.",
   keepBodies = false,
 ): LongTurnStats {
@@ -144,26 +145,32 @@ export function playLongTurn(
       return reply(protocol, { text: `Summary: ${round} rounds of tool work done so far.` }, prompt);
     }
     const step = steps[round++];
-    return step
-      ? reply(protocol, { call: { id: `call_${round}`, ...step } }, prompt)
-      : reply(protocol, { text: finalText }, prompt);
+    if (!step) return reply(protocol, { text: finalText }, prompt);
+    const batch = Array.isArray(step) ? step : [step];
+    return reply(protocol, { calls: batch.map((c, i) => ({ id: `call_${round}_${i + 1}`, ...c })) }, prompt);
   });
   return stats;
 }
 
 function reply(
   protocol: Protocol,
-  what: { text: string } | { call: ToolStep & { id: string } },
+  what: { text: string } | { calls: (ToolStep & { id: string })[] },
   prompt: number,
 ): ScriptedResponse {
   if (protocol === "openai-chat") {
     const usage = { prompt_tokens: prompt, completion_tokens: 20 };
     return "text" in what
       ? openaiText(what.text, usage)
-      : openaiToolCalls([{ id: what.call.id, name: what.call.name, args: what.call.args }], usage);
+      : openaiToolCalls(
+          what.calls.map((c) => ({ id: c.id, name: c.name, args: c.args })),
+          usage,
+        );
   }
   const stream = anthropicStream();
   if ("text" in what) stream.text(what.text).stop("end_turn");
-  else stream.toolUse({ id: what.call.id, name: what.call.name, input: what.call.args }).stop("tool_use");
+  else {
+    for (const c of what.calls) stream.toolUse({ id: c.id, name: c.name, input: c.args });
+    stream.stop("tool_use");
+  }
   return stream.usage({ input_tokens: prompt, output_tokens: 20 }).build();
 }
