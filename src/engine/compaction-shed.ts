@@ -226,11 +226,14 @@ const OVERSIZE_KEEP_MIN = 400;
 /**
  * The last resort that lets one turn always go on: when the newest round's own results (already
  * delivered: no call of it is still owed, R-COMP-3) do not fit, the biggest are cut to one common
- * head length so that `excessChars` are freed. The note says how many chars were left out and how
+ * head length that frees `need.chars` at least and `need.wantChars` when they hold that much. The note says how many chars were left out and how
  * to page through the round with recall; the newest assistant message and its calls stay whole.
  */
-export function planOversize(core: SessionCore, excessChars: number): ShedPlan | undefined {
-  if (excessChars <= 0 || core.fold.openCalls.length > 0) return undefined;
+export function planOversize(
+  core: SessionCore,
+  need: { chars: number; wantChars: number },
+): ShedPlan | undefined {
+  if (need.chars <= 0 || core.fold.openCalls.length > 0) return undefined;
   const entries = core.fold.contextEntries;
   const newest = entries.findLastIndex((e) => e.msg.role === "assistant");
   if (newest < 0) return undefined;
@@ -240,7 +243,10 @@ export function planOversize(core: SessionCore, excessChars: number): ShedPlan |
       e.msg.role === "tool" && !isShed(textOf(e.msg)) ? [{ entry: e, text: textOf(e.msg) }] : [],
     );
   const freedAt = (keep: number) => results.reduce((n, r) => n + Math.max(0, r.text.length - keep), 0);
-  if (results.length === 0 || freedAt(OVERSIZE_KEEP_MIN) < excessChars) return undefined;
+  // Free what is wanted (room to spare) when the results hold that much, else what is needed.
+  const most = results.length === 0 ? 0 : freedAt(OVERSIZE_KEEP_MIN);
+  if (most < need.chars) return undefined;
+  const excessChars = Math.min(most, Math.max(need.chars, need.wantChars));
   // The largest common head length that still frees enough (water-filling, by bisection).
   let lo = OVERSIZE_KEEP_MIN;
   let hi = Math.max(...results.map((r) => r.text.length));

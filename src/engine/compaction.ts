@@ -88,8 +88,8 @@ export async function compact(
   // Still over: the newest round's own results are too big for the window. Cut them to fit, with
   // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
   if (size() > limit) {
-    const target = (limit * OVERSIZE_TARGET) / scale;
-    const oversize = planOversize(core, Math.ceil((contextEstimate(core) - target) * 4));
+    const over = (target: number) => Math.ceil((contextEstimate(core) - target / scale) * 4);
+    const oversize = planOversize(core, { chars: over(limit), wantChars: over(limit * OVERSIZE_TARGET) });
     if (oversize) {
       commitShed(core, oversize);
       ran = true;

@@ -137,4 +137,28 @@ describe("compaction within the open turn", () => {
       /\[page: chars 0–\d+ of \d+; recall \{"turn": 1, "round": 1, "offset": \d+\} reads the next page\]$/,
     );
   });
+
+  it("a recalled page is smaller than a quarter when the context has less room, and the next request fits", async () => {
+    writeFileSync(join(h.dirs.workspace, "big.txt"), `${"q".repeat(99)}\n`.repeat(400));
+    const window = 16000;
+    const t = await h.start({ config: windowed(window, 0.8) });
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "big.txt", limit: 100 } }]),
+      openaiToolCalls([{ id: "c2", name: "glob", args: { pattern: "*.md" } }]),
+      openaiToolCalls([{ id: "c3", name: "glob", args: { pattern: "*.md" } }]),
+      openaiToolCalls([{ id: "c4", name: "glob", args: { pattern: "*.md" } }]),
+      openaiToolCalls([{ id: "r1", name: "recall", args: { turn: 1, round: 1 } }]),
+      openaiText("ok"),
+    );
+    // The prompt stays verbatim and takes most of the room: about 8,000 of the 12,800-token limit.
+    const out = await t.prompt(`context: ${"p".repeat(32000)}`);
+    expect(out.stopReason).toBe("completed");
+    const last = h.provider.requests.at(-1)!;
+    const page = toolMessages(last.body).find((m) => m.id === "r1")!.content;
+    expect(page).toMatch(/reads the next page\]$/);
+    // A quarter of the window would be `window` chars; the room left is far less.
+    expect(page.length).toBeLessThan(window * 0.75);
+    expect(t.events.filter((e) => e.type === "compaction").map((e: any) => e.stage)).toEqual(["shed"]);
+    expect(last.rawBody.length / 4).toBeLessThan(window);
+  });
 });
