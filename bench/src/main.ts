@@ -14,6 +14,7 @@ import {
   toolLoopBench,
 } from "./cli-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
+import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
@@ -58,6 +59,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["long-session", () => longSessionBench(p, plan)],
     ["checkpoint", () => checkpointBench(plan)],
     ["sandbox", () => sandboxBench(plan)],
+    ["long-turn", () => longTurnBench(p, plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

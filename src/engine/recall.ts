@@ -1,6 +1,6 @@
 // The reading door of R-COMP-7: archived content of an earlier turn, or of one round of the
-// current turn, rendered as text for the `recall` tool. The unclosed item (the newest round of
-// the open turn) is refused, naming what is readable.
+// current turn, rendered as text for the `recall` tool, one page at a time. The unclosed item
+// (the newest round of the open turn) is refused, naming what is readable.
 import type { RecordFold } from "../record/fold.js";
 import type { RecordContentPart, RecordLine } from "../record/types.js";
 
@@ -68,4 +68,40 @@ export function recallText(fold: RecordFold, turn: number, round?: number): stri
     .map(render)
     .filter((t): t is string => t !== undefined)
     .join("\n\n");
+}
+
+export interface RecallRequest {
+  turn: number;
+  round?: number;
+  /** Character offset into the rendered text, as the previous page named it. */
+  offset?: number;
+}
+
+/**
+ * One page of `recallText`: at most `pageChars` characters from `offset`, cut at a line end when
+ * one is near, ending with the offset to ask for next. A text that fits one page comes whole.
+ */
+export function recallPage(fold: RecordFold, req: RecallRequest, pageChars: number): string {
+  const text = recallText(fold, req.turn, req.round);
+  const offset = req.offset ?? 0;
+  if (offset === 0 && text.length <= pageChars) return text;
+  if (offset >= text.length)
+    throw new Error(
+      `offset ${offset} is past the end: this text has ${text.length} chars (offsets 0..${text.length - 1})`,
+    );
+  const call = (at: number) =>
+    `recall {"turn": ${req.turn}${req.round === undefined ? "" : `, "round": ${req.round}`}, "offset": ${at}}`;
+  // Room for the footer inside the page, so a page never exceeds what was granted.
+  const footerRoom = 160;
+  let end = Math.min(text.length, offset + Math.max(1, pageChars - footerRoom));
+  if (end < text.length) {
+    const newline = text.lastIndexOf("\n", end);
+    if (newline > offset + (end - offset) * 0.8) end = newline + 1;
+  }
+  const page = text.slice(offset, end);
+  const footer =
+    end < text.length
+      ? `[page: chars ${offset}–${end} of ${text.length}; ${call(end)} reads the next page]`
+      : `[page: chars ${offset}–${end} of ${text.length}; this is the end]`;
+  return `${page}${page.endsWith("\n") ? "" : "\n"}${footer}`;
 }

@@ -4,7 +4,8 @@ import type { ToolCall } from "../provider/types.js";
 import type { ToolResult } from "../tools/types.js";
 import { contentToText } from "./convert.js";
 import type { SessionCore } from "./core.js";
-import { recallText } from "./recall.js";
+import { estimateTokens, recallPageTokens } from "./compaction-estimate.js";
+import { recallPage } from "./recall.js";
 
 export async function runToolBatch(
   core: SessionCore,
@@ -14,6 +15,8 @@ export async function runToolBatch(
 ): Promise<ToolResult[]> {
   for (const call of calls)
     core.publish({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+  // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
+  let recalled = 0;
   const ctx = {
     cwd: core.cwd,
     sandbox: core.sandbox,
@@ -21,7 +24,11 @@ export async function runToolBatch(
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
-    recall: (turn: number, round?: number) => recallText(core.fold, turn, round),
+    recall: (turn: number, round?: number, offset?: number) => {
+      const page = recallPage(core.fold, { turn, round, offset }, recallPageTokens(core, recalled) * 4);
+      recalled += estimateTokens(page, "", []);
+      return page;
+    },
   };
   return core.executor.runBatch(calls, ctx, {
     approve: (pending) => core.hooks.approve(pending),

@@ -325,11 +325,19 @@ export class RecordFold {
     this.cache?.push(msg);
   }
 
-  /** Shed placeholders replace content of single lines; a summary replaces the whole range. */
+  /**
+   * Shed placeholders replace content of single lines, and shed arguments the arguments of single
+   * calls (ids and names stay, so every result still has its call); a summary replaces the whole
+   * range, which may also be the older rounds of the open turn.
+   */
   private compact(line: CompactionRecord): void {
+    const inRange = (seq: number) => {
+      const entry = this.bySeq.get(seq);
+      return entry && entry.seq >= line.fromSeq && entry.seq <= line.toSeq ? entry : undefined;
+    };
     for (const [key, text] of Object.entries(line.placeholders ?? {})) {
-      const entry = this.bySeq.get(Number(key));
-      if (!entry || entry.seq < line.fromSeq || entry.seq > line.toSeq) continue;
+      const entry = inRange(Number(key));
+      if (!entry) continue;
       const m = entry.msg;
       const content: ContentPart[] = [{ type: "text", text }];
       entry.msg =
@@ -338,6 +346,19 @@ export class RecordFold {
           : m.role === "tool"
             ? { ...m, content }
             : { role: "user", content };
+    }
+    for (const [key, byCall] of Object.entries(line.arguments ?? {})) {
+      const entry = inRange(Number(key));
+      if (entry?.msg.role !== "assistant") continue;
+      const m = entry.msg;
+      entry.msg = {
+        role: "assistant",
+        text: m.text,
+        reasoning: "",
+        toolCalls: m.toolCalls.map((c) =>
+          typeof byCall[c.id] === "string" ? { ...c, arguments: byCall[c.id] } : c,
+        ),
+      };
     }
     if (line.summary !== undefined) {
       let at = -1;

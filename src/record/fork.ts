@@ -55,11 +55,17 @@ function remap(line: RecordLine, seqMap: Map<number, number>): NewRecord {
         Object.entries(rest.placeholders).map(([k, v]) => [String(seqMap.get(Number(k)) ?? k), v]),
       )
     : undefined;
+  const args = rest.arguments
+    ? Object.fromEntries(
+        Object.entries(rest.arguments).map(([k, v]) => [String(seqMap.get(Number(k)) ?? k), v]),
+      )
+    : undefined;
   return {
     ...rest,
     fromSeq: lookup(rest.fromSeq, 1),
     toSeq: lookup(rest.toSeq, -1),
     ...(placeholders ? { placeholders } : {}),
+    ...(args ? { arguments: args } : {}),
   };
 }
 

@@ -83,8 +83,10 @@ export interface CompactionRecord extends RecordBase {
   fromSeq: number;
   toSeq: number;
   summary?: string;
-  /** Shed stage: replacement text per replaced tool_result seq. */
+  /** Shed stage: replacement text per replaced line seq (see docs/record-format.md). */
   placeholders?: Record<string, string>;
+  /** Shed stage: per assistant_message seq, replacement arguments (JSON text) per tool call id. */
+  arguments?: Record<string, Record<string, string>>;
   beforeTokens: number;
   afterTokens: number;
   usage?: Usage | null;

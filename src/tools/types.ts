@@ -42,8 +42,11 @@ export interface ToolContext {
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
   /** The OS sandbox `bash` runs in; absent when `sandbox.mode` is off. */
   sandbox?: ShellSandbox;
-  /** Returns the archived content of an earlier turn/round (R-COMP-7); absent until compaction exists. */
-  recall?: (turn: number, round?: number) => string;
+  /**
+   * Returns one page of the archived content of an earlier turn/round from `offset` (R-COMP-7),
+   * ending with the offset of the next page; absent until compaction exists.
+   */
+  recall?: (turn: number, round?: number, offset?: number) => string;
 }
 
 /** How `bash` wraps a command in the OS sandbox, and who may let it out. */

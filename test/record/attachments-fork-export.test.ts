@@ -175,6 +175,49 @@ describe("forkSession", () => {
     expect(RecordFold.from(forked).messages).toEqual(RecordFold.from(lines as never).messages);
   });
 
+  it("remaps shed placeholder and argument keys with the seq numbers", () => {
+    const s = createSession(dirs.home, { cwd: dirs.workspace, model: "m" });
+    s.writer.close();
+    const file = recordFile(s.dir);
+    const start = loadRecord(file).lines[0];
+    const write = call("w1", "write_file", { path: "a.txt", content: "x".repeat(50) });
+    const lines = [
+      start,
+      { v: 1, seq: 10, ts: "", ...R.user(1, "q") },
+      { v: 1, seq: 20, ts: "", ...R.assistant(1, 1, "writing", [write]) },
+      { v: 1, seq: 25, ts: "", ...R.result(1, "w1", "write_file", "wrote a.txt") },
+      { v: 1, seq: 27, ts: "", ...R.assistant(1, 2, "done") },
+      {
+        v: 1,
+        seq: 30,
+        ts: "",
+        type: "compaction",
+        stage: "shed",
+        fromSeq: 20,
+        toSeq: 20,
+        placeholders: { "20": "writing" },
+        arguments: { "20": { w1: '{"path":"a.txt","content":"x… [shed]"}' } },
+        beforeTokens: 1,
+        afterTokens: 1,
+      },
+      { v: 1, seq: 40, ts: "", ...R.end(1) },
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const fork = findSession(dirs.home, forkSession(dirs.home, s.id))!;
+    const forked = loadRecord(recordFile(fork.dir)).lines;
+    expect(forked.find((l) => l.type === "compaction")).toMatchObject({
+      fromSeq: 3,
+      toSeq: 3,
+      placeholders: { "3": "writing" },
+      arguments: { "3": { w1: '{"path":"a.txt","content":"x… [shed]"}' } },
+    });
+    const messages = RecordFold.from(forked).messages;
+    expect(messages).toEqual(RecordFold.from(lines as never).messages);
+    expect(messages[1]).toMatchObject({
+      toolCalls: [{ id: "w1", arguments: '{"path":"a.txt","content":"x… [shed]"}' }],
+    });
+  });
+
   it("refuses a turn that has not ended and an unknown session", () => {
     const parent = parentSession();
     expect(() => forkSession(dirs.home, parent.id, 5)).toThrow(/no ended turn 5/);

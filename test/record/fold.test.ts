@@ -284,6 +284,74 @@ describe("RecordFold", () => {
     ).toMatch(/not within/);
   });
 
+  it("shed arguments replace single calls' arguments; ids, names, text and results stay", () => {
+    const write = call("w1", "write_file", { path: "a.txt", content: "x".repeat(5000) });
+    const f = fold([
+      R.start(),
+      R.user(1, "write"),
+      {
+        ...(R.assistant(1, 1, "Writing.", [write, call("c2", "bash", { command: "ls" })]) as object),
+        reasoning: "r",
+      } as NewRecord,
+      R.result(1, "w1", "write_file", "wrote a.txt"),
+      R.result(1, "c2", "bash", "a.txt"),
+      R.assistant(1, 2, "Done."),
+      {
+        type: "compaction",
+        stage: "shed",
+        fromSeq: 3,
+        toSeq: 3,
+        arguments: { "3": { w1: '{"path":"a.txt","content":"xx… [shed by compaction]"}' } },
+        beforeTokens: 1300,
+        afterTokens: 20,
+      },
+    ]);
+    expect(f.messages[1]).toEqual({
+      role: "assistant",
+      text: "Writing.",
+      reasoning: "",
+      toolCalls: [
+        { id: "w1", name: "write_file", arguments: '{"path":"a.txt","content":"xx… [shed by compaction]"}' },
+        { id: "c2", name: "bash", arguments: '{"command":"ls"}' },
+      ],
+    });
+    expect(f.messages.filter((m) => m.role === "tool")).toHaveLength(2);
+  });
+
+  it("a summary of the open turn's older rounds stands after its prompt; the turn goes on", () => {
+    const f = fold([
+      R.start(),
+      R.user(1, "the task"),
+      R.assistant(1, 1, "", [call("c1", "bash", { command: "a" })]),
+      R.result(1, "c1", "bash", "out a"),
+      R.assistant(1, 2, "", [call("c2", "bash", { command: "b" })]),
+      R.result(1, "c2", "bash", "out b"),
+      R.assistant(1, 3, "", [call("c3", "bash", { command: "c" })]),
+      R.result(1, "c3", "bash", "out c"),
+      {
+        type: "compaction",
+        stage: "summarize",
+        fromSeq: 3,
+        toSeq: 6,
+        summary: "[Summary of turn 1 rounds 1–2]",
+        beforeTokens: 9,
+        afterTokens: 1,
+      },
+      R.assistant(1, 4, "", [call("c4", "bash", { command: "d" })]),
+    ]);
+    expect(f.phase).toBe("AwaitingToolResults");
+    expect(f.openTurn?.turn).toBe(1);
+    const shape = f.messages.map((m) =>
+      m.role === "assistant"
+        ? `a:${m.toolCalls[0]?.id}`
+        : m.role === "tool"
+          ? `t:${m.toolCallId}`
+          : `u:${(m.content[0] as any).text}`,
+    );
+    expect(shape).toEqual(["u:the task", "u:[Summary of turn 1 rounds 1–2]", "a:c3", "t:c3", "a:c4"]);
+    expect(f.check(R.result(1, "c4", "bash", "out d"))).toBeNull();
+  });
+
   it("does not let callers' copies of messages change under them", () => {
     const f = fold(twoRounds());
     const before = f.messages;

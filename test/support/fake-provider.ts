@@ -40,6 +40,7 @@ export class FakeProvider {
   private readonly queue: ScriptedResponse[] = [];
   private readonly sockets = new Set<Socket>();
   private fallback: ScriptedResponse | undefined;
+  private responder: ((request: RecordedRequest) => ScriptedResponse | undefined) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -91,14 +92,33 @@ export class FakeProvider {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const script = this.queue.shift() ??
+  /**
+   * Answers from the request itself (e.g. a summary request vs. a round); consulted before the
+   * queue, which serves whenever it returns undefined. The body is read before it is asked.
+   */
+  setResponder(responder: ((request: RecordedRequest) => ScriptedResponse | undefined) | undefined): this {
+    this.responder = responder;
+    return this;
+  }
+
+  private nextScript(): ScriptedResponse {
+    return (
+      this.queue.shift() ??
       this.fallback ?? {
         status: 500,
         body: JSON.stringify({
           error: { message: "fake provider: no scripted response left", type: "server_error" },
         }),
-      };
+      }
+    );
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.responder) {
+      const recorded = await this.record(req);
+      return this.serve(req, res, this.responder(recorded) ?? this.nextScript());
+    }
+    const script = this.nextScript();
     if (script.fault?.kind === "close_during_body") {
       this.requests.push({
         method: req.method ?? "",
@@ -110,19 +130,22 @@ export class FakeProvider {
       req.socket.destroy();
       return;
     }
+    await this.record(req);
+    return this.serve(req, res, script);
+  }
+
+  private async record(req: IncomingMessage): Promise<RecordedRequest> {
     const rawBody = await readBody(req);
     let body: any = rawBody;
     try {
       body = JSON.parse(rawBody);
     } catch {}
-    this.requests.push({
-      method: req.method ?? "",
-      path: req.url ?? "",
-      headers: req.headers,
-      body,
-      rawBody,
-    });
+    const recorded = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody };
+    this.requests.push(recorded);
+    return recorded;
+  }
 
+  private async serve(req: IncomingMessage, res: ServerResponse, script: ScriptedResponse): Promise<void> {
     if (script.fault?.kind === "reset_before_headers") {
       req.socket.destroy();
       return;

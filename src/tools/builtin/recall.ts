@@ -6,6 +6,12 @@ import type { Tool } from "../types.js";
 const schema = z.object({
   turn: z.number().int().min(1).describe("Turn number"),
   round: z.number().int().min(1).optional().describe("Round within the turn"),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Where to continue reading: the offset named at the end of the previous page"),
 });
 type Args = z.infer<typeof schema>;
 
@@ -13,7 +19,7 @@ export const recallTool: Tool<Args> = {
   name: "recall",
   description:
     "Return the full archived content of an earlier turn (or one round of it) that compaction replaced " +
-    "with a summary or placeholder.",
+    "with a summary or placeholder, one page at a time; a long text ends with the offset of the next page.",
   schema,
   kind: "read",
   paths: () => [],
@@ -22,7 +28,7 @@ export const recallTool: Tool<Args> = {
       return ok("Nothing has been compacted in this session, so everything is already in your context.");
     }
     try {
-      return ok(ctx.recall(args.turn, args.round));
+      return ok(ctx.recall(args.turn, args.round, args.offset));
     } catch (err) {
       return fail(errorMessage(err));
     }
