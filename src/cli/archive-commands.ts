@@ -2,7 +2,9 @@
 import {
   exportArchive,
   forkArchive,
+  LedgerDamagedError,
   type LedgerRow,
+  type ModelTotals,
   readMetrics,
   type SessionTotals,
   sessionsOf,
@@ -67,8 +69,24 @@ export async function forkCommand(id: string, opts: { at?: string }): Promise<nu
 
 type Column<T> = [header: string, cell: (row: T) => string];
 
+const when = (iso: string) => iso.replace("T", " ").slice(0, 19);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+const percent = (rate: number | null) => (rate === null ? "-" : `${(rate * 100).toFixed(1)}%`);
+
 /** The usage columns shared by turn rows and session totals (R-REC-8). */
-type UsageCells = Omit<LedgerRow, "session" | "cwd" | "turn" | "started" | "stopReason" | "durationMs">;
+type UsageCells = Pick<
+  LedgerRow,
+  | "rounds"
+  | "modelCalls"
+  | "toolCalls"
+  | "toolErrors"
+  | "prompt"
+  | "completion"
+  | "cacheRead"
+  | "cacheWrite"
+  | "billedInput"
+  | "cost"
+>;
 const USAGE_COLUMNS: Column<UsageCells>[] = [
   ["rounds", (r) => String(r.rounds)],
   ["model calls", (r) => String(r.modelCalls)],
@@ -83,15 +101,35 @@ const USAGE_COLUMNS: Column<UsageCells>[] = [
 ];
 const TURN_COLUMNS: Column<LedgerRow>[] = [
   ["session", (r) => r.session],
+  ["kind", (r) => r.kind],
   ["turn", (r) => String(r.turn)],
-  ["stop", (r) => r.stopReason],
+  ["started", (r) => when(r.started)],
+  ["duration", (r) => seconds(r.durationMs)],
+  ["stop", (r) => (r.kind === "turn" ? r.stopReason : "-")],
   ...USAGE_COLUMNS,
 ];
 const TOTAL_COLUMNS: Column<SessionTotals>[] = [
   ["session", (t) => t.session],
   ["turns", (t) => String(t.turns)],
+  ["compactions", (t) => String(t.compactions)],
+  ["started", (t) => when(t.started)],
+  ["duration", (t) => seconds(t.durationMs)],
   ...USAGE_COLUMNS,
+  ["cache hit", (t) => percent(t.cacheHitRate)],
 ];
+const MODEL_COLUMNS: Column<ModelTotals>[] = [
+  ["model", (m) => m.model],
+  ["rows", (m) => String(m.rows)],
+  ...USAGE_COLUMNS,
+  ["cache hit", (m) => percent(m.cacheHitRate)],
+];
+
+function table<T>(columns: Column<T>[], rows: T[]): string {
+  return formatTable(
+    columns.map((c) => c[0]),
+    rows.map((r) => columns.map((c) => c[1](r))),
+  );
+}
 
 export async function metricsCommand(opts: {
   json?: boolean;
@@ -105,24 +143,26 @@ export async function metricsCommand(opts: {
       throw new UsageError(`--since: not a date: '${opts.since}' (use e.g. 2026-11-01)`);
     since = date.toISOString();
   }
-  const metrics = readMetrics(ternHome(), { since, rebuild: opts.rebuild });
+  let metrics: ReturnType<typeof readMetrics>;
+  try {
+    metrics = readMetrics(ternHome(), { since, rebuild: opts.rebuild });
+  } catch (err) {
+    if (err instanceof LedgerDamagedError) {
+      process.stderr.write(`tern: ${err.message}; run 'tern metrics --rebuild' to recreate it from the records\n`);
+      return 1;
+    }
+    throw err;
+  }
   for (const warning of metrics.warnings) process.stderr.write(`warning: ${warning}\n`);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ rows: metrics.rows, totals: metrics.totals })}\n`);
+    const { rows, totals, models } = metrics;
+    process.stdout.write(`${JSON.stringify({ rows, totals, models })}\n`);
     return 0;
   }
-  process.stdout.write(
-    formatTable(
-      TURN_COLUMNS.map((c) => c[0]),
-      metrics.rows.map((r) => TURN_COLUMNS.map((c) => c[1](r))),
-    ),
-  );
+  process.stdout.write(table(TURN_COLUMNS, metrics.rows));
   process.stdout.write("\ntotals per session\n");
-  process.stdout.write(
-    formatTable(
-      TOTAL_COLUMNS.map((c) => c[0]),
-      metrics.totals.map((t) => TOTAL_COLUMNS.map((c) => c[1](t))),
-    ),
-  );
+  process.stdout.write(table(TOTAL_COLUMNS, metrics.totals));
+  process.stdout.write("\ntotals per model\n");
+  process.stdout.write(table(MODEL_COLUMNS, metrics.models));
   return 0;
 }

@@ -3,11 +3,12 @@
 // how to read them again, long old texts are cut, the newest rounds stay. Summarize runs only
 // when shedding was not enough: older turns become one model-written summary (no tools).
 // Neither touches the unclosed item nor splits a tool call from its result (R-COMP-3).
-import { addUsage } from "../config/pricing.js";
+import { addUsage, computeCost, emptyUsage } from "../config/pricing.js";
 import { type PrefixMemo, reusablePrefix } from "../provider/grown-prefix.js";
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
+import type { CompactionBill } from "../record/types.js";
 import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 
@@ -173,6 +174,8 @@ export interface CompactionHooks {
   signal: AbortSignal;
   onModelCall(): void;
   onUsage(usage: Usage): void;
+  /** Set when run outside a turn (`/compact`): the summary gets a ledger row of its own (R-REC-8). */
+  outOfTurn?: { startedAt: Date };
 }
 
 /** Runs shed, then summarize if still over budget (or both when `force`, as /compact does). */
@@ -216,9 +219,9 @@ export async function compact(
     const range = summaryRange(core);
     if (range) {
       const start = contextEstimate(core);
-      const { summary, usage } = await summarize(core, range, hooks);
+      const { summary, usage, modelCalls } = await summarize(core, range, hooks);
       const replaced = estimateTokens("", "", rangeMessages(core, range));
-      core.commit({
+      const line = core.commit({
         type: "compaction",
         stage: "summarize",
         fromSeq: range.from,
@@ -227,8 +230,11 @@ export async function compact(
         beforeTokens: start,
         afterTokens: Math.max(0, start - replaced + Math.ceil(summary.length / 4)),
         usage,
+        modelCalls,
+        ...(hooks.outOfTurn ? { bill: billOutOfTurn(core, usage, hooks.outOfTurn.startedAt) } : {}),
       });
-      publishCompaction(core, "summarize", start);
+      if (hooks.outOfTurn) core.onBilled?.(line);
+      publishCompaction(core, "summarize", start, line.type === "compaction" ? line.bill?.cost : undefined);
       ran = true;
     }
   }
@@ -239,15 +245,22 @@ function rangeMessages(core: SessionCore, range: { from: number; to: number }): 
   return core.fold.contextEntries.filter((e) => e.seq >= range.from && e.seq <= range.to).map((e) => e.msg);
 }
 
-function publishCompaction(core: SessionCore, stage: string, before: number): void {
-  core.publish({ type: "compaction", stage, before_tokens: before, after_tokens: contextEstimate(core) });
+/** `cost` only for a summary billed on its own row (outside a turn), so front ends can add it. */
+function publishCompaction(core: SessionCore, stage: string, before: number, cost?: number | null): void {
+  core.publish({
+    type: "compaction",
+    stage,
+    before_tokens: before,
+    after_tokens: contextEstimate(core),
+    ...(cost !== undefined ? { cost } : {}),
+  });
 }
 
 async function summarize(
   core: SessionCore,
   range: { from: number; to: number; turns: [number, number] },
   hooks: CompactionHooks,
-): Promise<{ summary: string; usage: Usage | null }> {
+): Promise<{ summary: string; usage: Usage | null; modelCalls: number }> {
   const history = rangeMessages(core, range);
   const request: NormalizedRequest = {
     ...core.buildRequest(),
@@ -258,15 +271,20 @@ async function summarize(
       { role: "user", content: [{ type: "text", text: SUMMARY_INSTRUCTION }] },
     ],
   };
+  // Every attempt's usage is billed (R-PROV-6), so the record keeps their sum.
   let usage: Usage | null = null;
+  let modelCalls = 0;
   const result = await streamWithRetry(core.adapter, request, {
     retry: core.settings.retry,
     signal: hooks.signal,
     idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
     deadline: null,
-    onAttemptStart: () => hooks.onModelCall(),
+    onAttemptStart: () => {
+      modelCalls++;
+      hooks.onModelCall();
+    },
     onAttemptUsage: (u) => {
-      usage = u;
+      usage = addUsage(usage ?? emptyUsage(), u);
       hooks.onUsage(u);
     },
     onEvent: () => {},
@@ -280,6 +298,16 @@ async function summarize(
       `[Summary of ${label}, written by compaction. The full text is archived: recall {"turn": N} reads a turn.]\n` +
       result.text.trim(),
     usage,
+    modelCalls,
+  };
+}
+
+function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt: Date): CompactionBill {
+  return {
+    cost: computeCost(usage ?? emptyUsage(), core.model.info.pricing),
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    model: core.model.id,
   };
 }
 
@@ -313,8 +341,8 @@ export async function compactTurnContext(
 
 /**
  * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. The summary request's
- * model calls and usage are published as `usage` events and kept in `core.pendingCounts`, which
- * the next turn adds to its counts: the ledger has rows per turn only, and must match the bill.
+ * usage is published as `usage` events, and its compaction record carries a `bill`: the ledger
+ * gives it a row of its own at once (R-REC-8).
  * Cancellation (`signal`) rejects with the provider's `cancelled` error; a shed already committed stays.
  */
 export async function compactNow(
@@ -322,16 +350,11 @@ export async function compactNow(
   signal: AbortSignal,
 ): Promise<{ before: number; after: number }> {
   const before = contextEstimate(core);
-  const pending = core.pendingCounts;
   await compact(core, true, {
     signal,
-    onModelCall: () => {
-      pending.modelCalls++;
-    },
-    onUsage: (u) => {
-      pending.usage = addUsage(pending.usage, u);
-      core.publish({ type: "usage", ...toUsageFields(u) });
-    },
+    onModelCall: () => {},
+    onUsage: (u) => core.publish({ type: "usage", ...toUsageFields(u) }),
+    outOfTurn: { startedAt: new Date() },
   });
   return { before, after: contextEstimate(core) };
 }
