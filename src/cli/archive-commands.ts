@@ -148,7 +148,9 @@ export async function metricsCommand(opts: {
     metrics = readMetrics(ternHome(), { since, rebuild: opts.rebuild });
   } catch (err) {
     if (err instanceof LedgerDamagedError) {
-      process.stderr.write(`tern: ${err.message}; run 'tern metrics --rebuild' to recreate it from the records\n`);
+      process.stderr.write(
+        `tern: ${err.message}; run 'tern metrics --rebuild' to recreate it from the records\n`,
+      );
       return 1;
     }
     throw err;

@@ -101,7 +101,15 @@ export function billOf(lines: readonly RecordLine[]): BillRow[] {
       }
     } else if (line.type === "compaction" && line.bill) {
       const usage = line.usage ?? emptyUsage();
-      const row = newRow("compaction", start, lastTurn, line.seq, line.bill.model || model, line.bill.startedAt || line.ts, usage);
+      const row = newRow(
+        "compaction",
+        start,
+        lastTurn,
+        line.seq,
+        line.bill.model || model,
+        line.bill.startedAt || line.ts,
+        usage,
+      );
       row.durationMs = line.bill.durationMs;
       row.modelCalls = line.modelCalls ?? (line.usage ? 1 : 0);
       row.cost = line.bill.cost;

@@ -1,7 +1,7 @@
 // R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
 // (bill.ts) — live after each billed line, and by `rebuildLedger` — so rebuilt equals live.
 // better-sqlite3 is loaded on first use so a headless start does not pay for it.
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
@@ -131,7 +131,9 @@ export class Ledger {
   /** Rows ordered by start time; `since` is an ISO date or time (inclusive). */
   rows(opts: { since?: string } = {}): BillRow[] {
     const where = opts.since ? "WHERE started >= ?" : "";
-    const stmt = this.db.prepare(`SELECT ${COLUMNS} FROM ledger_rows ${where} ORDER BY started, session, turn, seq`);
+    const stmt = this.db.prepare(
+      `SELECT ${COLUMNS} FROM ledger_rows ${where} ORDER BY started, session, turn, seq`,
+    );
     return (opts.since ? stmt.all(opts.since) : stmt.all()) as BillRow[];
   }
 
@@ -174,7 +176,8 @@ export function openLedger(home: string): Ledger {
     return new Ledger(db);
   } catch (err) {
     db?.close();
-    if (isDamage(err)) throw new LedgerDamagedError(`${ledgerPath(home)} is damaged (${(err as Error).message})`);
+    if (isDamage(err))
+      throw new LedgerDamagedError(`${ledgerPath(home)} is damaged (${(err as Error).message})`);
     throw err;
   }
 }
@@ -239,6 +242,7 @@ function readAllRows(home: string): { rows: BillRow[]; warnings: string[] } {
  */
 export function rebuildLedger(home: string): RebuildResult {
   const { rows, warnings } = readAllRows(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const fill = () => {
     const ledger = openLedger(home);
     try {

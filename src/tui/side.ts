@@ -19,7 +19,8 @@ export async function askSideQuestion(ctl: TuiController, question: string): Pro
     });
     if (controller.signal.aborted) {
       // Cancelled: nothing to show, but what it spent still counts on the status line.
-      if (result.cost !== 0) ctl.store.dispatch({ type: "side_done", ok: false, text: "", cost: result.cost });
+      if (result.cost !== 0)
+        ctl.store.dispatch({ type: "side_done", ok: false, text: "", cost: result.cost });
       return;
     }
     ctl.store.dispatch({

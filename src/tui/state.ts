@@ -283,7 +283,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
     }
     case "side_done": {
       if (action.cost !== undefined)
-        state = { ...state, status: { ...state.status, sideCost: addCost(state.status.sideCost, action.cost) } };
+        state = {
+          ...state,
+          status: { ...state.status, sideCost: addCost(state.status.sideCost, action.cost) },
+        };
       const pending = state.side.pending;
       if (!pending) return state;
       // A failed question stays in the panel (R-SIDE-3) until it is closed.

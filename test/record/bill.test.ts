@@ -1,9 +1,11 @@
 // R-REC-8: the ledger's rows derived from one record — a turn's runs add up, `/compact` outside
 // a turn is a row of its own, a fork's copied lines are the parent's, and a turn a crash cut off
 // is billed from its current run only (with every attempt it recorded).
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { billOf, firstOwnIndex } from "../../src/record/bill.js";
 import { RecordFold } from "../../src/record/fold.js";
+import { loadRecord } from "../../src/record/load.js";
 import { recoverOnLoad } from "../../src/record/quiesce.js";
 import type { NewRecord, RecordLine } from "../../src/record/types.js";
 import { call, R, stamp, usage } from "./helpers.js";
@@ -19,12 +21,23 @@ const summary = (bill: boolean, u = usage(500, 40)): NewRecord => ({
   usage: u,
   modelCalls: 2,
   ...(bill
-    ? { bill: { cost: 0.004, startedAt: "2026-01-01T00:00:09.000Z", durationMs: 700, model: "openai/gpt-test" } }
+    ? {
+        bill: {
+          cost: 0.004,
+          startedAt: "2026-01-01T00:00:09.000Z",
+          durationMs: 700,
+          model: "openai/gpt-test",
+        },
+      }
     : {}),
 });
 
-const end = (turn: number, u: ReturnType<typeof usage>, cost: number | null, stopReason = "completed"): NewRecord =>
-  ({ ...R.end(turn, cost, stopReason), usage: u, modelCalls: 2, rounds: 1 }) as NewRecord;
+const end = (
+  turn: number,
+  u: ReturnType<typeof usage>,
+  cost: number | null,
+  stopReason = "completed",
+): NewRecord => ({ ...R.end(turn, cost, stopReason), usage: u, modelCalls: 2, rounds: 1 }) as NewRecord;
 
 describe("billOf", () => {
   it("adds every run of a turn (/retry) into one row; the newest run's stop reason", () => {
@@ -74,7 +87,12 @@ describe("billOf", () => {
   });
 
   it("skips what a fork copied (parent.seq); the fork's own /retry of the copied turn is its own", () => {
-    const copied: NewRecord[] = [R.user(1, "a"), R.assistant(1, 1, "b"), end(1, usage(100, 10), 0.1), summary(true)];
+    const copied: NewRecord[] = [
+      R.user(1, "a"),
+      R.assistant(1, 1, "b"),
+      end(1, usage(100, 10), 0.1),
+      summary(true),
+    ];
     const start = { ...R.start("fork"), parent: { session: "s1", turn: 1, seq: 5 } } as NewRecord;
     const lines = stamp([
       start,
@@ -127,7 +145,9 @@ describe("recoverOnLoad bills the cut-off run", () => {
       R.toolStart(1, "c1", "bash"),
     ]);
     const fold = RecordFold.from(lines);
-    const out = recoverOnLoad(fold, { cost: (u, model) => (model === "openai/gpt-test" ? u.prompt / 1000 : null) });
+    const out = recoverOnLoad(fold, {
+      cost: (u, model) => (model === "openai/gpt-test" ? u.prompt / 1000 : null),
+    });
     const turnEnd = out.at(-1)!;
     expect(turnEnd).toMatchObject({
       type: "turn_end",
@@ -144,5 +164,17 @@ describe("recoverOnLoad bills the cut-off run", () => {
     // Billed with the first run: the row adds both, each request once.
     const all = [...lines, ...stamp(out, lines.length + 1)];
     expect(billOf(all)[0]).toMatchObject({ prompt: 530, modelCalls: 7, stopReason: "aborted" });
+  });
+});
+
+describe("old records still rebuild (R-REC-7)", () => {
+  it("the v1 fixture gives one row per turn from its turn_end lines", () => {
+    const lines = loadRecord(join(import.meta.dirname, "../fixtures/record-v1/record.jsonl")).lines;
+    expect(
+      billOf(lines).map((r) => [r.kind, r.turn, r.modelCalls, r.prompt, r.cacheRead, r.billedInput, r.cost]),
+    ).toEqual([
+      ["turn", 1, 3, 4200, 2400, 1800, 0.0123],
+      ["turn", 2, 2, 3500, 3200, 300, null],
+    ]);
   });
 });

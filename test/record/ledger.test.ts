@@ -122,11 +122,13 @@ describe("ledger", () => {
     expect(result).toEqual({ rows: 2, warnings: [] });
     const l2 = openLedger(dirs.home);
     const rows = l2.rows();
-    expect(rows.map((r) => [r.session, r.turn, r.cost, r.cwd, r.modelCalls, r.prompt, r.stopReason])).toEqual([
-      [s.id, 1, 0.3, dirs.workspace, 1, 100, "completed"],
-      // Both runs of turn 2: an unknown price in one makes the row unknown.
-      [s.id, 2, null, dirs.workspace, 2, 200, "completed"],
-    ]);
+    expect(rows.map((r) => [r.session, r.turn, r.cost, r.cwd, r.modelCalls, r.prompt, r.stopReason])).toEqual(
+      [
+        [s.id, 1, 0.3, dirs.workspace, 1, 100, "completed"],
+        // Both runs of turn 2: an unknown price in one makes the row unknown.
+        [s.id, 2, null, dirs.workspace, 2, 200, "completed"],
+      ],
+    );
     expect(rows[0].billedInput).toBe(100);
     l2.close();
   });

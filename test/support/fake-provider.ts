@@ -33,6 +33,8 @@ export interface RecordedRequest {
   /** Parsed JSON body (or the raw text when it is not JSON). */
   body: any;
   rawBody: string;
+  /** The SSE frames actually written to the client (a fault cuts them short): what the provider reported. */
+  sent: string[];
 }
 
 export class FakeProvider {
@@ -106,6 +108,7 @@ export class FakeProvider {
         headers: req.headers,
         body: null,
         rawBody: "",
+        sent: [],
       });
       req.socket.destroy();
       return;
@@ -115,13 +118,15 @@ export class FakeProvider {
     try {
       body = JSON.parse(rawBody);
     } catch {}
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? "",
       path: req.url ?? "",
       headers: req.headers,
       body,
       rawBody,
-    });
+      sent: [],
+    };
+    this.requests.push(recorded);
 
     if (script.fault?.kind === "reset_before_headers") {
       req.socket.destroy();
@@ -142,6 +147,7 @@ export class FakeProvider {
     for (let i = 0; i < Math.min(limit, script.frames.length); i++) {
       if (res.destroyed) return;
       res.write(script.frames[i]);
+      recorded.sent.push(script.frames[i]);
       if (script.frameDelayMs) await sleep(script.frameDelayMs);
     }
     if (fault?.kind === "reset_after") {
