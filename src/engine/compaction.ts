@@ -219,7 +219,16 @@ export async function compact(
     const range = summaryRange(core);
     if (range) {
       const start = contextEstimate(core);
-      const { summary, usage, modelCalls } = await summarize(core, range, hooks);
+      const spent: SummarySpent = { usage: null, modelCalls: 0 };
+      let summary: string;
+      try {
+        summary = await summarize(core, range, hooks, spent);
+      } catch (err) {
+        if (hooks.outOfTurn && spent.usage)
+          billFailedSummary(core, range, start, spent, hooks.outOfTurn, err);
+        throw err;
+      }
+      const { usage, modelCalls } = spent;
       const replaced = estimateTokens("", "", rangeMessages(core, range));
       const line = core.commit({
         type: "compaction",
@@ -256,11 +265,18 @@ function publishCompaction(core: SessionCore, stage: string, before: number, cos
   });
 }
 
+/** What a summary request spent: every attempt's usage is billed (R-PROV-6), so the record keeps their sum. */
+interface SummarySpent {
+  usage: Usage | null;
+  modelCalls: number;
+}
+
 async function summarize(
   core: SessionCore,
   range: { from: number; to: number; turns: [number, number] },
   hooks: CompactionHooks,
-): Promise<{ summary: string; usage: Usage | null; modelCalls: number }> {
+  spent: SummarySpent,
+): Promise<string> {
   const history = rangeMessages(core, range);
   const request: NormalizedRequest = {
     ...core.buildRequest(),
@@ -271,20 +287,17 @@ async function summarize(
       { role: "user", content: [{ type: "text", text: SUMMARY_INSTRUCTION }] },
     ],
   };
-  // Every attempt's usage is billed (R-PROV-6), so the record keeps their sum.
-  let usage: Usage | null = null;
-  let modelCalls = 0;
   const result = await streamWithRetry(core.adapter, request, {
     retry: core.settings.retry,
     signal: hooks.signal,
     idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
     deadline: null,
     onAttemptStart: () => {
-      modelCalls++;
+      spent.modelCalls++;
       hooks.onModelCall();
     },
     onAttemptUsage: (u) => {
-      usage = addUsage(usage ?? emptyUsage(), u);
+      spent.usage = addUsage(spent.usage ?? emptyUsage(), u);
       hooks.onUsage(u);
     },
     onEvent: () => {},
@@ -293,13 +306,37 @@ async function summarize(
   });
   const [first, last] = range.turns;
   const label = first === last ? `turn ${first}` : `turns ${first}–${last}`;
-  return {
-    summary:
-      `[Summary of ${label}, written by compaction. The full text is archived: recall {"turn": N} reads a turn.]\n` +
-      result.text.trim(),
-    usage,
-    modelCalls,
-  };
+  return (
+    `[Summary of ${label}, written by compaction. The full text is archived: recall {"turn": N} reads a turn.]\n` +
+    result.text.trim()
+  );
+}
+
+/**
+ * A `/compact` summary that failed after the provider reported usage was still billed: a
+ * compaction line without a summary (it replaces nothing) carries that bill (R-REC-8).
+ */
+function billFailedSummary(
+  core: SessionCore,
+  range: { from: number; to: number },
+  estimate: number,
+  spent: SummarySpent,
+  outOfTurn: { startedAt: Date },
+  err: unknown,
+): void {
+  const line = core.commit({
+    type: "compaction",
+    stage: "summarize",
+    fromSeq: range.from,
+    toSeq: range.to,
+    beforeTokens: estimate,
+    afterTokens: estimate,
+    usage: spent.usage,
+    modelCalls: spent.modelCalls,
+    bill: billOutOfTurn(core, spent.usage, outOfTurn.startedAt),
+    failed: err instanceof Error ? err.message : String(err),
+  });
+  core.onBilled?.(line);
 }
 
 function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt: Date): CompactionBill {

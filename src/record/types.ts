@@ -106,6 +106,8 @@ export interface CompactionRecord extends RecordBase {
   modelCalls?: number;
   /** Only on a compaction run outside a turn (`/compact`): its own ledger row (R-REC-8). */
   bill?: CompactionBill;
+  /** Summarize: the summary request failed after reporting usage; no summary, the line carries only the bill. */
+  failed?: string;
 }
 export interface CompactionBill {
   /** USD, priced when written; `null` = unknown price. */

@@ -76,6 +76,29 @@ describe("/compact now", () => {
     expect(ledgerRows(t.session.id).find((r) => r.turn === 3)).toMatchObject({ modelCalls: 1, prompt: 100 });
   });
 
+  it("a summary that fails after the provider reported usage is still billed, on a line that replaces nothing", async () => {
+    const t = await h.start({ config: (c) => (c.retry.maxRetries = 1) });
+    h.provider.enqueue(openaiText("one"), openaiText("two"));
+    await t.prompt("first");
+    await t.prompt("second");
+    const contextBefore = JSON.stringify(t.session.core.fold.messages);
+    const cut = openaiStream().text("half").usage({ prompt_tokens: 90, completion_tokens: 2 }).build();
+    const failing = { ...cut, fault: { kind: "reset_after" as const, frames: cut.frames!.length - 1 } };
+    h.provider.enqueue(failing, failing);
+    await expect(t.session.send({ type: "compact" })).rejects.toMatchObject({ errorClass: "network" });
+    const failed = lines(t.session.id).filter((l) => l.type === "compaction" && l.stage === "summarize");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ usage: { prompt: 180, completion: 4 }, modelCalls: 2 });
+    expect((failed[0] as any).failed).toBeTruthy();
+    expect((failed[0] as any).summary).toBeUndefined();
+    expect(JSON.stringify(t.session.core.fold.messages)).toBe(contextBefore);
+    expect(ledgerRows(t.session.id).map((r) => [r.kind, r.modelCalls, r.prompt])).toEqual([
+      ["turn", 1, 10],
+      ["turn", 1, 10],
+      ["compaction", 2, 180],
+    ]);
+  });
+
   it("nothing to compact is no error", async () => {
     const t = await h.start();
     const out = await t.session.send({ type: "compact" });
