@@ -114,7 +114,6 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   let writer: RecordWriter;
   let id: string;
   let dir: string;
-  let recoveredTurn = false;
 
   if (opts.resume) {
     ({ id, dir } = findResumeDir(home, cwd, opts.resume));
@@ -123,9 +122,8 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
-    const recovered = recoverOnLoad(fold, { cost: priceFor(config, model) });
-    for (const record of recovered) fold.apply(writer.append(record));
-    recoveredTurn = recovered.some((r) => r.type === "turn_end");
+    for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
+      fold.apply(writer.append(record));
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {
@@ -192,7 +190,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     notice: warn,
   });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
-  if (recoveredTurn) writeLedgerRows(home, id, fold.archive, (text) => warnings.push(text));
+  // A resume brings the session's rows up to date: a turn a crash cut off is billed now, and a
+  // process killed between a record line and its ledger write leaves no gap.
+  if (opts.resume && billOf(fold.archive).length > 0)
+    writeLedgerRows(home, id, fold.archive, (text) => warnings.push(text));
   // The record says what the model saw: a new context record whenever prompt or tools change.
   const recorded = fold.context;
   if (!recorded || recorded.system !== system || JSON.stringify(recorded.tools) !== JSON.stringify(tools)) {
