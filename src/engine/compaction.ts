@@ -3,12 +3,12 @@
 // how to read them again, long old texts are cut, the newest rounds stay. Summarize runs only
 // when shedding was not enough: older turns become one model-written summary (no tools).
 // Neither touches the unclosed item nor splits a tool call from its result (R-COMP-3).
-import { addUsage, computeCost, emptyUsage } from "../config/pricing.js";
+import { addUsage, emptyUsage } from "../config/pricing.js";
 import { type PrefixMemo, reusablePrefix } from "../provider/grown-prefix.js";
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
-import type { CompactionBill } from "../record/types.js";
+import { billFailedSummary, billOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 
@@ -265,12 +265,6 @@ function publishCompaction(core: SessionCore, stage: string, before: number, cos
   });
 }
 
-/** What a summary request spent: every attempt's usage is billed (R-PROV-6), so the record keeps their sum. */
-interface SummarySpent {
-  usage: Usage | null;
-  modelCalls: number;
-}
-
 async function summarize(
   core: SessionCore,
   range: { from: number; to: number; turns: [number, number] },
@@ -310,42 +304,6 @@ async function summarize(
     `[Summary of ${label}, written by compaction. The full text is archived: recall {"turn": N} reads a turn.]\n` +
     result.text.trim()
   );
-}
-
-/**
- * A `/compact` summary that failed after the provider reported usage was still billed: a
- * compaction line without a summary (it replaces nothing) carries that bill (R-REC-8).
- */
-function billFailedSummary(
-  core: SessionCore,
-  range: { from: number; to: number },
-  estimate: number,
-  spent: SummarySpent,
-  outOfTurn: { startedAt: Date },
-  err: unknown,
-): void {
-  const line = core.commit({
-    type: "compaction",
-    stage: "summarize",
-    fromSeq: range.from,
-    toSeq: range.to,
-    beforeTokens: estimate,
-    afterTokens: estimate,
-    usage: spent.usage,
-    modelCalls: spent.modelCalls,
-    bill: billOutOfTurn(core, spent.usage, outOfTurn.startedAt),
-    failed: err instanceof Error ? err.message : String(err),
-  });
-  core.onBilled?.(line);
-}
-
-function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt: Date): CompactionBill {
-  return {
-    cost: computeCost(usage ?? emptyUsage(), core.model.info.pricing),
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    model: core.model.id,
-  };
 }
 
 /**
