@@ -73,31 +73,28 @@ const when = (iso: string) => iso.replace("T", " ").slice(0, 19);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 const percent = (rate: number | null) => (rate === null ? "-" : `${(rate * 100).toFixed(1)}%`);
 
-/** The usage columns shared by turn rows and session totals (R-REC-8). */
-type UsageCells = Pick<
+/** What the provider billed: columns shared by rows, session totals and model totals (R-REC-8). */
+type BillCells = Pick<
   LedgerRow,
-  | "rounds"
-  | "modelCalls"
-  | "toolCalls"
-  | "toolErrors"
-  | "prompt"
-  | "completion"
-  | "cacheRead"
-  | "cacheWrite"
-  | "billedInput"
-  | "cost"
+  "modelCalls" | "prompt" | "completion" | "cacheRead" | "cacheWrite" | "billedInput" | "cost"
 >;
-const USAGE_COLUMNS: Column<UsageCells>[] = [
-  ["rounds", (r) => String(r.rounds)],
+const BILL_COLUMNS: Column<BillCells>[] = [
   ["model calls", (r) => String(r.modelCalls)],
-  ["tool calls", (r) => String(r.toolCalls)],
-  ["tool-err", (r) => String(r.toolErrors)],
   ["prompt", (r) => String(r.prompt)],
   ["completion", (r) => String(r.completion)],
   ["cache read", (r) => String(r.cacheRead)],
   ["cache write", (r) => String(r.cacheWrite)],
   ["billed input", (r) => String(r.billedInput)],
   ["cost", (r) => money(r.cost)],
+];
+/** The usage columns of turn rows and session totals. */
+type UsageCells = BillCells & Pick<LedgerRow, "rounds" | "toolCalls" | "toolErrors">;
+const USAGE_COLUMNS: Column<UsageCells>[] = [
+  ["rounds", (r) => String(r.rounds)],
+  BILL_COLUMNS[0],
+  ["tool calls", (r) => String(r.toolCalls)],
+  ["tool-err", (r) => String(r.toolErrors)],
+  ...BILL_COLUMNS.slice(1),
 ];
 const TURN_COLUMNS: Column<LedgerRow>[] = [
   ["session", (r) => r.session],
@@ -120,7 +117,7 @@ const TOTAL_COLUMNS: Column<SessionTotals>[] = [
 const MODEL_COLUMNS: Column<ModelTotals>[] = [
   ["model", (m) => m.model],
   ["rows", (m) => String(m.rows)],
-  ...USAGE_COLUMNS,
+  ...BILL_COLUMNS,
   ["cache hit", (m) => percent(m.cacheHitRate)],
 ];
 

@@ -45,6 +45,24 @@ export interface BillRow {
   cost: number | null;
 }
 
+/** One model's share of a row: a turn whose runs were served by different models (a `/model`
+ * switch, then `/retry`) bills each model for its own requests. */
+export interface ModelPart {
+  model: string;
+  modelCalls: number;
+  prompt: number;
+  completion: number;
+  cacheRead: number;
+  cacheWrite: number;
+  billedInput: number;
+  cost: number | null;
+}
+
+/** A row as derived from the record, with its per-model shares. */
+export interface DerivedRow extends BillRow {
+  parts: ModelPart[];
+}
+
 /**
  * Index of the first line this session bills itself. A fork's copied lines end at
  * `parent.seq`; records forked before that field existed end the copy at the last turn_end of
@@ -68,11 +86,11 @@ export function firstOwnIndex(lines: readonly RecordLine[]): number {
 }
 
 /** Every ledger row of one session's record, turn rows and compaction rows, in record order. */
-export function billOf(lines: readonly RecordLine[]): BillRow[] {
+export function billOf(lines: readonly RecordLine[]): DerivedRow[] {
   const start = lines[0] as SessionStartRecord | undefined;
   if (start?.type !== "session_start") return [];
-  const rows: BillRow[] = [];
-  const turnRows = new Map<number, BillRow>();
+  const rows: DerivedRow[] = [];
+  const turnRows = new Map<number, DerivedRow>();
   let model = start.model;
   let lastTurn = 0;
   // Model switches and turn numbers in the copied part still matter for what follows.
@@ -93,6 +111,7 @@ export function billOf(lines: readonly RecordLine[]): BillRow[] {
         toolErrors: line.toolErrors,
         cost: line.cost,
       });
+      run.parts = [partOf(run)];
       const row = turnRows.get(line.turn);
       if (row) addRun(row, run);
       else {
@@ -113,6 +132,7 @@ export function billOf(lines: readonly RecordLine[]): BillRow[] {
       row.durationMs = line.bill.durationMs;
       row.modelCalls = line.modelCalls ?? (line.usage ? 1 : 0);
       row.cost = line.bill.cost;
+      row.parts = [partOf(row)];
       rows.push(row);
     }
   }
@@ -127,7 +147,7 @@ function newRow(
   model: string,
   started: string,
   usage: Usage,
-): BillRow {
+): DerivedRow {
   return {
     kind,
     session: start.id,
@@ -148,11 +168,28 @@ function newRow(
     cacheWrite: usage.cacheWrite,
     billedInput: billedInput(usage),
     cost: 0,
+    parts: [],
   };
 }
 
+/** The row's figures as one model's share (a row holds one run until runs are added). */
+export function partOf(row: BillRow): ModelPart {
+  const { model, modelCalls, prompt, completion, cacheRead, cacheWrite, billedInput, cost } = row;
+  return { model, modelCalls, prompt, completion, cacheRead, cacheWrite, billedInput, cost };
+}
+
 /** Adds a later run of the same turn (a `/retry`) to its row: counts and usage add up. */
-function addRun(row: BillRow, run: BillRow): void {
+function addRun(row: DerivedRow, run: DerivedRow): void {
+  const share = row.parts.find((p) => p.model === run.model);
+  if (!share) row.parts.push(partOf(run));
+  else {
+    const sum = addUsage(share, run);
+    Object.assign(share, sum, {
+      modelCalls: share.modelCalls + run.modelCalls,
+      billedInput: billedInput(sum),
+      cost: addCost(share.cost, run.cost),
+    });
+  }
   const usage = addUsage(row, run);
   Object.assign(row, usage, {
     model: run.model,

@@ -5,19 +5,16 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { type BillRow, billOf } from "./bill.js";
+import { type BillRow, billOf, type ModelPart, partOf } from "./bill.js";
 import { loadRecord } from "./load.js";
 import { recordFile, sessionsRoot } from "./store.js";
 import type { RecordLine } from "./types.js";
 
 export type { BillRow as LedgerRow, RowKind } from "./bill.js";
 
-/** Sums over a set of rows, with the figure a user checks to see that caching works. */
-export interface UsageTotals {
-  rounds: number;
+/** What the provider billed over a set of rows, with the figure a user checks to see that caching works. */
+export interface BillTotals {
   modelCalls: number;
-  toolCalls: number;
-  toolErrors: number;
   prompt: number;
   completion: number;
   cacheRead: number;
@@ -27,6 +24,12 @@ export interface UsageTotals {
   cost: number | null;
   /** cacheRead / prompt; null when nothing was sent. */
   cacheHitRate: number | null;
+}
+
+export interface UsageTotals extends BillTotals {
+  rounds: number;
+  toolCalls: number;
+  toolErrors: number;
 }
 
 export interface SessionTotals extends UsageTotals {
@@ -40,7 +43,7 @@ export interface SessionTotals extends UsageTotals {
   durationMs: number;
 }
 
-export interface ModelTotals extends UsageTotals {
+export interface ModelTotals extends BillTotals {
   model: string;
   rows: number;
 }
@@ -72,6 +75,22 @@ CREATE TABLE IF NOT EXISTS ledger_rows (
   PRIMARY KEY (session, kind, turn, seq)
 );
 CREATE INDEX IF NOT EXISTS ledger_rows_started ON ledger_rows (started);
+CREATE TABLE IF NOT EXISTS ledger_models (
+  session TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  turn INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  started TEXT NOT NULL,
+  model_calls INTEGER NOT NULL,
+  prompt INTEGER NOT NULL,
+  completion INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  billed_input INTEGER NOT NULL,
+  cost REAL,
+  PRIMARY KEY (session, kind, turn, seq, model)
+);
 `;
 
 const COLUMNS = `kind, session, cwd, turn, seq, model, started, duration_ms AS durationMs,
@@ -79,11 +98,11 @@ const COLUMNS = `kind, session, cwd, turn, seq, model, started, duration_ms AS d
   tool_errors AS toolErrors, prompt, completion, cache_read AS cacheRead, cache_write AS cacheWrite,
   billed_input AS billedInput, cost`;
 
-const SUMS = `SUM(rounds) AS rounds, SUM(model_calls) AS modelCalls, SUM(tool_calls) AS toolCalls,
-  SUM(tool_errors) AS toolErrors, SUM(prompt) AS prompt, SUM(completion) AS completion,
+const BILL_SUMS = `SUM(model_calls) AS modelCalls, SUM(prompt) AS prompt, SUM(completion) AS completion,
   SUM(cache_read) AS cacheRead, SUM(cache_write) AS cacheWrite, SUM(billed_input) AS billedInput,
   CASE WHEN COUNT(cost) = COUNT(*) THEN SUM(cost) END AS cost,
   CASE WHEN SUM(prompt) > 0 THEN CAST(SUM(cache_read) AS REAL) / SUM(prompt) END AS cacheHitRate`;
+const SUMS = `SUM(rounds) AS rounds, SUM(tool_calls) AS toolCalls, SUM(tool_errors) AS toolErrors, ${BILL_SUMS}`;
 
 /** Rows are replaced whole: each is recomputed from the record, never incremented in place. */
 const UPSERT = `INSERT OR REPLACE INTO ledger_rows (session, kind, turn, seq, cwd, model, started,
@@ -91,6 +110,13 @@ const UPSERT = `INSERT OR REPLACE INTO ledger_rows (session, kind, turn, seq, cw
   cache_read, cache_write, billed_input, cost)
   VALUES (@session, @kind, @turn, @seq, @cwd, @model, @started, @durationMs, @stopReason, @rounds,
   @modelCalls, @toolCalls, @toolErrors, @prompt, @completion, @cacheRead, @cacheWrite, @billedInput, @cost)`;
+
+const CLEAR_PARTS =
+  "DELETE FROM ledger_models WHERE session = @session AND kind = @kind AND turn = @turn AND seq = @seq";
+const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model, started, model_calls, prompt,
+  completion, cache_read, cache_write, billed_input, cost)
+  VALUES (@session, @kind, @turn, @seq, @model, @started, @modelCalls, @prompt, @completion, @cacheRead,
+  @cacheWrite, @billedInput, @cost)`;
 
 type DatabaseCtor = typeof Database;
 let ctor: DatabaseCtor | undefined;
@@ -110,20 +136,35 @@ export class LedgerDamagedError extends Error {
 
 export class Ledger {
   private readonly upsert: Database.Statement;
+  private readonly clearParts: Database.Statement;
+  private readonly insertPart: Database.Statement;
 
   constructor(readonly db: Database.Database) {
     this.upsert = db.prepare(UPSERT);
+    this.clearParts = db.prepare(CLEAR_PARTS);
+    this.insertPart = db.prepare(INSERT_PART);
   }
 
-  /** Writes (replacing) the row with this key. */
-  put(row: BillRow): void {
-    this.upsert.run(row);
+  /**
+   * Writes (replacing) the row with this key and its per-model shares (`parts`, as `billOf` gives
+   * them; a row without parts is one share of its own model).
+   */
+  put(row: BillRow & { parts?: ModelPart[] }): void {
+    const { parts, ...fields } = row;
+    this.db.transaction(() => {
+      this.upsert.run(fields);
+      this.clearParts.run(fields);
+      const { session, kind, turn, seq, started } = fields;
+      for (const part of parts ?? [partOf(fields)])
+        this.insertPart.run({ ...part, session, kind, turn, seq, started });
+    })();
   }
 
   /** Replaces every row of one session with `rows` (what `billOf` gives for its record). */
-  putSession(session: string, rows: readonly BillRow[]): void {
+  putSession(session: string, rows: readonly (BillRow & { parts?: ModelPart[] })[]): void {
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM ledger_rows WHERE session = ?").run(session);
+      this.db.prepare("DELETE FROM ledger_models WHERE session = ?").run(session);
       for (const row of rows) this.put(row);
     })();
   }
@@ -147,10 +188,10 @@ export class Ledger {
     return (opts.since ? stmt.all(opts.since) : stmt.all()) as SessionTotals[];
   }
 
-  /** Per-model sums (a row belongs to the model that served it). */
+  /** Per-model sums: each model is billed for the requests it served; `rows` counts rows it had a share in. */
   modelTotals(opts: { since?: string } = {}): ModelTotals[] {
     const where = opts.since ? "WHERE started >= ?" : "";
-    const sql = `SELECT model, COUNT(*) AS rows, ${SUMS} FROM ledger_rows ${where} GROUP BY model ORDER BY model`;
+    const sql = `SELECT model, COUNT(*) AS rows, ${BILL_SUMS} FROM ledger_models ${where} GROUP BY model ORDER BY model`;
     const stmt = this.db.prepare(sql);
     return (opts.since ? stmt.all(opts.since) : stmt.all()) as ModelTotals[];
   }
@@ -187,7 +228,9 @@ function ensureSchema(db: Database.Database, home: string): void {
   // IMMEDIATE: two processes opening a new ledger at once fill it once.
   db.transaction(() => {
     if (db.pragma("user_version", { simple: true }) === SCHEMA_VERSION) return;
-    db.exec("DROP TABLE IF EXISTS turns; DROP TABLE IF EXISTS ledger_rows;");
+    db.exec(
+      "DROP TABLE IF EXISTS turns; DROP TABLE IF EXISTS ledger_rows; DROP TABLE IF EXISTS ledger_models;",
+    );
     db.exec(SCHEMA);
     const ledger = new Ledger(db);
     for (const row of readAllRows(home).rows) ledger.put(row);
@@ -247,7 +290,7 @@ export function rebuildLedger(home: string): RebuildResult {
     const ledger = openLedger(home);
     try {
       ledger.db.transaction(() => {
-        ledger.db.exec("DELETE FROM ledger_rows");
+        ledger.db.exec("DELETE FROM ledger_rows; DELETE FROM ledger_models;");
         for (const r of rows) ledger.put(r);
       })();
       return ledger.rows().length;

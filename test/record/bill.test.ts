@@ -68,6 +68,41 @@ describe("billOf", () => {
     expect(row.cost).toBeCloseTo(0.3, 12);
   });
 
+  it("a /retry after a model switch bills each model for its own run", () => {
+    const lines = stamp([
+      R.start(),
+      R.user(1, "a"),
+      end(1, usage(100, 10), 0.1, "failed"),
+      { type: "config", model: "openai/other" } as NewRecord,
+      R.assistant(1, 1, "retried"),
+      end(1, usage(300, 30), 0.2),
+    ]);
+    const [row] = billOf(lines);
+    expect(row).toMatchObject({ model: "openai/other", prompt: 400, modelCalls: 4 });
+    expect(row.parts).toEqual([
+      {
+        model: "openai/gpt-test",
+        modelCalls: 2,
+        prompt: 100,
+        completion: 10,
+        cacheRead: 0,
+        cacheWrite: 0,
+        billedInput: 100,
+        cost: 0.1,
+      },
+      {
+        model: "openai/other",
+        modelCalls: 2,
+        prompt: 300,
+        completion: 30,
+        cacheRead: 0,
+        cacheWrite: 0,
+        billedInput: 300,
+        cost: 0.2,
+      },
+    ]);
+  });
+
   it("gives a /compact outside a turn its own row; a summary inside a turn is in its turn_end", () => {
     const lines = stamp([
       R.start(),

@@ -105,6 +105,47 @@ describe("ledger", () => {
     l.close();
   });
 
+  it("per-model totals count each model's share of a row", () => {
+    const l = openLedger(dirs.home);
+    const shared = row("s", 1, 0.3);
+    l.put({
+      ...shared,
+      model: "openai/b",
+      parts: [
+        {
+          model: "openai/a",
+          modelCalls: 1,
+          prompt: 400,
+          completion: 20,
+          cacheRead: 0,
+          cacheWrite: 0,
+          billedInput: 400,
+          cost: 0.1,
+        },
+        {
+          model: "openai/b",
+          modelCalls: 2,
+          prompt: 600,
+          completion: 30,
+          cacheRead: 600,
+          cacheWrite: 100,
+          billedInput: 0,
+          cost: 0.2,
+        },
+      ],
+    });
+    expect(
+      l.modelTotals().map((m) => [m.model, m.rows, m.modelCalls, m.prompt, m.cacheHitRate, m.cost]),
+    ).toEqual([
+      ["openai/a", 1, 1, 400, 0, 0.1],
+      ["openai/b", 1, 2, 600, 1, 0.2],
+    ]);
+    // Replacing the row replaces its shares.
+    l.put(row("s", 1, 0.3));
+    expect(l.modelTotals().map((m) => [m.model, m.prompt])).toEqual([["openai/a", 1000]]);
+    l.close();
+  });
+
   it("rebuilds from the records: a /retry's runs add up; stale rows go", () => {
     const s = createSession(dirs.home, { cwd: dirs.workspace, model: "m" });
     s.writer.append(R.user(1, "x"));
