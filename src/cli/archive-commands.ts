@@ -2,7 +2,9 @@
 import {
   exportArchive,
   forkArchive,
+  LedgerDamagedError,
   type LedgerRow,
+  type ModelTotals,
   readMetrics,
   type SessionTotals,
   sessionsOf,
@@ -67,13 +69,17 @@ export async function forkCommand(id: string, opts: { at?: string }): Promise<nu
 
 type Column<T> = [header: string, cell: (row: T) => string];
 
-/** The usage columns shared by turn rows and session totals (R-REC-8). */
-type UsageCells = Omit<LedgerRow, "session" | "cwd" | "turn" | "started" | "stopReason" | "durationMs">;
-const USAGE_COLUMNS: Column<UsageCells>[] = [
-  ["rounds", (r) => String(r.rounds)],
+const when = (iso: string) => iso.replace("T", " ").slice(0, 19);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+const percent = (rate: number | null) => (rate === null ? "-" : `${(rate * 100).toFixed(1)}%`);
+
+/** What the provider billed: columns shared by rows, session totals and model totals (R-REC-8). */
+type BillCells = Pick<
+  LedgerRow,
+  "modelCalls" | "prompt" | "completion" | "cacheRead" | "cacheWrite" | "billedInput" | "cost"
+>;
+const BILL_COLUMNS: Column<BillCells>[] = [
   ["model calls", (r) => String(r.modelCalls)],
-  ["tool calls", (r) => String(r.toolCalls)],
-  ["tool-err", (r) => String(r.toolErrors)],
   ["prompt", (r) => String(r.prompt)],
   ["completion", (r) => String(r.completion)],
   ["cache read", (r) => String(r.cacheRead)],
@@ -81,17 +87,46 @@ const USAGE_COLUMNS: Column<UsageCells>[] = [
   ["billed input", (r) => String(r.billedInput)],
   ["cost", (r) => money(r.cost)],
 ];
+/** The usage columns of turn rows and session totals. */
+type UsageCells = BillCells & Pick<LedgerRow, "rounds" | "toolCalls" | "toolErrors">;
+const USAGE_COLUMNS: Column<UsageCells>[] = [
+  ["rounds", (r) => String(r.rounds)],
+  BILL_COLUMNS[0],
+  ["tool calls", (r) => String(r.toolCalls)],
+  ["tool-err", (r) => String(r.toolErrors)],
+  ...BILL_COLUMNS.slice(1),
+];
 const TURN_COLUMNS: Column<LedgerRow>[] = [
   ["session", (r) => r.session],
+  ["kind", (r) => r.kind],
   ["turn", (r) => String(r.turn)],
-  ["stop", (r) => r.stopReason],
+  ["started", (r) => when(r.started)],
+  ["duration", (r) => seconds(r.durationMs)],
+  ["stop", (r) => (r.kind === "turn" ? r.stopReason : "-")],
   ...USAGE_COLUMNS,
 ];
 const TOTAL_COLUMNS: Column<SessionTotals>[] = [
   ["session", (t) => t.session],
   ["turns", (t) => String(t.turns)],
+  ["compactions", (t) => String(t.compactions)],
+  ["started", (t) => when(t.started)],
+  ["duration", (t) => seconds(t.durationMs)],
   ...USAGE_COLUMNS,
+  ["cache hit", (t) => percent(t.cacheHitRate)],
 ];
+const MODEL_COLUMNS: Column<ModelTotals>[] = [
+  ["model", (m) => m.model],
+  ["rows", (m) => String(m.rows)],
+  ...BILL_COLUMNS,
+  ["cache hit", (m) => percent(m.cacheHitRate)],
+];
+
+function table<T>(columns: Column<T>[], rows: T[]): string {
+  return formatTable(
+    columns.map((c) => c[0]),
+    rows.map((r) => columns.map((c) => c[1](r))),
+  );
+}
 
 export async function metricsCommand(opts: {
   json?: boolean;
@@ -105,24 +140,28 @@ export async function metricsCommand(opts: {
       throw new UsageError(`--since: not a date: '${opts.since}' (use e.g. 2026-11-01)`);
     since = date.toISOString();
   }
-  const metrics = readMetrics(ternHome(), { since, rebuild: opts.rebuild });
+  let metrics: ReturnType<typeof readMetrics>;
+  try {
+    metrics = readMetrics(ternHome(), { since, rebuild: opts.rebuild });
+  } catch (err) {
+    if (err instanceof LedgerDamagedError) {
+      process.stderr.write(
+        `tern: ${err.message}; run 'tern metrics --rebuild' to recreate it from the records\n`,
+      );
+      return 1;
+    }
+    throw err;
+  }
   for (const warning of metrics.warnings) process.stderr.write(`warning: ${warning}\n`);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ rows: metrics.rows, totals: metrics.totals })}\n`);
+    const { rows, totals, models } = metrics;
+    process.stdout.write(`${JSON.stringify({ rows, totals, models })}\n`);
     return 0;
   }
-  process.stdout.write(
-    formatTable(
-      TURN_COLUMNS.map((c) => c[0]),
-      metrics.rows.map((r) => TURN_COLUMNS.map((c) => c[1](r))),
-    ),
-  );
+  process.stdout.write(table(TURN_COLUMNS, metrics.rows));
   process.stdout.write("\ntotals per session\n");
-  process.stdout.write(
-    formatTable(
-      TOTAL_COLUMNS.map((c) => c[0]),
-      metrics.totals.map((t) => TOTAL_COLUMNS.map((c) => c[1](t))),
-    ),
-  );
+  process.stdout.write(table(TOTAL_COLUMNS, metrics.totals));
+  process.stdout.write("\ntotals per model\n");
+  process.stdout.write(table(MODEL_COLUMNS, metrics.models));
   return 0;
 }

@@ -3,12 +3,13 @@
 // mode runs the same engine as `tern run`, streams the answer, asks for approval per batch
 // (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
+import { addCost } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./program.js";
 import { describeProgress } from "./progress.js";
 import { money } from "./table.js";
-import { runLineCommand } from "./line-commands.js";
+import { runLineCommand, SideThread } from "./line-commands.js";
 import { prepareSession, ternHome } from "./setup.js";
 
 export async function interactiveCommand(opts: CommonOptions): Promise<number> {
@@ -68,8 +69,9 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       streaming = false;
     }
     if (event.type === "stream_discarded") process.stdout.write("\n[discarded a failed attempt's output]\n");
+    if (event.type === "compaction" && event.cost !== undefined) totalCost = addCost(totalCost, event.cost);
     if (event.type === "turn_end") {
-      totalCost = totalCost === null || event.cost === null ? null : totalCost + event.cost;
+      totalCost = addCost(totalCost, event.cost);
       process.stdout.write(
         `— turn ${event.turn} · ${event.stop_reason} · rounds=${Math.max(0, event.rounds - 1)} · tools=${event.tool_calls} · cost ${money(event.cost)}\n`,
       );
@@ -81,7 +83,9 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
 
   let busy = false;
   let lastCtrlC = 0;
+  const side = new SideThread(session);
   rl.on("SIGINT", () => {
+    if (side.cancel()) return;
     if (busy) {
       session.cancel();
       return;
@@ -106,6 +110,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
           home: ternHome(),
           baseUrl: opts.baseUrl,
           cost: () => totalCost,
+          side,
           print: (out) => process.stdout.write(out.endsWith("\n") ? out : `${out}\n`),
           busy: runBusy,
         });

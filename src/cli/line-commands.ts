@@ -1,10 +1,12 @@
 // Slash commands of the line-mode front end (`tern` without a command). Each answers at once or
 // sends one engine command; the Ink UI of SPEC §9 will take these over.
 import { ConfigError } from "../config/errors.js";
+import { addCost } from "../config/pricing.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config } from "../config/types.js";
 import { exportArchive } from "../engine/archive.js";
 import type { Session } from "../engine/session.js";
+import { askSide, type SideExchange } from "../engine/side.js";
 import { money } from "./table.js";
 
 export const LINE_HELP = [
@@ -17,6 +19,8 @@ export const LINE_HELP = [
   "/clear             start over with an empty context (the record keeps the past)",
   "/rewind <turn>     withdraw the turns after <turn> from the context",
   "/retry             run the last turn again with its user message",
+  "/compact           summarize the context now (alias /summarize)",
+  "/btw <question>    ask a side question (alias /side); it stays out of the session",
   "/export [md|json]  print this session's archive",
   "/quit              exit",
   "Ctrl+C interrupts a running turn; twice on an empty prompt exits.",
@@ -27,8 +31,10 @@ export interface LineContext {
   config: Config;
   home: string;
   baseUrl?: string;
-  /** USD so far; null = some turn had an unknown price. */
+  /** USD so far (turns and compactions, the ledger's rows); null = some had an unknown price. */
   cost(): number | null;
+  /** Side questions, asked beside the session and shown apart (they stay out of the ledger). */
+  side: SideThread;
   print(text: string): void;
   /** Runs a turn-starting command while Ctrl+C interrupts it. */
   busy<T>(fn: () => Promise<T>): Promise<T>;
@@ -46,11 +52,27 @@ export async function runLineCommand(text: string, ctx: LineContext): Promise<bo
       ctx.print(LINE_HELP);
       break;
     case "/status":
-      ctx.print(`session ${session.id} · ${session.core.model.id} · cost ${money(ctx.cost())}`);
+      ctx.print(`session ${session.id} · ${session.core.model.id} · cost ${costText(ctx)}`);
       break;
     case "/cost":
-      ctx.print(`cost so far: ${money(ctx.cost())}`);
+      ctx.print(`cost so far: ${costText(ctx)}`);
       break;
+    case "/compact":
+    case "/summarize":
+      try {
+        const { before, after } = await ctx.busy(() => session.send({ type: "compact" }));
+        ctx.print(before === after ? "nothing to compact" : `compacted: ${before} → ${after} tokens`);
+      } catch (err) {
+        ctx.print(`compaction failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      break;
+    case "/btw":
+    case "/side": {
+      const question = text.slice(command.length).trim();
+      if (!question) ctx.print(`usage: ${command} <question>`);
+      else ctx.print(await ctx.side.ask(question));
+      break;
+    }
     case "/todos": {
       const todos = session.core.todos.get();
       const mark = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
@@ -95,6 +117,49 @@ export async function runLineCommand(text: string, ctx: LineContext): Promise<bo
       ctx.print(`unknown command ${command}: try /help`);
   }
   return true;
+}
+
+/** The session's cost; side questions' cost apart, when there were any (R-SIDE-4). */
+function costText(ctx: LineContext): string {
+  const side = ctx.side.cost();
+  return side === 0 ? money(ctx.cost()) : `${money(ctx.cost())} (+ ${money(side)} side questions)`;
+}
+
+/** Side questions of this process (R-SIDE-1): the thread that goes with the next question. */
+export class SideThread {
+  private readonly history: SideExchange[] = [];
+  private spent: number | null = 0;
+  private controller: AbortController | undefined;
+
+  constructor(private readonly session: Session) {}
+
+  cost(): number | null {
+    return this.spent;
+  }
+
+  /** Ctrl+C while a side question runs cancels it. Returns whether one was running. */
+  cancel(): boolean {
+    this.controller?.abort();
+    return this.controller !== undefined;
+  }
+
+  async ask(question: string): Promise<string> {
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const result = await askSide(this.session, question, {
+        history: this.history,
+        signal: controller.signal,
+        onEvent: () => {},
+      });
+      this.spent = addCost(this.spent, result.cost);
+      if (!result.ok) return `side question failed: ${result.error}`;
+      this.history.push({ question, answer: result.text });
+      return `[side] ${result.text}`;
+    } finally {
+      this.controller = undefined;
+    }
+  }
 }
 
 async function switchModel(id: string | undefined, ctx: LineContext): Promise<void> {

@@ -101,7 +101,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
 
   program
     .command("metrics")
-    .description("the ledger: one row per turn, totals per session")
+    .description("the ledger: one row per turn (and per /compact), totals per session and per model")
     .option("--json", "print JSON")
     .option("--since <date>", "only turns started on or after this date")
     .option("--rebuild", "recreate the ledger from the session records")

@@ -3,12 +3,13 @@
 // enough: older closed turns, then — when the open turn alone is too big — the open turn's older
 // rounds, become a model-written summary (compaction-range.ts picks them). Neither touches the
 // unclosed item nor splits a tool call from its result (R-COMP-3).
-import { addUsage } from "../config/pricing.js";
+import { addUsage, emptyUsage } from "../config/pricing.js";
 import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { compactionLimit, contextEstimate, estimateTokens } from "./compaction-estimate.js";
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
 import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
+import { billFailedSummary, billOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { toUsageFields } from "./convert.js";
 import type { SessionCore } from "./core.js";
 
@@ -46,6 +47,8 @@ export interface CompactionHooks {
   signal: AbortSignal;
   onModelCall(): void;
   onUsage(usage: Usage): void;
+  /** Set when run outside a turn (`/compact`): the summary gets a ledger row of its own (R-REC-8). */
+  outOfTurn?: { startedAt: Date };
 }
 
 /**
@@ -116,9 +119,17 @@ function commitShed(core: SessionCore, shed: ShedPlan): void {
 
 async function summarizeRange(core: SessionCore, range: SummaryRange, hooks: CompactionHooks): Promise<void> {
   const start = contextEstimate(core);
-  const { summary, usage } = await summarize(core, range, hooks);
+  const spent: SummarySpent = { usage: null, modelCalls: 0 };
+  let summary: string;
+  try {
+    summary = await summarize(core, range, hooks, spent);
+  } catch (err) {
+    if (hooks.outOfTurn && spent.usage) billFailedSummary(core, range, start, spent, hooks.outOfTurn, err);
+    throw err;
+  }
+  const { usage, modelCalls } = spent;
   const replaced = estimateTokens("", "", rangeMessages(core, range));
-  core.commit({
+  const line = core.commit({
     type: "compaction",
     stage: "summarize",
     fromSeq: range.from,
@@ -127,23 +138,34 @@ async function summarizeRange(core: SessionCore, range: SummaryRange, hooks: Com
     beforeTokens: start,
     afterTokens: Math.max(0, start - replaced + Math.ceil(summary.length / 4)),
     usage,
+    modelCalls,
+    ...(hooks.outOfTurn ? { bill: billOutOfTurn(core, usage, hooks.outOfTurn.startedAt) } : {}),
   });
-  publishCompaction(core, "summarize", start);
+  if (hooks.outOfTurn) core.onBilled?.(line);
+  publishCompaction(core, "summarize", start, line.type === "compaction" ? line.bill?.cost : undefined);
 }
 
 function rangeMessages(core: SessionCore, range: { from: number; to: number }): Message[] {
   return core.fold.contextEntries.filter((e) => e.seq >= range.from && e.seq <= range.to).map((e) => e.msg);
 }
 
-function publishCompaction(core: SessionCore, stage: string, before: number): void {
-  core.publish({ type: "compaction", stage, before_tokens: before, after_tokens: contextEstimate(core) });
+/** `cost` only for a summary billed on its own row (outside a turn), so front ends can add it. */
+function publishCompaction(core: SessionCore, stage: string, before: number, cost?: number | null): void {
+  core.publish({
+    type: "compaction",
+    stage,
+    before_tokens: before,
+    after_tokens: contextEstimate(core),
+    ...(cost !== undefined ? { cost } : {}),
+  });
 }
 
 async function summarize(
   core: SessionCore,
   range: SummaryRange,
   hooks: CompactionHooks,
-): Promise<{ summary: string; usage: Usage | null }> {
+  spent: SummarySpent,
+): Promise<string> {
   const instruction = range.openTurn ? OPEN_TURN_INSTRUCTION : SUMMARY_INSTRUCTION;
   const request: NormalizedRequest = {
     ...core.buildRequest(),
@@ -154,15 +176,18 @@ async function summarize(
       { role: "user", content: [{ type: "text", text: instruction }] },
     ],
   };
-  let usage: Usage | null = null;
   const result = await streamWithRetry(core.adapter, request, {
     retry: core.settings.retry,
     signal: hooks.signal,
     idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
     deadline: null,
-    onAttemptStart: () => hooks.onModelCall(),
+    onAttemptStart: () => {
+      spent.modelCalls++;
+      hooks.onModelCall();
+    },
     onAttemptUsage: (u) => {
-      usage = u;
+      // Every attempt that reported usage was billed: the record keeps their sum.
+      spent.usage = addUsage(spent.usage ?? emptyUsage(), u);
       hooks.onUsage(u);
     },
     onEvent: () => {},
@@ -172,10 +197,7 @@ async function summarize(
   const how = range.openTurn
     ? `recall {"turn": N, "round": R} reads one round`
     : `recall {"turn": N} reads a turn`;
-  return {
-    summary: `[Summary of ${range.label}, written by compaction. The full text is archived: ${how}.]\n${result.text.trim()}`,
-    usage,
-  };
+  return `[Summary of ${range.label}, written by compaction. The full text is archived: ${how}.]\n${result.text.trim()}`;
 }
 
 /**
@@ -208,8 +230,8 @@ export async function compactTurnContext(
 
 /**
  * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. The summary request's
- * model calls and usage are published as `usage` events and kept in `core.pendingCounts`, which
- * the next turn adds to its counts: the ledger has rows per turn only, and must match the bill.
+ * usage is published as `usage` events, and its compaction record carries a `bill`: the ledger
+ * gives it a row of its own at once (R-REC-8).
  * Cancellation (`signal`) rejects with the provider's `cancelled` error; a shed already committed stays.
  */
 export async function compactNow(
@@ -217,16 +239,11 @@ export async function compactNow(
   signal: AbortSignal,
 ): Promise<{ before: number; after: number }> {
   const before = contextEstimate(core);
-  const pending = core.pendingCounts;
   await compact(core, true, {
     signal,
-    onModelCall: () => {
-      pending.modelCalls++;
-    },
-    onUsage: (u) => {
-      pending.usage = addUsage(pending.usage, u);
-      core.publish({ type: "usage", ...toUsageFields(u) });
-    },
+    onModelCall: () => {},
+    onUsage: (u) => core.publish({ type: "usage", ...toUsageFields(u) }),
+    outOfTurn: { startedAt: new Date() },
   });
   return { before, after: contextEstimate(core) };
 }

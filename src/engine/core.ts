@@ -1,7 +1,7 @@
 // The state of one session's engine task and the only place that commits records: every
 // commit is checked with the record's `admissible` predicate, written, then folded.
 import type { Config, ResolvedModel } from "../config/types.js";
-import { computeCost, emptyUsage } from "../config/pricing.js";
+import { computeCost } from "../config/pricing.js";
 import type {
   ContentPart,
   ImagePart,
@@ -16,7 +16,7 @@ import { loadImage, storeImage } from "../record/attachments.js";
 import type { RecordFold } from "../record/fold.js";
 import { admissible } from "../record/phases.js";
 import { quiesce } from "../record/quiesce.js";
-import type { NewRecord, RecordContentPart, RecordLine, StopReason, TurnEndRecord } from "../record/types.js";
+import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import type { ApprovalPolicy } from "../tools/approval.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
@@ -47,14 +47,12 @@ export interface SessionHooks {
   offersOutsideSandbox?: boolean;
 }
 
-/**
- * Model calls and usage of work done outside a turn (`/compact` now). The ledger has one row per
- * turn, so they wait here and are added to the NEXT turn's counts (model_calls, usage, cost):
- * the ledger then matches the bill, one turn late.
- */
-export interface PendingCounts {
-  modelCalls: number;
-  usage: Usage;
+/** What a round's request cost beyond its answer: retried attempts (R-PROV-6, R-REC-8). */
+export interface RoundAttempts {
+  /** Requests the round sent, the answered one included. */
+  attempts: number;
+  /** Usage the failed attempts reported, summed; null when none did. */
+  failedUsage: Usage | null;
 }
 
 export interface SessionCoreInit {
@@ -93,12 +91,10 @@ export class SessionCore {
   system: string;
   tools: ToolSpec[];
   lastRoundUsage: Usage | null = null;
-  /** Called after every committed turn_end (the ledger listens here). */
-  onTurnEnd: ((line: TurnEndRecord) => void) | undefined;
+  /** Called after every committed line the ledger bills: a turn_end, a `/compact` summary (R-REC-8). */
+  onBilled: ((line: RecordLine) => void) | undefined;
   /** File snapshots for undo; absent when switched off. */
   checkpoints: Checkpointer | undefined;
-  /** Out-of-turn model calls and usage the next turn_end must carry (see PendingCounts). */
-  pendingCounts: PendingCounts = { modelCalls: 0, usage: emptyUsage() };
   private readonly writer: RecordWriter;
   private readonly imageCache = new Map<string, string>();
   private todoList: TodoItem[] = [];
@@ -141,7 +137,7 @@ export class SessionCore {
     this.publish({ type: "notice", text });
   }
 
-  commitAssistant(turn: number, round: number, result: StreamResult): void {
+  commitAssistant(turn: number, round: number, result: StreamResult, spent?: RoundAttempts): void {
     this.commit({
       type: "assistant_message",
       turn,
@@ -155,6 +151,8 @@ export class SessionCore {
       rawFinish: result.rawFinish,
       usage: result.usage,
       model: this.model.id,
+      ...(spent && spent.attempts !== 1 ? { attempts: spent.attempts } : {}),
+      ...(spent?.failedUsage ? { failedUsage: spent.failedUsage } : {}),
     });
     this.publish({
       type: "assistant_message",
@@ -187,13 +185,6 @@ export class SessionCore {
     if (next && next.length > 0) this.commitUserPrompt(turn, next);
   }
 
-  /** Hands the pending out-of-turn counts to the turn that starts now, and resets them. */
-  takePendingCounts(): PendingCounts {
-    const taken = this.pendingCounts;
-    this.pendingCounts = { modelCalls: 0, usage: emptyUsage() };
-    return taken;
-  }
-
   /** R-REC-3: answer every committed call that has no result, so a fresh prompt is admissible. */
   quiesce(reason: "cancelled" | "replied" | "failed" | "session_ended"): void {
     for (const record of quiesce(this.fold, reason)) this.commit(record);
@@ -213,7 +204,7 @@ export class SessionCore {
   }): void {
     const cost = computeCost(end.usage, this.model.info.pricing);
     const line = this.commit({ type: "turn_end", ...end, cost, ...(end.error ? { error: end.error } : {}) });
-    this.onTurnEnd?.(line as TurnEndRecord);
+    this.onBilled?.(line);
     this.publish({
       type: "turn_end",
       turn: end.turn,

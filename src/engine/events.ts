@@ -40,7 +40,8 @@ export type EngineEvent =
   | { type: "approval"; id: string; decision: "approved" | "denied" }
   | { type: "tool_result"; id: string; name: string; outcome: string; content: string }
   | ({ type: "usage" } & UsageFields)
-  | { type: "compaction"; stage: string; before_tokens: number; after_tokens: number }
+  /** `cost`: only on a `/compact` summary outside a turn, which has its own ledger row. */
+  | { type: "compaction"; stage: string; before_tokens: number; after_tokens: number; cost?: number | null }
   | { type: "notice"; text: string }
   | { type: "limit_reached"; limit: string; used: number; allowed: number }
   | {

@@ -1,16 +1,20 @@
 // Opens a session for a front end: a new one, or a resumed one rebuilt by replaying its record
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
+import { modelInfo } from "../config/catalogue.js";
+import { computeCost } from "../config/pricing.js";
 import type { Config, ResolvedModel } from "../config/types.js";
+import type { Usage } from "../provider/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
 import { pruneClearedImages } from "../record/attachments.js";
-import { openLedger, rowFromTurnEnd } from "../record/ledger.js";
+import { billOf } from "../record/bill.js";
+import { openLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordPath } from "../record/store.js";
-import type { TurnEndRecord } from "../record/types.js";
+import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import { ApprovalPolicy } from "../tools/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
@@ -24,18 +28,21 @@ import { Session } from "./session.js";
 
 export class SessionNotFoundError extends Error {}
 
-/** The ledger is derived (`tern metrics --rebuild`), so a ledger failure is a notice, never a lost turn. */
-function writeLedgerRow(
+/**
+ * R-REC-8: after a billed line, the session's rows are recomputed from its record by the same
+ * function `tern metrics --rebuild` uses, so live and rebuilt agree. The ledger is derived, so a
+ * ledger failure is a notice, never a lost turn.
+ */
+function writeLedgerRows(
   home: string,
   id: string,
-  cwd: string,
-  line: TurnEndRecord,
+  lines: readonly RecordLine[],
   warn: (text: string) => void,
 ): void {
   try {
     const ledger = openLedger(home);
     try {
-      ledger.recordTurn(rowFromTurnEnd(id, cwd, line));
+      ledger.putSession(id, billOf(lines));
     } finally {
       ledger.close();
     }
@@ -44,6 +51,15 @@ function writeLedgerRow(
       `ledger not updated (${err instanceof Error ? err.message : String(err)}); run 'tern metrics --rebuild'`,
     );
   }
+}
+
+/** Prices a usage for the model that served it: the running one, else its catalogue entry. */
+function priceFor(config: Config, model: ResolvedModel) {
+  return (usage: Usage, id: string | undefined): number | null =>
+    computeCost(
+      usage,
+      !id || id === model.id ? model.info.pricing : modelInfo(id, config.models[id]).info.pricing,
+    );
 }
 
 export type ResumeTarget = { id: string } | { latest: true };
@@ -105,7 +121,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     warnings.push(...loaded.warnings);
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
-    for (const record of recoverOnLoad(fold)) fold.apply(writer.append(record));
+    // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
+    for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
+      fold.apply(writer.append(record));
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {
@@ -171,7 +189,11 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     commit: (record) => core.commit(record),
     notice: warn,
   });
-  core.onTurnEnd = (line) => writeLedgerRow(home, id, cwd, line, warn);
+  core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
+  // A resume brings the session's rows up to date: a turn a crash cut off is billed now, and a
+  // process killed between a record line and its ledger write leaves no gap.
+  if (opts.resume && billOf(fold.archive).length > 0)
+    writeLedgerRows(home, id, fold.archive, (text) => warnings.push(text));
   // The record says what the model saw: a new context record whenever prompt or tools change.
   const recorded = fold.context;
   if (!recorded || recorded.system !== system || JSON.stringify(recorded.tools) !== JSON.stringify(tools)) {

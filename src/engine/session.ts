@@ -26,7 +26,7 @@ export type SessionCommand =
   /**
    * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. Resolves to
    * {@link CompactResult}; rejects with a ProviderError when the summary request fails (class
-   * `cancelled` after `cancel()`). Its model calls and usage go to the next turn (PendingCounts).
+   * `cancelled` after `cancel()`). Its summary gets a ledger row of its own (kind `compaction`, R-REC-8).
    */
   | { type: "compact" }
   /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */

@@ -2,9 +2,10 @@
 // command queue, so it runs while a turn runs. It reads the archive (what happened, not the
 // compacted model context) and commits, publishes and bills nothing: the question, the answer and
 // their usage stay out of the record, the event bus, the ledger and the follow-up queue.
+import { addUsage, computeCost, emptyUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
 import { streamWithRetry } from "../provider/retry.js";
-import type { Message, NormalizedRequest } from "../provider/types.js";
+import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
 import { estimateTokens } from "./compaction.js";
 import type { SessionCore } from "./core.js";
@@ -20,6 +21,11 @@ export interface SideResult {
   ok: boolean;
   text: string;
   error?: string;
+  /**
+   * USD the question's requests cost (every attempt that reported usage); null = unknown price.
+   * Never in the ledger (R-SIDE-4); a status line may show it apart.
+   */
+  cost: number | null;
 }
 
 /** R-SIDE-1: the newest side exchanges of this process that go with a question. */
@@ -44,7 +50,7 @@ export async function askSide(
   // Taken now: a model switch queued meanwhile does not change the request being built.
   const model = core.model;
   const adapter = core.adapter;
-  if (opts.signal.aborted) return { ok: false, text: "", error: "cancelled" };
+  if (opts.signal.aborted) return { ok: false, text: "", error: "cancelled", cost: 0 };
 
   const tail: Message[] = [];
   for (const ex of opts.history.slice(-SIDE_HISTORY)) {
@@ -64,7 +70,7 @@ export async function askSide(
     // A front end awaits a result, never a rejection.
     fitted = `internal: ${err instanceof Error ? err.message : String(err)}`;
   }
-  if (typeof fitted === "string") return { ok: false, text: "", error: fitted };
+  if (typeof fitted === "string") return { ok: false, text: "", error: fitted, cost: 0 };
 
   const request: NormalizedRequest = {
     model: model.name,
@@ -74,6 +80,8 @@ export async function askSide(
     maxOutputTokens: model.info.maxOutputTokens,
     images: model.info.images,
   };
+  let usage: Usage | null = null;
+  const cost = () => (usage ? computeCost(usage, model.info.pricing) : 0);
   try {
     const result = await streamWithRetry(adapter, request, {
       retry: core.settings.retry,
@@ -84,19 +92,22 @@ export async function askSide(
         if (event.type === "text_delta" || event.type === "reasoning_delta")
           opts.onEvent({ type: event.type, text: event.text });
       },
+      onAttemptUsage: (u) => {
+        usage = addUsage(usage ?? emptyUsage(), u);
+      },
       onDiscard: () => {},
       onRetry: () => {},
     });
     // R-SIDE-3: tool calls are never executed; text that came with them is the answer.
     if (result.text.trim() === "") {
-      if (result.toolCalls.length > 0) return { ok: false, text: "", error: TOOL_CALL_ONLY };
-      return { ok: false, text: "", error: "the model returned an empty answer; ask again" };
+      if (result.toolCalls.length > 0) return { ok: false, text: "", error: TOOL_CALL_ONLY, cost: cost() };
+      return { ok: false, text: "", error: "the model returned an empty answer; ask again", cost: cost() };
     }
-    return { ok: true, text: result.text };
+    return { ok: true, text: result.text, cost: cost() };
   } catch (err) {
     if (opts.signal.aborted || (err instanceof ProviderError && err.errorClass === "cancelled"))
-      return { ok: false, text: "", error: "cancelled" };
-    return { ok: false, text: "", error: err instanceof Error ? err.message : String(err) };
+      return { ok: false, text: "", error: "cancelled", cost: cost() };
+    return { ok: false, text: "", error: err instanceof Error ? err.message : String(err), cost: cost() };
   }
 }
 

@@ -2,7 +2,7 @@
 // request → stream with retry → finish/budget checks → commit assistant → tool batch → commit results,
 // until a round asks for no tools or a stop applies. It only commits records and publishes events;
 // front ends never see anything else.
-import { addUsage } from "../config/pricing.js";
+import { addUsage, emptyUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
 import { DurationLimitError, streamWithRetry } from "../provider/retry.js";
 import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
@@ -11,7 +11,7 @@ import type { ToolResult } from "../tools/types.js";
 import { TurnBudget } from "./budget.js";
 import { compactTurnContext, overBudget } from "./compaction.js";
 import { toUsageFields } from "./convert.js";
-import type { SessionCore } from "./core.js";
+import type { RoundAttempts, SessionCore } from "./core.js";
 import type { TurnError, TurnOutcome } from "./stop.js";
 import { runToolBatch } from "./tool-batch.js";
 
@@ -46,10 +46,10 @@ export async function runTurn(
     core.hooks.onLimit,
     input.retry === true && autoContinueTurn.get(core) === turn,
   );
-  // Out-of-turn work (`/compact` now) is billed to this turn so the ledger matches the bill.
-  const pending = core.takePendingCounts();
-  const counts = { rounds: 0, modelCalls: pending.modelCalls, toolCalls: 0, toolErrors: 0 };
-  let usage: Usage = pending.usage;
+  // This run's counts: a `/retry` writes another turn_end for the same turn, and the ledger adds
+  // the runs up (R-REC-8), so each run counts only its own requests.
+  const counts = { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 };
+  let usage: Usage = emptyUsage();
   let finalText = "";
   let truncationContinues = 0;
   let usedTodoTool = false;
@@ -108,7 +108,8 @@ export async function runTurn(
       budget.roundsStarted++;
       core.publish({ type: "round_start", turn, round });
 
-      const result = await streamRound(core, round, abort.signal, started, durationMs, counts, (u) => {
+      const spent: RoundAttempts = { attempts: 0, failedUsage: null };
+      const result = await streamRound(core, round, abort.signal, started, durationMs, counts, spent, (u) => {
         onUsage(u);
         core.lastRoundUsage = u;
       }).catch((err) => toTurnStop(err, abort.signal.aborted, durationHit));
@@ -152,7 +153,7 @@ export async function runTurn(
         }
       }
 
-      core.commitAssistant(turn, round, { ...result, toolCalls: calls });
+      core.commitAssistant(turn, round, { ...result, toolCalls: calls }, spent);
       finalText = result.text;
       if (stopAfterCommit) throw stopAfterCommit;
       if (result.finish === "length") {
@@ -216,18 +217,25 @@ async function streamRound(
   turnStarted: number,
   durationMs: number | null,
   counts: { modelCalls: number },
+  spent: RoundAttempts,
   onUsage: (usage: Usage) => void,
 ): Promise<StreamResult> {
   const request = core.buildRequest();
-  return streamWithRetry(core.adapter, request, {
+  // Usage per attempt: all but the answered attempt's are the round's failed usage.
+  const byAttempt = new Map<number, Usage>();
+  const result = await streamWithRetry(core.adapter, request, {
     retry: core.settings.retry,
     signal,
     idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
     deadline: durationMs === null ? null : turnStarted + durationMs,
     onAttemptStart: () => {
       counts.modelCalls++;
+      spent.attempts++;
     },
-    onAttemptUsage: (usage) => onUsage(usage),
+    onAttemptUsage: (usage, attempt) => {
+      byAttempt.set(attempt, usage);
+      onUsage(usage);
+    },
     onEvent: (event) => {
       if (event.type === "text_delta") core.publish({ type: "text_delta", text: event.text });
       else if (event.type === "reasoning_delta") core.publish({ type: "reasoning_delta", text: event.text });
@@ -243,6 +251,12 @@ async function streamRound(
         message: info.operatorMessage,
       }),
   });
+  // The answered attempt's usage is what the record keeps with the answer (it may have come in
+  // a usage event rather than the result).
+  const answered = byAttempt.get(spent.attempts) ?? result.usage;
+  byAttempt.delete(spent.attempts);
+  for (const u of byAttempt.values()) spent.failedUsage = addUsage(spent.failedUsage ?? emptyUsage(), u);
+  return { ...result, usage: answered };
 }
 
 function toTurnStop(err: unknown, aborted: boolean, durationHit: boolean): TurnStop {

@@ -121,7 +121,9 @@ export function renderMarkdown(
         out.push(
           `---`,
           "",
-          `_Compaction (${line.stage}) of records ${line.fromSeq}–${line.toSeq}: ${line.beforeTokens} → ${line.afterTokens} tokens_`,
+          line.failed !== undefined
+            ? `_Compaction (${line.stage}) failed: ${line.failed}_`
+            : `_Compaction (${line.stage}) of records ${line.fromSeq}–${line.toSeq}: ${line.beforeTokens} → ${line.afterTokens} tokens_`,
           "",
         );
         if (line.summary)

@@ -29,13 +29,30 @@ export interface TurnInfo {
   /** ts of the newest line of this turn. */
   lastTs: string;
   rounds: RoundInfo[];
-  /** Sum of assistant_message and compaction usage recorded in this turn. */
+  /** A turn_end was written after the turn's newest line. */
+  ended: boolean;
+  /**
+   * What the turn's current run recorded since its last turn_end (a `/retry` runs a turn again):
+   * what a turn_end written at crash recovery bills, so no request is billed twice.
+   */
+  run: RunInfo;
+}
+
+export interface RunInfo {
+  /** ts of the run's first line ("" until one is applied). */
+  startedAt: string;
+  rounds: number;
+  /** Requests sent: every assistant message's attempts and in-turn summaries. */
+  modelCalls: number;
+  /** Usage of those requests, failed attempts included. */
   usage: Usage;
   /** tool_results with outcome ok, error or interrupted. */
   toolCalls: number;
   toolErrors: number;
-  /** A turn_end was written after the turn's newest line. */
-  ended: boolean;
+}
+
+function newRun(startedAt = ""): RunInfo {
+  return { startedAt, rounds: 0, modelCalls: 0, usage: emptyUsage(), toolCalls: 0, toolErrors: 0 };
 }
 
 export interface OpenCall {
@@ -194,10 +211,8 @@ export class RecordFold {
             startedAt: line.ts,
             lastTs: line.ts,
             rounds: [],
-            usage: emptyUsage(),
-            toolCalls: 0,
-            toolErrors: 0,
             ended: false,
+            run: newRun(line.ts),
           };
         }
         this.touch(line.ts);
@@ -218,7 +233,12 @@ export class RecordFold {
           toolCalls: line.toolCalls,
           finish: line.finish,
         });
-        if (turn && line.usage) turn.usage = addUsage(turn.usage, line.usage);
+        if (turn) {
+          turn.run.rounds++;
+          turn.run.modelCalls += line.attempts ?? 1;
+          if (line.usage) turn.run.usage = addUsage(turn.run.usage, line.usage);
+          if (line.failedUsage) turn.run.usage = addUsage(turn.run.usage, line.failedUsage);
+        }
         const msg: Message = {
           role: "assistant",
           text: line.text,
@@ -243,8 +263,8 @@ export class RecordFold {
         if (turn) {
           // Calls that ran (or may have run) count; denied and not-executed ones did not.
           if (line.outcome === "ok" || line.outcome === "error" || line.outcome === "interrupted")
-            turn.toolCalls++;
-          if (line.outcome === "error" || line.outcome === "interrupted") turn.toolErrors++;
+            turn.run.toolCalls++;
+          if (line.outcome === "error" || line.outcome === "interrupted") turn.run.toolErrors++;
         }
         this.push(line.seq, line.turn, {
           role: "tool",
@@ -259,11 +279,19 @@ export class RecordFold {
       case "turn_end":
         // The capstone never reaches the model and leaves the phase as it is: an unanswered
         // prompt stays answerable, so /retry continues the same turn.
-        if (this.current) this.current.ended = true;
+        if (this.current) {
+          this.current.ended = true;
+          this.current.run = newRun();
+        }
         break;
       case "compaction":
-        if (this.current && !this.current.ended && line.usage)
-          this.current.usage = addUsage(this.current.usage, line.usage);
+        // Without `bill` a summary ran inside a turn, whose turn_end bills it; with `bill` it
+        // has its own ledger row (R-REC-8).
+        if (this.current && !line.bill && line.usage) {
+          const run = this.current.run;
+          run.usage = addUsage(run.usage, line.usage);
+          run.modelCalls += line.modelCalls ?? 1;
+        }
         this.compact(line);
         break;
       case "cleared":
@@ -314,6 +342,7 @@ export class RecordFold {
     if (this.current) {
       this.current.lastTs = ts;
       this.current.ended = false;
+      if (!this.current.run.startedAt) this.current.run.startedAt = ts;
     }
     return this.current;
   }

@@ -77,11 +77,14 @@ export function forkSession(home: string, sourceId: string, atTurn?: number, opt
   const start = lines[0];
   if (start?.type !== "session_start") throw new RecordError(`session ${source.id} has no session_start`);
   const { cut, turn } = cutIndex(lines, atTurn, source.id);
+  // The copy is the parent's bill: `parent.seq` names the last copied line, so the ledger
+  // counts only what the fork itself sends (R-REC-8).
+  const copies = lines.slice(1, cut + 1).filter((l) => l.type !== "session_start").length;
 
   const forked = createSession(home, {
     cwd: start.cwd,
     model: start.model,
-    parent: { session: source.id, turn },
+    parent: { session: source.id, turn, seq: 1 + copies },
     now: opts.now,
   });
   try {

@@ -1,46 +1,64 @@
-// R-REC-8: $TERN_HOME/ledger.db, one row per turn. Derived from the records (rebuildLedger).
+// R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
+// (bill.ts) — live after each billed line, and by `rebuildLedger` — so rebuilt equals live.
 // better-sqlite3 is loaded on first use so a headless start does not pay for it.
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
+import { type BillRow, billOf, type ModelPart, partOf } from "./bill.js";
 import { loadRecord } from "./load.js";
 import { recordFile, sessionsRoot } from "./store.js";
-import type { TurnEndRecord } from "./types.js";
-import { readdirSync } from "node:fs";
+import type { RecordLine } from "./types.js";
 
-export interface LedgerRow {
-  session: string;
-  cwd: string;
-  turn: number;
-  /** ISO time the turn started. */
-  started: string;
-  durationMs: number;
-  stopReason: string;
-  rounds: number;
+export type { BillRow as LedgerRow, RowKind } from "./bill.js";
+
+/** What the provider billed over a set of rows, with the figure a user checks to see that caching works. */
+export interface BillTotals {
   modelCalls: number;
-  toolCalls: number;
-  toolErrors: number;
   prompt: number;
   completion: number;
   cacheRead: number;
   cacheWrite: number;
-  /** prompt − cacheRead (R-PROV-6). */
   billedInput: number;
-  /** USD; null = unknown. */
+  /** USD; null when any row's cost is unknown. */
   cost: number | null;
+  /** cacheRead / prompt; null when nothing was sent. */
+  cacheHitRate: number | null;
 }
 
-export type TurnRowInput = Omit<LedgerRow, "billedInput"> & { billedInput?: number };
+export interface UsageTotals extends BillTotals {
+  rounds: number;
+  toolCalls: number;
+  toolErrors: number;
+}
 
-export interface SessionTotals extends Omit<LedgerRow, "turn" | "stopReason"> {
+export interface SessionTotals extends UsageTotals {
+  session: string;
+  cwd: string;
+  /** Turn rows. */
   turns: number;
+  /** Compaction rows (`/compact` outside a turn). */
+  compactions: number;
+  started: string;
+  durationMs: number;
 }
+
+export interface ModelTotals extends BillTotals {
+  model: string;
+  rows: number;
+}
+
+/** Bumped whenever the table changes; an older ledger.db is rebuilt from the records on open. */
+const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS turns (
+CREATE TABLE IF NOT EXISTS ledger_rows (
   session TEXT NOT NULL,
-  cwd TEXT NOT NULL,
+  kind TEXT NOT NULL,
   turn INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  cwd TEXT NOT NULL,
+  model TEXT NOT NULL,
   started TEXT NOT NULL,
   duration_ms INTEGER NOT NULL,
   stop_reason TEXT NOT NULL,
@@ -54,24 +72,51 @@ CREATE TABLE IF NOT EXISTS turns (
   cache_write INTEGER NOT NULL,
   billed_input INTEGER NOT NULL,
   cost REAL,
-  PRIMARY KEY (session, turn)
+  PRIMARY KEY (session, kind, turn, seq)
 );
-CREATE INDEX IF NOT EXISTS turns_started ON turns (started);
+CREATE INDEX IF NOT EXISTS ledger_rows_started ON ledger_rows (started);
+CREATE TABLE IF NOT EXISTS ledger_models (
+  session TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  turn INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  started TEXT NOT NULL,
+  model_calls INTEGER NOT NULL,
+  prompt INTEGER NOT NULL,
+  completion INTEGER NOT NULL,
+  cache_read INTEGER NOT NULL,
+  cache_write INTEGER NOT NULL,
+  billed_input INTEGER NOT NULL,
+  cost REAL,
+  PRIMARY KEY (session, kind, turn, seq, model)
+);
 `;
 
-const COLUMNS = `session, cwd, turn, started, duration_ms AS durationMs, stop_reason AS stopReason, rounds,
-  model_calls AS modelCalls, tool_calls AS toolCalls, tool_errors AS toolErrors, prompt, completion,
-  cache_read AS cacheRead, cache_write AS cacheWrite, billed_input AS billedInput, cost`;
+const COLUMNS = `kind, session, cwd, turn, seq, model, started, duration_ms AS durationMs,
+  stop_reason AS stopReason, rounds, model_calls AS modelCalls, tool_calls AS toolCalls,
+  tool_errors AS toolErrors, prompt, completion, cache_read AS cacheRead, cache_write AS cacheWrite,
+  billed_input AS billedInput, cost`;
 
-const UPSERT = `INSERT INTO turns (session, cwd, turn, started, duration_ms, stop_reason, rounds, model_calls,
-  tool_calls, tool_errors, prompt, completion, cache_read, cache_write, billed_input, cost)
-  VALUES (@session, @cwd, @turn, @started, @durationMs, @stopReason, @rounds, @modelCalls, @toolCalls,
-  @toolErrors, @prompt, @completion, @cacheRead, @cacheWrite, @billedInput, @cost)
-  ON CONFLICT (session, turn) DO UPDATE SET cwd = excluded.cwd, started = excluded.started,
-  duration_ms = excluded.duration_ms, stop_reason = excluded.stop_reason, rounds = excluded.rounds,
-  model_calls = excluded.model_calls, tool_calls = excluded.tool_calls, tool_errors = excluded.tool_errors,
-  prompt = excluded.prompt, completion = excluded.completion, cache_read = excluded.cache_read,
-  cache_write = excluded.cache_write, billed_input = excluded.billed_input, cost = excluded.cost`;
+const BILL_SUMS = `SUM(model_calls) AS modelCalls, SUM(prompt) AS prompt, SUM(completion) AS completion,
+  SUM(cache_read) AS cacheRead, SUM(cache_write) AS cacheWrite, SUM(billed_input) AS billedInput,
+  CASE WHEN COUNT(cost) = COUNT(*) THEN SUM(cost) END AS cost,
+  CASE WHEN SUM(prompt) > 0 THEN CAST(SUM(cache_read) AS REAL) / SUM(prompt) END AS cacheHitRate`;
+const SUMS = `SUM(rounds) AS rounds, SUM(tool_calls) AS toolCalls, SUM(tool_errors) AS toolErrors, ${BILL_SUMS}`;
+
+/** Rows are replaced whole: each is recomputed from the record, never incremented in place. */
+const UPSERT = `INSERT OR REPLACE INTO ledger_rows (session, kind, turn, seq, cwd, model, started,
+  duration_ms, stop_reason, rounds, model_calls, tool_calls, tool_errors, prompt, completion,
+  cache_read, cache_write, billed_input, cost)
+  VALUES (@session, @kind, @turn, @seq, @cwd, @model, @started, @durationMs, @stopReason, @rounds,
+  @modelCalls, @toolCalls, @toolErrors, @prompt, @completion, @cacheRead, @cacheWrite, @billedInput, @cost)`;
+
+const CLEAR_PARTS =
+  "DELETE FROM ledger_models WHERE session = @session AND kind = @kind AND turn = @turn AND seq = @seq";
+const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model, started, model_calls, prompt,
+  completion, cache_read, cache_write, billed_input, cost)
+  VALUES (@session, @kind, @turn, @seq, @model, @started, @modelCalls, @prompt, @completion, @cacheRead,
+  @cacheWrite, @billedInput, @cost)`;
 
 type DatabaseCtor = typeof Database;
 let ctor: DatabaseCtor | undefined;
@@ -84,62 +129,71 @@ export function ledgerPath(home: string): string {
   return join(home, "ledger.db");
 }
 
-/** The ledger row of a turn_end record. */
-export function rowFromTurnEnd(session: string, cwd: string, rec: TurnEndRecord): TurnRowInput {
-  return {
-    session,
-    cwd,
-    turn: rec.turn,
-    started: rec.startedAt || rec.ts,
-    durationMs: rec.durationMs,
-    stopReason: rec.stopReason,
-    rounds: rec.rounds,
-    modelCalls: rec.modelCalls,
-    toolCalls: rec.toolCalls,
-    toolErrors: rec.toolErrors,
-    prompt: rec.usage.prompt,
-    completion: rec.usage.completion,
-    cacheRead: rec.usage.cacheRead,
-    cacheWrite: rec.usage.cacheWrite,
-    cost: rec.cost,
-  };
+/** The ledger cannot be read: not SQLite, or damaged. `tern metrics --rebuild` replaces it. */
+export class LedgerDamagedError extends Error {
+  override name = "LedgerDamagedError";
 }
 
 export class Ledger {
   private readonly upsert: Database.Statement;
+  private readonly clearParts: Database.Statement;
+  private readonly insertPart: Database.Statement;
 
   constructor(readonly db: Database.Database) {
     this.upsert = db.prepare(UPSERT);
+    this.clearParts = db.prepare(CLEAR_PARTS);
+    this.insertPart = db.prepare(INSERT_PART);
   }
 
-  /** Inserts or replaces the row of (session, turn): a /retry ends a turn again. */
-  recordTurn(row: TurnRowInput): void {
-    this.upsert.run({ ...row, billedInput: row.billedInput ?? row.prompt - row.cacheRead });
+  /**
+   * Writes (replacing) the row with this key and its per-model shares (`parts`, as `billOf` gives
+   * them; a row without parts is one share of its own model).
+   */
+  put(row: BillRow & { parts?: ModelPart[] }): void {
+    const { parts, ...fields } = row;
+    this.db.transaction(() => {
+      this.upsert.run(fields);
+      this.clearParts.run(fields);
+      const { session, kind, turn, seq, started } = fields;
+      for (const part of parts ?? [partOf(fields)])
+        this.insertPart.run({ ...part, session, kind, turn, seq, started });
+    })();
+  }
+
+  /** Replaces every row of one session with `rows` (what `billOf` gives for its record). */
+  putSession(session: string, rows: readonly (BillRow & { parts?: ModelPart[] })[]): void {
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM ledger_rows WHERE session = ?").run(session);
+      this.db.prepare("DELETE FROM ledger_models WHERE session = ?").run(session);
+      for (const row of rows) this.put(row);
+    })();
   }
 
   /** Rows ordered by start time; `since` is an ISO date or time (inclusive). */
-  rows(opts: { since?: string } = {}): LedgerRow[] {
-    if (opts.since) {
-      return this.db
-        .prepare(`SELECT ${COLUMNS} FROM turns WHERE started >= ? ORDER BY started, session, turn`)
-        .all(opts.since) as LedgerRow[];
-    }
-    return this.db
-      .prepare(`SELECT ${COLUMNS} FROM turns ORDER BY started, session, turn`)
-      .all() as LedgerRow[];
+  rows(opts: { since?: string } = {}): BillRow[] {
+    const where = opts.since ? "WHERE started >= ?" : "";
+    const stmt = this.db.prepare(
+      `SELECT ${COLUMNS} FROM ledger_rows ${where} ORDER BY started, session, turn, seq`,
+    );
+    return (opts.since ? stmt.all(opts.since) : stmt.all()) as BillRow[];
   }
 
   /** Per-session sums; a session's cost is null when any of its rows has an unknown cost. */
   totals(opts: { since?: string } = {}): SessionTotals[] {
     const where = opts.since ? "WHERE started >= ?" : "";
-    const sql = `SELECT session, MIN(cwd) AS cwd, COUNT(*) AS turns, MIN(started) AS started,
-      SUM(duration_ms) AS durationMs, SUM(rounds) AS rounds, SUM(model_calls) AS modelCalls,
-      SUM(tool_calls) AS toolCalls, SUM(tool_errors) AS toolErrors, SUM(prompt) AS prompt,
-      SUM(completion) AS completion, SUM(cache_read) AS cacheRead, SUM(cache_write) AS cacheWrite,
-      SUM(billed_input) AS billedInput, CASE WHEN COUNT(cost) = COUNT(*) THEN SUM(cost) END AS cost
-      FROM turns ${where} GROUP BY session ORDER BY MIN(started), session`;
+    const sql = `SELECT session, MIN(cwd) AS cwd, SUM(kind = 'turn') AS turns,
+      SUM(kind = 'compaction') AS compactions, MIN(started) AS started, SUM(duration_ms) AS durationMs, ${SUMS}
+      FROM ledger_rows ${where} GROUP BY session ORDER BY MIN(started), session`;
     const stmt = this.db.prepare(sql);
     return (opts.since ? stmt.all(opts.since) : stmt.all()) as SessionTotals[];
+  }
+
+  /** Per-model sums: each model is billed for the requests it served; `rows` counts rows it had a share in. */
+  modelTotals(opts: { since?: string } = {}): ModelTotals[] {
+    const where = opts.since ? "WHERE started >= ?" : "";
+    const sql = `SELECT model, COUNT(*) AS rows, ${BILL_SUMS} FROM ledger_models ${where} GROUP BY model ORDER BY model`;
+    const stmt = this.db.prepare(sql);
+    return (opts.since ? stmt.all(opts.since) : stmt.all()) as ModelTotals[];
   }
 
   close(): void {
@@ -147,14 +201,46 @@ export class Ledger {
   }
 }
 
-/** Opens (creating) $TERN_HOME/ledger.db in WAL mode with a 5 s busy timeout. */
+/**
+ * Opens (creating) $TERN_HOME/ledger.db in WAL mode with a 5 s busy timeout. A new ledger, or
+ * one written by an older tern, is filled from the records first: the ledger is derived.
+ * Throws LedgerDamagedError when the file is not a readable SQLite database.
+ */
 export function openLedger(home: string): Ledger {
   const Db = sqlite();
-  const db = new Db(ledgerPath(home), { timeout: 5000 });
-  db.pragma("busy_timeout = 5000");
-  db.pragma("journal_mode = WAL");
-  db.exec(SCHEMA);
-  return new Ledger(db);
+  let db: Database.Database | undefined;
+  try {
+    db = new Db(ledgerPath(home), { timeout: 5000 });
+    db.pragma("busy_timeout = 5000");
+    db.pragma("journal_mode = WAL");
+    ensureSchema(db, home);
+    return new Ledger(db);
+  } catch (err) {
+    db?.close();
+    if (isDamage(err))
+      throw new LedgerDamagedError(`${ledgerPath(home)} is damaged (${(err as Error).message})`);
+    throw err;
+  }
+}
+
+function ensureSchema(db: Database.Database, home: string): void {
+  if (db.pragma("user_version", { simple: true }) === SCHEMA_VERSION) return;
+  // IMMEDIATE: two processes opening a new ledger at once fill it once.
+  db.transaction(() => {
+    if (db.pragma("user_version", { simple: true }) === SCHEMA_VERSION) return;
+    db.exec(
+      "DROP TABLE IF EXISTS turns; DROP TABLE IF EXISTS ledger_rows; DROP TABLE IF EXISTS ledger_models;",
+    );
+    db.exec(SCHEMA);
+    const ledger = new Ledger(db);
+    for (const row of readAllRows(home).rows) ledger.put(row);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+function isDamage(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" && /^SQLITE_(NOTADB|CORRUPT)/.test(code);
 }
 
 export interface RebuildResult {
@@ -163,11 +249,10 @@ export interface RebuildResult {
   warnings: string[];
 }
 
-/** Recreates every row from the turn_end lines of every record, in one transaction. */
-export function rebuildLedger(home: string): RebuildResult {
+/** Every row of every record under `home`. */
+function readAllRows(home: string): { rows: BillRow[]; warnings: string[] } {
   const warnings: string[] = [];
-  const rows: TurnRowInput[] = [];
-  const root = sessionsRoot(home);
+  const rows: BillRow[] = [];
   const dirs = (p: string) => {
     try {
       return readdirSync(p, { withFileTypes: true })
@@ -177,36 +262,53 @@ export function rebuildLedger(home: string): RebuildResult {
       return [];
     }
   };
-  for (const ws of dirs(root)) {
+  for (const ws of dirs(sessionsRoot(home))) {
     for (const dir of dirs(ws)) {
-      let loaded: ReturnType<typeof loadRecord>;
+      let lines: RecordLine[];
       try {
-        loaded = loadRecord(recordFile(dir));
+        const loaded = loadRecord(recordFile(dir));
+        lines = loaded.lines;
+        warnings.push(...loaded.warnings);
       } catch (err) {
         warnings.push((err as Error).message);
         continue;
       }
-      warnings.push(...loaded.warnings);
-      const start = loaded.lines.find((l) => l.type === "session_start");
-      if (start?.type !== "session_start") continue;
-      for (const l of loaded.lines)
-        if (l.type === "turn_end") rows.push(rowFromTurnEnd(start.id, start.cwd, l));
+      rows.push(...billOf(lines));
     }
   }
-  const ledger = openLedger(home);
+  return { rows, warnings };
+}
+
+/**
+ * Recreates every row from the records, in one transaction. A ledger.db that is not a readable
+ * SQLite database (damaged, or some other file) is removed and written anew.
+ */
+export function rebuildLedger(home: string): RebuildResult {
+  const { rows, warnings } = readAllRows(home);
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const fill = () => {
+    const ledger = openLedger(home);
+    try {
+      ledger.db.transaction(() => {
+        ledger.db.exec("DELETE FROM ledger_rows; DELETE FROM ledger_models;");
+        for (const r of rows) ledger.put(r);
+      })();
+      return ledger.rows().length;
+    } finally {
+      ledger.close();
+    }
+  };
   try {
-    ledger.db.transaction(() => {
-      ledger.db.exec("DELETE FROM turns");
-      for (const r of rows) ledger.recordTurn(r);
-    })();
-    return { rows: ledger.rows().length, warnings };
-  } finally {
-    ledger.close();
+    return { rows: fill(), warnings };
+  } catch (err) {
+    if (!(err instanceof LedgerDamagedError) && !isDamage(err)) throw err;
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ledgerPath(home)}${suffix}`, { force: true });
+    warnings.push(`${ledgerPath(home)} was damaged and has been replaced`);
+    return { rows: fill(), warnings };
   }
 }
 
-/** Convenience wrappers matching the brief's names. */
-export const recordTurn = (ledger: Ledger, row: TurnRowInput): void => ledger.recordTurn(row);
-export const ledgerRows = (ledger: Ledger, opts?: { since?: string }): LedgerRow[] => ledger.rows(opts);
-export const ledgerTotals = (ledger: Ledger, opts?: { since?: string }): SessionTotals[] =>
-  ledger.totals(opts);
+/** Whether ledger.db exists (`tern metrics` on a new TERN_HOME creates nothing). */
+export function ledgerExists(home: string): boolean {
+  return existsSync(ledgerPath(home));
+}

@@ -2,6 +2,7 @@
 // derived: stale or missing (its recordSize differs from the record's size) means rebuild.
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { addCost } from "../config/pricing.js";
 import type { RecordLine } from "./types.js";
 
 export interface SessionMeta {
@@ -15,7 +16,10 @@ export interface SessionMeta {
   title: string;
   /** The newest turn number. */
   turns: number;
-  /** Last turn_end cost per turn (a /retry ends a turn again). `null` = unknown. */
+  /**
+   * Cost per turn, every run of it summed (a /retry runs a turn again), plus `compaction <seq>`
+   * for each `/compact` summary outside a turn. `null` = unknown.
+   */
   turnCosts: Record<string, number | null>;
   parent?: { session: string; turn: number };
   lastSeq: number;
@@ -67,8 +71,15 @@ export function updateMeta(meta: SessionMeta, line: RecordLine): void {
         meta.title = titleOf(text);
       }
       break;
-    case "turn_end":
-      meta.turnCosts[String(line.turn)] = line.cost;
+    case "turn_end": {
+      // A `/retry` runs a turn again: its cost adds to the turn's, as in the ledger (R-REC-8).
+      const key = String(line.turn);
+      const before = meta.turnCosts[key];
+      meta.turnCosts[key] = before === undefined ? line.cost : addCost(before, line.cost);
+      break;
+    }
+    case "compaction":
+      if (line.bill) meta.turnCosts[`compaction ${line.seq}`] = line.bill.cost;
       break;
   }
 }

@@ -34,33 +34,35 @@ export function quiesce(fold: RecordFold, reason: QuiesceReason): NewRecord[] {
 }
 
 export interface RecoverOptions {
-  /** Prices the turn's usage; absent or null = unknown cost (the record holds no prices). */
+  /** Prices the run's usage; absent or null = unknown cost (the record holds no prices). */
   cost?: (usage: Usage, model: string | undefined) => number | null;
 }
 
 /**
  * What a load must append to a record a crash cut off: answers for owed calls, then a
- * `turn_end` with stop reason `aborted` whose counts come from what the record holds.
+ * `turn_end` with stop reason `aborted` whose counts come from what the record holds of the
+ * turn's current run (after its last turn_end, so a `/retry` run is not billed twice).
  */
 export function recoverOnLoad(fold: RecordFold, opts: RecoverOptions = {}): NewRecord[] {
   const out = quiesce(fold, "session_ended");
   const turn = fold.openTurn;
   if (!turn) return out;
+  const run = turn.run;
   const interrupted = out.filter((r) => r.type === "tool_result" && r.outcome === "interrupted").length;
-  const started = Date.parse(turn.startedAt);
+  const started = Date.parse(run.startedAt);
   const last = Date.parse(turn.lastTs);
   out.push({
     type: "turn_end",
     turn: turn.turn,
     stopReason: "aborted",
-    rounds: turn.rounds.length,
-    modelCalls: turn.rounds.length,
-    toolCalls: turn.toolCalls + interrupted,
-    toolErrors: turn.toolErrors + interrupted,
-    usage: { ...turn.usage },
-    cost: opts.cost ? opts.cost({ ...turn.usage }, fold.model) : null,
+    rounds: run.rounds,
+    modelCalls: run.modelCalls,
+    toolCalls: run.toolCalls + interrupted,
+    toolErrors: run.toolErrors + interrupted,
+    usage: { ...run.usage },
+    cost: opts.cost ? opts.cost({ ...run.usage }, fold.model) : null,
     durationMs: Number.isFinite(started) && Number.isFinite(last) ? Math.max(0, last - started) : 0,
-    startedAt: turn.startedAt,
+    startedAt: run.startedAt,
   });
   return out;
 }

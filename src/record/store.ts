@@ -53,7 +53,7 @@ export const recordPath = recordFile;
 export interface CreateSessionOptions {
   cwd: string;
   model: string;
-  parent?: { session: string; turn: number };
+  parent?: { session: string; turn: number; seq?: number };
   now?: () => Date;
 }
 

@@ -28,7 +28,16 @@ export interface SessionStartRecord extends RecordBase {
   id: string;
   cwd: string;
   model: string;
-  parent?: { session: string; turn: number };
+  /**
+   * Set on forks: the parent session, the turn the copy ends with, and `seq`, the last line of
+   * this record that was copied (those lines' usage is billed to the parent, R-REC-8).
+   */
+  parent?: ForkParent;
+}
+export interface ForkParent {
+  session: string;
+  turn: number;
+  seq?: number;
 }
 export interface ContextRecord extends RecordBase {
   type: "context";
@@ -54,6 +63,10 @@ export interface AssistantMessageRecord extends RecordBase {
   rawFinish: string | null;
   usage: Usage | null;
   model: string;
+  /** Requests this round sent (failed attempts included); absent = 1. */
+  attempts?: number;
+  /** Summed usage the round's failed attempts reported (billed, never shown); absent = none. */
+  failedUsage?: Usage;
 }
 export interface ToolStartRecord extends RecordBase {
   type: "tool_start";
@@ -89,7 +102,22 @@ export interface CompactionRecord extends RecordBase {
   arguments?: Record<string, Record<string, string>>;
   beforeTokens: number;
   afterTokens: number;
+  /** Summarize: usage of the summary request, every attempt summed. */
   usage?: Usage | null;
+  /** Summarize: requests the summary sent (failed attempts included); absent = 1 when `usage` is set. */
+  modelCalls?: number;
+  /** Only on a compaction run outside a turn (`/compact`): its own ledger row (R-REC-8). */
+  bill?: CompactionBill;
+  /** Summarize: the summary request failed after reporting usage; no summary, the line carries only the bill. */
+  failed?: string;
+}
+export interface CompactionBill {
+  /** USD, priced when written; `null` = unknown price. */
+  cost: number | null;
+  startedAt: string;
+  durationMs: number;
+  /** The model that wrote the summary. */
+  model: string;
 }
 export interface TurnEndRecord extends RecordBase {
   type: "turn_end";

@@ -136,7 +136,8 @@ function StatusLine({ state }: { state: UiState }) {
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
   return (
     <Text color="gray">
-      {s.model} · context {pct}% · {s.tokens} tokens · {money(s.cost)} · session {s.sessionId}
+      {s.model} · context {pct}% · {s.tokens} tokens · {money(s.cost)}
+      {s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : ""} · session {s.sessionId}
     </Text>
   );
 }

@@ -46,7 +46,7 @@ function status(ctl: TuiController): string {
     `model ${s.model}`,
     `context ${pct}% (${s.lastPrompt}/${s.contextWindow})`,
     `tokens ${s.tokens}`,
-    `cost ${money(s.cost)}`,
+    `cost ${money(s.cost)}${s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : ""}`,
     ctl.state.busy ? "busy" : "idle",
     `queued ${ctl.state.queue.length}`,
   ].join(" · ");
@@ -99,7 +99,9 @@ export async function runSlash(ctl: TuiController, text: string): Promise<void> 
       say(status(ctl));
       return;
     case "/cost":
-      say(`cost so far: ${money(ctl.state.status.cost)}`);
+      say(
+        `cost so far: ${money(ctl.state.status.cost)}${ctl.state.status.sideCost !== 0 ? ` (+ ${money(ctl.state.status.sideCost)} side questions)` : ""}`,
+      );
       return;
     case "/todos": {
       const todos = session.core.todos.get();

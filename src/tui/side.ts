@@ -17,8 +17,19 @@ export async function askSideQuestion(ctl: TuiController, question: string): Pro
           ctl.store.dispatch({ type: "side_event", kind: event.type, text: event.text });
       },
     });
-    if (controller.signal.aborted) return;
-    ctl.store.dispatch({ type: "side_done", ok: result.ok, text: result.text, error: result.error });
+    if (controller.signal.aborted) {
+      // Cancelled: nothing to show, but what it spent still counts on the status line.
+      if (result.cost !== 0)
+        ctl.store.dispatch({ type: "side_done", ok: false, text: "", cost: result.cost });
+      return;
+    }
+    ctl.store.dispatch({
+      type: "side_done",
+      ok: result.ok,
+      text: result.text,
+      error: result.error,
+      cost: result.cost,
+    });
   } catch (err) {
     if (!controller.signal.aborted)
       ctl.store.dispatch({

@@ -1,5 +1,6 @@
 // The UI state and its pure reducer: engine events and UI actions in, state out. Components
 // only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
+import { addCost } from "../config/pricing.js";
 import type { EngineEvent, ToolCallFields } from "../engine/events.js";
 
 export type ItemKind = "user" | "assistant" | "tool" | "info" | "error" | "turn" | "retry";
@@ -52,8 +53,10 @@ export interface StatusInfo {
   /** Prompt tokens of the newest usage: what the context holds now. */
   lastPrompt: number;
   tokens: number;
-  /** USD of the finished turns; null once a price was unknown. */
+  /** USD of the finished turns and `/compact` summaries (the ledger's rows); null once a price was unknown. */
   cost: number | null;
+  /** USD of side questions, shown apart: they stay out of the ledger (R-SIDE-4). */
+  sideCost: number | null;
 }
 
 export interface UiState {
@@ -92,13 +95,15 @@ export type UiAction =
   | { type: "session"; model: string; sessionId: string; contextWindow: number }
   | { type: "side_ask"; question: string }
   | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
-  | { type: "side_done"; ok: boolean; text: string; error?: string }
+  | { type: "side_done"; ok: boolean; text: string; error?: string; cost?: number | null }
   | { type: "side_close" }
   | { type: "side_cancel" }
   | { type: "side_step"; delta: number }
   | { type: "side_clear" };
 
-export function initialState(status: Omit<StatusInfo, "lastPrompt" | "tokens" | "cost">): UiState {
+export function initialState(
+  status: Omit<StatusInfo, "lastPrompt" | "tokens" | "cost" | "sideCost">,
+): UiState {
   return {
     items: [],
     nextId: 1,
@@ -112,7 +117,7 @@ export function initialState(status: Omit<StatusInfo, "lastPrompt" | "tokens" | 
     approval: null,
     limit: null,
     side: { open: false, thread: [], index: 0, pending: null },
-    status: { ...status, lastPrompt: 0, tokens: 0, cost: 0 },
+    status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
     toolRounds: 0,
   };
 }
@@ -183,7 +188,9 @@ function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
       };
     case "compaction":
       return print(
-        state,
+        event.cost === undefined
+          ? state
+          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } },
         "info",
         `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
       );
@@ -275,6 +282,11 @@ export function reduce(state: UiState, action: UiAction): UiState {
       });
     }
     case "side_done": {
+      if (action.cost !== undefined)
+        state = {
+          ...state,
+          status: { ...state.status, sideCost: addCost(state.status.sideCost, action.cost) },
+        };
       const pending = state.side.pending;
       if (!pending) return state;
       // A failed question stays in the panel (R-SIDE-3) until it is closed.

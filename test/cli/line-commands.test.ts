@@ -1,7 +1,7 @@
 // The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { runLineCommand } from "../../src/cli/line-commands.js";
+import { runLineCommand, SideThread } from "../../src/cli/line-commands.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
@@ -19,6 +19,7 @@ async function lineContext() {
     home: h.dirs.home,
     baseUrl: h.provider.baseUrl,
     cost: () => null,
+    side: new SideThread(t.session),
     print: (text: string) => printed.push(text),
     busy: <T>(fn: () => Promise<T>) => fn(),
   };

@@ -322,7 +322,7 @@ describe("metrics (R-REC-8)", () => {
     expect(since.rows).toEqual(rows);
     expect(since.totals.map((t: any) => t.session).sort()).toEqual([a, b].sort());
     const none = JSON.parse((await tern(["metrics", "--json", "--since", "2999-01-01"])).stdout);
-    expect(none).toEqual({ rows: [], totals: [] });
+    expect(none).toEqual({ rows: [], totals: [], models: [] });
     const bad = await tern(["metrics", "--since", "yesterday-ish"]);
     expect(bad.code).toBe(2);
   });

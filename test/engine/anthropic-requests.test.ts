@@ -66,7 +66,7 @@ describe("requests to Anthropic after tool use", () => {
       signal: new AbortController().signal,
       onEvent: () => {},
     });
-    expect(side).toEqual({ ok: true, text: "side answer" });
+    expect(side).toMatchObject({ ok: true, text: "side answer" });
 
     const bodies = h.provider.requests.map((r) => r.body);
     bodies.forEach((body, i) => {

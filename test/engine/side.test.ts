@@ -8,11 +8,21 @@ import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/engine/compaction.js";
 import { askSide, type SideEvent, STILL_RUNNING, TOOL_CALL_ONLY } from "../../src/engine/side.js";
 import type { Session } from "../../src/engine/session.js";
+import { openLedger } from "../../src/record/ledger.js";
 import { findSession, recordPath } from "../../src/record/store.js";
 import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 
 const h = useHarness();
+
+function ledgerRows() {
+  const ledger = openLedger(h.dirs.home);
+  try {
+    return ledger.rows();
+  } finally {
+    ledger.close();
+  }
+}
 const recordBytes = (s: Session) => readFileSync(recordPath(findSession(h.dirs.home, s.id)!.dir));
 const ask = (s: Session, q: string, history: { question: string; answer: string }[] = []) => {
   const events: SideEvent[] = [];
@@ -52,11 +62,11 @@ describe("side questions", () => {
     expect(JSON.stringify(t.session.core.fold.messages)).toContain("Summary of turn 1");
     const before = recordBytes(t.session);
     const eventsBefore = t.events.length;
-    const pending = structuredClone(t.session.core.pendingCounts);
+    const ledgerBefore = ledgerRows();
 
     h.provider.enqueue(openaiStream().reasoning("hmm").text("the ").text("answer").finish("stop").build());
     const { result, events } = ask(t.session, "what did you read?", [{ question: "q0", answer: "a0" }]);
-    expect(await result).toEqual({ ok: true, text: "the answer" });
+    expect(await result).toEqual({ ok: true, text: "the answer", cost: 0 });
     expect(events).toEqual([
       { type: "reasoning_delta", text: "hmm" },
       { type: "text_delta", text: "the " },
@@ -88,7 +98,7 @@ describe("side questions", () => {
     // R-SIDE-4: no record line, no event, nothing for the ledger.
     expect(recordBytes(t.session).equals(before)).toBe(true);
     expect(t.events.length).toBe(eventsBefore);
-    expect(t.session.core.pendingCounts).toEqual(pending);
+    expect(ledgerRows()).toEqual(ledgerBefore);
   });
 
   it("keeps only the newest 20 side exchanges and leaves out what /clear cleared", async () => {
@@ -121,7 +131,7 @@ describe("side questions", () => {
     });
     while (!t.session.core.fold.openCalls.some((c) => c.started)) await new Promise((r) => setTimeout(r, 10));
     const side = await ask(t.session, "what is running?").result;
-    expect(side).toEqual({ ok: true, text: "side answer" });
+    expect(side).toMatchObject({ ok: true, text: "side answer" });
     expect(turnDone).toBe(false);
     const body = h.provider.requests[1].body;
     expect(body.tools).toBeUndefined();
@@ -159,8 +169,8 @@ describe("side questions", () => {
     const t = await h.start();
     const touch = (id: string) => [{ id, name: "bash", args: { command: `touch ${id}` } }];
     h.provider.enqueue(openaiToolCalls(touch("x1")), openaiToolCalls(touch("x2"), undefined, "partly this"));
-    expect(await ask(t.session, "q").result).toEqual({ ok: false, text: "", error: TOOL_CALL_ONLY });
-    expect(await ask(t.session, "q").result).toEqual({ ok: true, text: "partly this" });
+    expect(await ask(t.session, "q").result).toMatchObject({ ok: false, text: "", error: TOOL_CALL_ONLY });
+    expect(await ask(t.session, "q").result).toMatchObject({ ok: true, text: "partly this" });
     expect(existsSync(join(h.dirs.workspace, "x1")) || existsSync(join(h.dirs.workspace, "x2"))).toBe(false);
   });
 
@@ -230,7 +240,7 @@ describe("side questions", () => {
         controller.abort();
       },
     });
-    expect(await pending).toEqual({ ok: false, text: "", error: "cancelled" });
+    expect(await pending).toMatchObject({ ok: false, text: "", error: "cancelled" });
     expect(events).toEqual([{ type: "text_delta", text: "half an ans" }]);
     expect(t.events).toHaveLength(0);
   });

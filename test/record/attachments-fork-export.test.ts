@@ -131,7 +131,8 @@ describe("forkSession", () => {
     const forkFold = RecordFold.from(loadRecord(recordFile(fork.dir)).lines);
     const parentFold = RecordFold.from(loadRecord(recordFile(parent.dir)).lines);
     expect(forkFold.messages).toEqual(parentFold.messages);
-    expect(forkFold.sessionStart?.parent).toEqual({ session: parent.id, turn: 2 });
+    // `seq`: the last copied line, so the ledger bills the copies to the parent only.
+    expect(forkFold.sessionStart?.parent).toEqual({ session: parent.id, turn: 2, seq: forkFold.lastSeq });
     expect(forkFold.archive.find((l) => l.type === "compaction")).toMatchObject({ fromSeq: 3, toSeq: 6 });
     const listed = listSessions(dirs.home, dirs.workspace).find((s) => s.id === id)!;
     expect(listed).toMatchObject({

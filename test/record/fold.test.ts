@@ -76,7 +76,16 @@ describe("RecordFold", () => {
     expect(f.phase).toBe("ReadyForUser");
     expect(f.lastTurn).toBe(1);
     expect(f.openTurn).toBeUndefined();
-    expect(f.latestTurn).toMatchObject({ turn: 1, toolCalls: 2, toolErrors: 1, usage: usage(200, 20) });
+    // The turn_end billed the run; a /retry would start a new one.
+    expect(f.latestTurn?.run).toMatchObject({ rounds: 0, modelCalls: 0, toolCalls: 0, usage: usage(0, 0) });
+    const before = fold(twoRounds().slice(0, -1));
+    expect(before.latestTurn?.run).toMatchObject({
+      rounds: 2,
+      modelCalls: 2,
+      toolCalls: 2,
+      toolErrors: 1,
+      usage: usage(200, 20),
+    });
     expect(f.latestTurn?.rounds.map((r) => r.round)).toEqual([1, 2]);
     expect(f.context?.system).toBe("You are tern.");
     expect(f.model).toBe("openai/gpt-test");

@@ -119,7 +119,7 @@ describe("sessions", () => {
     expect(JSON.parse(readFileSync(metaFile, "utf8")).title).toBe("real title");
   });
 
-  it("sums costs per turn, counting a re-ended turn once", () => {
+  it("sums costs per turn, every run of a re-ended (/retry) turn included", () => {
     const s = create("p", 0.5, "2026-01-01T00:00:00Z");
     const w = openSessionWriter(s.dir);
     w.append(R.user(2, "q"));
@@ -129,7 +129,7 @@ describe("sessions", () => {
     w.close();
     const [entry] = listSessions(dirs.home, dirs.workspace);
     expect(entry.turns).toBe(2);
-    expect(entry.cost).toBeCloseTo(0.7);
+    expect(entry.cost).toBeCloseTo(0.8);
   });
 
   it("lists an unreadable session with its error instead of failing", () => {

@@ -33,6 +33,8 @@ export interface RecordedRequest {
   /** Parsed JSON body (or the raw text when it is not JSON). */
   body: any;
   rawBody: string;
+  /** The SSE frames actually written to the client (a fault cuts them short): what the provider reported. */
+  sent: string[];
 }
 
 export class FakeProvider {
@@ -116,7 +118,7 @@ export class FakeProvider {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.responder) {
       const recorded = await this.record(req);
-      return this.serve(req, res, this.responder(recorded) ?? this.nextScript());
+      return this.serve(req, res, this.responder(recorded) ?? this.nextScript(), recorded);
     }
     const script = this.nextScript();
     if (script.fault?.kind === "close_during_body") {
@@ -126,12 +128,13 @@ export class FakeProvider {
         headers: req.headers,
         body: null,
         rawBody: "",
+        sent: [],
       });
       req.socket.destroy();
       return;
     }
-    await this.record(req);
-    return this.serve(req, res, script);
+    const recorded = await this.record(req);
+    return this.serve(req, res, script, recorded);
   }
 
   private async record(req: IncomingMessage): Promise<RecordedRequest> {
@@ -140,12 +143,24 @@ export class FakeProvider {
     try {
       body = JSON.parse(rawBody);
     } catch {}
-    const recorded = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody };
+    const recorded: RecordedRequest = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: req.headers,
+      body,
+      rawBody,
+      sent: [],
+    };
     this.requests.push(recorded);
     return recorded;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, script: ScriptedResponse): Promise<void> {
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    script: ScriptedResponse,
+    recorded: RecordedRequest,
+  ): Promise<void> {
     if (script.fault?.kind === "reset_before_headers") {
       req.socket.destroy();
       return;
@@ -165,6 +180,7 @@ export class FakeProvider {
     for (let i = 0; i < Math.min(limit, script.frames.length); i++) {
       if (res.destroyed) return;
       res.write(script.frames[i]);
+      recorded.sent.push(script.frames[i]);
       if (script.frameDelayMs) await sleep(script.frameDelayMs);
     }
     if (fault?.kind === "reset_after") {

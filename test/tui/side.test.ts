@@ -104,3 +104,25 @@ describe("tern /btw side panel", () => {
     expect(screen).not.toContain("Thinking");
   });
 });
+
+describe("side question cost (R-SIDE-4)", () => {
+  it("the status line shows what side questions cost apart from the session's cost", async () => {
+    t.provider.enqueue(
+      openaiText("main answer", { prompt_tokens: 1000, completion_tokens: 100 }),
+      openaiText("side answer", { prompt_tokens: 2000, completion_tokens: 500 }),
+    );
+    // USD per million tokens: main (1000×2 + 100×8)/1e6 = $0.0028; side (2000×2 + 500×8)/1e6 = $0.0080.
+    const vt = await t.start([], { models: { "local/mock-1": { pricing: { input: 2, output: 8 } } } });
+    await vt.type("main");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    await vt.type("/btw how much?");
+    await vt.press("enter");
+    await vt.waitForScreen("side answer");
+    await vt.press("escape");
+    await vt.waitForScreen(/\$0\.0028 \(\+ \$0\.0080 side questions\) · session/);
+    await vt.type("/cost");
+    await vt.press("enter");
+    await vt.waitFor("cost so far: $0.0028 (+ $0.0080 side questions)");
+  });
+});
