@@ -35,7 +35,8 @@ async function withEnv(fn: (env: Env) => Promise<void>): Promise<void> {
   const provider = await FakeProvider.start();
   writeFileSync(
     join(dirs.home, "config.json"),
-    JSON.stringify({ retry: RETRY, streamIdleTimeoutSeconds: 0.3 }),
+    // The idle timeout must hold on a busy machine: a CPU-starved child may wait a second for bytes.
+    JSON.stringify({ retry: RETRY, streamIdleTimeoutSeconds: 2 }),
   );
   try {
     await fn({ dirs, provider });
