@@ -1,6 +1,7 @@
 // Maps CLI flags onto a config layer, validating numbers with the config's own rules so a
 // bad flag fails the same way a bad file does, naming the flag.
 import { ConfigError } from "./errors.js";
+import { describeRuleError } from "./rule-syntax.js";
 import { BUDGET_RULES, type ConfigLayer, isSandboxMode, MODEL_ID_RE, SANDBOX_MODE_NAMES } from "./schema.js";
 
 export interface ConfigFlags {
@@ -75,7 +76,13 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
   if (opts.yes || (opts.allow && opts.allow.length > 0)) {
     layer.permissions = {};
     if (opts.yes) layer.permissions.mode = "yolo";
-    if (opts.allow && opts.allow.length > 0) layer.permissions.allow = [...opts.allow];
+    if (opts.allow && opts.allow.length > 0) {
+      for (const text of opts.allow) {
+        const error = describeRuleError(text);
+        if (error) throw new ConfigError(`--allow: ${error}`);
+      }
+      layer.permissions.allow = [...opts.allow];
+    }
   }
   return layer;
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { findJsonSyntaxError } from "./json-position.js";
+import { describeRuleError } from "./rule-syntax.js";
 
 const rule = <T>(check: (v: unknown) => boolean, expected: string) =>
   z.custom<T>((v) => v !== undefined && check(v), {
@@ -66,6 +67,13 @@ const httpUrl = rule<string>((v) => {
   }
 }, "must be an http(s) URL");
 const stringList = z.array(z.string());
+/** Permission rules: a bad one is a configuration error naming its index (R-TOOL-2, R-CFG-1). */
+const ruleList = z.array(
+  z.string().superRefine((text, ctx) => {
+    const error = describeRuleError(text);
+    if (error) ctx.addIssue({ code: "custom", message: error });
+  }),
+);
 
 const toolSet = z.strictObject({
   name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
@@ -197,8 +205,8 @@ export const layerSchema = z.strictObject({
         (v) => v === "ask" || v === "auto-edit" || v === "yolo",
         'must be "ask", "auto-edit" or "yolo"',
       ).optional(),
-      allow: stringList.optional(),
-      deny: stringList.optional(),
+      allow: ruleList.optional(),
+      deny: ruleList.optional(),
     })
     .optional(),
 });
@@ -265,7 +273,9 @@ export function validateLayer(data: unknown, label: string): ConfigLayer {
 }
 
 /** Parses and validates one config file's text. */
-export function parseConfigText(text: string, label: string): ConfigLayer {
+export function parseConfigText(raw: string, label: string): ConfigLayer {
+  // A byte-order mark is what some editors put first; JSON.parse rejects it (§10).
+  const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   let data: unknown;
   try {
     data = JSON.parse(text);

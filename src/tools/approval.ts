@@ -1,17 +1,24 @@
 // The approval policy of R-TOOL-2 / R-CFG-2: modes, allow/deny rules, session grants and
-// `/yolo once`. Deny wins over everything; writes outside the workspace need an approval
-// that names the path in every mode but yolo.
+// `/yolo once`. Deny wins over everything; writes outside the workspace, or into its .git/
+// and .tern/, need an approval that names the (symlink-resolved) path in every mode but yolo.
 import type { PermissionMode } from "../config/types.js";
+import { relative, sep } from "node:path";
+import { describeRuleError } from "../config/rule-syntax.js";
+import { redirectConcerns } from "./bash-redirects.js";
 import { domainMatches, fetchHost } from "./builtin/web-fetch.js";
-import { isInside, realPathLoose, resolvePath } from "./paths.js";
+import { isInside, isProtectedPath, realPathLoose, resolvePath } from "./paths.js";
 import {
   bashAllowMatches,
   bashDenyMatches,
+  bashGrantCovers,
+  bashGrantPrefixes,
+  mcpArgsMatch,
   parseRule,
   pathMatches,
   type Rule,
   toolNameMatches,
 } from "./rules.js";
+import { parseShell } from "./shell-parse.js";
 import type { ToolKind } from "./types.js";
 
 export type ApprovalDecision = "allow" | "deny" | "ask";
@@ -44,10 +51,8 @@ export interface ApprovalPolicyOptions {
 function parseRules(texts: string[], which: string): Rule[] {
   return texts.map((t) => {
     const rule = parseRule(t);
-    if (!rule)
-      throw new Error(
-        `invalid permissions.${which} rule: ${JSON.stringify(t)} (expected tool or tool(pattern))`,
-      );
+    // Config loading rejects bad rules first (R-CFG-1); this guards direct construction.
+    if (!rule) throw new Error(`permissions.${which}: ${describeRuleError(t)}`);
     return rule;
   });
 }
@@ -67,6 +72,7 @@ export class ApprovalPolicy {
   private readonly sandboxedShell: boolean;
   private readonly toolGrants = new Set<string>();
   private readonly pathGrants = new Set<string>();
+  private readonly bashGrants = new Set<string>();
 
   constructor(opts: ApprovalPolicyOptions) {
     this.mode = opts.mode;
@@ -87,16 +93,18 @@ export class ApprovalPolicy {
     if (this.mode === "yolo" || this.yoloOnce) return { decision: "allow" };
 
     if (call.kind === "edit") {
-      const outside = this.absPaths(call).filter((p) => !isInside(this.realCwd, realPathLoose(p)));
-      if (outside.length) {
-        const granted = outside.every((p) => this.pathGrants.has(grantKey(call.name, p)));
+      // Outside the workspace or into .git/ / .tern/: only an approval naming the path (§10).
+      const concerns = this.editConcerns(call);
+      if (concerns.length) {
+        const granted = concerns.every((c) => this.pathGrants.has(grantKey(call.name, c.real)));
         return granted
           ? { decision: "allow" }
-          : { decision: "ask", reason: `writes outside the workspace: ${outside.join(", ")}` };
+          : { decision: "ask", reason: concerns.map((c) => c.reason).join("; ") };
       }
     }
     if (call.kind === "read") return { decision: "allow" };
     if (call.kind === "shell" && this.sandboxedShell) return { decision: "allow" };
+    if (call.kind === "shell") return this.evaluateShell(call);
     if (this.isGranted(call)) return { decision: "allow" };
     if (this.allow.some((r) => this.ruleMatches(r, call, "allow"))) return { decision: "allow" };
     if (call.kind === "edit" && this.mode === "auto-edit") return { decision: "allow" };
@@ -105,16 +113,43 @@ export class ApprovalPolicy {
     return { decision: "ask" };
   }
 
-  /** "Always" from an approval prompt: this tool for these paths, or the tool itself when it names none. */
-  grantAlways(call: ApprovalCall): void {
+  /**
+   * "Always" from an approval prompt: these paths; for bash, each simple command's program and
+   * first argument; for web_fetch, the host; for any other tool, that tool. Returns what the
+   * grant covers, for the prompt.
+   */
+  grantAlways(call: ApprovalCall): string {
+    const what = this.describeAlways(call);
     if (call.kind === "fetch") {
       const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
       if (host) this.toolGrants.add(hostGrant(call.name, host));
-      return;
+      return what;
     }
-    const paths = this.absPaths(call);
+    if (call.kind === "shell") {
+      for (const prefix of bashGrantPrefixes(commandOf(call.args) ?? "") ?? []) this.bashGrants.add(prefix);
+      return what;
+    }
+    const paths = this.realPaths(call);
     if (paths.length === 0) this.toolGrants.add(call.name);
     for (const p of paths) this.pathGrants.add(grantKey(call.name, p));
+    return what;
+  }
+
+  /** What answering `always` to this call would cover from now on (R-TOOL-2). */
+  describeAlways(call: ApprovalCall): string {
+    if (call.kind === "fetch") {
+      const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+      return host ? `${call.name} of ${host} for this session` : "nothing more: it approves this call once";
+    }
+    if (call.kind === "shell") {
+      const prefixes = bashGrantPrefixes(commandOf(call.args) ?? "");
+      return prefixes
+        ? `${call.name} commands starting with ${prefixes.map((p) => `\`${p}\``).join(", ")} for this session`
+        : "nothing more: this command cannot carry a grant, so always approves it once";
+    }
+    const paths = this.realPaths(call);
+    if (paths.length === 0) return `every ${call.name} call for this session`;
+    return `${call.name} on ${paths.join(", ")} for this session`;
   }
 
   /** `/yolo once`: the engine turns it on for the next turn and off when that turn ends. */
@@ -130,6 +165,38 @@ export class ApprovalPolicy {
     return this.mode;
   }
 
+  /** Where an edit call's paths really land (symlinks followed), for a check right before it runs. */
+  realPaths(call: ApprovalCall): string[] {
+    return this.absPaths(call).map(realPathLoose);
+  }
+
+  private evaluateShell(call: ApprovalCall): ApprovalVerdict {
+    const command = commandOf(call.args);
+    if (command === null) return { decision: "ask" };
+    const parsed = parseShell(command);
+    if (parsed.errors.length)
+      return { decision: "ask", reason: `the command cannot be read reliably (${parsed.errors[0]})` };
+    const covered =
+      this.toolGrants.has(call.name) ||
+      bashGrantCovers(this.bashGrants, command) ||
+      this.allow.some((r) => this.ruleMatches(r, call, "allow"));
+    if (!covered) return { decision: "ask" };
+    const concerns = redirectConcerns(parsed, this.cwd, this.realCwd);
+    return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
+  }
+
+  private editConcerns(call: ApprovalCall): { real: string; reason: string }[] {
+    const out: { real: string; reason: string }[] = [];
+    this.absPaths(call).forEach((abs) => {
+      const real = realPathLoose(abs);
+      const via = real === abs ? "" : ` (through a symlink: ${abs})`;
+      if (!isInside(this.realCwd, real)) out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
+      else if (isProtectedPath(this.realCwd, real))
+        out.push({ real, reason: `writes into ${protectedName(this.realCwd, real)}: ${real}${via}` });
+    });
+    return out;
+  }
+
   private absPaths(call: ApprovalCall): string[] {
     return call.paths.map((p) => resolvePath(this.cwd, p));
   }
@@ -140,36 +207,43 @@ export class ApprovalPolicy {
       return host !== undefined && this.toolGrants.has(hostGrant(call.name, host));
     }
     if (this.toolGrants.has(call.name)) return true;
-    const paths = this.absPaths(call);
+    const paths = this.realPaths(call);
     return paths.length > 0 && paths.every((p) => this.pathGrants.has(grantKey(call.name, p)));
   }
 
   private ruleMatches(rule: Rule, call: ApprovalCall, which: "allow" | "deny"): boolean {
-    if (!toolNameMatches(rule, call.name)) return false;
+    if (!toolNameMatches(rule, call.name, call.kind)) return false;
     if (rule.pattern === null) return true;
     if (call.kind === "fetch") {
       // `web_fetch(docs.python.org)`: rules name domains, matched against the URL's host.
       const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
       return host !== undefined && domainMatches(rule.pattern, host);
     }
-    const command = call.kind === "shell" ? commandOf(call.args) : null;
-    if (command !== null) {
-      return which === "allow"
-        ? bashAllowMatches(rule.pattern, command)
-        : bashDenyMatches(rule.pattern, command);
-    }
-    const paths = this.absPaths(call);
-    if (paths.length === 0) return false;
     const pattern = rule.pattern;
-    const match = (p: string) =>
-      pathMatches(pattern, p, this.cwd) || pathMatches(pattern, realPathLoose(p), this.realCwd);
-    return which === "allow" ? paths.every(match) : paths.some(match);
+    if (call.kind === "shell") {
+      const command = commandOf(call.args);
+      if (command === null) return false;
+      return which === "allow" ? bashAllowMatches(pattern, command) : bashDenyMatches(pattern, command);
+    }
+    if (call.kind === "mcp") return mcpArgsMatch(pattern, call.args, which);
+    const abs = this.absPaths(call);
+    if (abs.length === 0) return false;
+    // Allow judges where the write really lands; deny also sees the path as the model wrote it.
+    const real = (p: string) => pathMatches(pattern, realPathLoose(p), this.realCwd);
+    if (which === "allow") return abs.every(real);
+    return abs.some((p) => real(p) || pathMatches(pattern, p, this.cwd));
   }
 }
 
 /** "Always" for web_fetch covers one host, never the whole web. */
 function hostGrant(tool: string, host: string): string {
   return `${tool}\u0000host:${host}`;
+}
+
+function protectedName(realCwd: string, real: string): string {
+  const segs = relative(realCwd, real).split(sep);
+  const hit = segs.find((s) => [".git", ".tern"].includes(s.toLowerCase()));
+  return `the workspace's ${hit ?? ".git"}/ (asks in every mode but yolo)`;
 }
 
 function grantKey(tool: string, absPath: string): string {

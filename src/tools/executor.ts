@@ -50,6 +50,8 @@ interface Planned {
   paths: string[];
   /** Resolved absolute paths, for per-file ordering. */
   abs: string[];
+  /** Where an edit's paths really landed when it was approved (symlinks followed). */
+  approvedReal?: string[];
 }
 
 const text = (t: string): ToolResult["content"] => [{ type: "text", text: t }];
@@ -126,6 +128,7 @@ export class ToolExecutor {
     const pending: PendingCall[] = [];
     for (const p of planned) {
       if (p.result || !p.tool) continue;
+      if (p.tool.kind === "edit") p.approvedReal = this.policy.realPaths(approvalCall(p));
       const verdict = this.policy.evaluate({
         name: p.tool.name,
         args: p.args,
@@ -165,10 +168,25 @@ export class ToolExecutor {
     }
   }
 
+  /**
+   * An earlier call of the batch may have turned a path into a symlink after approval; a write
+   * that now lands elsewhere runs only if the policy would allow it there without asking (§10).
+   */
+  private retargeted(p: Planned): string | null {
+    if (!p.approvedReal) return null;
+    const call = approvalCall(p);
+    const now = this.policy.realPaths(call);
+    if (now.every((r, i) => r === p.approvedReal![i])) return null;
+    if (this.policy.evaluate(call).decision === "allow") return null;
+    return `Not written: ${p.paths.join(", ")} now resolves to ${now.join(", ")} (a symlink changed since approval); ask again.`;
+  }
+
   private async execute(p: Planned, ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult> {
     if (p.result) return p.result;
     if (ctx.signal.aborted) return NOT_EXECUTED;
     const tool = p.tool!;
+    const moved = this.retargeted(p);
+    if (moved) return { outcome: "error", content: text(moved) };
     try {
       hooks.onStart(p.call);
     } catch {
@@ -180,6 +198,10 @@ export class ToolExecutor {
       return { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
     }
   }
+}
+
+function approvalCall(p: Planned) {
+  return { name: p.tool!.name, args: p.args, kind: p.tool!.kind, paths: p.paths };
 }
 
 /** Calls naming the same file (resolved absolute paths) must not overlap (R-TOOL-3). */

@@ -1,5 +1,5 @@
 // Path helpers shared by the tools, the approval policy and the executor's per-file ordering.
-import { existsSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -10,24 +10,46 @@ export function resolvePath(cwd: string, p: string): string {
 }
 
 /**
- * Like realpath, but for paths that may not exist yet: the nearest existing ancestor is
- * resolved, so a symlink inside the workspace that points outside is seen for what it is.
+ * Like realpath, but for paths that may not exist yet (§10): every symlink on the way is
+ * followed, a dangling one to its target too, so `link -> ../x` and a symlinked parent folder
+ * are seen for where a write would really land. The part that does not exist is kept as is.
  */
 export function realPathLoose(abs: string): string {
-  let head = abs;
-  const rest: string[] = [];
-  while (!existsSync(head)) {
-    const parent = dirname(head);
-    if (parent === head) return abs;
-    rest.unshift(head.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-    head = parent;
+  let parts = resolve(abs).split(sep).filter((p) => p !== "");
+  let out: string = sep;
+  let hops = 0;
+  while (parts.length > 0) {
+    const [head, ...rest] = parts;
+    const next = join(out, head);
+    let link: string | null = null;
+    try {
+      if (lstatSync(next).isSymbolicLink()) link = readlinkSync(next);
+    } catch {
+      // Missing (or unreadable): nothing further can be a symlink.
+      return join(next, ...rest);
+    }
+    if (link === null) {
+      out = next;
+      parts = rest;
+      continue;
+    }
+    // A loop of links never resolves; stop where it is, as the OS would refuse to write there.
+    if (++hops > 40) return join(next, ...rest);
+    const target = resolve(out, link);
+    parts = [...target.split(sep).filter((p) => p !== ""), ...rest];
+    out = sep;
   }
-  try {
-    return rest.length ? join(realpathSync(head), ...rest) : realpathSync(head);
-  } catch {
-    return abs;
-  }
+  return out;
 }
+
+/** Whether a real path is inside the workspace's `.git/` or `.tern/` (§10: writing there is code execution). */
+export function isProtectedPath(realRoot: string, realAbs: string): boolean {
+  if (!isInside(realRoot, realAbs)) return false;
+  const segments = relative(realRoot, realAbs).split(sep);
+  return segments.some((s) => PROTECTED_DIRS.has(s.toLowerCase()));
+}
+
+const PROTECTED_DIRS = new Set([".git", ".tern"]);
 
 export function isInside(root: string, abs: string): boolean {
   const rel = relative(root, abs);

@@ -1,10 +1,14 @@
 // Permission rules of R-TOOL-2: `tool` or `tool(pattern)`. Bash patterns are command globs
-// matched against each simple command; path tools match picomatch globs on the
-// workspace-relative path (or the absolute path, for rules about places outside it).
+// matched against each simple command of a bash-faithful parse (shell-parse.ts); path tools
+// match picomatch globs on the workspace-relative resolved path (or the absolute path, for
+// rules about places outside it); MCP tools match `<set>__<tool>` or `mcp__<set>__<tool>`,
+// their pattern a glob over the arguments as compact JSON.
 import { homedir } from "node:os";
 import { relative, sep } from "node:path";
 import picomatch from "picomatch";
-import { parse } from "shell-quote";
+import { readRule } from "../config/rule-syntax.js";
+import { compileDenyPattern, DenyAnalysisTooLarge, denyViews, viewMatches } from "./bash-deny.js";
+import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
 
 export interface Rule {
   text: string;
@@ -14,15 +18,10 @@ export interface Rule {
   pattern: string | null;
 }
 
-const RULE_RE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/s;
-
 /** `null` when the text is not a rule, so config validation can name it. */
 export function parseRule(text: string): Rule | null {
-  const m = RULE_RE.exec(text.trim());
-  if (!m) return null;
-  const pattern = m[2] === undefined ? null : m[2].trim();
-  if (pattern === "") return null;
-  return { text: text.trim(), tool: m[1], pattern };
+  const r = readRule(text);
+  return "error" in r ? null : r;
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -33,72 +32,113 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, "s");
 }
 
-export function toolNameMatches(rule: Rule, name: string): boolean {
-  return rule.tool.includes("*") ? globToRegExp(rule.tool).test(name) : rule.tool === name;
+/** MCP tools answer to `<set>__<tool>` and to the Claude-style `mcp__<set>__<tool>`. */
+export function toolNameMatches(rule: Rule, name: string, kind?: string): boolean {
+  const names = kind === "mcp" ? [name, `mcp__${name}`] : [name];
+  const re = rule.tool.includes("*") ? globToRegExp(rule.tool) : null;
+  return names.some((n) => (re ? re.test(n) : rule.tool === n));
 }
 
-/** Holds `$(…)`, backticks, or `<(…)` / `>(…)`: what it runs cannot be judged from the text. */
+/** Holds `$(…)`, backticks, `<(…)` / `>(…)` or arithmetic: what it runs cannot be judged from the text. */
 export function hasSubstitution(command: string): boolean {
-  return /\$\(|`|<\(|>\(/.test(command);
+  return parseShell(command).substitutes;
 }
 
-const SEPARATORS = new Set([";", "&&", "||", "|", "|&", "&", ";;", "(", ")", "<(", ">("]);
+/** Bash reserved words that only steer other commands; an allow rule judges what they steer. */
+const LEADING_KEYWORDS = new Set(["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "esac"]);
 
-/**
- * The simple commands of a command line, each as its words joined by one space. Splits on
- * `;`, `&&`, `||`, `|`, `&` and newlines (shell-quote reads a newline as plain space, so lines
- * are split first). Variables are kept as written, never expanded.
- */
+function isPlainWord(w: ShellWord): boolean {
+  return !w.expands && w.unquoted.every(Boolean);
+}
+
+/** The top-level simple commands, each as its words (after quote removal) joined by one space. */
 export function simpleCommands(command: string): string[] {
+  return commandTexts(parseShell(command));
+}
+
+function commandTexts(parsed: ShellParse): string[] {
   const out: string[] = [];
-  for (const line of command.split(/\r?\n/)) {
-    let words: string[] = [];
-    const flush = () => {
-      if (words.length) out.push(words.join(" "));
-      words = [];
-    };
-    for (const token of parse(line, (key) => `$${key}`)) {
-      if (typeof token === "string") words.push(token);
-      else if ("op" in token) {
-        if (token.op === "glob") words.push((token as { pattern: string }).pattern);
-        else if (SEPARATORS.has(token.op)) flush();
-        else words.push(token.op);
-      } else if ("comment" in token) {
-        flush();
-        break;
-      }
-    }
-    flush();
+  for (const cmd of parsed.commands) {
+    if (cmd.nested) continue;
+    let words = cmd.words;
+    while (words.length && isPlainWord(words[0]) && LEADING_KEYWORDS.has(words[0].value)) words = words.slice(1);
+    if (words.length === 0 && cmd.words.length > 0 && cmd.redirects.length === 0) continue;
+    out.push(words.map((w) => w.value).join(" "));
   }
   return out;
 }
 
-/** The commands inside `$(…)` and backticks, so a deny rule sees what a substitution would run. */
-function substitutedCommands(command: string): string[] {
-  const inner: string[] = [];
-  for (const m of command.matchAll(/\$\(([^()]*)\)|`([^`]*)`|[<>]\(([^()]*)\)/g)) {
-    inner.push(...simpleCommands(m[1] ?? m[2] ?? m[3] ?? ""));
-  }
-  return inner;
+/** Whether the command could be read faithfully; one that cannot is never allowed by a rule. */
+export function isReadable(command: string): boolean {
+  return parseShell(command).errors.length === 0;
 }
 
 function normalizeSpaces(s: string): string {
   return s.trim().replace(/\s+/g, " ");
 }
 
-/** Allow: every simple command matches and nothing is substituted. */
+/** Allow: the line reads cleanly, nothing is substituted, and every simple command matches. */
 export function bashAllowMatches(pattern: string, command: string): boolean {
-  if (hasSubstitution(command)) return false;
+  const parsed = parseShell(command);
+  if (parsed.errors.length || parsed.substitutes) return false;
   const re = globToRegExp(normalizeSpaces(pattern));
-  const cmds = simpleCommands(command);
+  const cmds = commandTexts(parsed);
   return cmds.length > 0 && cmds.every((c) => re.test(c));
 }
 
-/** Deny: any simple command matches, including those inside substitutions, or the whole line. */
+/**
+ * Deny: any simple command matches as bash would run it (bash-deny.ts), or the whole line as
+ * written. A line too tangled to analyse within bounds counts as a match.
+ */
 export function bashDenyMatches(pattern: string, command: string): boolean {
-  const re = globToRegExp(normalizeSpaces(pattern));
-  const cmds = [...simpleCommands(command), ...substitutedCommands(command), normalizeSpaces(command)];
-  return cmds.some((c) => re.test(c));
+  const compiled = compileDenyPattern(pattern);
+  if (compiled.whole.test(normalizeSpaces(command))) return true;
+  try {
+    return denyViews(command).some((view) => viewMatches(compiled, view));
+  } catch (err) {
+    if (err instanceof DenyAnalysisTooLarge) return true;
+    throw err;
+  }
+}
+
+/**
+ * The grant an `always` answer gives a bash command: each simple command's program and first
+ * argument (`npm test`), never all of bash. `null` when the command cannot carry a grant.
+ */
+export function bashGrantPrefixes(command: string): string[] | null {
+  const parsed = parseShell(command);
+  if (parsed.errors.length || parsed.substitutes) return null;
+  const out: string[] = [];
+  for (const cmd of parsed.commands) {
+    const words = cmd.words.slice(0, 2);
+    if (words.length === 0 || !words.every(isPlainWord)) return null;
+    if (/=/.test(words[0].value)) return null;
+    out.push(words.map((w) => w.value).join(" "));
+  }
+  return out.length ? [...new Set(out)] : null;
+}
+
+/** Whether every simple command starts with a granted prefix (`npm test` covers `npm test -- -u`). */
+export function bashGrantCovers(grants: Set<string>, command: string): boolean {
+  if (grants.size === 0) return false;
+  const parsed = parseShell(command);
+  if (parsed.errors.length || parsed.substitutes || parsed.commands.length === 0) return false;
+  return parsed.commands.every((cmd) => {
+    const words = cmd.words.slice(0, 2);
+    if (words.length === 0 || !isPlainWord(words[0])) return false;
+    if (grants.has(words[0].value)) return true;
+    return words.length === 2 && isPlainWord(words[1]) && grants.has(`${words[0].value} ${words[1].value}`);
+  });
+}
+
+/** MCP rule patterns are globs over the call's arguments as compact JSON (`*` covers any call). */
+export function mcpArgsMatch(pattern: string, args: unknown, which: "allow" | "deny"): boolean {
+  const re = globToRegExp(pattern.trim());
+  const json = JSON.stringify(args ?? {});
+  if (re.test(json)) return true;
+  if (which === "allow") return false;
+  const strings = Object.values((args ?? {}) as Record<string, unknown>).filter((v) => typeof v === "string");
+  return strings.some((s) => re.test(s as string));
 }
 
 function expandHome(pattern: string): string {

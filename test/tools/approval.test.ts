@@ -156,6 +156,6 @@ describe("ApprovalPolicy (R-TOOL-2)", () => {
   });
 
   it("refuses an invalid rule at construction", () => {
-    expect(() => policy("ask", [], ["bash("])).toThrow(/invalid permissions.deny rule/);
+    expect(() => policy("ask", [], ["bash("])).toThrow(/permissions.deny: invalid rule/);
   });
 });

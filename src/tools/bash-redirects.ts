@@ -1,0 +1,57 @@
+// Output redirections are writes (R-TOOL-2): an allow rule or a grant covers a bash command
+// only while its redirects stay inside the workspace (outside `.git/` and `.tern/`, §10). A
+// redirect to a path outside, to `/dev/tcp|udp`, or to a path known only when the command
+// runs (`> $F`, `> *.txt`, a relative path after `cd`) asks, naming the path.
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import { isInside, isProtectedPath, realPathLoose } from "./paths.js";
+import type { ShellParse, ShellRedirect } from "./shell-parse.js";
+
+const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+/** Harmless write targets: the bit bucket and the command's own standard streams. */
+const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+const NETWORK = /^\/dev\/(tcp|udp)(\/|$)/;
+const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
+
+function writesTo(r: ShellRedirect): boolean {
+  if (OUTPUT_OPS.has(r.op)) return true;
+  // `>&2`, `2>&1`, `>&-` duplicate or close a descriptor; `>&file` writes the file.
+  return r.op === ">&" && !/^\d*-?$/.test(r.target.value);
+}
+
+/** Why each output redirect of the line is not covered by a rule; empty when all are. */
+export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: string): string[] {
+  const movesDir = parsed.commands.some((c) => c.words.length > 0 && CHANGES_DIR.has(c.words[0].value));
+  const out: string[] = [];
+  for (const cmd of parsed.commands) {
+    for (const r of cmd.redirects) {
+      if (!writesTo(r)) continue;
+      const target = r.target;
+      const shown = target.value;
+      if (target.expands || target.globs) {
+        out.push(`redirects output to a path known only when it runs: ${shown}`);
+        continue;
+      }
+      let path = shown;
+      if (target.unquoted[0] && (path === "~" || path.startsWith("~/"))) path = homedir() + path.slice(1);
+      else if (target.unquoted[0] && path.startsWith("~")) {
+        out.push(`redirects output to another user's home: ${shown}`);
+        continue;
+      }
+      if (!isAbsolute(path) && movesDir) {
+        out.push(`redirects output to a relative path after changing folder: ${shown}`);
+        continue;
+      }
+      const abs = resolve(cwd, path);
+      if (HARMLESS.test(abs)) continue;
+      if (NETWORK.test(abs)) {
+        out.push(`redirects output to the network: ${abs}`);
+        continue;
+      }
+      const real = realPathLoose(abs);
+      if (!isInside(realCwd, real)) out.push(`writes outside the workspace: ${abs}`);
+      else if (isProtectedPath(realCwd, real)) out.push(`writes into a protected folder: ${abs}`);
+    }
+  }
+  return out;
+}
