@@ -6,7 +6,8 @@ import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
 import { type ConfigLayer, formatPath, parseConfigText, validateLayer } from "./schema.js";
-import type { Config, PermissionMode } from "./types.js";
+import type { Config } from "./types.js";
+import { restrictUntrusted } from "./untrusted.js";
 
 export interface LoadConfigOptions {
   /** $TERN_HOME */
@@ -39,8 +40,6 @@ const FLAG_NAMES: Record<string, string> = {
   "executionBudget.maximumDurationSeconds": "--max-duration",
 };
 
-const LOOSENESS: Record<PermissionMode, number> = { ask: 0, "auto-edit": 1, yolo: 2 };
-
 function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
   let text: string;
   try {
@@ -59,61 +58,6 @@ function canonical(path: string): string {
   } catch {
     return resolve(path);
   }
-}
-
-const SANDBOX_STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const;
-
-/** Strips what an untrusted workspace may not set, warning for each key (R-CFG-2). */
-function restrictUntrusted(
-  layer: ConfigLayer,
-  label: string,
-  current: Config,
-  warnings: string[],
-): ConfigLayer {
-  const out: ConfigLayer = structuredClone(layer);
-  const why = "this workspace is not in trustedWorkspaces";
-  const ignore = (key: string, extra = "") => warnings.push(`${label}: ${key} ignored: ${why}${extra}`);
-  if (out.permissions) {
-    const { mode } = out.permissions;
-    if (mode !== undefined && LOOSENESS[mode] > LOOSENESS[current.permissions.mode]) {
-      ignore("permissions.mode", ` (only a stricter mode than "${current.permissions.mode}" applies)`);
-      delete out.permissions.mode;
-    }
-    if (out.permissions.allow !== undefined) {
-      ignore("permissions.allow");
-      delete out.permissions.allow;
-    }
-  }
-  if (out.sandbox) {
-    // A workspace may switch the sandbox on or make it stricter, never weaker.
-    const { mode, network } = out.sandbox;
-    if (mode !== undefined && SANDBOX_STRICTNESS[mode] < SANDBOX_STRICTNESS[current.sandbox.mode]) {
-      ignore("sandbox.mode", ` (only a stricter mode than "${current.sandbox.mode}" applies)`);
-      delete out.sandbox.mode;
-    }
-    if (network === true && !current.sandbox.network) {
-      ignore("sandbox.network");
-      delete out.sandbox.network;
-    }
-    if (out.sandbox.writableRoots !== undefined) {
-      ignore("sandbox.writableRoots");
-      delete out.sandbox.writableRoots;
-    }
-  }
-  if (out.toolSets !== undefined) {
-    ignore("toolSets");
-    delete out.toolSets;
-  }
-  for (const [id, provider] of Object.entries(out.providers ?? {})) {
-    for (const key of ["baseUrl", "apiKeyEnv", "headers"] as const) {
-      if (provider[key] === undefined) continue;
-      ignore(formatPath(["providers", id, key]));
-      delete provider[key];
-    }
-    // Without a base URL a provider the workspace invented cannot be used; drop it whole.
-    if (!current.providers[id] && out.providers) delete out.providers[id];
-  }
-  return out;
 }
 
 export function loadConfig(opts: LoadConfigOptions): LoadedConfig {

@@ -1,0 +1,110 @@
+// Workspace trust (R-CFG-2, §10): a `.tern/config.json` of a workspace that is not in the user's
+// `trustedWorkspaces` may only tighten. It cannot loosen permissions, add tool sets, redirect
+// providers, raise a budget, lengthen a timer or retry count, or change what tokens cost (a
+// cheaper price hides spending), or weaken the sandbox. Each key it may not set is dropped with a warning naming it.
+import type { ConfigLayer } from "./schema.js";
+import { formatPath } from "./schema.js";
+import type { Config, PermissionMode } from "./types.js";
+
+const LOOSENESS: Record<PermissionMode, number> = { ask: 0, "auto-edit": 1, yolo: 2 };
+const SANDBOX_STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const;
+const BUDGET_FIELDS = ["maximumModelCalls", "maximumToolCalls", "maximumDurationSeconds"] as const;
+
+/** `null` is "no limit", the loosest value of all. */
+function raises(next: number | null, current: number | null): boolean {
+  if (current === null) return false;
+  return next === null || next > current;
+}
+
+export function restrictUntrusted(
+  layer: ConfigLayer,
+  label: string,
+  current: Config,
+  warnings: string[],
+): ConfigLayer {
+  const out: ConfigLayer = structuredClone(layer);
+  const why = "this workspace is not in trustedWorkspaces";
+  const ignore = (key: string, extra = "") => warnings.push(`${label}: ${key} ignored: ${why}${extra}`);
+  if (out.permissions) {
+    const { mode } = out.permissions;
+    if (mode !== undefined && LOOSENESS[mode] > LOOSENESS[current.permissions.mode]) {
+      ignore("permissions.mode", ` (only a stricter mode than "${current.permissions.mode}" applies)`);
+      delete out.permissions.mode;
+    }
+    if (out.permissions.allow !== undefined) {
+      ignore("permissions.allow");
+      delete out.permissions.allow;
+    }
+  }
+  if (out.sandbox) {
+    // A workspace may switch the sandbox on or make it stricter, never weaker.
+    const { mode, network } = out.sandbox;
+    if (mode !== undefined && SANDBOX_STRICTNESS[mode] < SANDBOX_STRICTNESS[current.sandbox.mode]) {
+      ignore("sandbox.mode", ` (only a stricter mode than "${current.sandbox.mode}" applies)`);
+      delete out.sandbox.mode;
+    }
+    if (network === true && !current.sandbox.network) {
+      ignore("sandbox.network");
+      delete out.sandbox.network;
+    }
+    if (out.sandbox.writableRoots !== undefined) {
+      ignore("sandbox.writableRoots");
+      delete out.sandbox.writableRoots;
+    }
+  }
+  if (out.toolSets !== undefined) {
+    ignore("toolSets");
+    delete out.toolSets;
+  }
+  for (const [id, provider] of Object.entries(out.providers ?? {})) {
+    for (const key of ["baseUrl", "apiKeyEnv", "headers"] as const) {
+      if (provider[key] === undefined) continue;
+      ignore(formatPath(["providers", id, key]));
+      delete provider[key];
+    }
+    // Without a base URL a provider the workspace invented cannot be used; drop it whole.
+    if (!current.providers[id] && out.providers) delete out.providers[id];
+  }
+  restrictLimits(out, current, ignore);
+  for (const [id, model] of Object.entries(out.models ?? {})) {
+    if (model.pricing === undefined) continue;
+    ignore(formatPath(["models", id, "pricing"]), " (prices are set by you, not by a workspace)");
+    delete model.pricing;
+  }
+  return out;
+}
+
+/** Budgets, timers and retries: a lower value applies, a higher one (or "no limit") does not. */
+function restrictLimits(out: ConfigLayer, current: Config, ignore: (key: string, extra?: string) => void): void {
+  const onlyLower = " (it may only lower it)";
+  const budget = out.executionBudget;
+  if (budget === "unlimited") {
+    if (BUDGET_FIELDS.some((f) => current.executionBudget[f] !== null)) {
+      ignore("executionBudget", onlyLower);
+      delete out.executionBudget;
+    }
+  } else if (budget) {
+    for (const f of BUDGET_FIELDS) {
+      const v = budget[f];
+      if (v === undefined || !raises(v, current.executionBudget[f])) continue;
+      ignore(`executionBudget.${f}`, onlyLower);
+      delete budget[f];
+    }
+  }
+  if (out.bashTimeoutSeconds !== undefined && raises(out.bashTimeoutSeconds, current.bashTimeoutSeconds)) {
+    ignore("bashTimeoutSeconds", onlyLower);
+    delete out.bashTimeoutSeconds;
+  }
+  if (out.streamIdleTimeoutSeconds !== undefined && out.streamIdleTimeoutSeconds > current.streamIdleTimeoutSeconds) {
+    ignore("streamIdleTimeoutSeconds", onlyLower);
+    delete out.streamIdleTimeoutSeconds;
+  }
+  if (out.retry?.maxRetries !== undefined && out.retry.maxRetries > current.retry.maxRetries) {
+    ignore("retry.maxRetries", onlyLower);
+    delete out.retry.maxRetries;
+  }
+  if (out.maxTruncationContinues !== undefined && out.maxTruncationContinues > current.maxTruncationContinues) {
+    ignore("maxTruncationContinues", onlyLower);
+    delete out.maxTruncationContinues;
+  }
+}
