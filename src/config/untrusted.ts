@@ -75,7 +75,11 @@ export function restrictUntrusted(
 }
 
 /** Budgets, timers and retries: a lower value applies, a higher one (or "no limit") does not. */
-function restrictLimits(out: ConfigLayer, current: Config, ignore: (key: string, extra?: string) => void): void {
+function restrictLimits(
+  out: ConfigLayer,
+  current: Config,
+  ignore: (key: string, extra?: string) => void,
+): void {
   const onlyLower = " (it may only lower it)";
   const budget = out.executionBudget;
   if (budget === "unlimited") {
@@ -95,7 +99,10 @@ function restrictLimits(out: ConfigLayer, current: Config, ignore: (key: string,
     ignore("bashTimeoutSeconds", onlyLower);
     delete out.bashTimeoutSeconds;
   }
-  if (out.streamIdleTimeoutSeconds !== undefined && out.streamIdleTimeoutSeconds > current.streamIdleTimeoutSeconds) {
+  if (
+    out.streamIdleTimeoutSeconds !== undefined &&
+    out.streamIdleTimeoutSeconds > current.streamIdleTimeoutSeconds
+  ) {
     ignore("streamIdleTimeoutSeconds", onlyLower);
     delete out.streamIdleTimeoutSeconds;
   }
@@ -103,7 +110,10 @@ function restrictLimits(out: ConfigLayer, current: Config, ignore: (key: string,
     ignore("retry.maxRetries", onlyLower);
     delete out.retry.maxRetries;
   }
-  if (out.maxTruncationContinues !== undefined && out.maxTruncationContinues > current.maxTruncationContinues) {
+  if (
+    out.maxTruncationContinues !== undefined &&
+    out.maxTruncationContinues > current.maxTruncationContinues
+  ) {
     ignore("maxTruncationContinues", onlyLower);
     delete out.maxTruncationContinues;
   }

@@ -10,8 +10,8 @@ import { isInside, isProtectedPath, realPathLoose, resolvePath } from "./paths.j
 import {
   bashAllowMatches,
   bashDenyMatches,
-  bashGrantCovers,
   bashGrantPrefixes,
+  bashLineCovered,
   mcpArgsMatch,
   parseRule,
   pathMatches,
@@ -176,10 +176,17 @@ export class ApprovalPolicy {
     const parsed = parseShell(command);
     if (parsed.errors.length)
       return { decision: "ask", reason: `the command cannot be read reliably (${parsed.errors[0]})` };
+    // A bare `bash` rule or grant covers every call; patterns and prefixes cover a line only
+    // when each of its simple commands matches one of them (R-TOOL-2).
+    const rules = this.allow.filter((r) => toolNameMatches(r, call.name, call.kind));
     const covered =
       this.toolGrants.has(call.name) ||
-      bashGrantCovers(this.bashGrants, command) ||
-      this.allow.some((r) => this.ruleMatches(r, call, "allow"));
+      rules.some((r) => r.pattern === null) ||
+      bashLineCovered(
+        parsed,
+        rules.map((r) => r.pattern!),
+        this.bashGrants,
+      );
     if (!covered) return { decision: "ask" };
     const concerns = redirectConcerns(parsed, this.cwd, this.realCwd);
     return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
@@ -190,7 +197,8 @@ export class ApprovalPolicy {
     this.absPaths(call).forEach((abs) => {
       const real = realPathLoose(abs);
       const via = real === abs ? "" : ` (through a symlink: ${abs})`;
-      if (!isInside(this.realCwd, real)) out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
+      if (!isInside(this.realCwd, real))
+        out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
       else if (isProtectedPath(this.realCwd, real))
         out.push({ real, reason: `writes into ${protectedName(this.realCwd, real)}: ${real}${via}` });
     });

@@ -17,16 +17,73 @@ interface DenyWord {
 
 /** Programs that run their remaining arguments (after their own options) as a command. */
 const WRAPPERS = new Set([
-  "sudo", "doas", "env", "nice", "ionice", "timeout", "command", "builtin", "exec", "xargs",
-  "nohup", "time", "stdbuf", "setsid", "chroot", "taskset", "chrt", "unbuffer", "flock", "strace",
-  "ltrace", "parallel", "busybox", "caffeinate", "systemd-run", "firejail", "torsocks", "proxychains",
-  "proxychains4", "catchsegv", "valgrind", "fakeroot", "sg", "!", "{", "if", "then", "elif", "else",
-  "while", "until", "do", "coproc", "ssh", "watch", "su", "runuser",
+  "sudo",
+  "doas",
+  "env",
+  "nice",
+  "ionice",
+  "timeout",
+  "command",
+  "builtin",
+  "exec",
+  "xargs",
+  "nohup",
+  "time",
+  "stdbuf",
+  "setsid",
+  "chroot",
+  "taskset",
+  "chrt",
+  "unbuffer",
+  "flock",
+  "strace",
+  "ltrace",
+  "parallel",
+  "busybox",
+  "caffeinate",
+  "systemd-run",
+  "firejail",
+  "torsocks",
+  "proxychains",
+  "proxychains4",
+  "catchsegv",
+  "valgrind",
+  "fakeroot",
+  "sg",
+  "!",
+  "{",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "while",
+  "until",
+  "do",
+  "coproc",
+  "ssh",
+  "watch",
+  "su",
+  "runuser",
 ]);
 /** Shells whose non-option arguments (the `-c` string) are command lines themselves. */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "fish", "tcsh", "csh", "rbash"]);
+const SHELLS = new Set([
+  "sh",
+  "bash",
+  "dash",
+  "zsh",
+  "ksh",
+  "mksh",
+  "ash",
+  "yash",
+  "fish",
+  "tcsh",
+  "csh",
+  "rbash",
+]);
 /** Programs whose arguments, joined by spaces, are one command line. */
 const STRING_RUNNERS = new Set(["eval", "watch", "su", "runuser", "script", "ssh", "alias"]);
+/** Builtins that run text as commands. */
+const EVALUATORS = new Set(["eval", "source", "."]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const MAX_VIEWS = 4000;
@@ -48,6 +105,19 @@ export function denyViews(command: string): DenyWord[][] {
     views.push(view);
   };
   collectLine(command, 0, add);
+  // A line bash would refuse runs nothing, but a deny rule stays on the safe side: the same
+  // text read again with its quotes ignored.
+  if (parseShell(command).errors.length) collectLine(command.replace(/['"`]/g, " "), 1, add);
+  // Text a shell or eval will run may be built by other commands (`echo rm -rf / | sh`,
+  // `bash -c "$(printf …)"`): then every argument of every command may be a command.
+  if (views.some((v) => SHELLS.has(v[0].value) || EVALUATORS.has(v[0].value))) {
+    for (const view of [...views]) {
+      for (let j = 1; j < view.length; j++) {
+        unwrap(view, j, 0, add, new Set());
+        if (/\s/.test(view[j].value)) collectLine(view[j].value, 1, add);
+      }
+    }
+  }
   return views;
 }
 
@@ -108,18 +178,21 @@ function unwrap(
       if (/\s/.test(words[j].value)) collectLine(words[j].value, depth + 1, add);
     }
     if (name === "env") {
-      for (const a of args) if (/^-\w*S/.test(a.value) || a.value.startsWith("--split-string")) {
-        const s = a.value.replace(/^--split-string=?|^-\w*S/, "");
-        if (s) collectLine(s, depth + 1, add);
-      }
+      for (const a of args)
+        if (/^-\w*S/.test(a.value) || a.value.startsWith("--split-string")) {
+          const s = a.value.replace(/^--split-string=?|^-\w*S/, "");
+          if (s) collectLine(s, depth + 1, add);
+        }
       const split = args.findIndex((a) => /^-\w*S$|^--split-string$/.test(a.value));
       if (split >= 0 && split + 1 < args.length) collectLine(args[split + 1].value, depth + 1, add);
     }
   } else if (SHELLS.has(name)) {
-    for (const a of args) if (!a.value.startsWith("-") || /\s/.test(a.value)) collectLine(a.value, depth + 1, add);
+    for (const a of args)
+      if (!a.value.startsWith("-") || /\s/.test(a.value)) collectLine(a.value, depth + 1, add);
   }
   if (STRING_RUNNERS.has(name)) {
-    const text = name === "alias" ? args.map((a) => a.value.replace(/^[^=]*=/, "")) : args.map((a) => a.value);
+    const text =
+      name === "alias" ? args.map((a) => a.value.replace(/^[^=]*=/, "")) : args.map((a) => a.value);
     collectLine(text.join(name === "alias" ? "\n" : " "), depth + 1, add);
     for (const a of args) collectLine(a.value, depth + 1, add);
   }
@@ -195,7 +268,8 @@ function expandRange(a: string, b: string): string[] {
   if (Math.abs(to - from) > MAX_BRACE_WORDS) throw new DenyAnalysisTooLarge();
   const out: string[] = [];
   const step = from <= to ? 1 : -1;
-  for (let v = from; step > 0 ? v <= to : v >= to; v += step) out.push(num ? String(v) : String.fromCharCode(v));
+  for (let v = from; step > 0 ? v <= to : v >= to; v += step)
+    out.push(num ? String(v) : String.fromCharCode(v));
   return out;
 }
 
@@ -212,7 +286,10 @@ function splitOnExpansions(words: ShellWord[]): DenyWord[][] {
       out.push(toDenyWord(w));
       continue;
     }
-    const pieces = w.value.split(expansion).flatMap((p) => p.split(/\s+/)).filter((p) => p !== "");
+    const pieces = w.value
+      .split(expansion)
+      .flatMap((p) => p.split(/\s+/))
+      .filter((p) => p !== "");
     if (pieces.length === 0) out.push(toDenyWord(w));
     for (const p of pieces) out.push({ value: p, unknown: false, globs: /[*?[]/.test(p) });
   }
@@ -240,7 +317,10 @@ function wordGlobToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 2);
       if (end < 0) body += "\\[";
       else {
-        body += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        body += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else body += c.replace(/[.+^${}()|\\]/g, "\\$&");
@@ -262,7 +342,11 @@ const LONG_FLAGS: Record<string, string> = { recursive: "r", force: "f" };
 export function compileDenyPattern(pattern: string): DenyPattern {
   const text = pattern.trim().replace(/\s+/g, " ");
   const tokens = text.split(" ");
-  const out: DenyPattern = { whole: globToRegExp(text), program: tokens[0], programRe: globToRegExp(tokens[0]) };
+  const out: DenyPattern = {
+    whole: globToRegExp(text),
+    program: tokens[0],
+    programRe: globToRegExp(tokens[0]),
+  };
   let i = 1;
   const required = new Set<string>();
   let star = false;

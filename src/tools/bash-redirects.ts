@@ -2,6 +2,7 @@
 // only while its redirects stay inside the workspace (outside `.git/` and `.tern/`, §10). A
 // redirect to a path outside, to `/dev/tcp|udp`, or to a path known only when the command
 // runs (`> $F`, `> *.txt`, a relative path after `cd`) asks, naming the path.
+import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { isInside, isProtectedPath, realPathLoose } from "./paths.js";
@@ -12,6 +13,15 @@ const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const NETWORK = /^\/dev\/(tcp|udp)(\/|$)/;
 const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
+
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function writesTo(r: ShellRedirect): boolean {
   if (OUTPUT_OPS.has(r.op)) return true;
@@ -51,6 +61,9 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
       const real = realPathLoose(abs);
       if (!isInside(realCwd, real)) out.push(`writes outside the workspace: ${abs}`);
       else if (isProtectedPath(realCwd, real)) out.push(`writes into a protected folder: ${abs}`);
+      // Another command of the line may create it first, as a symlink to anywhere.
+      else if (parsed.commands.length > 1 && !exists(abs))
+        out.push(`redirects output to a path another command of the line may create first: ${abs}`);
     }
   }
   return out;

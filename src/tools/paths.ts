@@ -1,7 +1,7 @@
 // Path helpers shared by the tools, the approval policy and the executor's per-file ordering.
 import { lstatSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Resolves a tool path against the workspace; a leading `~/` means the user's home. */
 export function resolvePath(cwd: string, p: string): string {
@@ -15,7 +15,9 @@ export function resolvePath(cwd: string, p: string): string {
  * are seen for where a write would really land. The part that does not exist is kept as is.
  */
 export function realPathLoose(abs: string): string {
-  let parts = resolve(abs).split(sep).filter((p) => p !== "");
+  let parts = resolve(abs)
+    .split(sep)
+    .filter((p) => p !== "");
   let out: string = sep;
   let hops = 0;
   while (parts.length > 0) {

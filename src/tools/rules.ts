@@ -45,7 +45,21 @@ export function hasSubstitution(command: string): boolean {
 }
 
 /** Bash reserved words that only steer other commands; an allow rule judges what they steer. */
-const LEADING_KEYWORDS = new Set(["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "esac"]);
+const LEADING_KEYWORDS = new Set([
+  "!",
+  "{",
+  "}",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "esac",
+]);
 
 function isPlainWord(w: ShellWord): boolean {
   return !w.expands && w.unquoted.every(Boolean);
@@ -56,16 +70,45 @@ export function simpleCommands(command: string): string[] {
   return commandTexts(parseShell(command));
 }
 
-function commandTexts(parsed: ShellParse): string[] {
-  const out: string[] = [];
+/** The top-level simple commands without the reserved words that only steer them. */
+function steeredCommands(parsed: ShellParse): ShellWord[][] {
+  const out: ShellWord[][] = [];
   for (const cmd of parsed.commands) {
     if (cmd.nested) continue;
     let words = cmd.words;
-    while (words.length && isPlainWord(words[0]) && LEADING_KEYWORDS.has(words[0].value)) words = words.slice(1);
+    while (words.length && isPlainWord(words[0]) && LEADING_KEYWORDS.has(words[0].value))
+      words = words.slice(1);
     if (words.length === 0 && cmd.words.length > 0 && cmd.redirects.length === 0) continue;
-    out.push(words.map((w) => w.value).join(" "));
+    out.push(words);
   }
   return out;
+}
+
+function commandTexts(parsed: ShellParse): string[] {
+  return steeredCommands(parsed).map((words) => words.map((w) => w.value).join(" "));
+}
+
+/**
+ * Whether allow rules and grants cover a readable, substitution-free line: every simple
+ * command matches one of the patterns or starts with a granted `program first-argument`.
+ */
+export function bashLineCovered(parsed: ShellParse, patterns: string[], grants: Set<string>): boolean {
+  if (parsed.errors.length || parsed.substitutes) return false;
+  const res = patterns.map((p) => globToRegExp(normalizeSpaces(p)));
+  const cmds = steeredCommands(parsed);
+  return (
+    cmds.length > 0 &&
+    cmds.every((words) => {
+      const text = words.map((w) => w.value).join(" ");
+      return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
+    })
+  );
+}
+
+function grantCoversWords(grants: Set<string>, words: ShellWord[]): boolean {
+  if (words.length === 0 || !isPlainWord(words[0])) return false;
+  if (grants.has(words[0].value)) return true;
+  return words.length > 1 && isPlainWord(words[1]) && grants.has(`${words[0].value} ${words[1].value}`);
 }
 
 /** Whether the command could be read faithfully; one that cannot is never allowed by a rule. */
@@ -120,15 +163,7 @@ export function bashGrantPrefixes(command: string): string[] | null {
 
 /** Whether every simple command starts with a granted prefix (`npm test` covers `npm test -- -u`). */
 export function bashGrantCovers(grants: Set<string>, command: string): boolean {
-  if (grants.size === 0) return false;
-  const parsed = parseShell(command);
-  if (parsed.errors.length || parsed.substitutes || parsed.commands.length === 0) return false;
-  return parsed.commands.every((cmd) => {
-    const words = cmd.words.slice(0, 2);
-    if (words.length === 0 || !isPlainWord(words[0])) return false;
-    if (grants.has(words[0].value)) return true;
-    return words.length === 2 && isPlainWord(words[1]) && grants.has(`${words[0].value} ${words[1].value}`);
-  });
+  return grants.size > 0 && bashLineCovered(parseShell(command), [], grants);
 }
 
 /** MCP rule patterns are globs over the call's arguments as compact JSON (`*` covers any call). */

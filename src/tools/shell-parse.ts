@@ -43,7 +43,17 @@ export interface ShellParse {
 const BLANK = new Set([" ", "\t"]);
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 const MAX_DEPTH = 32;
-const ANSI_C: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v" };
+const ANSI_C: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+};
 
 interface PendingHeredoc {
   redirect: ShellRedirect;
@@ -94,8 +104,7 @@ export class ShellReader {
     let redirects: ShellRedirect[] = [];
     let parens = 0;
     const flush = () => {
-      if (words.length || redirects.length)
-        this.out.commands.push({ words, redirects, nested: this.nested });
+      if (words.length || redirects.length) this.out.commands.push({ words, redirects, nested: this.nested });
       words = [];
       redirects = [];
     };
@@ -118,7 +127,15 @@ export class ShellReader {
         if (parens > 0) parens--;
         else if (close === ")") return;
         else this.error("unmatched )");
-      } else if (c === "(" ) {
+      } else if (two === "((") {
+        // `((…))` is arithmetic (which may run substitutions held in variables) or, when it
+        // does not parse as such, two subshells: never allowable, and read for deny rules.
+        flush();
+        this.pos += 2;
+        this.out.substitutes = true;
+        const inner = this.balanced(2);
+        this.readNested(inner);
+      } else if (c === "(") {
         this.pos++;
         flush();
         parens++;
@@ -213,7 +230,7 @@ export class ShellReader {
 
   /** Finds the substitutions inside text that bash expands as if double-quoted. */
   private scanExpansions(text: string): void {
-    const reader = new ShellReader(`"${text.replace(/["]/g, "\\\"")}"`, this.out, true, this.depth + 1);
+    const reader = new ShellReader(`"${text.replace(/["]/g, '\\"')}"`, this.out, true, this.depth + 1);
     reader.readWord();
   }
 
@@ -408,18 +425,26 @@ export class ShellReader {
     // Arithmetic evaluates variable contents recursively and may run substitutions: never allowable.
     this.out.substitutes = true;
     w.expands = true;
-    const start = this.pos;
-    let depth = 2;
-    while (this.pos < this.src.length && depth > 0) {
-      const c = this.src[this.pos];
-      if (c === "(") depth++;
-      else if (c === ")") depth--;
-      this.pos++;
-    }
-    if (depth > 0) this.error("unterminated $((");
-    const inner = this.src.slice(start, Math.max(start, this.pos - 2));
+    const inner = this.balanced(2);
     this.readNested(inner);
     w.add(`$((${inner}))`, false);
+  }
+
+  /** The text up to where `depth` open parentheses close; the position moves past them. */
+  private balanced(depth: number): string {
+    const start = this.pos;
+    let open = depth;
+    while (this.pos < this.src.length && open > 0) {
+      const c = this.src[this.pos];
+      if (c === "(") open++;
+      else if (c === ")") open--;
+      this.pos++;
+    }
+    if (open > 0) {
+      this.error("unterminated ((");
+      return this.src.slice(start);
+    }
+    return this.src.slice(start, Math.max(start, this.pos - depth));
   }
 
   private skipBalanced(open: string, close: string, w: WordBuilder): void {
@@ -472,7 +497,7 @@ export class ShellReader {
     }
     const text = this.src.slice(start, closed ? this.pos - 1 : this.pos);
     if (!closed) this.error("unterminated ${");
-    else if (!/^(#?[A-Za-z_][A-Za-z0-9_]*|#?[0-9]+|[@*#?$!-])($|[:#%/^,@\[-]|[-=?+])/.test(text))
+    else if (!/^(#?[A-Za-z_][A-Za-z0-9_]*|#?[0-9]+|[@*#?$!-])($|[:#%/^,@[-]|[-=?+])/.test(text))
       this.error(`bad substitution: \${${text}}`);
     // `${x@P}` expands x as a prompt string, which runs the substitutions x holds.
     if (/@P\s*$/.test(text)) this.out.substitutes = true;

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
 // Attacks on permission rules through `tern run` (R-TOOL-2, §10): a bash-faithful parse, output
 // redirects as writes, deny rules through wrappers and flag order, symlinked and protected
 // paths. Each test replays what a hostile model would send and checks what really happened
@@ -22,7 +23,9 @@ async function runBatch(calls: Call[], args: string[], env: Record<string, strin
   expect(run.stderr).not.toMatch(/internal error/);
   expect(run.code).toBe(0);
   const sent = toolMessages(e.provider.requests[1].body);
-  const approvals = new Map(run.events.filter((ev) => ev.type === "approval").map((ev) => [ev.id, ev.decision]));
+  const approvals = new Map(
+    run.events.filter((ev) => ev.type === "approval").map((ev) => [ev.id, ev.decision]),
+  );
   return { run, sent, approvals };
 }
 
@@ -41,6 +44,8 @@ describe("the shell parse follows bash (R-TOOL-2)", () => {
       "git status a#|touch PWNED9",
       "git status $((1+$(touch PWNED10)))",
       "git status ${IFS}; touch PWNED11",
+      "git status; ((git status <<2))\ntouch PWNED12\n2",
+      "git status $[$(touch PWNED13)]",
     ];
     const { sent, approvals } = await runBatch(bashCalls(attacks), ["--allow", "bash(git status*)"]);
     attacks.forEach((_, i) => {
@@ -58,7 +63,10 @@ describe("the shell parse follows bash (R-TOOL-2)", () => {
   });
 
   it("a command the matcher cannot read asks (denied in tern run) and is never an internal error", async () => {
-    const { run, sent, approvals } = await runBatch(bashCalls(["echo ${}", "echo 'open"]), ["--allow", "bash(echo *)"]);
+    const { run, sent, approvals } = await runBatch(bashCalls(["echo ${}", "echo 'open"]), [
+      "--allow",
+      "bash(echo *)",
+    ]);
     expect(approvals.get("c0")).toBe("denied");
     expect(approvals.get("c1")).toBe("denied");
     expect(sent[0].content).toMatch(/without --yes/);
@@ -99,6 +107,17 @@ describe("redirects are writes (R-TOOL-2)", () => {
     expect(existsSync(join(outside("fakehome"), ".bashrc"))).toBe(false);
     expect(existsSync(join(outside("fakehome"), ".profile"))).toBe(false);
     expect(existsSync(ws(".git/hooks/pre-commit"))).toBe(false);
+  });
+
+  it("a redirect target that an earlier command may create as a symlink asks", async () => {
+    const { approvals } = await runBatch(bashCalls(["ln -s ../lnk l && echo pwned > l"]), [
+      "--allow",
+      "bash(echo *)",
+      "--allow",
+      "bash(ln *)",
+    ]);
+    expect(approvals.get("c0")).toBe("denied");
+    expect(existsSync(outside("lnk"))).toBe(false);
   });
 
   it("redirects inside the workspace, to /dev/null and between descriptors are covered", async () => {
@@ -149,7 +168,7 @@ describe("deny rules see through wrappers and flag order (R-TOOL-2)", () => {
       "f() { rm -rf d33; }; f",
       "rm -rf\td34",
     ];
-    variants.forEach((_, i) => mkdirSync(ws(`d${i}`)));
+    for (let i = 0; i < variants.length; i++) mkdirSync(ws(`d${i}`));
     writeUserConfig(e, { permissions: { deny: ["bash(rm -rf*)"] } });
     const { sent } = await runBatch(bashCalls(variants), ["--yes"]);
     variants.forEach((v, i) => {
@@ -171,7 +190,11 @@ describe("deny rules see through wrappers and flag order (R-TOOL-2)", () => {
 
 describe("symlinks and protected folders (§10)", () => {
   const autoEdit = () => writeUserConfig(e, { permissions: { mode: "auto-edit" }, parallelTools: false });
-  const write = (id: string, path: string) => ({ id, name: "write_file", args: { path, content: "pwned\n" } });
+  const write = (id: string, path: string) => ({
+    id,
+    name: "write_file",
+    args: { path, content: "pwned\n" },
+  });
 
   it("write_file through a dangling symlink or a symlinked folder asks in auto-edit", async () => {
     autoEdit();
