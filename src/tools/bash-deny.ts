@@ -4,16 +4,13 @@
 // assignments and a program's directory; with brace expansion and `$IFS`-style splitting
 // undone; and with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
+import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";
+
+export { DenyAnalysisTooLarge };
+import { braceExpanded } from "./brace-expand.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-parse.js";
 
-/** A word as a deny rule compares it. */
-interface DenyWord {
-  value: string;
-  /** Its value is not known before running (an expansion): it may be any program. */
-  unknown: boolean;
-  /** Unquoted glob characters: compared as a glob against the rule's program. */
-  globs: boolean;
-}
+export { compileDenyPattern, viewMatches } from "./bash-deny-match.js";
 
 /** Programs that run their remaining arguments (after their own options) as a command. */
 const WRAPPERS = new Set([
@@ -88,9 +85,6 @@ const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const MAX_VIEWS = 4000;
 const MAX_DEPTH = 8;
-const MAX_BRACE_WORDS = 512;
-
-export class DenyAnalysisTooLarge extends Error {}
 
 /** Every way a deny rule may see the simple commands of a command line. */
 export function denyViews(command: string): DenyWord[][] {
@@ -136,10 +130,6 @@ function collectCommand(cmd: SimpleCommand, depth: number, add: (v: DenyWord[]) 
   if (program !== null && SHELLS.has(basename(plain[program].value))) {
     for (const r of cmd.redirects) if (r.body !== undefined) collectLine(r.body, depth + 1, add);
   }
-}
-
-function toDenyWord(w: ShellWord): DenyWord {
-  return { value: w.value, unknown: w.expands, globs: w.globs };
 }
 
 function basename(program: string): string {
@@ -203,76 +193,6 @@ function unwrap(
   }
 }
 
-/** Unquoted `{a,b}` and `{1..3}` as bash expands them (`{rm,-rf,/}` is `rm -rf /`). */
-function braceExpanded(words: ShellWord[]): DenyWord[][] {
-  if (!words.some((w) => hasBraces(w))) return [];
-  const out: DenyWord[] = [];
-  for (const w of words) {
-    const expanded = hasBraces(w) ? expandBraces(w.value, w.unquoted) : [w.value];
-    for (const v of expanded) out.push({ value: v, unknown: w.expands, globs: w.globs });
-    if (out.length > MAX_BRACE_WORDS) throw new DenyAnalysisTooLarge();
-  }
-  return [out];
-}
-
-function hasBraces(w: ShellWord): boolean {
-  const open = w.value.indexOf("{");
-  return open >= 0 && w.unquoted[open] && /[,]|\.\./.test(w.value.slice(open)) && w.value.includes("}", open);
-}
-
-function expandBraces(value: string, unquoted: boolean[]): string[] {
-  // Finds the first unquoted `{` with a matching `}` holding a top-level `,` or a `..` range.
-  for (let i = 0; i < value.length; i++) {
-    if (value[i] !== "{" || !unquoted[i]) continue;
-    let depth = 0;
-    const commas: number[] = [];
-    for (let j = i; j < value.length; j++) {
-      if (!unquoted[j]) continue;
-      if (value[j] === "{") depth++;
-      else if (value[j] === "}") {
-        depth--;
-        if (depth === 0) {
-          const head = value.slice(0, i);
-          const tail = value.slice(j + 1);
-          const tailQ = unquoted.slice(j + 1);
-          const body = value.slice(i + 1, j);
-          let parts: string[];
-          if (commas.length) {
-            const cuts = [i, ...commas, j];
-            parts = cuts.slice(0, -1).map((c, k) => value.slice(c + 1, cuts[k + 1]));
-          } else {
-            const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(body);
-            if (!range) break;
-            parts = expandRange(range[1], range[2]);
-          }
-          const rest = expandBraces(tail, tailQ);
-          const out: string[] = [];
-          for (const p of parts)
-            for (const sub of expandBraces(p, Array(p.length).fill(true)))
-              for (const r of rest) {
-                out.push(head + sub + r);
-                if (out.length > MAX_BRACE_WORDS) throw new DenyAnalysisTooLarge();
-              }
-          return out;
-        }
-      } else if (value[j] === "," && depth === 1) commas.push(j);
-    }
-  }
-  return [value];
-}
-
-function expandRange(a: string, b: string): string[] {
-  const num = /^-?\d+$/.test(a);
-  const from = num ? Number(a) : a.charCodeAt(0);
-  const to = num ? Number(b) : b.charCodeAt(0);
-  if (Math.abs(to - from) > MAX_BRACE_WORDS) throw new DenyAnalysisTooLarge();
-  const out: string[] = [];
-  const step = from <= to ? 1 : -1;
-  for (let v = from; step > 0 ? v <= to : v >= to; v += step)
-    out.push(num ? String(v) : String.fromCharCode(v));
-  return out;
-}
-
 /**
  * Unquoted expansions may split a word (`rm${IFS}-rf${IFS}/` runs `rm -rf /`): each is read as
  * a word break, and a word that was only an expansion stays as an unknown word.
@@ -294,106 +214,4 @@ function splitOnExpansions(words: ShellWord[]): DenyWord[][] {
     for (const p of pieces) out.push({ value: p, unknown: false, globs: /[*?[]/.test(p) });
   }
   return [out];
-}
-
-// ---- matching one deny pattern against the views -------------------------------------------------
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
-}
-
-/** A command word's own glob (`/bin/r?`, `r*`) read as a regular expression. */
-function wordGlobToRegExp(glob: string): RegExp {
-  let body = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === "*") body += ".*";
-    else if (c === "?") body += ".";
-    else if (c === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end < 0) body += "\\[";
-      else {
-        body += `[${glob
-          .slice(i + 1, end)
-          .replace(/^!/, "^")
-          .replace(/\\/g, "\\\\")}]`;
-        i = end;
-      }
-    } else body += c.replace(/[.+^${}()|\\]/g, "\\$&");
-  }
-  return new RegExp(`^${body}$`, "s");
-}
-
-interface DenyPattern {
-  whole: RegExp;
-  /** The rule's first word: the program it is about. */
-  program: string;
-  programRe: RegExp;
-  /** Set when the pattern is `program -flags… [rest]`. */
-  flags?: { required: Set<string>; rest: RegExp };
-}
-
-const LONG_FLAGS: Record<string, string> = { recursive: "r", force: "f" };
-
-export function compileDenyPattern(pattern: string): DenyPattern {
-  const text = pattern.trim().replace(/\s+/g, " ");
-  const tokens = text.split(" ");
-  const out: DenyPattern = {
-    whole: globToRegExp(text),
-    program: tokens[0],
-    programRe: globToRegExp(tokens[0]),
-  };
-  let i = 1;
-  const required = new Set<string>();
-  let star = false;
-  while (i < tokens.length && /^-[A-Za-z0-9]+\*?$/.test(tokens[i])) {
-    star = tokens[i].endsWith("*");
-    for (const ch of tokens[i].replace(/^-|\*$/g, "")) required.add(normalizeFlag(ch));
-    i++;
-    if (star) break;
-  }
-  if (required.size > 0) {
-    const rest = tokens.slice(i).join(" ");
-    // `rm -rf*` also covers `rm -rfv x`; `rm -rf /*` wants its operands to match `/*`.
-    const restRe = star ? globToRegExp(rest ? `* ${rest}` : "*") : globToRegExp(rest);
-    const alt = star && rest ? globToRegExp(rest) : null;
-    out.flags = { required, rest: alt ? new RegExp(`${restRe.source}|${alt.source}`, "s") : restRe };
-  }
-  return out;
-}
-
-function normalizeFlag(ch: string): string {
-  return ch === "R" ? "r" : ch;
-}
-
-/** An unknown program (`$X`) may be any program; a globbed one (`/bin/r?`) whatever it matches. */
-function programMatches(word: DenyWord, p: DenyPattern): boolean {
-  if (word.unknown) return true;
-  if (p.programRe.test(word.value)) return true;
-  return word.globs && !p.program.includes("*") && wordGlobToRegExp(word.value).test(p.program);
-}
-
-export function viewMatches(p: DenyPattern, view: DenyWord[]): boolean {
-  const rest = view.slice(1).map((w) => w.value);
-  if (p.whole.test([view[0].value, ...rest].join(" "))) return true;
-  const stand = programMatches(view[0], p);
-  if (stand && p.whole.test([p.program, ...rest].join(" "))) return true;
-  if (!p.flags || !stand) return false;
-  const have = new Set<string>();
-  const operands: string[] = [];
-  let options = true;
-  for (const w of rest) {
-    const long = w.startsWith("--") ? LONG_FLAGS[w.slice(2)] : undefined;
-    if (options && w === "--") options = false;
-    else if (options && /^-[A-Za-z0-9]+$/.test(w)) for (const ch of w.slice(1)) have.add(normalizeFlag(ch));
-    else if (options && long) have.add(long);
-    else if (options && w.startsWith("--")) continue;
-    else operands.push(w);
-  }
-  for (const r of p.flags.required) if (!have.has(r)) return false;
-  return p.flags.rest.test(operands.join(" "));
 }
