@@ -32,10 +32,11 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     approve: async (calls) => {
       const decisions = new Map<string, "approved" | "denied" | "always">();
       process.stdout.write("\nThe model wants to run:\n");
-      for (const call of calls)
-        process.stdout.write(
-          `  ${call.name} ${call.arguments}${call.reason ? `\n    (${call.reason})` : ""}\n`,
-        );
+      for (const call of calls) {
+        process.stdout.write(`  ${call.name} ${call.arguments}\n`);
+        if (call.reason) process.stdout.write(`    (${call.reason})\n`);
+        if (call.always) process.stdout.write(`    [a]lways covers: ${call.always}\n`);
+      }
       const answer = await ask("Allow? [y]es / [n]o / [a]lways: ");
       const decision = answer.startsWith("a") ? "always" : answer.startsWith("y") ? "approved" : "denied";
       for (const call of calls) decisions.set(call.id, decision);

@@ -2,6 +2,7 @@
 // `/yolo once`. Deny wins over everything; writes outside the workspace, or into its .git/
 // and .tern/, need an approval that names the (symlink-resolved) path in every mode but yolo.
 import type { PermissionMode } from "../config/types.js";
+import { statSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { describeRuleError } from "../config/rule-syntax.js";
 import { redirectConcerns } from "./bash-redirects.js";
@@ -175,7 +176,7 @@ export class ApprovalPolicy {
     if (command === null) return { decision: "ask" };
     const parsed = parseShell(command);
     if (parsed.errors.length)
-      return { decision: "ask", reason: `the command cannot be read reliably (${parsed.errors[0]})` };
+      return { decision: "ask", reason: `cannot be read reliably as bash (${parsed.errors[0]})` };
     // A bare `bash` rule or grant covers every call; patterns and prefixes cover a line only
     // when each of its simple commands matches one of them (R-TOOL-2).
     const rules = this.allow.filter((r) => toolNameMatches(r, call.name, call.kind));
@@ -201,6 +202,9 @@ export class ApprovalPolicy {
         out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
       else if (isProtectedPath(this.realCwd, real))
         out.push({ real, reason: `writes into ${protectedName(this.realCwd, real)}: ${real}${via}` });
+      // A hard link shares its content with another name, possibly outside the workspace.
+      else if (linkCount(real) > 1)
+        out.push({ real, reason: `writes a file with several hard links (it may be outside too): ${real}` });
     });
     return out;
   }
@@ -246,6 +250,15 @@ export class ApprovalPolicy {
 /** "Always" for web_fetch covers one host, never the whole web. */
 function hostGrant(tool: string, host: string): string {
   return `${tool}\u0000host:${host}`;
+}
+
+function linkCount(path: string): number {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.nlink : 1;
+  } catch {
+    return 1;
+  }
 }
 
 function protectedName(realCwd: string, real: string): string {

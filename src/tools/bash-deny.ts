@@ -5,12 +5,8 @@
 // undone; and with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
 import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";
-
-export { DenyAnalysisTooLarge };
 import { braceExpanded } from "./brace-expand.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-parse.js";
-
-export { compileDenyPattern, viewMatches } from "./bash-deny-match.js";
 
 /** Programs that run their remaining arguments (after their own options) as a command. */
 const WRAPPERS = new Set([

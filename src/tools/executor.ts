@@ -22,6 +22,8 @@ export interface PendingCall {
   paths: string[];
   /** Why it asks even though a rule or mode might allow it (e.g. a write outside the workspace). */
   reason?: string;
+  /** What answering `always` would cover from now on (R-TOOL-2: the prompt says so). */
+  always?: string;
 }
 
 export interface BatchHooks {
@@ -148,6 +150,7 @@ export class ToolExecutor {
           kind: p.tool.kind,
           paths: p.paths,
           reason: verdict.reason,
+          always: this.policy.describeAlways(approvalCall(p)),
         });
       }
     }

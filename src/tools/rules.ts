@@ -7,7 +7,8 @@ import { homedir } from "node:os";
 import { relative, sep } from "node:path";
 import picomatch from "picomatch";
 import { readRule } from "../config/rule-syntax.js";
-import { compileDenyPattern, DenyAnalysisTooLarge, denyViews, viewMatches } from "./bash-deny.js";
+import { denyViews } from "./bash-deny.js";
+import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
 import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
 
 export interface Rule {

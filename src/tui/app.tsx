@@ -95,10 +95,14 @@ function Prompts({ state }: { state: UiState }) {
       <Box flexDirection="column">
         <Text color="yellow">The model wants to run:</Text>
         {state.approval.map((call) => (
-          <Text key={call.id}>
-            {"  "}
-            {call.name} {call.arguments.length > 300 ? `${call.arguments.slice(0, 300)}…` : call.arguments}
-          </Text>
+          <Box key={call.id} flexDirection="column">
+            <Text>
+              {"  "}
+              {call.name} {call.arguments.length > 300 ? `${call.arguments.slice(0, 300)}…` : call.arguments}
+            </Text>
+            {call.reason ? <Text color="gray">{`    (${call.reason})`}</Text> : null}
+            {call.always ? <Text color="gray">{`    [a]lways covers: ${call.always}`}</Text> : null}
+          </Box>
         ))}
         <Text color="yellow">Allow? [y]es / [n]o / [a]lways</Text>
       </Box>

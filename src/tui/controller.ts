@@ -296,7 +296,13 @@ export class TuiController {
       };
       this.store.dispatch({
         type: "approval",
-        calls: calls.map((c) => ({ id: c.id, name: c.name, arguments: c.call.arguments })),
+        calls: calls.map((c) => ({
+          id: c.id,
+          name: c.name,
+          arguments: c.call.arguments,
+          reason: c.reason,
+          always: c.always,
+        })),
       });
     });
   }

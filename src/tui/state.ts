@@ -3,6 +3,9 @@
 import { addCost } from "../config/pricing.js";
 import type { EngineEvent, ToolCallFields } from "../engine/events.js";
 
+/** A call waiting for approval, with why it asks and what `always` would cover. */
+export type ApprovalFields = ToolCallFields & { reason?: string; always?: string };
+
 export type ItemKind = "user" | "assistant" | "tool" | "info" | "error" | "turn" | "retry";
 
 /** A committed transcript line: written once to the scrollback, never redrawn. */
@@ -72,7 +75,7 @@ export interface UiState {
   composer: string;
   /** Where typing goes in the composer: an index into `composer` (0..length). */
   cursor: number;
-  approval: ToolCallFields[] | null;
+  approval: ApprovalFields[] | null;
   limit: LimitPrompt | null;
   side: SideState;
   status: StatusInfo;
@@ -90,7 +93,7 @@ export type UiAction =
   | { type: "drop_queue" }
   | { type: "hold"; held: boolean }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
-  | { type: "approval"; calls: ToolCallFields[] | null }
+  | { type: "approval"; calls: ApprovalFields[] | null }
   | { type: "limit"; prompt: LimitPrompt | null }
   | { type: "session"; model: string; sessionId: string; contextWindow: number }
   | { type: "side_ask"; question: string }

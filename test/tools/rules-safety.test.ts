@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
 // Allow and deny matching under attack (R-TOOL-2, §10): many spellings of one command, redirects,
 // grants by prefix, MCP names, symlinked and protected paths.
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -264,7 +264,7 @@ describe("redirects are writes", () => {
     const v = policy("ask", ["bash(echo *)"]).evaluate(bash("echo ${}"));
     expect(v).toEqual({
       decision: "ask",
-      reason: expect.stringMatching(/cannot be read reliably \(bad substitution/),
+      reason: expect.stringMatching(/cannot be read reliably as bash \(bad substitution/),
     });
   });
 });
@@ -337,6 +337,13 @@ describe("paths resolved through symlinks (§10)", () => {
     expect(realPathLoose(join(dirs.workspace, "chain"))).toBe(join(out, "new.txt"));
     expect(realPathLoose(join(dirs.workspace, "dir/a/b.txt"))).toBe(join(out, "a/b.txt"));
     expect(() => realPathLoose(join(dirs.workspace, "loop1/x"))).not.toThrow();
+  });
+
+  it("a file with another hard link asks: its content may live outside the workspace too", () => {
+    writeFileSync(join(dirs.root, "outside.txt"), "x");
+    linkSync(join(dirs.root, "outside.txt"), join(dirs.workspace, "hard.txt"));
+    expect(policy("auto-edit").evaluate(write("hard.txt")).reason).toMatch(/several hard links/);
+    expect(policy("auto-edit", ["write_file"]).decide(write("hard.txt"))).toBe("ask");
   });
 
   it("allow path rules match the resolved path; deny rules match either", () => {
