@@ -35,6 +35,12 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
   const out: string[] = [];
   for (const cmd of parsed.commands) {
     for (const r of cmd.redirects) {
+      // Opening /dev/tcp or /dev/udp connects, whichever way the data flows.
+      const literal = r.body === undefined ? resolve(cwd, r.target.value) : "";
+      if (NETWORK.test(literal)) {
+        out.push(`redirects to the network: ${literal}`);
+        continue;
+      }
       if (!writesTo(r)) continue;
       const target = r.target;
       const shown = target.value;
@@ -54,11 +60,8 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
       }
       const abs = resolve(cwd, path);
       if (HARMLESS.test(abs)) continue;
-      if (NETWORK.test(abs)) {
-        out.push(`redirects output to the network: ${abs}`);
-        continue;
-      }
-      const real = realPathLoose(abs);
+      // The kernel, not path arithmetic, decides where `link/../x` lands.
+      const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
       if (!isInside(realCwd, real)) out.push(`writes outside the workspace: ${abs}`);
       else if (isProtectedPath(realCwd, real)) out.push(`writes into a protected folder: ${abs}`);
       // Another command of the line may create it first, as a symlink to anywhere.

@@ -1,7 +1,7 @@
 // Path helpers shared by the tools, the approval policy and the executor's per-file ordering.
 import { lstatSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Resolves a tool path against the workspace; a leading `~/` means the user's home. */
 export function resolvePath(cwd: string, p: string): string {
@@ -12,16 +12,22 @@ export function resolvePath(cwd: string, p: string): string {
 /**
  * Like realpath, but for paths that may not exist yet (§10): every symlink on the way is
  * followed, a dangling one to its target too, so `link -> ../x` and a symlinked parent folder
- * are seen for where a write would really land. The part that does not exist is kept as is.
+ * are seen for where a write would really land. `..` is taken after the symlink before it, as
+ * the kernel does (`link/../x` with `link -> /etc` is `/x`). The part that does not exist is
+ * kept as is.
  */
-export function realPathLoose(abs: string): string {
-  let parts = resolve(abs)
-    .split(sep)
-    .filter((p) => p !== "");
+export function realPathLoose(path: string): string {
+  const segments = (p: string) => p.split(sep).filter((s) => s !== "" && s !== ".");
+  let parts = segments(isAbsolute(path) ? path : join(process.cwd(), path));
   let out: string = sep;
   let hops = 0;
   while (parts.length > 0) {
     const [head, ...rest] = parts;
+    if (head === "..") {
+      out = dirname(out);
+      parts = rest;
+      continue;
+    }
     const next = join(out, head);
     let link: string | null = null;
     try {
@@ -37,9 +43,8 @@ export function realPathLoose(abs: string): string {
     }
     // A loop of links never resolves; stop where it is, as the OS would refuse to write there.
     if (++hops > 40) return join(next, ...rest);
-    const target = resolve(out, link);
-    parts = [...target.split(sep).filter((p) => p !== ""), ...rest];
-    out = sep;
+    if (isAbsolute(link)) out = sep;
+    parts = [...segments(link), ...rest];
   }
   return out;
 }

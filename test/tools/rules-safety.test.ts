@@ -227,6 +227,9 @@ describe("redirects are writes", () => {
       ["echo x > .tern/config.json", /protected folder/],
       ["cd /tmp && echo x > y", /relative path after changing folder/],
       ["echo x > ~root/y", /another user's home/],
+      ["echo x {fd}>../y", /outside/],
+      ["echo x < /dev/tcp/evil/80", /network: \/dev\/tcp\/evil\/80/],
+      ["echo x 3</dev/udp/$H/53", /network/],
     ];
     for (const [command, reason] of cases) {
       const v = p.evaluate(bash(command));
@@ -249,10 +252,15 @@ describe("redirects are writes", () => {
       expect(p.decide(bash(command)), command).toBe("allow");
   });
 
-  it("a redirect through a symlink that leaves the workspace asks", () => {
-    mkdirSync(join(dirs.root, "out"));
+  it("a redirect through a symlink that leaves the workspace asks, `..` taken after the link", () => {
+    mkdirSync(join(dirs.root, "out/deep"), { recursive: true });
     symlinkSync("../out", join(dirs.workspace, "link"));
-    expect(policy("ask", ["bash(echo *)"]).decide(bash("echo x > link/f"))).toBe("ask");
+    symlinkSync("../out/deep", join(dirs.workspace, "deep"));
+    const p = policy("ask", ["bash(echo *)"]);
+    expect(p.decide(bash("echo x > link/f"))).toBe("ask");
+    // Path arithmetic says ws/f; the kernel writes out/f.
+    expect(p.evaluate(bash("echo x > deep/../f")).reason).toMatch(/outside the workspace/);
+    expect(realPathLoose(join(dirs.workspace, "deep") + "/../f")).toBe(join(dirs.root, "out/f"));
   });
 
   it("yolo runs redirects; deny rules still win", () => {
