@@ -120,7 +120,8 @@ describe("loadConfig: layers and provenance", () => {
   });
 
   it('"unlimited" replaces the budget object; an object over it starts again from the defaults', () => {
-    writeUser({ executionBudget: { maximumModelCalls: 7, maximumToolCalls: 3 } });
+    // A trusted workspace: an untrusted one may not loosen a budget (see untrusted.test.ts).
+    trustWorkspace({ executionBudget: { maximumModelCalls: 7, maximumToolCalls: 3 } });
     writeWs({ executionBudget: "unlimited" });
     let r = load();
     expect(r.config.executionBudget).toEqual({

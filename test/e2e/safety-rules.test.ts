@@ -263,6 +263,31 @@ describe("symlinks and protected folders (§10)", () => {
   });
 });
 
+describe("MCP rule names (R-TOOL-2)", () => {
+  const SERVER = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
+  const echo = (id: string, text: string) => ({ id, name: "fx__echo", args: { text } });
+
+  it("mcp__<set>__<tool>(pattern) allows by argument pattern; a deny rule beats --yes", async () => {
+    writeUserConfig(e, { toolSets: [{ name: "fx", command: process.execPath, args: [SERVER] }] });
+    const allowed = await runBatch(
+      [echo("m0", "ok then"), echo("m1", "other")],
+      ["--allow", 'mcp__fx__echo({"text":"ok*)'],
+    );
+    expect(allowed.sent[0].content).toBe("echo: ok then");
+    expect(allowed.approvals.get("m1")).toBe("denied");
+  });
+
+  it("deny rules match <set>__<tool> names with patterns, even with --yes", async () => {
+    writeUserConfig(e, {
+      toolSets: [{ name: "fx", command: process.execPath, args: [SERVER] }],
+      permissions: { deny: ["fx__*(*secret*)"] },
+    });
+    const { sent } = await runBatch([echo("m0", "the secret"), echo("m1", "fine")], ["--yes"]);
+    expect(sent[0].content).toBe("denied by rule fx__*(*secret*)");
+    expect(sent[1].content).toBe("echo: fine");
+  });
+});
+
 describe("invalid rules are configuration errors (R-CFG-1)", () => {
   it("--allow 'bash(' exits 2 with one line naming the flag and creates no session", async () => {
     const run = await ternRun(e, ["--allow", "bash("]);
