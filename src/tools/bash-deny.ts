@@ -6,7 +6,7 @@
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
 import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";
 import { braceExpanded } from "./brace-expand.js";
-import { parseShell, type ShellWord, type SimpleCommand } from "./shell-parse.js";
+import { parseShell, type SimpleCommand } from "./shell-parse.js";
 
 /** Programs that run their remaining arguments (after their own options) as a command. */
 const WRAPPERS = new Set([
@@ -119,7 +119,8 @@ function collectLine(command: string, depth: number, add: (v: DenyWord[]) => voi
 
 function collectCommand(cmd: SimpleCommand, depth: number, add: (v: DenyWord[]) => void): void {
   const plain = cmd.words.map(toDenyWord);
-  const variants = [plain, ...braceExpanded(cmd.words), ...splitOnExpansions(cmd.words)];
+  const expanded = [plain, ...braceExpanded(cmd.words)];
+  const variants = [...expanded, ...expanded.flatMap(splitOnExpansions)];
   for (const words of variants) unwrap(words, 0, depth, add, new Set());
   // Input fed to a shell (`bash <<EOF`, `sh <<< "…"`) is a command line too.
   const program = programOf(plain, 0);
@@ -193,21 +194,24 @@ function unwrap(
  * Unquoted expansions may split a word (`rm${IFS}-rf${IFS}/` runs `rm -rf /`): each is read as
  * a word break, and a word that was only an expansion stays as an unknown word.
  */
-function splitOnExpansions(words: ShellWord[]): DenyWord[][] {
-  if (!words.some((w) => w.expands)) return [];
+function splitOnExpansions(words: DenyWord[]): DenyWord[][] {
+  if (!words.some((w) => w.unknown)) return [];
   const out: DenyWord[] = [];
-  const expansion = /\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g;
+  const expansion = /\$\{[^}]*\}|\$\([^)]*\)\)?|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g;
   for (const w of words) {
-    if (!w.expands) {
-      out.push(toDenyWord(w));
+    if (!w.unknown) {
+      out.push(w);
       continue;
     }
     const pieces = w.value
       .split(expansion)
       .flatMap((p) => p.split(/\s+/))
       .filter((p) => p !== "");
-    if (pieces.length === 0) out.push(toDenyWord(w));
-    for (const p of pieces) out.push({ value: p, unknown: false, globs: /[*?[]/.test(p) });
+    if (pieces.length === 0) out.push(w);
+    // The first piece may be glued to what an expansion yields (`r$X` may be `rm`).
+    pieces.forEach((p, k) => {
+      out.push({ value: p, unknown: k === 0, globs: /[*?[]/.test(p) });
+    });
   }
   return [out];
 }

@@ -1,0 +1,191 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
+// Differential check of the rule matcher against real bash (R-TOOL-2): generated command lines
+// mixing quotes, comments, escapes, substitutions, here-documents and separators. Whatever the
+// matcher lets an allow rule cover must not run a command the rule does not name when bash runs
+// it; whatever a deny rule lets through must not run the denied command. Seeded, so a failure
+// names a line that reproduces.
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+let bin: string;
+beforeAll(() => {
+  dirs = makeTempDirs();
+  bin = join(dirs.root, "bin");
+  mkdirSync(bin);
+  // A stand-in rm: records a run that had both -r and -f (any spelling) instead of deleting.
+  writeFileSync(
+    join(bin, "rm"),
+    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in --) break;; --recursive) r=1;; --force) f=1;; --*) ;;' +
+      ' -*) [[ "$a" == *[rR]* ]] && r=1; [[ "$a" == *f* ]] && f=1;; esac; done\n' +
+      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
+  );
+  chmodSync(join(bin, "rm"), 0o755);
+});
+afterAll(() => dirs.cleanup());
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+}
+
+let runs = 0;
+/** Runs a line in a fresh folder inside the workspace; returns what appeared there and beside it. */
+function runBash(command: string): { inside: string[]; beside: string[] } {
+  const root = join(dirs.workspace, `r${runs++}`);
+  const ws = join(root, "ws");
+  mkdirSync(ws, { recursive: true });
+  try {
+    execFileSync("bash", ["-c", command], {
+      cwd: ws,
+      stdio: "ignore",
+      timeout: 10_000,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root },
+    });
+  } catch {
+    // A failing line is as good as any: what matters is what it left behind.
+  }
+  return { inside: readdirSync(ws), beside: readdirSync(root).filter((f) => f !== "ws") };
+}
+
+const PIECES = [
+  "echo a",
+  "echo",
+  " ",
+  "#",
+  ";",
+  "'",
+  '"',
+  "\\",
+  "$(",
+  ")",
+  "`",
+  "<<",
+  "EOF",
+  "\n",
+  "touch P",
+  "&",
+  "|",
+  "{",
+  "}",
+  "(",
+  "((",
+  "$'",
+  "${",
+  "x",
+  "\\\n",
+  "<<-",
+  "\t",
+  "$((",
+  "]]",
+  "[[",
+  "<<<",
+  ">",
+  "a#",
+  "$",
+  "case",
+  "in",
+  "esac",
+  ";;",
+  "!",
+  "\r",
+  '$"',
+  "$[",
+  "for",
+  "do",
+  "done",
+  "${IFS}",
+];
+
+describe("allow rules against real bash", () => {
+  it("a line bash(echo *) covers never runs touch", () => {
+    const next = random(20261130);
+    let covered = 0;
+    for (let i = 0; i < 1500; i++) {
+      let line = "echo a ";
+      const n = 2 + Math.floor(next() * 8);
+      for (let j = 0; j < n; j++) line += PIECES[Math.floor(next() * PIECES.length)];
+      line += `${PIECES[Math.floor(next() * PIECES.length)]}touch P`;
+      if (!bashAllowMatches("echo *", line)) continue;
+      covered++;
+      const { inside, beside } = runBash(line);
+      expect(inside, JSON.stringify(line)).not.toContain("P");
+      expect(beside, JSON.stringify(line)).toEqual([]);
+    }
+    // The generator must still produce lines the rule covers, or the check proves nothing.
+    expect(covered).toBeGreaterThan(50);
+  });
+});
+
+describe("deny rules against real bash", () => {
+  it("what bash(rm -rf*) lets through never runs rm with -r and -f", () => {
+    const next = random(7);
+    const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
+    const wrappers = [
+      "",
+      "sudo ",
+      "env ",
+      "env -i ",
+      "nice -n 5 ",
+      "timeout 5 ",
+      "command ",
+      "exec ",
+      "nohup ",
+      "X=1 ",
+      "time ",
+      "builtin ",
+      "\\",
+      "eval ",
+      "bash -c ",
+      "sh -c ",
+      "echo x | xargs ",
+      "if true; then ",
+      "( ",
+    ];
+    const programs = ["rm", `${"BIN"}/rm`, "r''m", '"rm"', "r\\m", "$'rm'", "{rm,", "${R}", "$(echo rm)"];
+    const flags = [
+      "-rf",
+      "-fr",
+      "-r -f",
+      "-f -r",
+      "-Rf",
+      "-rfv",
+      "--recursive --force",
+      "-r --force",
+      "-v -r -f",
+      "-{r,f}",
+      "-r${IFS}-f",
+      '-"rf"',
+      "'-rf'",
+      "-r -- -f",
+      "-r",
+      "-f",
+    ];
+    let passed = 0;
+    for (let i = 0; i < 600; i++) {
+      const wrapper = pick(wrappers);
+      const program = pick(programs);
+      const flag = pick(flags);
+      let cmd = program === "{rm," ? `{rm,${flag.replace(/ /g, ",")},x}` : `${program} ${flag} x`;
+      if (program === "${R}") cmd = `R=rm; ${cmd}`;
+      if (["bash -c ", "sh -c ", "eval "].includes(wrapper))
+        cmd = `${wrapper}'${cmd.replace(/'/g, "'\\''")}'`;
+      else if (wrapper === "if true; then ") cmd = `${wrapper}${cmd}; fi`;
+      else if (wrapper === "( ") cmd = `( ${cmd} )`;
+      else cmd = wrapper + cmd;
+      cmd = cmd.replace("BIN", bin);
+      if (bashDenyMatches("rm -rf*", cmd)) continue;
+      passed++;
+      expect(runBash(cmd).inside, JSON.stringify(cmd)).not.toContain("RAN");
+    }
+    // Plain `rm -r x` and `rm -f x` must still pass, or the rule would deny everything.
+    expect(passed).toBeGreaterThan(20);
+  });
+});
