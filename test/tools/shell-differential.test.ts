@@ -5,7 +5,7 @@
 // it; whatever a deny rule lets through must not run the denied command. Seeded, so a failure
 // names a line that reproduces.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
