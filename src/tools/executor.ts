@@ -54,6 +54,8 @@ interface Planned {
   abs: string[];
   /** Where an edit's paths really landed when it was approved (symlinks followed). */
   approvedReal?: string[];
+  /** A shell call a rule or grant let run without asking: judged again right before it runs. */
+  ruleAllowedShell?: boolean;
 }
 
 const text = (t: string): ToolResult["content"] => [{ type: "text", text: t }];
@@ -137,6 +139,7 @@ export class ToolExecutor {
         kind: p.tool.kind,
         paths: p.paths,
       });
+      p.ruleAllowedShell = verdict.decision === "allow" && p.tool.kind === "shell";
       if (verdict.decision === "deny") {
         p.result = { outcome: "denied", content: text(`denied by rule ${verdict.rule}`) };
         hooks.onDecision?.(p.call.id, "denied");
@@ -176,6 +179,12 @@ export class ToolExecutor {
    * that now lands elsewhere runs only if the policy would allow it there without asking (§10).
    */
   private retargeted(p: Planned): string | null {
+    if (p.ruleAllowedShell) {
+      // An earlier call may have made a redirect target a symlink to outside the workspace.
+      const now = this.policy.evaluate(approvalCall(p));
+      if (now.decision === "allow") return null;
+      return `Not run: it ${now.reason ?? "needs approval now"} (changed since approval); ask again.`;
+    }
     if (!p.approvedReal) return null;
     const call = approvalCall(p);
     const now = this.policy.realPaths(call);

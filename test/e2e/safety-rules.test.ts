@@ -120,6 +120,18 @@ describe("redirects are writes (R-TOOL-2)", () => {
     expect(existsSync(outside("lnk"))).toBe(false);
   });
 
+  it("a redirect target made a symlink by an earlier call of the batch is judged again", async () => {
+    writeUserConfig(e, { parallelTools: false });
+    const { sent } = await runBatch(bashCalls(["ln -s ../lnk2 l2", "echo pwned > l2"]), [
+      "--allow",
+      "bash(echo *)",
+      "--allow",
+      "bash(ln *)",
+    ]);
+    expect(existsSync(outside("lnk2"))).toBe(false);
+    expect(sent[1].content).toMatch(/Not run: it writes outside the workspace/);
+  });
+
   it("redirects inside the workspace, to /dev/null and between descriptors are covered", async () => {
     const calls = bashCalls(["echo in > inside.txt", "echo hi 2>/dev/null >&2", "echo ok 2>&1 >>log.txt"]);
     const { approvals } = await runBatch(calls, ["--allow", "bash(echo *)"]);
