@@ -156,6 +156,7 @@ function unwrap(
   const program = { ...words[at], value: basename(words[at].value) };
   const args = words.slice(at + 1);
   add([program, ...args]);
+  for (const rest of afterGlobalOptions(args)) add([program, ...rest]);
   const name = program.value;
   if (WRAPPERS.has(name)) {
     // Options of wrappers differ (`sudo -u root`, `timeout -s KILL 5`, `xargs -I{}`): rather
@@ -188,6 +189,25 @@ function unwrap(
       if (FIND_EXEC.has(words[j].value)) unwrap(words, j + 1, depth, add, visited);
     }
   }
+}
+
+/**
+ * The arguments after leading options and their values (`git -C dir --no-pager push` is also
+ * seen as `git push`), so `git push*` is not passed by options before the subcommand.
+ */
+function afterGlobalOptions(args: DenyWord[]): DenyWord[][] {
+  const out: DenyWord[][] = [];
+  let i = 0;
+  while (i < args.length && i < 8 && args[i].value.startsWith("-") && args[i].value !== "--") {
+    i++;
+    out.push(args.slice(i));
+    // The option's value, when it takes one as the next word.
+    if (i < args.length && !args[i].value.startsWith("-")) {
+      i++;
+      out.push(args.slice(i));
+    }
+  }
+  return out.filter((rest) => rest.length > 0);
 }
 
 /**

@@ -161,6 +161,15 @@ describe("deny bash(rm -rf*) sees every spelling", () => {
     expect(bashDenyMatches("rm -rf /*", "rm -rf build")).toBe(false);
     expect(bashDenyMatches("git push*", "/usr/bin/git push --force")).toBe(true);
     expect(bashDenyMatches("git push*", "GIT_TRACE=1 git push")).toBe(true);
+    for (const c of [
+      "git -C repo push",
+      "git --no-pager push -f",
+      "git -c a=b -C x push origin",
+      "/usr/bin/git --git-dir=.git push",
+    ])
+      expect(bashDenyMatches("git push*", c), c).toBe(true);
+    for (const c of ["git log --grep push", "git commit -m push", "git status"])
+      expect(bashDenyMatches("git push*", c), c).toBe(false);
   });
 
   it("an input too large to analyse counts as a match, never as an error", () => {
