@@ -79,19 +79,24 @@ const STRING_RUNNERS = new Set(["eval", "watch", "su", "runuser", "script", "ssh
 const EVALUATORS = new Set(["eval", "source", "."]);
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
-const MAX_VIEWS = 4000;
+// Bounds on the analysis: a long script yields tens of thousands of views at most; past these
+// the line counts as matching (deny stays on the safe side) rather than eating memory.
+const MAX_VIEWS = 200_000;
+const MAX_VIEW_WORDS = 4_000_000;
 const MAX_DEPTH = 8;
 
 /** Every way a deny rule may see the simple commands of a command line. */
 export function denyViews(command: string): DenyWord[][] {
   const views: DenyWord[][] = [];
   const seen = new Set<string>();
+  let words = 0;
   const add = (view: DenyWord[]) => {
     if (view.length === 0) return;
     const key = view.map((w) => `${w.unknown ? "\u0001" : ""}${w.value}`).join("\u0000");
     if (seen.has(key)) return;
     seen.add(key);
-    if (views.length >= MAX_VIEWS) throw new DenyAnalysisTooLarge();
+    words += view.length;
+    if (views.length >= MAX_VIEWS || words > MAX_VIEW_WORDS) throw new DenyAnalysisTooLarge();
     views.push(view);
   };
   collectLine(command, 0, add);

@@ -137,12 +137,26 @@ export function bashAllowMatches(pattern: string, command: string): boolean {
 export function bashDenyMatches(pattern: string, command: string): boolean {
   const compiled = compileDenyPattern(pattern);
   if (compiled.whole.test(normalizeSpaces(command))) return true;
-  try {
-    return denyViews(command).some((view) => viewMatches(compiled, view));
-  } catch (err) {
-    if (err instanceof DenyAnalysisTooLarge) return true;
-    throw err;
+  const views = cachedDenyViews(command);
+  return views === null || views.some((view) => viewMatches(compiled, view));
+}
+
+// Every deny rule of a batch looks at the same command: analyse it once.
+let lastDenyCommand: string | null = null;
+let lastDenyViews: ReturnType<typeof denyViews> | null = null;
+
+/** `null` when the command is too large to analyse (it then counts as matching). */
+function cachedDenyViews(command: string): ReturnType<typeof denyViews> | null {
+  if (command !== lastDenyCommand) {
+    lastDenyCommand = command;
+    try {
+      lastDenyViews = denyViews(command);
+    } catch (err) {
+      if (!(err instanceof DenyAnalysisTooLarge)) throw err;
+      lastDenyViews = null;
+    }
   }
+  return lastDenyViews;
 }
 
 /**
