@@ -4,6 +4,7 @@ import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
 import { exitCodeFor } from "../engine/stop.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./program.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";
@@ -68,8 +69,10 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   process.on("SIGINT", onSigint);
   try {
     const outcome = await session.send({ type: "prompt", content, compact: opts.compact });
-    if (!opts.json && outcome.finalText)
-      process.stdout.write(outcome.finalText.endsWith("\n") ? outcome.finalText : `${outcome.finalText}\n`);
+    if (!opts.json && outcome.finalText) {
+      const text = stripControlSequences(outcome.finalText);
+      process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    }
     return exitCodeFor(outcome.stopReason);
   } finally {
     process.off("SIGINT", onSigint);

@@ -8,8 +8,8 @@ import type { ContentPart } from "../provider/types.js";
 export class InputError extends Error {}
 
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
-/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB). */
-const LIMIT_BYTES: Record<ProviderApi, number> = {
+/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB); tool images are held to them too (R-TOOL-6). */
+export const LIMIT_BYTES: Record<ProviderApi, number> = {
   "anthropic-messages": 5 * 1024 * 1024,
   "openai-chat": 20 * 1024 * 1024,
 };

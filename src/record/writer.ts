@@ -3,6 +3,7 @@
 // rewritten; the one exception is cutting off a torn tail left by a crash, so the next line is
 // not glued to the fragment (that fragment was never committed: `append` had not returned).
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { redactDeep } from "../config/secrets.js";
 import { RecordError } from "./errors.js";
 import { normalizeLine } from "./load.js";
 import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
@@ -113,12 +114,14 @@ export class RecordWriter {
   /** Stamps v, seq and ts, writes one line, and returns the committed line. */
   append(rec: NewRecord, opts: AppendOptions = {}): RecordLine {
     if (this.fd < 0) throw new RecordError(`${this.file}: writer is closed`);
-    const line = {
+    // Every line passes here, so a key value never reaches the record, its fold (the next
+    // request), the ledger or an export, whichever door it came in by (R-CFG-3).
+    const line = redactDeep({
       v: RECORD_VERSION,
       seq: this._lastSeq + 1,
       ts: opts.ts ?? this.now().toISOString(),
       ...stripStamp(rec),
-    } as RecordLine;
+    }) as RecordLine;
     const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);

@@ -3,6 +3,8 @@
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
+import { defaultConfig } from "../../config/defaults.js";
+import { scrubbedEnv } from "../../config/secrets.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
 import type { ShellSandbox, Tool, ToolResult } from "../types.js";
 import { CappedOutput } from "./output-cap.js";
@@ -29,6 +31,7 @@ export function runBash(
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox?: ShellSandbox,
+  env: NodeJS.ProcessEnv = scrubbedEnv(process.env, defaultConfig()),
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
@@ -40,6 +43,7 @@ export function runBash(
     const { file, args } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
     const child = spawn(file, args, {
       cwd,
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -121,15 +125,16 @@ export async function runShellCall(
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox: ShellSandbox | undefined,
+  env?: NodeJS.ProcessEnv,
 ): Promise<ToolResult> {
-  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal);
-  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox)), sandboxed: true };
+  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal, undefined, env);
+  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox, env)), sandboxed: true };
   const text = textOf(inside);
   const block =
     inside.outcome === "error" && !signal.aborted ? sandboxBlock(text, sandbox.policy) : undefined;
   if (!block) return inside;
   if (sandbox.approveOutside && (await sandbox.approveOutside(command))) {
-    const outside = await runBash(command, cwd, timeoutSeconds, signal);
+    const outside = await runBash(command, cwd, timeoutSeconds, signal, undefined, env);
     const note = "[it failed in the sandbox; run again outside the sandbox with the user's approval]";
     return { ...outside, sandboxed: false, content: [{ type: "text", text: `${note}\n${textOf(outside)}` }] };
   }
@@ -144,5 +149,6 @@ export const bashTool: Tool<Args> = {
   schema,
   kind: "shell",
   paths: () => [],
-  run: (args, ctx) => runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox),
+  run: (args, ctx) =>
+    runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox, ctx.env),
 };

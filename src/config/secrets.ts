@@ -1,0 +1,117 @@
+// Secrets (R-CFG-3). Redaction is by VALUE, not by pattern: whatever format a provider's error
+// body, a tool's output or a server's stderr echoes a key in, the key's own characters are
+// what gets replaced. One process-wide set, filled when the configuration is known, read by
+// every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
+import type { Config } from "./types.js";
+
+/** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
+export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
+/** Shorter values are not redacted: a key "x" would otherwise erase every x tern prints. */
+const MIN_SECRET_LENGTH = 8;
+export const REDACTED = "[redacted]";
+
+const secrets = new Set<string>();
+let matcher: RegExp | null = null;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex. */
+function spellings(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  return [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    encodeURIComponent(value),
+    bytes.toString("base64").replace(/=+$/, ""),
+    bytes.toString("base64url"),
+    bytes.toString("hex"),
+  ];
+}
+
+export function registerSecret(value: string | undefined): void {
+  const v = value?.trim();
+  if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return;
+  secrets.add(v);
+  const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
+  matcher = new RegExp(forms.map(escapeRegExp).join("|"), "gi");
+}
+
+const compiled = new Map<string, RegExp>();
+function globToRegExp(glob: string): RegExp {
+  let re = compiled.get(glob);
+  if (!re) {
+    re = new RegExp(`^${glob.split("*").map(escapeRegExp).join(".*")}$`, "i");
+    compiled.set(glob, re);
+  }
+  return re;
+}
+
+const matchesAny = (name: string, globs: string[]) => globs.some((g) => globToRegExp(g).test(name));
+
+/** Every configured provider's key variable (the one `apiKeyEnv` names). */
+function providerKeyNames(config: Config): Set<string> {
+  const names = new Set<string>();
+  for (const p of Object.values(config.providers)) if (p.apiKeyEnv) names.add(p.apiKeyEnv);
+  return names;
+}
+
+/** Registers the values of every provider key and of every variable whose name looks secret. */
+export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config): void {
+  const keyNames = config ? providerKeyNames(config) : new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (keyNames.has(name) || matchesAny(name, SECRET_NAME_PATTERNS)) registerSecret(value);
+  }
+}
+
+/** `text` with every registered secret value, in any of its spellings, replaced by `[redacted]`. */
+export function redactSecrets(text: string): string {
+  if (!matcher || text.length === 0) return text;
+  matcher.lastIndex = 0;
+  return matcher.test(text) ? text.replace(matcher, REDACTED) : text;
+}
+
+/** A copy of a JSON-like value with every string redacted (the same object when nothing changed). */
+export function redactDeep<T>(value: T): T {
+  if (!matcher) return value;
+  if (typeof value === "string") return redactSecrets(value) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (value && typeof value === "object") {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      out[k] = r;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
+}
+
+/**
+ * The environment of tool processes: no provider key, no variable whose name matches a secret
+ * pattern (or `shellEnv.exclude`) unless `shellEnv.include` names it, and none whose value is a
+ * registered secret, whatever its name.
+ */
+export function scrubbedEnv(env: NodeJS.ProcessEnv, config: Config): NodeJS.ProcessEnv {
+  const keyNames = providerKeyNames(config);
+  const exclude = [...SECRET_NAME_PATTERNS, ...config.shellEnv.exclude];
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || keyNames.has(name)) continue;
+    if (matchesAny(name, exclude) && !matchesAny(name, config.shellEnv.include)) continue;
+    if (secrets.has(value.trim())) continue;
+    out[name] = value;
+  }
+  return out;
+}
