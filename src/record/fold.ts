@@ -362,7 +362,10 @@ export class RecordFold {
       if (prev.role !== "tool" || (this.callOrder.get(prev.toolCallId) ?? -1) <= order) break;
       at--;
     }
-    if (at === this.entries.length) return this.push(seq, turn, msg);
+    if (at === this.entries.length) {
+      this.push(seq, turn, msg);
+      return;
+    }
     const entry = { seq, turn, msg };
     this.entries.splice(at, 0, entry);
     this.bySeq.set(seq, entry);

@@ -9,7 +9,8 @@ import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
 import type { ShellSandbox, Tool, ToolResult } from "../types.js";
 import { CappedOutput } from "./output-cap.js";
 
-export const BASH_OUTPUT_CAP = 30_000;
+/** Under the default toolOutputLimit (30,000), so the bash note is the one the model reads. */
+export const BASH_OUTPUT_CAP = 29_000;
 const KILL_GRACE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
