@@ -34,8 +34,12 @@ export function registerSecret(value: string | undefined): void {
   const v = value?.trim();
   if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return;
   secrets.add(v);
+  rebuildMatcher();
+}
+
+function rebuildMatcher(): void {
   const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
-  matcher = new RegExp(forms.map(escapeRegExp).join("|"), "gi");
+  matcher = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "gi") : null;
 }
 
 const compiled = new Map<string, RegExp>();
@@ -60,9 +64,16 @@ function providerKeyNames(config: Config): Set<string> {
 /** Registers the values of every provider key and of every variable whose name looks secret. */
 export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config): void {
   const keyNames = config ? providerKeyNames(config) : new Set<string>();
+  const include = config?.shellEnv.include ?? [];
+  const exclude = [...SECRET_NAME_PATTERNS, ...(config?.shellEnv.exclude ?? [])];
   for (const [name, value] of Object.entries(env)) {
-    if (keyNames.has(name) || matchesAny(name, SECRET_NAME_PATTERNS)) registerSecret(value);
+    if (keyNames.has(name) || !matchesAny(name, exclude)) continue;
+    // A variable the user passes to tools on purpose (shellEnv.include) is not treated as secret.
+    if (!matchesAny(name, include)) registerSecret(value);
+    else if (value !== undefined && secrets.delete(value.trim())) rebuildMatcher();
   }
+  // Provider keys last: a key is secret even if an included variable holds the same value.
+  for (const name of keyNames) registerSecret(env[name]);
 }
 
 /** `text` with every registered secret value, in any of its spellings, replaced by `[redacted]`. */
@@ -109,8 +120,9 @@ export function scrubbedEnv(env: NodeJS.ProcessEnv, config: Config): NodeJS.Proc
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || keyNames.has(name)) continue;
-    if (matchesAny(name, exclude) && !matchesAny(name, config.shellEnv.include)) continue;
-    if (secrets.has(value.trim())) continue;
+    // A name the user included by hand passes (its value is still redacted in what tern writes).
+    const included = matchesAny(name, config.shellEnv.include);
+    if (!included && (matchesAny(name, exclude) || secrets.has(value.trim()))) continue;
     out[name] = value;
   }
   return out;
