@@ -124,6 +124,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     warnings.push(...loaded.warnings);
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
+    // A crash between creating the folder and the first line leaves an empty record: it gets
+    // the session_start every record begins with before anything else is written.
+    if (fold.archive.length === 0)
+      fold.apply(writer.append({ type: "session_start", id, cwd, model: model.id }));
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
       fold.apply(writer.append(record));

@@ -26,6 +26,41 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+const groupAlive = (pid: number): boolean => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * After SIGTERM, a group member that ignores it gets SIGKILL once the grace time is over. The
+ * group is checked as it goes, so a group that obeyed ends the wait early. The timer is
+ * deliberately not unref'd, and `settleProcessKills` lets tern wait for it before exiting, so
+ * no descendant outlives tern (R-BASH-1).
+ */
+async function escalate(pid: number): Promise<void> {
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (Date.now() < deadline) {
+    if (!groupAlive(pid)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  killGroup(pid, "SIGKILL");
+}
+
+const escalations = new Set<Promise<void>>();
+function trackEscalation(p: Promise<void>): void {
+  escalations.add(p);
+  void p.finally(() => escalations.delete(p));
+}
+
+/** Resolves once every process group tern told to stop is gone (SIGKILL sent where needed). */
+export async function settleProcessKills(): Promise<void> {
+  while (escalations.size > 0) await Promise.all([...escalations]);
+}
+
 export function runBash(
   command: string,
   cwd: string,
@@ -63,7 +98,7 @@ export function runBash(
       stopped = why;
       const pid = child.pid;
       killGroup(pid, "SIGTERM");
-      setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
+      trackEscalation(escalate(pid));
     };
     const timer =
       timeoutSeconds === null ? undefined : setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
