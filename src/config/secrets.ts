@@ -24,10 +24,28 @@ function spellings(value: string): string[] {
     value,
     JSON.stringify(value).slice(1, -1),
     encodeURIComponent(value),
-    bytes.toString("base64").replace(/=+$/, ""),
-    bytes.toString("base64url"),
+    ...base64Cores(bytes),
     bytes.toString("hex"),
   ];
+}
+
+/**
+ * The base64 characters that spell `bytes` wherever they sit in a longer encoded text (e.g.
+ * `Basic base64(user:key)`): for each of the three byte alignments, the characters that depend
+ * only on the value's own bytes.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (const lead of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes])
+      .toString("base64")
+      .replace(/=+$/, "");
+    const start = lead === 0 ? 0 : lead + 1;
+    const end = (lead + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    const core = encoded.slice(start, end);
+    if (core.length >= MIN_SECRET_LENGTH) out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
 }
 
 export function registerSecret(value: string | undefined): void {
@@ -74,6 +92,12 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
   }
   // Provider keys last: a key is secret even if an included variable holds the same value.
   for (const name of keyNames) registerSecret(env[name]);
+  // Credentials configured as provider headers (Authorization, x-api-key…) are keys too.
+  for (const provider of Object.values(config?.providers ?? {})) {
+    for (const [header, value] of Object.entries(provider.headers ?? {})) {
+      if (/auth|key|token|secret/i.test(header)) registerSecret(value.replace(/^(Bearer|Basic)\s+/i, ""));
+    }
+  }
 }
 
 /** `text` with every registered secret value, in any of its spellings, replaced by `[redacted]`. */

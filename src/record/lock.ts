@@ -11,7 +11,11 @@ export class SessionLockedError extends Error {
     readonly sessionId: string,
     readonly pid: number,
   ) {
-    super(`session ${sessionId} is in use by another tern (pid ${pid}); wait for it to finish or stop it`);
+    super(
+      pid === process.pid
+        ? `session ${sessionId} is already open in this tern`
+        : `session ${sessionId} is in use by another tern (pid ${pid}); wait for it to finish or stop it`,
+    );
     this.name = "SessionLockedError";
   }
 }

@@ -42,7 +42,8 @@ export const grepTool: Tool<Args> = {
     let files: string[];
     try {
       const st = await stat(base);
-      if (st.isDirectory()) files = await listFiles(base, args.glob ?? "**/*", ctx.cwd);
+      if (st.isDirectory())
+        files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, { signal: ctx.signal });
       else if (st.isFile()) files = [base];
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {
