@@ -80,7 +80,8 @@ describe("tool processes get a scrubbed environment (R-CFG-3, R-BASH-1)", () => 
 describe("key values are redacted by value wherever tern writes (R-CFG-3)", () => {
   it("a tool printing the key in several spellings: record, --json, next request, export all redacted", async () => {
     const b64 = Buffer.from(KEY).toString("base64");
-    const cmd = `printf '%s\\n' 'plain:${KEY}' 'url:${encodeURIComponent(KEY)}' 'b64:${b64}' 'upper:${KEY.toUpperCase()}'`;
+    const basic = Buffer.from(`user:${KEY}`).toString("base64");
+    const cmd = `printf '%s\\n' 'plain:${KEY}' 'url:${encodeURIComponent(KEY)}' 'b64:${b64}' 'upper:${KEY.toUpperCase()}' 'basic:${basic}'`;
     e.provider.enqueue(
       openaiToolCalls([{ id: "leak", name: "bash", args: { command: cmd } }]),
       openaiText("ok"),
@@ -88,10 +89,13 @@ describe("key values are redacted by value wherever tern writes (R-CFG-3)", () =
     const r = await ternRun(e, ["--yes"], "leak it", { env: { OPENAI_API_KEY: KEY } });
     expect(r.end).toMatchObject({ stop_reason: "completed" });
     const content = r.events.find((ev) => ev.type === "tool_result" && ev.id === "leak").content as string;
-    expect(content).toBe("plain:[redacted]\nurl:[redacted]\nb64:[redacted]\nupper:[redacted]");
+    expect(content).toMatch(
+      /^plain:\[redacted\]\nurl:\[redacted\]\nb64:\[redacted\]\nupper:\[redacted\]\nbasic:\S*\[redacted\]\S*$/,
+    );
+    expect(content).not.toContain(basic);
     const written = everythingWritten();
     const next = e.provider.requests[1].rawBody;
-    for (const spelling of [KEY, b64, KEY.toUpperCase()]) {
+    for (const spelling of [KEY, b64, KEY.toUpperCase(), basic]) {
       expect(r.stdout).not.toContain(spelling);
       expect(written).not.toContain(spelling);
       expect(next).not.toContain(spelling);

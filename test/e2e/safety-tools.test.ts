@@ -77,6 +77,24 @@ describe("grep is bounded (R-TOOL-6)", () => {
   }, 60_000);
 });
 
+describe("file listings are bounded (R-TOOL-6)", () => {
+  it("a cancel stops grep and glob walking the whole filesystem", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([
+        { id: "wide", name: "grep", args: { pattern: "needle-that-is-nowhere", path: "/" } },
+        { id: "all", name: "glob", args: { pattern: "**/*", path: "/" } },
+      ]),
+    );
+    const t = startTern(e, runArgs(e, []));
+    const dir = () => sessionDirs(e)[0];
+    await t.waitFor(() => !!dir() && recordHas(dir(), "tool_start", "all"), "the walks to start");
+    await new Promise((r) => setTimeout(r, 1000));
+    t.child.kill("SIGINT");
+    expect((await t.exit).code).toBe(130);
+    expect(t.events().find((ev) => ev.type === "turn_end")).toMatchObject({ stop_reason: "cancelled" });
+  }, 60_000);
+});
+
 describe("output limits (R-TOOL-6)", () => {
   it("caps a 4 MB read and a huge bad argument echoed in an error, with a note; the turn completes", async () => {
     const line = "x".repeat(999);
