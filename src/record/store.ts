@@ -2,7 +2,7 @@
 // attachments/ and the derived meta.json. Listing reads meta.json, never whole records,
 // unless the summary is missing or stale.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { RecordError } from "./errors.js";
 import { lockSession } from "./lock.js";
@@ -70,10 +70,20 @@ function trackedWriter(dir: string, meta: SessionMeta, opts: WriterOptions): Rec
   // R-REC-9: taken before the first byte is written (opening may cut a torn tail), held until close.
   const lock = lockSession(dir, basename(dir));
   try {
+    // Folders an older tern created world-readable are narrowed when next written (R-REC-9).
+    narrow(dir, 0o700);
     return openTracked(dir, meta, { ...opts, onClose: () => lock.release() });
   } catch (err) {
     lock.release();
     throw err;
+  }
+}
+
+function narrow(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode);
+  } catch {
+    // Not ours to change (another owner): the files inside are still created private.
   }
 }
 

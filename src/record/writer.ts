@@ -2,7 +2,16 @@
 // line, so once `append` returns the line survives a SIGKILL (R-REC-4). Lines are never
 // rewritten; the one exception is cutting off a torn tail left by a crash, so the next line is
 // not glued to the fragment (that fragment was never committed: `append` had not returned).
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { redactDeep } from "../config/secrets.js";
 import { RecordError } from "./errors.js";
 import { normalizeLine } from "./load.js";
@@ -74,6 +83,9 @@ export class RecordWriter {
   static open(file: string, opts: WriterOptions = {}): RecordWriter {
     const fd = openSync(file, "a+", 0o600);
     try {
+      try {
+        fchmodSync(fd, 0o600); // a record an older tern created world-readable
+      } catch {}
       let size = fstatSync(fd).size;
       let lastSeq = 0;
       // A torn tail (no newline) is cut; then the last complete line gives the seq. Blank
