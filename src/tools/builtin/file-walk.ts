@@ -107,12 +107,42 @@ function ignoredBy(scopes: IgnoreScope[], relToRoot: string): boolean {
  * Absolute paths of the files under `base` matching `pattern`, sorted, without gitignored
  * ones. The workspace's ignore files apply when `base` lies inside it.
  */
+/** Brace alternatives a pattern may expand to; expansion runs synchronously and cannot be cancelled. */
+const MAX_BRACE_EXPANSIONS = 1024;
+
+/** How many patterns `{a,b}` groups and `{1..9}` ranges multiply a glob into (an upper estimate). */
+export function braceExpansions(pattern: string): number {
+  let total = 1;
+  const stack: { commas: number; start: number }[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (c === "{") stack.push({ commas: 0, start: i });
+    else if (c === "," && stack.length > 0) stack[stack.length - 1].commas++;
+    else if (c === "}" && stack.length > 0) {
+      const group = stack.pop()!;
+      const body = pattern.slice(group.start + 1, i);
+      const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.-?\d+)?$/.exec(body);
+      const factor = range ? Math.abs(code(range[2]) - code(range[1])) + 1 : group.commas + 1;
+      total *= Math.max(1, factor);
+      if (total > Number.MAX_SAFE_INTEGER) return total;
+    }
+  }
+  return total;
+}
+
+const code = (bound: string) => (/^-?\d+$/.test(bound) ? Number(bound) : bound.charCodeAt(0));
+
 export async function listFiles(
   base: string,
   pattern: string,
   workspace: string,
   bounds: ListBounds = {},
 ): Promise<string[]> {
+  if (braceExpansions(pattern) > MAX_BRACE_EXPANSIONS)
+    throw new Error(
+      `the pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; use fewer {…} groups`,
+    );
   const root = isInside(workspace, base) ? workspace : base;
   const [files, scopes] = await Promise.all([
     fg(
