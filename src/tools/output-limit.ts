@@ -28,11 +28,11 @@ export function limitResult(
   const content = (redactDeep(result.content) as ContentPart[]).map((p) => limitImage(p, limits));
   const texts = content.filter((p) => p.type === "text");
   const total = texts.reduce((n, p) => n + p.text.length, 0);
-  if (total <= limits.maxChars) return { outcome: result.outcome, content };
+  if (total <= limits.maxChars) return { ...result, content };
   const full = texts.map((p) => p.text).join("\n");
   const images = content.filter((p) => p.type === "image");
   const text = elideMiddle(full, limits.maxChars, readRestHint(full, limits, callId, tool));
-  return { outcome: result.outcome, content: [{ type: "text", text }, ...images] };
+  return { ...result, content: [{ type: "text", text }, ...images] };
 }
 
 function limitImage(part: ContentPart, limits: OutputLimits): ContentPart {
