@@ -1,6 +1,7 @@
 // bash (R-BASH-1): runs in the workspace in its own process group; timeout and cancel kill the
 // whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import { defaultConfig } from "../../config/defaults.js";
@@ -12,6 +13,8 @@ import { CappedOutput } from "./output-cap.js";
 /** Under the default toolOutputLimit (30,000), so the bash note is the one the model reads. */
 export const BASH_OUTPUT_CAP = 29_000;
 const KILL_GRACE_MS = 2000;
+/** How long tern waits for SIGKILLed processes to be gone before it may exit. */
+const KILL_SETTLE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
 
@@ -26,14 +29,32 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-const groupAlive = (pid: number): boolean => {
+/** Whether any member of the process group still runs (zombies waiting to be reaped do not count). */
+function groupAlive(pgid: number): boolean {
   try {
-    process.kill(-pid, 0);
-    return true;
+    process.kill(-pgid, 0);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-};
+  if (process.platform !== "linux") return true;
+  try {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ")".
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 /**
  * After SIGTERM, a group member that ignores it gets SIGKILL once the grace time is over. The
@@ -48,6 +69,9 @@ async function escalate(pid: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   killGroup(pid, "SIGKILL");
+  // SIGKILL is delivered asynchronously: on a loaded machine the group may take a moment to die.
+  const gone = Date.now() + KILL_SETTLE_MS;
+  while (Date.now() < gone && groupAlive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
 const escalations = new Set<Promise<void>>();
