@@ -3,7 +3,7 @@
 // duplicate call ids, a finished result queued behind a slow call, terminal escape sequences.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -224,5 +224,12 @@ describe("terminal control sequences (SPEC §10)", () => {
     expect(r.stderr).toMatch(/bash error: red/);
     expect(r.stderr).not.toMatch(/[\u001b\u0007]/);
     expect(r.stdout).toBe("final text bold\n");
+    // The record keeps the exact output; the Markdown export, read in a terminal, is stripped.
+    const id = basename(sessionDirs(e)[0]);
+    expect(JSON.stringify(recordLines(e))).toContain("\\u001b]0;PWNED");
+    const md = await e.run(["export", id, "--format", "md"]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain("red");
+    expect(md.stdout).not.toMatch(/[\u001b\u0007]/);
   });
 });

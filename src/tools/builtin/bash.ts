@@ -85,13 +85,20 @@ export async function settleProcessKills(): Promise<void> {
   while (escalations.size > 0) await Promise.all([...escalations]);
 }
 
+let cachedToolEnv: NodeJS.ProcessEnv | undefined;
+/** Without a session's configuration: tern's environment scrubbed with the default patterns. */
+function defaultToolEnv(): NodeJS.ProcessEnv {
+  cachedToolEnv ??= scrubbedEnv(process.env, defaultConfig());
+  return cachedToolEnv;
+}
+
 export function runBash(
   command: string,
   cwd: string,
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox?: ShellSandbox,
-  env: NodeJS.ProcessEnv = scrubbedEnv(process.env, defaultConfig()),
+  env: NodeJS.ProcessEnv = defaultToolEnv(),
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
