@@ -63,6 +63,32 @@ describe("interactive UI on a real machine", () => {
     }, 60_000);
   }
 
+  it("--plain line mode: SIGTERM cancels the turn, kills the command's group and exits 143", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "p",
+          name: "bash",
+          args: { command: "(trap '' TERM; echo $BASHPID > child.pid; exec sleep 120) & wait" },
+        },
+      ]),
+    );
+    const vt = await t.start(
+      ["--plain"],
+      { permissions: { mode: "yolo" } },
+      /tern · local\/mock-1 · session \S+/,
+    );
+    await vt.waitFor(/^› $/m);
+    await vt.type("run the daemon");
+    await vt.press("enter");
+    const child = Number(await waitForFile(join(t.dirs.workspace, "child.pid")));
+    vt.pty.kill("SIGTERM");
+    expect(await vt.exited).toBe(143);
+    expect(running(child)).toBe(false);
+    const lines = loadRecord(onlyRecord(t.dirs.home)).lines as any[];
+    expect(lines.find((l) => l.type === "turn_end")).toMatchObject({ stopReason: "cancelled" });
+  }, 60_000);
+
   it("strips escape sequences from tool output before drawing it", async () => {
     t.provider.enqueue(
       openaiToolCalls([
