@@ -2,7 +2,9 @@
 // special files, runaway regexes, huge outputs and arguments, 40 calls in one message,
 // duplicate call ids, a finished result queued behind a slow call, terminal escape sequences.
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
@@ -21,12 +23,15 @@ describe("special files (R-TOOL-6)", () => {
   it("refuses devices, FIFOs and folders at once: read_file and grep never hang or eat memory", async () => {
     const fifo = join(e.dirs.workspace, "pipe");
     execFileSync("mkfifo", [fifo]);
+    const server = createServer().listen(join(e.dirs.workspace, "sock"));
+    await once(server, "listening");
     e.provider.enqueue(
       openaiToolCalls([
         { id: "z", name: "read_file", args: { path: "/dev/zero" } },
         { id: "u", name: "read_file", args: { path: "/dev/urandom" } },
         { id: "f", name: "read_file", args: { path: "pipe" } },
         { id: "d", name: "read_file", args: { path: "." } },
+        { id: "s", name: "read_file", args: { path: "sock" } },
         { id: "g", name: "grep", args: { pattern: "x", path: "pipe" } },
         { id: "gz", name: "grep", args: { pattern: "x", path: "/dev/zero" } },
         { id: "gw", name: "grep", args: { pattern: "x" } },
@@ -41,6 +46,8 @@ describe("special files (R-TOOL-6)", () => {
     expect(resultOf(r.events, "u").content).toMatch(/character device/);
     expect(resultOf(r.events, "f").content).toMatch(/FIFO/);
     expect(resultOf(r.events, "d").content).toMatch(/is a directory/);
+    expect(resultOf(r.events, "s").content).toMatch(/sock is a socket, not a regular file; refusing/);
+    server.close();
     expect(resultOf(r.events, "g").content).toMatch(/FIFO.*regular files only/);
     expect(resultOf(r.events, "gz").content).toMatch(/character device/);
     // A FIFO met while walking the workspace is skipped, not opened.

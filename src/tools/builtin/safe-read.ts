@@ -35,7 +35,14 @@ export interface SafeRead {
 
 /** Reads a regular file of at most `maxBytes`; throws NotRegularFileError / FileTooLargeError / errno errors. */
 export function readRegularFile(path: string, maxBytes: number): SafeRead {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    // Opening a unix socket fails with ENXIO: say what it is rather than the errno.
+    if ((err as NodeJS.ErrnoException).code === "ENXIO") throw new NotRegularFileError("a socket");
+    throw err;
+  }
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new NotRegularFileError(fileKind(stats));
