@@ -34,7 +34,17 @@ describe("tool processes get a scrubbed environment (R-CFG-3, R-BASH-1)", () => 
       shellEnv: { exclude: ["INTERNAL_*"], include: ["PUBLIC_TOKEN"] },
     });
     e.provider.enqueue(
-      openaiToolCalls([{ id: "env", name: "bash", args: { command: "env | sort" } }]),
+      openaiToolCalls([
+        { id: "env", name: "bash", args: { command: "env | sort" } },
+        // tern's own environment is readable by its children: what they print is redacted.
+        {
+          id: "parent",
+          name: "bash",
+          args: {
+            command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep -E '^(OPENAI_API_KEY|CORP_KEY_VAR)='",
+          },
+        },
+      ]),
       openaiText("ok"),
     );
     const r = await ternRun(e, ["--yes"], "show env", {
@@ -69,6 +79,8 @@ describe("tool processes get a scrubbed environment (R-CFG-3, R-BASH-1)", () => 
     expect(env).toMatch(/^HARMLESS_SETTING=visible-value$/m);
     expect(env).toMatch(/^PUBLIC_TOKEN=public-ok-value$/m);
     expect(env).toMatch(/^PATH=/m);
+    const parent = r.events.find((ev) => ev.type === "tool_result" && ev.id === "parent").content as string;
+    expect(parent.split("\n").sort()).toEqual(["CORP_KEY_VAR=[redacted]", "OPENAI_API_KEY=[redacted]"]);
     for (const secret of [KEY, CUSTOM, "ghp_tokenvalue123456", "hunter2hunter2"]) {
       expect(r.stdout).not.toContain(secret);
       expect(everythingWritten()).not.toContain(secret);
