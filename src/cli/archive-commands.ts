@@ -1,4 +1,5 @@
 // `tern sessions`, `tern export`, `tern fork`, `tern metrics`: read the archive and the ledger.
+import { stripControlSequences } from "../engine/terminal-text.js";
 import {
   exportArchive,
   forkArchive,
@@ -42,12 +43,15 @@ export async function sessionsCommand(opts: { json?: boolean }): Promise<number>
     money(s.cost),
     s.error ? `(unreadable: ${s.error})` : s.title,
   ]);
-  process.stdout.write(formatTable(["id", "started", "turns", "cost", "title"], rows));
+  process.stdout.write(stripControlSequences(formatTable(["id", "started", "turns", "cost", "title"], rows)));
   return 0;
 }
 
 export async function exportCommand(id: string, opts: { format: "md" | "json" }): Promise<number> {
-  const text = userErrors(() => exportArchive(ternHome(), id, opts.format));
+  const raw = userErrors(() => exportArchive(ternHome(), id, opts.format));
+  // Markdown is read in a terminal: tool output in it must not drive it (SPEC §10). JSON escapes
+  // control characters itself, so it stays exact.
+  const text = opts.format === "md" ? stripControlSequences(raw) : raw;
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
   return 0;
 }

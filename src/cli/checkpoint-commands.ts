@@ -19,7 +19,8 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
     if (
       err instanceof UndoError ||
       err instanceof SessionNotFoundError ||
-      (err instanceof Error && (err.name === "RecordError" || err.name === "CheckpointError"))
+      (err instanceof Error &&
+        (err.name === "RecordError" || err.name === "CheckpointError" || err.name === "SessionLockedError"))
     )
       throw new UsageError(err.message);
     throw err;

@@ -7,6 +7,7 @@ import { addCost } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./program.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";
 import { money } from "./table.js";
 import { runLineCommand, SideThread } from "./line-commands.js";
@@ -33,9 +34,14 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       const decisions = new Map<string, "approved" | "denied" | "always">();
       process.stdout.write("\nThe model wants to run:\n");
       for (const call of calls) {
-        process.stdout.write(`  ${call.name} ${call.arguments}\n`);
-        if (call.reason) process.stdout.write(`    (${call.reason})\n`);
-        if (call.always) process.stdout.write(`    [a]lways covers: ${call.always}\n`);
+        process.stdout.write(`  ${call.name} ${stripControlSequences(call.arguments)}
+`);
+        if (call.reason)
+          process.stdout.write(`    (${stripControlSequences(call.reason)})
+`);
+        if (call.always)
+          process.stdout.write(`    [a]lways covers: ${stripControlSequences(call.always)}
+`);
       }
       const answer = await ask("Allow? [y]es / [n]o / [a]lways: ");
       const decision = answer.startsWith("a") ? "always" : answer.startsWith("y") ? "approved" : "denied";
@@ -62,7 +68,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   session.subscribe((event: EngineEvent) => {
     if (event.type === "text_delta") {
       streaming = true;
-      process.stdout.write(event.text);
+      process.stdout.write(stripControlSequences(event.text));
       return;
     }
     if (streaming && event.type !== "reasoning_delta") {
@@ -97,9 +103,21 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     rl!.write(null, { ctrl: true, name: "u" });
   });
   const closed = new Promise<void>((resolve) => rl!.once("close", () => resolve()));
+  // SIGTERM / SIGHUP cancel the running turn and end the session (R-REC-4).
+  let signalled: number | undefined;
+  const onSignal = (code: number) => () => {
+    signalled ??= code;
+    session.cancel();
+    rl!.close();
+  };
+  const onTerm = onSignal(143);
+  const onHup = onSignal(129);
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
 
   try {
     for (;;) {
+      if (signalled !== undefined) break;
       const line = await Promise.race([rl.question("› "), closed.then(() => undefined)]);
       if (line === undefined) break;
       const text = line.trim();
@@ -129,8 +147,10 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   } finally {
     rl.close();
     await session.close();
+    process.off("SIGTERM", onTerm);
+    process.off("SIGHUP", onHup);
   }
-  return 0;
+  return signalled ?? 0;
 
   async function runBusy<T>(fn: () => Promise<T>): Promise<T> {
     busy = true;

@@ -1,5 +1,7 @@
 // The command-line contract of SPEC §1. Parsing only: each action loads its implementation.
 import { Command, CommanderError, Option } from "commander";
+import { registerSecretsFromEnv } from "../config/secrets.js";
+import { redactTerminalOutput } from "./redacted-output.js";
 import { UsageError } from "./usage-error.js";
 
 export interface CommonOptions {
@@ -152,6 +154,10 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
 
 /** Runs the CLI; resolves to the process exit code. Usage errors exit 2 (R-CLI-2). */
 export async function runProgram(argv: string[], version: string): Promise<number> {
+  // Before anything can print: values of secret-looking variables are known from the start;
+  // configured provider keys join when the session opens (R-CFG-3).
+  registerSecretsFromEnv(process.env);
+  redactTerminalOutput();
   let result: Promise<number> = Promise.resolve(0);
   const program = buildProgram(version, (p) => {
     result = p;

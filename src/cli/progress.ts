@@ -1,9 +1,16 @@
 // One stderr line per interesting event for headless runs without --json.
 import type { EngineEvent } from "../engine/events.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 
 const MAX_ARGS = 200;
 
+/** The progress line for an event, with control sequences from outside removed (SPEC §10). */
 export function describeProgress(event: EngineEvent): string | undefined {
+  const line = progressLine(event);
+  return line === undefined ? undefined : stripControlSequences(line);
+}
+
+function progressLine(event: EngineEvent): string | undefined {
   switch (event.type) {
     case "tool_call":
       return `→ ${event.name} ${clip(event.arguments, MAX_ARGS)}`;

@@ -4,12 +4,20 @@ import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
 import { exitCodeFor } from "../engine/stop.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./program.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 
 const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
+export const CANCEL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+/** 128 + the signal number, as shells report it. */
+export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {
+  SIGINT: 130,
+  SIGTERM: 143,
+  SIGHUP: 129,
+};
 
 export async function runCommand(promptWords: string[], opts: RunOptions): Promise<number> {
   const prompt =
@@ -64,16 +72,25 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   });
   for (const warning of prepared.warnings) writeEvent({ type: "notice", text: warning });
 
-  const onSigint = () => session.cancel();
-  process.on("SIGINT", onSigint);
+  // SIGINT, SIGTERM and SIGHUP all cancel the turn (R-REC-4): turn_end is written, tool process
+  // groups are killed and servers closed; the exit code names the signal.
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signalled ??= sig;
+    session.cancel();
+  };
+  for (const sig of CANCEL_SIGNALS) process.on(sig, onSignal);
   try {
     const outcome = await session.send({ type: "prompt", content, compact: opts.compact });
-    if (!opts.json && outcome.finalText)
-      process.stdout.write(outcome.finalText.endsWith("\n") ? outcome.finalText : `${outcome.finalText}\n`);
+    if (signalled) return SIGNAL_EXIT[signalled] ?? 130;
+    if (!opts.json && outcome.finalText) {
+      const text = stripControlSequences(outcome.finalText);
+      process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    }
     return exitCodeFor(outcome.stopReason);
   } finally {
-    process.off("SIGINT", onSigint);
     await session.close();
+    for (const sig of CANCEL_SIGNALS) process.off(sig, onSignal);
   }
 }
 

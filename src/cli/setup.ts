@@ -100,7 +100,7 @@ export async function prepareSession(
     if (
       err instanceof ConfigError ||
       err instanceof SessionNotFoundError ||
-      (err instanceof Error && err.name === "RecordError")
+      (err instanceof Error && (err.name === "RecordError" || err.name === "SessionLockedError"))
     )
       throw new UsageError(err.message);
     throw err;

@@ -62,6 +62,8 @@ export function defaultConfig(): Config {
     maxTruncationContinues: 0,
     trustedWorkspaces: [],
     parallelTools: true,
+    toolOutputLimit: 30_000,
+    shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },
     checkpoints: { enabled: true, maxFiles: 20000 },
     sandbox: { mode: "off", network: false, writableRoots: [] },

@@ -199,6 +199,11 @@ export const layerSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  toolOutputLimit: rule<number>(
+    (v) => isInt(v) && (v as number) >= 1000,
+    "must be an integer >= 1000",
+  ).optional(),
+  shellEnv: z.strictObject({ exclude: stringList.optional(), include: stringList.optional() }).optional(),
   permissions: z
     .strictObject({
       mode: rule<"ask" | "auto-edit" | "yolo">(

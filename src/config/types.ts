@@ -77,6 +77,10 @@ export interface Config {
   maxTruncationContinues: number;
   trustedWorkspaces: string[];
   parallelTools: boolean;
+  /** Characters per tool result before the middle is elided (R-TOOL-6). */
+  toolOutputLimit: number;
+  /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
+  shellEnv: { exclude: string[]; include: string[] };
   permissions: PermissionsConfig;
   /** File snapshots for `tern undo` (R-CKPT-1). */
   checkpoints: CheckpointsConfig;

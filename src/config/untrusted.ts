@@ -65,6 +65,11 @@ export function restrictUntrusted(
     // Without a base URL a provider the workspace invented cannot be used; drop it whole.
     if (!current.providers[id] && out.providers) delete out.providers[id];
   }
+  if (out.shellEnv?.include !== undefined) {
+    // Passing a variable through to tools (and out of redaction) would let a repository read secrets.
+    ignore("shellEnv.include");
+    delete out.shellEnv.include;
+  }
   restrictLimits(out, current, ignore);
   for (const [id, model] of Object.entries(out.models ?? {})) {
     if (model.pricing === undefined) continue;
@@ -109,6 +114,10 @@ function restrictLimits(
   if (out.retry?.maxRetries !== undefined && out.retry.maxRetries > current.retry.maxRetries) {
     ignore("retry.maxRetries", onlyLower);
     delete out.retry.maxRetries;
+  }
+  if (out.toolOutputLimit !== undefined && out.toolOutputLimit > current.toolOutputLimit) {
+    ignore("toolOutputLimit", onlyLower);
+    delete out.toolOutputLimit;
   }
   if (
     out.maxTruncationContinues !== undefined &&

@@ -2,6 +2,7 @@
 // commit is checked with the record's `admissible` predicate, written, then folded.
 import type { Config, ResolvedModel } from "../config/types.js";
 import { computeCost } from "../config/pricing.js";
+import { scrubbedEnv } from "../config/secrets.js";
 import type {
   ContentPart,
   ImagePart,
@@ -117,6 +118,13 @@ export class SessionCore {
     this.hooks = init.hooks;
     this.publish = init.publish;
   }
+
+  /** The environment tool processes get: provider keys and secret-looking variables removed (R-CFG-3). */
+  get toolEnv(): NodeJS.ProcessEnv {
+    this._toolEnv ??= scrubbedEnv(process.env, this.settings);
+    return this._toolEnv;
+  }
+  private _toolEnv: NodeJS.ProcessEnv | undefined;
 
   /** Append one record if the phase admits it; the fold follows every line. */
   commit(record: NewRecord): RecordLine {

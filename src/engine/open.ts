@@ -1,7 +1,9 @@
 // Opens a session for a front end: a new one, or a resumed one rebuilt by replaying its record
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
+import { join } from "node:path";
 import { modelInfo } from "../config/catalogue.js";
 import { computeCost } from "../config/pricing.js";
+import { registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import type { Usage } from "../provider/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
@@ -22,6 +24,7 @@ import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";
+import { LIMIT_BYTES } from "./prompt-input.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
@@ -121,6 +124,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     warnings.push(...loaded.warnings);
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
+    // A crash between creating the folder and the first line leaves an empty record: it gets
+    // the session_start every record begins with before anything else is written.
+    if (fold.archive.length === 0)
+      fold.apply(writer.append({ type: "session_start", id, cwd, model: model.id }));
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
       fold.apply(writer.append(record));
@@ -150,7 +157,15 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     cwd,
     sandboxedShell: sandbox !== undefined,
   });
-  const executor = new ToolExecutor(registry, policy, { parallel: config.parallelTools });
+  registerSecretsFromEnv(process.env, config);
+  const executor = new ToolExecutor(registry, policy, {
+    parallel: config.parallelTools,
+    limits: {
+      maxChars: config.toolOutputLimit,
+      maxImageBytes: LIMIT_BYTES[model.endpoint.api],
+      fullOutputDir: join(dir, "tool-output"),
+    },
+  });
   const tools = registry.definitions();
   const system = assembleSystemPrompt({
     cwd,

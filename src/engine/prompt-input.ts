@@ -1,15 +1,15 @@
 // Turns typed prompt text (+ `--image` files) into message content: `@path/to/img.png` and
 // `--image` attach PNG, JPEG, GIF or WebP files (SPEC §10), refused over the provider's limit.
-import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ProviderApi } from "../config/types.js";
 import type { ContentPart } from "../provider/types.js";
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
 
 export class InputError extends Error {}
 
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
-/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB). */
-const LIMIT_BYTES: Record<ProviderApi, number> = {
+/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB); tool images are held to them too (R-TOOL-6). */
+export const LIMIT_BYTES: Record<ProviderApi, number> = {
   "anthropic-messages": 5 * 1024 * 1024,
   "openai-chat": 20 * 1024 * 1024,
 };
@@ -29,20 +29,23 @@ export function sniffImageType(bytes: Buffer): string | undefined {
 
 export function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart {
   const abs = resolve(cwd, path);
-  let size: number;
-  try {
-    size = statSync(abs).size;
-  } catch {
-    throw new InputError(`image ${path}: file not found`);
-  }
   const limit = LIMIT_BYTES[api];
-  if (size > limit) {
-    const mb = limit / (1024 * 1024);
-    throw new InputError(
-      `image ${path}: ${(size / 1024 / 1024).toFixed(1)} MB is over the provider's ${mb} MB limit per image`,
-    );
+  let bytes: Buffer;
+  try {
+    // Non-blocking and checked on the open file: a FIFO, device or folder is refused, never read (SPEC §10).
+    bytes = readRegularFile(abs, limit).data;
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw new InputError(`image ${path}: ${err.message}`);
+    if (err instanceof FileTooLargeError) {
+      const mb = limit / (1024 * 1024);
+      throw new InputError(
+        `image ${path}: ${(err.size / 1024 / 1024).toFixed(1)} MB is over the provider's ${mb} MB limit per image`,
+      );
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new InputError(`image ${path}: file not found`);
+    throw new InputError(`image ${path}: cannot read it (${code ?? (err as Error).message})`);
   }
-  const bytes = readFileSync(abs);
   const mediaType = sniffImageType(bytes);
   if (!mediaType) throw new InputError(`image ${path}: not a PNG, JPEG, GIF or WebP file`);
   return { type: "image", mediaType, data: bytes.toString("base64") };

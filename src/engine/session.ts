@@ -4,6 +4,7 @@ import type { ResolvedModel } from "../config/types.js";
 import { createAdapter } from "../provider/index.js";
 import type { ContentPart } from "../provider/types.js";
 import { pruneClearedImages } from "../record/attachments.js";
+import { settleProcessKills } from "../tools/builtin/bash.js";
 import type { EventBus, Listener } from "./bus.js";
 import { compactNow } from "./compaction.js";
 import type { NewRecord } from "../record/types.js";
@@ -89,6 +90,8 @@ export class Session {
     this.cancel();
     await this.tail;
     await this.onClose();
+    // A killed command's TERM-ignoring children get SIGKILL before tern may exit (R-BASH-1).
+    await settleProcessKills();
   }
 
   private setModel(model: ResolvedModel): void {

@@ -21,6 +21,7 @@ export async function runToolBatch(
     cwd: core.cwd,
     sandbox: core.sandbox,
     signal,
+    env: core.toolEnv,
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,

@@ -5,7 +5,7 @@
 import { addUsage, emptyUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
 import { DurationLimitError, streamWithRetry } from "../provider/retry.js";
-import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
+import type { ContentPart, StreamResult, ToolCall, Usage } from "../provider/types.js";
 import type { StopReason } from "../record/types.js";
 import type { ToolResult } from "../tools/types.js";
 import { TurnBudget } from "./budget.js";
@@ -130,7 +130,7 @@ export async function runTurn(
       }
       counts.rounds++;
 
-      let calls = result.toolCalls;
+      let calls = uniqueCallIds(result.toolCalls);
       let stopAfterCommit: TurnStop | undefined;
       if (result.finish === "length") {
         calls = [];
@@ -293,4 +293,23 @@ function durationStopError(err: DurationLimitError): TurnError {
 function internalError(err: unknown): TurnError {
   const message = err instanceof Error ? err.message : String(err);
   return { class: "internal", message };
+}
+
+/**
+ * A model may send two calls with one id. Each call must get exactly one result and the next
+ * request must name each call once (both wire protocols reject repeated ids), so a repeated or
+ * empty id gets a suffix that makes it unique within the message.
+ */
+export function uniqueCallIds(calls: ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  let changed = false;
+  const out = calls.map((call) => {
+    let id = call.id || "call";
+    for (let n = 2; seen.has(id); n++) id = `${call.id || "call"}_${n}`;
+    seen.add(id);
+    if (id === call.id) return call;
+    changed = true;
+    return { ...call, id };
+  });
+  return changed ? out : calls;
 }

@@ -101,7 +101,10 @@ export class ToolCallAccumulator {
     const index = typeof delta.index === "number" ? delta.index : undefined;
     if (delta.id) {
       const byId = this.slots.find((slot) => slot.id === delta.id);
-      if (byId) return byId;
+      // A model may reuse an id for a second call: a named start at another index is a new call.
+      const reused =
+        byId && delta.name && index !== undefined && byId.wireIndex !== undefined && byId.wireIndex !== index;
+      if (byId && !reused) return byId;
     }
     if (index !== undefined) {
       const byIndex = this.findByIndex(index);

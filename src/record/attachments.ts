@@ -29,10 +29,10 @@ export function storeImage(sessionDir: string, bytes: Buffer, mediaType: string)
   const dir = attachmentsDir(sessionDir);
   const file = join(dir, ref);
   if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Write then rename, so a crash never leaves a half image under the final name.
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, bytes);
+    writeFileSync(tmp, bytes, { mode: 0o600 });
     renameSync(tmp, file);
   }
   return ref;

@@ -94,6 +94,8 @@ export class RecordFold {
   private pending = new Map<string, OpenCall>();
   /** Context entries each standing undo withdrew, newest last: what a `redo` puts back. */
   private undone: Entry[][] = [];
+  /** Position of each call in the newest assistant message: results are presented in call order. */
+  private callOrder = new Map<string, number>();
 
   /** Replays lines into a new fold (throws RecordError on an inadmissible line). */
   static from(lines: Iterable<RecordLine>): RecordFold {
@@ -248,6 +250,7 @@ export class RecordFold {
         if (line.thinkingBlocks?.length) msg.thinkingBlocks = line.thinkingBlocks;
         if (line.reasoningField) msg.reasoningField = line.reasoningField;
         this.push(line.seq, line.turn, msg);
+        this.callOrder = new Map(line.toolCalls.map((c, i) => [c.id, i]));
         for (const c of line.toolCalls)
           this.pending.set(c.id, { id: c.id, name: c.name, turn: line.turn, started: false });
         this._phase = this.pending.size > 0 ? "AwaitingToolResults" : "ReadyForUser";
@@ -266,7 +269,7 @@ export class RecordFold {
             turn.run.toolCalls++;
           if (line.outcome === "error" || line.outcome === "interrupted") turn.run.toolErrors++;
         }
-        this.push(line.seq, line.turn, {
+        this.pushToolResult(line.seq, line.turn, {
           role: "tool",
           toolCallId: line.id,
           toolName: line.name,
@@ -345,6 +348,28 @@ export class RecordFold {
       if (!this.current.run.startedAt) this.current.run.startedAt = ts;
     }
     return this.current;
+  }
+
+  /**
+   * Results are committed as calls finish (R-TOOL-3), so a later call's result may come first;
+   * the model context still presents a batch's results in call order.
+   */
+  private pushToolResult(seq: number, turn: number, msg: Message & { role: "tool" }): void {
+    const order = this.callOrder.get(msg.toolCallId) ?? Number.MAX_SAFE_INTEGER;
+    let at = this.entries.length;
+    while (at > 0) {
+      const prev = this.entries[at - 1].msg;
+      if (prev.role !== "tool" || (this.callOrder.get(prev.toolCallId) ?? -1) <= order) break;
+      at--;
+    }
+    if (at === this.entries.length) {
+      this.push(seq, turn, msg);
+      return;
+    }
+    const entry = { seq, turn, msg };
+    this.entries.splice(at, 0, entry);
+    this.bySeq.set(seq, entry);
+    this.cache = null;
   }
 
   private push(seq: number, turn: number, msg: Message): void {

@@ -1,7 +1,7 @@
 // R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
 // (bill.ts) — live after each billed line, and by `rebuildLedger` — so rebuilt equals live.
 // better-sqlite3 is loaded on first use so a headless start does not pay for it.
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
@@ -214,12 +214,25 @@ export function openLedger(home: string): Ledger {
     db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     ensureSchema(db, home);
+    narrowLedgerFiles(home);
     return new Ledger(db);
   } catch (err) {
     db?.close();
     if (isDamage(err))
       throw new LedgerDamagedError(`${ledgerPath(home)} is damaged (${(err as Error).message})`);
     throw err;
+  }
+}
+
+/**
+ * Private (R-REC-9): the ledger names sessions and workspaces. SQLite creates its files with the
+ * default umask, so they are narrowed here.
+ */
+function narrowLedgerFiles(home: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      chmodSync(`${ledgerPath(home)}${suffix}`, 0o600);
+    } catch {}
   }
 }
 

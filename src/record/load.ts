@@ -1,5 +1,5 @@
-// Reading record.jsonl. A torn last line is a crash mid-write and is ignored with a warning;
-// damage anywhere else stops the load (R-REC-4). Older lines get defaults (R-REC-7).
+// Reading record.jsonl. A torn last line (no newline: a crash mid-write) is ignored with a
+// warning; a complete line that does not load stops the load, wherever it is (R-REC-4). Older lines get defaults (R-REC-7).
 import { emptyUsage } from "../config/pricing.js";
 import { readFileSync } from "node:fs";
 import { RecordError } from "./errors.js";
@@ -82,11 +82,6 @@ export function normalizeLine(raw: unknown): RecordLine {
   return line as unknown as RecordLine;
 }
 
-/** True when this is a version refusal, which must never be mistaken for a torn tail. */
-function isNewerVersion(message: string): boolean {
-  return message.startsWith("written by a newer tern");
-}
-
 /** Parses record text; `name` is used in messages (normally the file path). */
 export function parseRecord(text: string, name: string): LoadedRecord {
   const warnings: string[] = [];
@@ -94,11 +89,10 @@ export function parseRecord(text: string, name: string): LoadedRecord {
   const parts = text.split("\n");
   // The element after the final "\n" is "" for a clean file, else a fragment without newline.
   const tornFragment = parts.pop() ?? "";
-  let lastIndex = parts.length - 1;
-  while (lastIndex >= 0 && parts[lastIndex].trim() === "") lastIndex--;
+  // Only a line without its newline is torn (a crash mid-write). A complete line that does not
+  // load (unknown type, bad JSON) is damage or a newer tern, wherever it stands (R-REC-4).
   if (tornFragment.trim() !== "") {
     warnings.push(`${name}: ignored a torn last line (no trailing newline; a crash cut it off)`);
-    lastIndex = -2; // every complete line is then "elsewhere" and must parse
   }
   let prevSeq = 0;
   for (let i = 0; i < parts.length; i++) {
@@ -109,10 +103,6 @@ export function parseRecord(text: string, name: string): LoadedRecord {
       line = normalizeLine(JSON.parse(text));
     } catch (err) {
       const msg = err instanceof SyntaxError ? `unparsable JSON (${err.message})` : (err as Error).message;
-      if (i === lastIndex && !isNewerVersion(msg)) {
-        warnings.push(`${name}: ignored a torn last line ${i + 1} (${msg})`);
-        break;
-      }
       throw new RecordError(`${name}: line ${i + 1}: ${msg}`);
     }
     if (line.seq <= prevSeq)

@@ -104,7 +104,7 @@ export function metaFromLines(lines: Iterable<RecordLine>, recordSize: number): 
 export function writeMeta(sessionDir: string, meta: SessionMeta): void {
   const file = join(sessionDir, META_FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(meta));
+  writeFileSync(tmp, JSON.stringify(meta), { mode: 0o600 });
   renameSync(tmp, file); // atomic: a listing never reads half a file
 }
 

@@ -2,9 +2,10 @@
 // attachments/ and the derived meta.json. Listing reads meta.json, never whole records,
 // unless the summary is missing or stale.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { RecordError } from "./errors.js";
+import { lockSession } from "./lock.js";
 import { loadRecord } from "./load.js";
 import {
   emptyMeta,
@@ -66,6 +67,27 @@ export interface SessionHandle {
 
 /** A writer that also keeps meta.json current (written at session start, turn end, clear, model switch). */
 function trackedWriter(dir: string, meta: SessionMeta, opts: WriterOptions): RecordWriter {
+  // R-REC-9: taken before the first byte is written (opening may cut a torn tail), held until close.
+  const lock = lockSession(dir, basename(dir));
+  try {
+    // Folders an older tern created world-readable are narrowed when next written (R-REC-9).
+    narrow(dir, 0o700);
+    return openTracked(dir, meta, { ...opts, onClose: () => lock.release() });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+function narrow(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode);
+  } catch {
+    // Not ours to change (another owner): the files inside are still created private.
+  }
+}
+
+function openTracked(dir: string, meta: SessionMeta, opts: WriterOptions): RecordWriter {
   return RecordWriter.open(recordFile(dir), {
     ...opts,
     onAppend: (line, writer) => {
@@ -88,18 +110,19 @@ function trackedWriter(dir: string, meta: SessionMeta, opts: WriterOptions): Rec
 export function createSession(home: string, opts: CreateSessionOptions): SessionHandle {
   const cwd = resolve(opts.cwd);
   const wsDir = join(sessionsRoot(home), workspaceKey(cwd));
-  mkdirSync(wsDir, { recursive: true });
+  // Private (R-REC-9): records hold prompts, code and tool output.
+  mkdirSync(wsDir, { recursive: true, mode: 0o700 });
   const now = opts.now ?? (() => new Date());
   for (let attempt = 0; ; attempt++) {
     const id = newSessionId(now());
     const dir = join(wsDir, id);
     try {
-      mkdirSync(dir); // not recursive: EEXIST means another session took this id
+      mkdirSync(dir, { mode: 0o700 }); // not recursive: EEXIST means another session took this id
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST" && attempt < 20) continue;
       throw err;
     }
-    mkdirSync(join(dir, "attachments"));
+    mkdirSync(join(dir, "attachments"), { mode: 0o700 });
     const writer = trackedWriter(dir, emptyMeta(), { now });
     writer.append({
       type: "session_start",

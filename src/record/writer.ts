@@ -2,7 +2,17 @@
 // line, so once `append` returns the line survives a SIGKILL (R-REC-4). Lines are never
 // rewritten; the one exception is cutting off a torn tail left by a crash, so the next line is
 // not glued to the fragment (that fragment was never committed: `append` had not returned).
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+} from "node:fs";
+import { redactDeep } from "../config/secrets.js";
 import { RecordError } from "./errors.js";
 import { normalizeLine } from "./load.js";
 import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
@@ -13,6 +23,8 @@ export interface WriterOptions {
   onAppend?: (line: RecordLine, writer: RecordWriter) => void;
   /** fsync after `turn_end` lines (default true): a power loss then costs at most the open turn. */
   syncAtTurnEnd?: boolean;
+  /** Called once when the writer closes (the session store releases the session lock). */
+  onClose?: () => void;
 }
 
 export interface AppendOptions {
@@ -49,6 +61,7 @@ export class RecordWriter {
   private readonly now: () => Date;
   private readonly onAppend?: WriterOptions["onAppend"];
   private readonly syncAtTurnEnd: boolean;
+  private readonly onClose?: () => void;
 
   private constructor(
     readonly file: string,
@@ -63,40 +76,51 @@ export class RecordWriter {
     this.now = opts.now ?? (() => new Date());
     this.onAppend = opts.onAppend;
     this.syncAtTurnEnd = opts.syncAtTurnEnd ?? true;
+    this.onClose = opts.onClose;
   }
 
   /** Opens (creating if needed) a record for appending; continues its seq; cuts a torn tail. */
   static open(file: string, opts: WriterOptions = {}): RecordWriter {
-    const fd = openSync(file, "a+");
+    const fd = openSync(file, "a+", 0o600);
     try {
+      try {
+        fchmodSync(fd, 0o600); // a record an older tern created world-readable
+      } catch {}
       let size = fstatSync(fd).size;
       let lastSeq = 0;
-      // At most two passes: a torn tail is cut, then the line before it gives the seq.
-      for (let pass = 0; size > 0 && pass < 2; pass++) {
-        const endsWithNewline = readRange(fd, size - 1, size) === "\n";
-        const contentEnd = endsWithNewline ? size - 1 : size;
+      // A torn tail (no newline) is cut; then the last complete line gives the seq. Blank
+      // lines are skipped; a complete line that does not load is never cut (R-REC-4).
+      let end = size;
+      let cut = false;
+      while (end > 0) {
+        const endsWithNewline = readRange(fd, end - 1, end) === "\n";
+        const contentEnd = endsWithNewline ? end - 1 : end;
         const start = lastLineStart(fd, contentEnd);
-        let parsed: RecordLine | undefined;
-        if (endsWithNewline) {
-          try {
-            parsed = normalizeLine(JSON.parse(readRange(fd, start, contentEnd)));
-          } catch (err) {
-            if ((err as Error).message.startsWith("written by a newer tern")) {
-              throw new RecordError(`${file}: ${(err as Error).message}`);
-            }
-          }
+        if (!endsWithNewline) {
+          if (cut) throw new RecordError(`${file}: the last two lines are damaged; refusing to append`);
+          ftruncateSync(fd, start);
+          size = end = start;
+          cut = true;
+          continue;
         }
-        if (parsed) {
-          lastSeq = parsed.seq;
-          break;
+        const text = readRange(fd, start, contentEnd);
+        if (text.trim() === "") {
+          end = start;
+          continue;
         }
-        if (pass === 1) throw new RecordError(`${file}: the last two lines are damaged; refusing to append`);
-        ftruncateSync(fd, start);
-        size = start;
+        try {
+          lastSeq = normalizeLine(JSON.parse(text)).seq;
+        } catch (err) {
+          const why =
+            err instanceof SyntaxError ? `unparsable JSON (${err.message})` : (err as Error).message;
+          throw new RecordError(`${file}: last line: ${why}`);
+        }
+        break;
       }
       return new RecordWriter(file, fd, lastSeq, size, opts);
     } catch (err) {
       closeSync(fd);
+      opts.onClose?.();
       throw err;
     }
   }
@@ -113,12 +137,14 @@ export class RecordWriter {
   /** Stamps v, seq and ts, writes one line, and returns the committed line. */
   append(rec: NewRecord, opts: AppendOptions = {}): RecordLine {
     if (this.fd < 0) throw new RecordError(`${this.file}: writer is closed`);
-    const line = {
+    // Every line passes here, so a key value never reaches the record, its fold (the next
+    // request), the ledger or an export, whichever door it came in by (R-CFG-3).
+    const line = redactDeep({
       v: RECORD_VERSION,
       seq: this._lastSeq + 1,
       ts: opts.ts ?? this.now().toISOString(),
       ...stripStamp(rec),
-    } as RecordLine;
+    }) as RecordLine;
     const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
@@ -133,6 +159,7 @@ export class RecordWriter {
     if (this.fd >= 0) {
       closeSync(this.fd);
       this.fd = -1;
+      this.onClose?.();
     }
   }
 }

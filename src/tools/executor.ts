@@ -1,10 +1,11 @@
 // Runs one batch of tool calls (R-TOOL-2/-3/-4): argument parsing, one approval round for the
-// whole batch, concurrency with per-file ordering, results delivered in call order, and
-// cancellation. Never throws for a tool failure.
+// whole batch, at most 8 at once with per-file ordering, each result delivered as it finishes
+// (through the R-TOOL-6 output gate), and cancellation. Never throws for a tool failure.
 import type { ToolCall } from "../provider/types.js";
 import type { ApprovalPolicy } from "./approval.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
+import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
 import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
 
@@ -35,12 +36,35 @@ export interface BatchHooks {
   onDecision?(id: string, decision: "approved" | "denied"): void;
   /** Right before a call runs (the engine writes tool_start). */
   onStart(call: ToolCall): void;
-  /** In call order, with the exact values the tools returned (the engine writes tool_result). */
+  /**
+   * As each call finishes (not in call order), with the exact value the model will see: redacted
+   * and capped (R-TOOL-6). The engine writes tool_result at once (R-TOOL-3).
+   */
   onResult(call: ToolCall, result: ToolResult, index: number): void;
 }
 
 export interface ToolExecutorOptions {
   parallel: boolean;
+  limits?: OutputLimits;
+}
+
+/** R-TOOL-3: a batch of 200 calls never starts 200 processes at once. */
+export const MAX_CONCURRENT = 8;
+const DEFAULT_LIMITS: OutputLimits = { maxChars: 30_000, maxImageBytes: 5 * 1024 * 1024 };
+
+/** A counting semaphore: `acquire` resolves with the function that gives the slot back. */
+class Slots {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
 }
 
 interface Planned {
@@ -75,36 +99,47 @@ export class ToolExecutor {
     const planned = calls.map((call) => this.plan(call, ctx));
     await this.approveBatch(planned, hooks);
 
-    const results: (ToolResult | undefined)[] = new Array(calls.length);
-    let delivered = 0;
+    const results: ToolResult[] = new Array(calls.length);
+    // Each result is handed over as soon as its call finishes, so a crash keeps every finished
+    // result (R-TOOL-3); the model context puts them back in call order.
     const settle = (i: number, result: ToolResult) => {
-      results[i] = result;
-      // Later calls may finish first; deliver strictly in call order.
-      while (delivered < calls.length && results[delivered]) {
-        const r = results[delivered]!;
-        try {
-          hooks.onResult(calls[delivered], r, delivered);
-        } catch {
-          // A front-end hook failure must not lose the other results.
-        }
-        delivered++;
+      results[i] = this.limit(result, calls[i]);
+      try {
+        hooks.onResult(calls[i], results[i], i);
+      } catch {
+        // A front-end hook failure must not lose the other results.
       }
     };
 
+    const slots = new Slots(this.opts.parallel ? MAX_CONCURRENT : 1);
     const done: Promise<void>[] = [];
-    let previous: Promise<void> = Promise.resolve();
     for (let i = 0; i < planned.length; i++) {
       const p = planned[i];
-      // Sequential mode waits for everything before; parallel mode only for calls sharing a file.
-      const waitFor = this.opts.parallel
-        ? Promise.all(planned.slice(0, i).flatMap((q, j) => (shareFile(p, q) ? [done[j]] : [])))
-        : previous;
-      const task = waitFor.then(async () => settle(i, await this.execute(p, ctx, hooks)));
+      // Calls naming the same file wait for the earlier ones; in sequential mode every call does.
+      const before = this.opts.parallel
+        ? planned.slice(0, i).flatMap((q, j) => (shareFile(p, q) ? [done[j]] : []))
+        : done.slice(-1);
+      const task = Promise.all(before).then(async () => {
+        if (p.result) return settle(i, p.result);
+        const release = await slots.acquire();
+        try {
+          settle(i, await this.execute(p, ctx, hooks));
+        } finally {
+          release();
+        }
+      });
       done.push(task);
-      previous = task;
     }
     await Promise.all(done);
-    return results as ToolResult[];
+    return results;
+  }
+
+  private limit(result: ToolResult, call: ToolCall): ToolResult {
+    try {
+      return limitResult(result, this.opts.limits ?? DEFAULT_LIMITS, call.id, call.name);
+    } catch (err) {
+      return { outcome: "error", content: text(`tool result could not be prepared: ${errorMessage(err)}`) };
+    }
   }
 
   private plan(call: ToolCall, ctx: ToolContext): Planned {

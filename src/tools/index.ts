@@ -10,7 +10,7 @@ export function createBuiltinRegistry(): ToolRegistry {
 
 export * from "./builtin/index.js";
 export { renderTodos } from "./builtin/todo-write.js";
-export { runBash, BASH_OUTPUT_CAP } from "./builtin/bash.js";
+export { runBash, BASH_OUTPUT_CAP, settleProcessKills } from "./builtin/bash.js";
 export {
   ApprovalPolicy,
   type ApprovalCall,

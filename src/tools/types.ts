@@ -35,6 +35,8 @@ export interface ToolContext {
   /** The workspace; relative paths resolve against it. */
   cwd: string;
   signal: AbortSignal;
+  /** Environment of tool processes: the scrubbed one of R-CFG-3 (absent = tern's own, scrubbed with the default patterns). */
+  env?: NodeJS.ProcessEnv;
   /** `null` = no timer (R-BASH-1). */
   bashTimeoutSeconds: number | null;
   readTracker: ReadTracker;

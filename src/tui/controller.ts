@@ -1,6 +1,7 @@
 // The UI's one stateful object: owns the current session, turns user intents (Enter, Ctrl+C,
 // y/n/a) into engine commands, and feeds engine events to the store. Components never call
 // the engine; they read the store and report keys here (keys.ts).
+import { stripControlSequences } from "../engine/terminal-text.js";
 import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
@@ -299,9 +300,9 @@ export class TuiController {
         calls: calls.map((c) => ({
           id: c.id,
           name: c.name,
-          arguments: c.call.arguments,
-          reason: c.reason,
-          always: c.always,
+          arguments: stripControlSequences(c.call.arguments),
+          reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
+          always: c.always === undefined ? undefined : stripControlSequences(c.always),
         })),
       });
     });

@@ -17,6 +17,18 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
   process.stdout.write(PASTE_ON);
   process.once("exit", pasteOff);
+  // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
+  let signalled: number | undefined;
+  const onTerm = () => {
+    signalled ??= 143;
+    void ctl.quit();
+  };
+  const onHup = () => {
+    signalled ??= 129;
+    void ctl.quit();
+  };
+  process.on("SIGTERM", onTerm);
+  process.on("SIGHUP", onHup);
   try {
     await ctl.exited;
     // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
@@ -31,5 +43,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     pasteOff();
   }
   await ctl.session.close();
-  return 0;
+  process.off("SIGTERM", onTerm);
+  process.off("SIGHUP", onHup);
+  return signalled ?? 0;
 }

@@ -2,6 +2,7 @@
 // only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
 import { addCost } from "../config/pricing.js";
 import type { EngineEvent, ToolCallFields } from "../engine/events.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 
 /** A call waiting for approval, with why it asks and what `always` would cover. */
 export type ApprovalFields = ToolCallFields & { reason?: string; always?: string };
@@ -126,7 +127,9 @@ export function initialState(
 }
 
 function print(state: UiState, kind: ItemKind, text: string): UiState {
-  return { ...state, items: [...state.items, { id: state.nextId, kind, text }], nextId: state.nextId + 1 };
+  // Tool output and model text must not drive the terminal (SPEC §10).
+  const item = { id: state.nextId, kind, text: stripControlSequences(text) };
+  return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
 }
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
@@ -144,7 +147,7 @@ function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
     case "text_delta":
       return {
         ...state,
-        live: state.live + event.text,
+        live: state.live + stripControlSequences(event.text),
         phase: state.phase?.kind === "retry" ? { kind: "thinking" } : state.phase,
       };
     case "stream_discarded":

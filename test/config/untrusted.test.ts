@@ -71,6 +71,30 @@ describe("untrusted workspace limits", () => {
     expect(warnings.some((w) => w.includes('models["openai/gpt-5"].pricing ignored'))).toBe(true);
   });
 
+  it("cannot raise the tool output limit, pass variables to tools, or weaken the sandbox", () => {
+    writeUser({ sandbox: { mode: "workspace-write" } });
+    writeWs({
+      toolOutputLimit: 1_000_000,
+      shellEnv: { include: ["AWS_SECRET_ACCESS_KEY"], exclude: ["MY_TOKEN"] },
+      sandbox: { mode: "off", network: true, writableRoots: ["/"] },
+    });
+    const { config, warnings } = load();
+    expect(config.toolOutputLimit).toBe(30_000);
+    expect(config.shellEnv.include ?? []).not.toContain("AWS_SECRET_ACCESS_KEY");
+    expect(config.shellEnv.exclude).toContain("MY_TOKEN");
+    expect(config.sandbox).toEqual({ mode: "workspace-write", network: false, writableRoots: [] });
+    for (const key of [
+      "toolOutputLimit",
+      "shellEnv.include",
+      "sandbox.mode",
+      "sandbox.network",
+      "sandbox.writableRoots",
+    ])
+      expect(warnings.some((w) => w.includes(`${key} ignored`))).toBe(true);
+    writeWs({ toolOutputLimit: 5000 });
+    expect(load().config.toolOutputLimit).toBe(5000);
+  });
+
   it("a trusted workspace may raise them", () => {
     writeUser({ trustedWorkspaces: [dirs.workspace] });
     writeWs({ executionBudget: "unlimited", bashTimeoutSeconds: null });

@@ -31,9 +31,12 @@ describe("tool batches end to end", () => {
     expect(sent[1].content).toBe("Edited a.txt: replaced 1 occurrence.");
     expect(sent[2].content).toBe("Edited a.txt: replaced 1 occurrence.");
     expect(sent[3].content).toBe("     1\tbee");
-    // The events carry the same exact values, in call order.
+    // The events carry the same exact values (each sent as its call finished, R-TOOL-3).
     const results = run.events.filter((ev) => ev.type === "tool_result");
-    expect(results.map((r) => [r.id, r.content])).toEqual(sent.map((m) => [m.id, m.content]));
+    const byId = (xs: { id: string; content: string }[]) =>
+      Object.fromEntries(xs.map((x) => [x.id, x.content]));
+    expect(byId(results)).toEqual(byId(sent));
+    expect(results).toHaveLength(sent.length);
     expect(run.end).toMatchObject({ tool_calls: 4, tool_errors: 0, rounds: 3 });
   });
 
@@ -62,6 +65,9 @@ describe("tool batches end to end", () => {
     expect(last.id).toBe("e1");
     expect(last.content).toMatch(/c\.txt changed on disk since you read it; read it again/);
     const outcomes = run.events.filter((ev) => ev.type === "tool_result").map((r) => [r.id, r.outcome]);
+    // Results are published as calls finish; compare them in call order.
+    const order = ["e0", "r1", "b1", "e1"];
+    outcomes.sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
     expect(outcomes).toEqual([
       ["e0", "error"],
       ["r1", "ok"],

@@ -103,7 +103,13 @@ describe("compaction within the open turn", () => {
   it("recall pages a big round: at most a quarter of the window, each page naming the next offset", async () => {
     writeFileSync(join(h.dirs.workspace, "big.txt"), `${"r".repeat(99)}\n`.repeat(400));
     const window = 16000;
-    const t = await h.start({ config: windowed(window, 0.8) });
+    // The whole 40,000-character read must reach the round (above the default 30,000 result cap).
+    const t = await h.start({
+      config: (c: any) => {
+        windowed(window, 0.8)(c);
+        c.toolOutputLimit = 100_000;
+      },
+    });
     h.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "big.txt" } }]),
       openaiToolCalls([{ id: "c2", name: "read_file", args: { path: "big.txt", limit: 20 } }]),

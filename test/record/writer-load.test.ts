@@ -65,15 +65,27 @@ describe("RecordWriter", () => {
     expect(loaded.lines.map((l) => l.seq)).toEqual([1, 2]);
   });
 
-  it("cuts an unparsable last line that has a newline", () => {
+  it("never cuts a complete last line: one that does not load is refused, the file untouched", () => {
     const w = RecordWriter.open(file);
     w.append(R.start());
     w.close();
     appendFileSync(file, "garbage\n");
+    const before = readFileSync(file, "utf8");
+    expect(() => RecordWriter.open(file)).toThrow(/last line: unparsable JSON/);
+    appendFileSync(file, "");
+    expect(readFileSync(file, "utf8")).toBe(before);
+    writeFileSync(file, `${JSON.stringify({ v: 1, seq: 1, ts: "t", type: "mystery" })}\n`);
+    expect(() => RecordWriter.open(file)).toThrow(/last line: unknown record type "mystery"/);
+  });
+
+  it("skips blank lines at the end when finding the last seq", () => {
+    const w = RecordWriter.open(file);
+    w.append(R.start());
+    w.close();
+    appendFileSync(file, "\n\n");
     const w2 = RecordWriter.open(file);
     expect(w2.lastSeq).toBe(1);
     w2.close();
-    expect(readFileSync(file, "utf8").split("\n")).toHaveLength(2);
   });
 
   it("refuses to append to a record of a newer format", () => {
@@ -105,11 +117,14 @@ describe("loadRecord", () => {
     expect(warnings[0]).toContain(file);
   });
 
-  it("ignores an unparsable last line with a warning", () => {
+  it("a complete but unloadable last line is an error naming file and line, not a torn tail", () => {
     writeFileSync(file, line({ v: 1, seq: 1, ts: "t", type: "cleared" }) + "{oops\n");
-    const { lines, warnings } = loadRecord(file);
-    expect(lines).toHaveLength(1);
-    expect(warnings[0]).toMatch(/torn last line 2/);
+    expect(() => loadRecord(file)).toThrow(`${file}: line 2: unparsable JSON`);
+    writeFileSync(
+      file,
+      line({ v: 1, seq: 1, ts: "t", type: "cleared" }) + line({ v: 1, seq: 2, ts: "t", type: "mystery" }),
+    );
+    expect(() => loadRecord(file)).toThrow(`${file}: line 2: unknown record type "mystery"`);
   });
 
   it("throws a RecordError naming file and line for a corrupt line elsewhere", () => {

@@ -79,7 +79,7 @@ function setup(
 }
 
 describe("ToolExecutor (R-TOOL-3)", () => {
-  it("runs two edits of one file in order and a read of another alongside, results in call order", async () => {
+  it("runs two edits of one file in order and a read of another alongside, results returned in call order", async () => {
     writeFileSync(join(dirs.workspace, "a.txt"), "x\n");
     writeFileSync(join(dirs.workspace, "b.txt"), "bee\n");
     const { exec } = setup("auto-edit");
@@ -94,13 +94,14 @@ describe("ToolExecutor (R-TOOL-3)", () => {
     const results = await exec.runBatch(calls, ctx, h);
     expect(results.map((r) => r.outcome)).toEqual(["ok", "ok", "ok", "ok"]);
     expect(readFileSync(join(dirs.workspace, "a.txt"), "utf8")).toBe("z\n");
-    expect(log.results.map((r) => r.index)).toEqual([0, 1, 2, 3]);
-    expect(log.results.map((r) => r.result)).toEqual(results);
+    // Handed over as each finished; each index once, with the value returned in call order.
+    expect(log.results.map((r) => r.index).sort()).toEqual([0, 1, 2, 3]);
+    for (const r of log.results) expect(r.result).toEqual(results[r.index]);
     expect(textOf(results[3])).toBe("     1\tbee");
     expect(log.asked).toEqual([]);
   });
 
-  it("runs calls on different files concurrently but delivers results in call order", async () => {
+  it("runs calls on different files concurrently and hands over each result as it finishes", async () => {
     const { registry, exec } = setup();
     const events: string[] = [];
     registry.register(sleeper(events));
@@ -113,8 +114,9 @@ describe("ToolExecutor (R-TOOL-3)", () => {
     await exec.runBatch(calls, makeCtx(dirs.workspace), h);
     // fast ran while the first slow one was running; the second "slow" waited for the first.
     expect(events).toEqual(["begin slow", "begin fast", "end fast", "end slow", "begin slow", "end slow"]);
-    expect(log.results.map((r) => r.id)).toEqual(calls.map((c) => c.id));
-    expect(log.events.filter((e) => e.startsWith("result"))).toEqual(calls.map((c) => `result ${c.id}`));
+    // R-TOOL-3: committed on completion, so a crash keeps "fast" even while "slow" still runs.
+    expect(log.results.map((r) => r.id)).toEqual([calls[1].id, calls[0].id, calls[2].id]);
+    expect(log.results.map((r) => r.index)).toEqual([1, 0, 2]);
   });
 
   it("runs one after another when parallel is off", async () => {
@@ -166,7 +168,7 @@ describe("ToolExecutor approval (R-TOOL-2)", () => {
     expect(log.asked).toHaveLength(1);
     expect(log.asked[0].map((p) => p.id)).toEqual([calls[0].id, calls[2].id, calls[3].id]);
     const firstStart = log.events.findIndex((e) => e.startsWith("start"));
-    expect(log.events.slice(0, firstStart)).toEqual([
+    expect(log.events.slice(0, firstStart).filter((e) => e.startsWith("decision"))).toEqual([
       `decision ${calls[0].id} approved`,
       `decision ${calls[2].id} denied`,
       `decision ${calls[3].id} approved`,

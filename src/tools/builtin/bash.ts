@@ -1,14 +1,20 @@
 // bash (R-BASH-1): runs in the workspace in its own process group; timeout and cancel kill the
 // whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
+import { defaultConfig } from "../../config/defaults.js";
+import { scrubbedEnv } from "../../config/secrets.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
 import type { ShellSandbox, Tool, ToolResult } from "../types.js";
 import { CappedOutput } from "./output-cap.js";
 
-export const BASH_OUTPUT_CAP = 30_000;
+/** Under the default toolOutputLimit (30,000), so the bash note is the one the model reads. */
+export const BASH_OUTPUT_CAP = 29_000;
 const KILL_GRACE_MS = 2000;
+/** How long tern waits for SIGKILLed processes to be gone before it may exit. */
+const KILL_SETTLE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
 
@@ -23,12 +29,76 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether any member of the process group still runs (zombies waiting to be reaped do not count). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  if (process.platform !== "linux") return true;
+  try {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ")".
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * After SIGTERM, a group member that ignores it gets SIGKILL once the grace time is over. The
+ * group is checked as it goes, so a group that obeyed ends the wait early. The timer is
+ * deliberately not unref'd, and `settleProcessKills` lets tern wait for it before exiting, so
+ * no descendant outlives tern (R-BASH-1).
+ */
+async function escalate(pid: number): Promise<void> {
+  const deadline = Date.now() + KILL_GRACE_MS;
+  while (Date.now() < deadline) {
+    if (!groupAlive(pid)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  killGroup(pid, "SIGKILL");
+  // SIGKILL is delivered asynchronously: on a loaded machine the group may take a moment to die.
+  const gone = Date.now() + KILL_SETTLE_MS;
+  while (Date.now() < gone && groupAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+}
+
+const escalations = new Set<Promise<void>>();
+function trackEscalation(p: Promise<void>): void {
+  escalations.add(p);
+  void p.finally(() => escalations.delete(p));
+}
+
+/** Resolves once every process group tern told to stop is gone (SIGKILL sent where needed). */
+export async function settleProcessKills(): Promise<void> {
+  while (escalations.size > 0) await Promise.all([...escalations]);
+}
+
+let cachedToolEnv: NodeJS.ProcessEnv | undefined;
+/** Without a session's configuration: tern's environment scrubbed with the default patterns. */
+function defaultToolEnv(): NodeJS.ProcessEnv {
+  cachedToolEnv ??= scrubbedEnv(process.env, defaultConfig());
+  return cachedToolEnv;
+}
+
 export function runBash(
   command: string,
   cwd: string,
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox?: ShellSandbox,
+  env: NodeJS.ProcessEnv = defaultToolEnv(),
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
@@ -40,6 +110,7 @@ export function runBash(
     const { file, args } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
     const child = spawn(file, args, {
       cwd,
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -58,7 +129,7 @@ export function runBash(
       stopped = why;
       const pid = child.pid;
       killGroup(pid, "SIGTERM");
-      setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref();
+      trackEscalation(escalate(pid));
     };
     const timer =
       timeoutSeconds === null ? undefined : setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
@@ -121,15 +192,16 @@ export async function runShellCall(
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox: ShellSandbox | undefined,
+  env?: NodeJS.ProcessEnv,
 ): Promise<ToolResult> {
-  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal);
-  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox)), sandboxed: true };
+  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal, undefined, env);
+  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox, env)), sandboxed: true };
   const text = textOf(inside);
   const block =
     inside.outcome === "error" && !signal.aborted ? sandboxBlock(text, sandbox.policy) : undefined;
   if (!block) return inside;
   if (sandbox.approveOutside && (await sandbox.approveOutside(command))) {
-    const outside = await runBash(command, cwd, timeoutSeconds, signal);
+    const outside = await runBash(command, cwd, timeoutSeconds, signal, undefined, env);
     const note = "[it failed in the sandbox; run again outside the sandbox with the user's approval]";
     return { ...outside, sandboxed: false, content: [{ type: "text", text: `${note}\n${textOf(outside)}` }] };
   }
@@ -144,5 +216,6 @@ export const bashTool: Tool<Args> = {
   schema,
   kind: "shell",
   paths: () => [],
-  run: (args, ctx) => runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox),
+  run: (args, ctx) =>
+    runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox, ctx.env),
 };

@@ -1,15 +1,18 @@
 // grep: a JavaScript regex over the files under a folder, gitignore-aware, capped output.
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { displayPath, resolvePath } from "../paths.js";
-import { errorMessage, fail, ok } from "../results.js";
+import { clip, errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
 import { listFiles } from "./file-walk.js";
-import { looksBinary } from "./read-file.js";
+import { searchFiles } from "./grep-search.js";
+import { fileKind } from "./safe-read.js";
 
 const MAX_MATCHES = 200;
 const MAX_LINE_CHARS = 300;
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** A search that takes longer is a runaway pattern or far too wide a search (R-TOOL-6). */
+const SEARCH_TIMEOUT_MS = 20_000;
 
 const schema = z.object({
   pattern: z.string().describe("JavaScript regular expression"),
@@ -27,46 +30,50 @@ export const grepTool: Tool<Args> = {
   kind: "read",
   paths: (args) => [args.path ?? "."],
   async run(args, ctx) {
-    let re: RegExp;
     try {
-      re = new RegExp(args.pattern);
+      // Checked here for a clear error; the search itself compiles it again in its worker.
+      new RegExp(args.pattern);
     } catch (err) {
-      return fail(`Invalid regex ${JSON.stringify(args.pattern)}: ${errorMessage(err)}`);
+      return fail(
+        `Invalid regex ${clip(JSON.stringify(args.pattern), 200)}: ${clip(errorMessage(err), 300)}`,
+      );
     }
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     let files: string[];
     try {
       const st = await stat(base);
-      files = st.isDirectory() ? await listFiles(base, args.glob ?? "**/*", ctx.cwd) : [base];
+      if (st.isDirectory())
+        files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, { signal: ctx.signal });
+      else if (st.isFile()) files = [base];
+      else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
         return fail(`Path not found: ${displayPath(ctx.cwd, base)}`);
       return fail(`Cannot search ${displayPath(ctx.cwd, base)}: ${errorMessage(err)}`);
     }
-    const out: string[] = [];
-    let total = 0;
-    for (const file of files) {
-      if (ctx.signal.aborted) return fail("cancelled");
-      let buf: Buffer;
-      try {
-        if ((await stat(file)).size > MAX_FILE_BYTES) continue;
-        buf = await readFile(file);
-      } catch {
-        continue;
-      }
-      if (looksBinary(buf)) continue;
-      const lines = buf.toString("utf8").split(/\r?\n/);
-      const shown = displayPath(ctx.cwd, file);
-      for (let i = 0; i < lines.length; i++) {
-        if (!re.test(lines[i])) continue;
-        total++;
-        if (out.length < MAX_MATCHES) {
-          const line = lines[i].length > MAX_LINE_CHARS ? `${lines[i].slice(0, MAX_LINE_CHARS)}…` : lines[i];
-          out.push(`${shown}:${i + 1}:${line}`);
-        }
-      }
+    const outcome = await searchFiles(
+      {
+        pattern: args.pattern,
+        files,
+        maxMatches: MAX_MATCHES,
+        maxLineChars: MAX_LINE_CHARS,
+        maxFileBytes: MAX_FILE_BYTES,
+      },
+      SEARCH_TIMEOUT_MS,
+      ctx.signal,
+    );
+    if (outcome.kind === "cancelled") return fail("cancelled");
+    if (outcome.kind === "timeout") {
+      return fail(
+        `grep stopped after ${SEARCH_TIMEOUT_MS / 1000}s without finishing: the pattern ${clip(JSON.stringify(args.pattern), 200)} ` +
+          "may backtrack catastrophically (nested quantifiers such as (a+)+), or the search is too wide; simplify the pattern or narrow path/glob.",
+      );
     }
-    if (total === 0) return ok(`No matches for ${JSON.stringify(args.pattern)} in ${files.length} files.`);
+    if (outcome.kind === "failed") return fail(`grep failed: ${outcome.message}`);
+    const { total } = outcome;
+    const out = outcome.matches.map((m) => `${displayPath(ctx.cwd, files[m.file])}:${m.line}:${m.text}`);
+    if (total === 0)
+      return ok(`No matches for ${clip(JSON.stringify(args.pattern), 200)} in ${files.length} files.`);
     if (total > out.length)
       out.push(`… [${total - out.length} more matches not shown; narrow the pattern, path or glob]`);
     return ok(out.join("\n"));

@@ -28,6 +28,6 @@ export class CappedOutput {
     if (this.total <= this.maxChars) return this.head + this.tail;
     const tail = this.tail.slice(-tailRoom);
     const elided = this.total - this.head.length - tail.length;
-    return `${this.head}\n… [${elided} characters elided] …\n${tail}`;
+    return `${this.head}\n… [${elided} characters elided; to see all of it, send the output to a file and read that with read_file offset/limit or grep] …\n${tail}`;
   }
 }

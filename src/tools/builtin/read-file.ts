@@ -1,10 +1,9 @@
 // read_file: line-numbered text (R-TOOL-1), images as image parts; a text read authorizes edits.
-import { readFileSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
+import { FileTooLargeError, NotRegularFileError, readRegularFile } from "./safe-read.js";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -60,7 +59,8 @@ export function numberLines(lines: string[], firstLine: number): string {
     .join("\n");
 }
 
-const SYNC_READ_MAX_BYTES = 256 * 1024;
+/** Larger files are searched (grep) or printed in ranges (bash), never loaded whole. */
+const READ_MAX_BYTES = 32 * 1024 * 1024;
 
 export const readFileTool: Tool<Args> = {
   name: "read_file",
@@ -76,14 +76,24 @@ export const readFileTool: Tool<Args> = {
     let buf: Buffer;
     let mtimeMs: number;
     try {
-      const st = statSync(abs);
-      if (st.isDirectory()) return fail(`${shown} is a directory; use glob to list files.`);
-      mtimeMs = st.mtimeMs;
-      // stat and small reads are synchronous: the thread-pool round trips of async calls cost more
-      // than the work itself, and a long turn reads many small files.
-      buf = st.size <= SYNC_READ_MAX_BYTES ? readFileSync(abs) : await readFile(abs);
+      const read = readRegularFile(abs, READ_MAX_BYTES);
+      buf = read.data;
+      mtimeMs = read.stats.mtimeMs;
     } catch (err) {
+      if (err instanceof NotRegularFileError) {
+        return fail(
+          err.kind === "a directory"
+            ? `${shown} is a directory; use glob to list files.`
+            : `${shown} ${err.message}; refusing to read it.`,
+        );
+      }
+      if (err instanceof FileTooLargeError)
+        return fail(
+          `${shown} ${err.message}; search it with grep or print a range with bash (sed -n '1,200p').`,
+        );
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${shown}`);
+      if ((err as NodeJS.ErrnoException).code === "EISDIR")
+        return fail(`${shown} is a directory; use glob to list files.`);
       return fail(`Cannot read ${shown}: ${errorMessage(err)}`);
     }
     const media = imageMediaType(buf);

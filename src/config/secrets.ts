@@ -1,0 +1,153 @@
+// Secrets (R-CFG-3). Redaction is by VALUE, not by pattern: whatever format a provider's error
+// body, a tool's output or a server's stderr echoes a key in, the key's own characters are
+// what gets replaced. One process-wide set, filled when the configuration is known, read by
+// every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
+import type { Config } from "./types.js";
+
+/** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
+export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
+/** Shorter values are not redacted: a key "x" would otherwise erase every x tern prints. */
+const MIN_SECRET_LENGTH = 8;
+export const REDACTED = "[redacted]";
+
+const secrets = new Set<string>();
+let matcher: RegExp | null = null;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex. */
+function spellings(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  return [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    encodeURIComponent(value),
+    ...base64Cores(bytes),
+    bytes.toString("hex"),
+  ];
+}
+
+/**
+ * The base64 characters that spell `bytes` wherever they sit in a longer encoded text (e.g.
+ * `Basic base64(user:key)`): for each of the three byte alignments, the characters that depend
+ * only on the value's own bytes.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (const lead of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes])
+      .toString("base64")
+      .replace(/=+$/, "");
+    const start = lead === 0 ? 0 : lead + 1;
+    const end = (lead + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+    const core = encoded.slice(start, end);
+    if (core.length >= MIN_SECRET_LENGTH) out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return out;
+}
+
+export function registerSecret(value: string | undefined): void {
+  const v = value?.trim();
+  if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return;
+  secrets.add(v);
+  rebuildMatcher();
+}
+
+function rebuildMatcher(): void {
+  const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
+  matcher = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "gi") : null;
+}
+
+const compiled = new Map<string, RegExp>();
+function globToRegExp(glob: string): RegExp {
+  let re = compiled.get(glob);
+  if (!re) {
+    re = new RegExp(`^${glob.split("*").map(escapeRegExp).join(".*")}$`, "i");
+    compiled.set(glob, re);
+  }
+  return re;
+}
+
+const matchesAny = (name: string, globs: string[]) => globs.some((g) => globToRegExp(g).test(name));
+
+/** Every configured provider's key variable (the one `apiKeyEnv` names). */
+function providerKeyNames(config: Config): Set<string> {
+  const names = new Set<string>();
+  for (const p of Object.values(config.providers)) if (p.apiKeyEnv) names.add(p.apiKeyEnv);
+  return names;
+}
+
+/** Registers the values of every provider key and of every variable whose name looks secret. */
+export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config): void {
+  const keyNames = config ? providerKeyNames(config) : new Set<string>();
+  const include = config?.shellEnv.include ?? [];
+  const exclude = [...SECRET_NAME_PATTERNS, ...(config?.shellEnv.exclude ?? [])];
+  for (const [name, value] of Object.entries(env)) {
+    if (keyNames.has(name) || !matchesAny(name, exclude)) continue;
+    // A variable the user passes to tools on purpose (shellEnv.include) is not treated as secret.
+    if (!matchesAny(name, include)) registerSecret(value);
+    else if (value !== undefined && secrets.delete(value.trim())) rebuildMatcher();
+  }
+  // Provider keys last: a key is secret even if an included variable holds the same value.
+  for (const name of keyNames) registerSecret(env[name]);
+  // Credentials configured as provider headers (Authorization, x-api-key…) are keys too.
+  for (const provider of Object.values(config?.providers ?? {})) {
+    for (const [header, value] of Object.entries(provider.headers ?? {})) {
+      if (/auth|key|token|secret/i.test(header)) registerSecret(value.replace(/^(Bearer|Basic)\s+/i, ""));
+    }
+  }
+}
+
+/** `text` with every registered secret value, in any of its spellings, replaced by `[redacted]`. */
+export function redactSecrets(text: string): string {
+  if (!matcher || text.length === 0) return text;
+  matcher.lastIndex = 0;
+  return matcher.test(text) ? text.replace(matcher, REDACTED) : text;
+}
+
+/** A copy of a JSON-like value with every string redacted (the same object when nothing changed). */
+export function redactDeep<T>(value: T): T {
+  if (!matcher) return value;
+  if (typeof value === "string") return redactSecrets(value) as T;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      return r;
+    });
+    return (changed ? out : value) as T;
+  }
+  if (value && typeof value === "object") {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = redactDeep(v);
+      if (r !== v) changed = true;
+      out[k] = r;
+    }
+    return (changed ? out : value) as T;
+  }
+  return value;
+}
+
+/**
+ * The environment of tool processes: no provider key, no variable whose name matches a secret
+ * pattern (or `shellEnv.exclude`) unless `shellEnv.include` names it, and none whose value is a
+ * registered secret, whatever its name.
+ */
+export function scrubbedEnv(env: NodeJS.ProcessEnv, config: Config): NodeJS.ProcessEnv {
+  const keyNames = providerKeyNames(config);
+  const exclude = [...SECRET_NAME_PATTERNS, ...config.shellEnv.exclude];
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || keyNames.has(name)) continue;
+    // A name the user included by hand passes (its value is still redacted in what tern writes).
+    const included = matchesAny(name, config.shellEnv.include);
+    if (!included && (matchesAny(name, exclude) || secrets.has(value.trim()))) continue;
+    out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+// R-TOOL-6: listings (grep's file walk, glob) cannot hang tern: brace explosions are refused
+// before the synchronous expansion, and a walk stops on cancel or after its time.
+import { describe, expect, it } from "vitest";
+import { braceExpansions, ListingStopped, listFiles } from "../../src/tools/builtin/file-walk.js";
+
+describe("bounded listings", () => {
+  it("estimates brace expansion", () => {
+    expect(braceExpansions("src/**/*.{ts,tsx}")).toBe(2);
+    expect(braceExpansions("{a,b}{c,d,e}")).toBe(6);
+    expect(braceExpansions("{1..100000}")).toBe(100000);
+    expect(braceExpansions("{a..z}")).toBe(26);
+    expect(braceExpansions("{a,{b,c}}")).toBe(4);
+    expect(braceExpansions("x\\{a,b}")).toBe(1);
+  });
+
+  it("refuses a pattern that expands past the limit without expanding it", async () => {
+    const bomb = "{a,b}".repeat(20);
+    await expect(listFiles("/tmp", bomb, "/tmp")).rejects.toThrow(/expands to more than 1024 alternatives/);
+  });
+
+  it("stops a walk of the whole filesystem when cancelled, and when its time is up", async () => {
+    const ac = new AbortController();
+    const walk = listFiles("/", "**/*", "/nonexistent", { signal: ac.signal });
+    setTimeout(() => ac.abort(), 200);
+    await expect(walk).rejects.toBeInstanceOf(ListingStopped);
+    await expect(listFiles("/", "**/*", "/nonexistent", { timeoutMs: 200 })).rejects.toThrow(
+      /took too long|too many files/,
+    );
+  });
+});
