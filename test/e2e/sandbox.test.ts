@@ -99,6 +99,16 @@ describe.skipIf(!bwrapWorks)("bash in the sandbox", () => {
     expect(on.output).toMatch(/connected/);
   });
 
+  it("the sandboxed command gets the scrubbed environment: no provider key", async () => {
+    const { run, output } = await runBash("env", ["--sandbox", "workspace-write"], {
+      ...sandboxEnv(),
+      MY_SERVICE_TOKEN: "tok-should-not-leak-123",
+    });
+    expect(run.code).toBe(0);
+    expect(output).toMatch(/^PATH=/m);
+    expect(output).not.toMatch(/OPENAI_API_KEY|sk-test-key|MY_SERVICE_TOKEN|tok-should-not-leak/);
+  });
+
   it("deny rules still deny, and --yes never turns the sandbox off", async () => {
     writeUserConfig(e, { permissions: { deny: ["bash(rm *)"] } });
     writeFileSync(ws("keep.txt"), "k\n");
