@@ -343,7 +343,7 @@ describe("retry around openai-responses (R-RETRY)", () => {
     fake.enqueue(
       openaiError(
         429,
-        { message: "Rate limit reached", type: "tokens", code: "rate_limit_exceeded" },
+        { error: { message: "Rate limit reached", type: "tokens", code: "rate_limit_exceeded" } },
         { "retry-after": "7" },
       ),
       responsesStream()
