@@ -81,6 +81,7 @@ export async function askSide(
     images: model.info.images,
     // No hosted tools either: a side question only answers from what the session holds.
     ...(model.thinking !== "off" ? { thinking: model.thinking } : {}),
+    cacheKey: core.id,
   };
   let usage: Usage | null = null;
   const cost = () => (usage ? computeCost(usage, model.info.pricing) : 0);

@@ -235,6 +235,42 @@ describe("a GPT-5 session over the Responses API", () => {
   });
 });
 
+describe("fork and export of a Responses session", () => {
+  it("a fork resumes with the parent's reasoning items; export keeps them", async () => {
+    e.provider.enqueue(
+      responsesStream()
+        .reasoning("look", "ENC-F1")
+        .functionCall({ callId: "call_f", name: "bash", args: { command: "echo f" } })
+        .build(),
+      responsesStream().text("forked parent done").build(),
+    );
+    const first = await e.run(["run", "--json", "--yes", "--model", "openai/gpt-5", "go"], ENV);
+    expect(first.code, first.stderr).toBe(0);
+    const parent = jsonEvents(first.stdout).find((x) => x.type === "session").id;
+    const exported = await e.run(["export", parent, "--format", "json"], ENV);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain("ENC-F1");
+    const fork = await e.run(["fork", parent], ENV);
+    expect(fork.code, fork.stderr).toBe(0);
+    const child = fork.stdout.trim();
+    e.provider.enqueue(responsesStream().text("in the fork").build());
+    const resumed = await e.run(["run", "--json", "--yes", "--resume", child, "more"], ENV);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const last = e.provider.requests.at(-1)!;
+    expect(last.path).toBe("/v1/responses");
+    expect(last.body.prompt_cache_key).toBe(child);
+    expect(responsesViolations(last.body)).toEqual([]);
+    expect(last.body.input.map((i: any) => i.type ?? i.role)).toEqual([
+      "user",
+      "reasoning",
+      "function_call",
+      "function_call_output",
+      "message",
+      "user",
+    ]);
+  });
+});
+
 describe("a Claude session with thinking", () => {
   it("runs a multi-round tool loop with thinking and web search echoed, resumes after SIGKILL legally, bills exactly", async () => {
     writeFileSync(join(e.dirs.workspace, "notes.txt"), "alpha\n");
