@@ -141,7 +141,9 @@ function StatusLine({ state }: { state: UiState }) {
   return (
     <Text color="gray">
       {s.model}
-      {s.thinking ? ` · thinking ${s.thinking}` : ""} · context {pct}% · {s.tokens} tokens · {money(s.cost)}
+      {/* Off is the quiet default; a level in force is always named. */}
+      {s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : ""} · context {pct}% · {s.tokens}{" "}
+      tokens · {money(s.cost)}
       {s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : ""} · session {s.sessionId}
     </Text>
   );
