@@ -78,7 +78,24 @@ export function buildAnthropicBody(request: NormalizedRequest): Record<string, u
   const messages = buildMessages(request.messages, request.images, toolsAsText);
   markLastMessageForCache(messages);
   body.messages = messages;
+  if (thinking && !toolLoopStartsWithThinking(messages)) {
+    // A tool loop answered by a model that did not think (thinking was off, or another model)
+    // cannot continue with thinking on: the API wants its assistant message to open with a
+    // thinking block. This one request goes without; the next turn thinks again.
+    delete body.thinking;
+    body.max_tokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  }
   return body;
+}
+
+/** Whether the request continues a tool loop whose assistant message opens with a thinking block (or none runs). */
+function toolLoopStartsWithThinking(messages: WireMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user" || !last.content.some((b) => b.type === "tool_result")) return true;
+  const assistant = messages[messages.length - 2];
+  if (assistant?.role !== "assistant") return true;
+  const first = assistant.content[0]?.type;
+  return first === "thinking" || first === "redacted_thinking";
 }
 
 function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {

@@ -185,3 +185,39 @@ describe("Anthropic web search server tool (R-PROV-11)", () => {
     expect(JSON.stringify(side)).not.toContain("server_tool_use");
   });
 });
+
+describe("thinking on a tool loop begun without it", () => {
+  const loop = (
+    thinkingBlocks?: { thinking: string; signature: string }[],
+  ): NormalizedRequest["messages"] => [
+    { role: "user", content: [{ type: "text", text: "go" }] },
+    {
+      role: "assistant",
+      text: "",
+      reasoning: "",
+      ...(thinkingBlocks ? { thinkingBlocks } : {}),
+      toolCalls: [{ id: "toolu_1", name: "bash", arguments: "{}" }],
+    },
+    {
+      role: "tool",
+      toolCallId: "toolu_1",
+      toolName: "bash",
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+    },
+  ];
+
+  it("goes without thinking for that request only (an old record resumed mid-loop stays legal)", () => {
+    const old = buildAnthropicBody(req({ thinking: "high", maxOutputTokens: 8192, messages: loop() }));
+    expect(old).not.toHaveProperty("thinking");
+    expect(old.max_tokens).toBe(8192);
+    const thought = buildAnthropicBody(
+      req({ thinking: "high", maxOutputTokens: 8192, messages: loop([{ thinking: "t", signature: "S" }]) }),
+    );
+    expect(thought.thinking).toEqual({ type: "enabled", budget_tokens: 6144 });
+    const next = loop();
+    next.push({ role: "assistant", text: "done", reasoning: "", toolCalls: [] });
+    next.push({ role: "user", content: [{ type: "text", text: "new turn" }] });
+    expect(buildAnthropicBody(req({ thinking: "high", messages: next })).thinking).toBeDefined();
+  });
+});
