@@ -60,7 +60,7 @@ describe("requests over the Responses API after tool use", () => {
       signal: new AbortController().signal,
       onEvent: () => {},
     });
-    expect(side).toEqual({ ok: true, text: "side answer" });
+    expect(side).toMatchObject({ ok: true, text: "side answer" });
 
     const requests = h.provider.requests;
     expect(new Set(requests.map((r) => r.path))).toEqual(new Set(["/v1/responses"]));
