@@ -1,7 +1,7 @@
 // Turns the merged config plus the environment into one callable model (R-CFG-3, R-CFG-4,
 // R-PROV-0, §10). Keys are read only from the variable named by `apiKeyEnv` and never appear
 // in a message.
-import { DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
+import { CATALOGUE, DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
 import { AUTO_PROVIDER_ORDER, BASE_URL_ENV, BUILTIN_PROVIDERS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { MODEL_ID_RE } from "./schema.js";
@@ -131,6 +131,10 @@ export function resolveModel(
   const compat = {
     ...(providerId === "deepseek" ? { echoReasoning: true } : {}),
     ...(info.reasoning ? { reasoningEffort: true } : {}),
+    // A model known not to reason refuses the request for encrypted reasoning (R-PROV-9).
+    ...(endpoint.api === "openai-responses" && !info.reasoning && (CATALOGUE[id] || info.reasoning === false)
+      ? { encryptedReasoning: false }
+      : {}),
     ...config.models[id]?.compat,
   };
   if (Object.keys(compat).length > 0) endpoint.compat = compat;

@@ -129,7 +129,7 @@ export interface ResolvedModel {
     baseUrl: string;
     apiKey?: string;
     headers: Record<string, string>;
-    compat?: ModelCompat & { reasoningEffort?: boolean };
+    compat?: ModelCompat & { reasoningEffort?: boolean; encryptedReasoning?: boolean };
   };
   info: ModelInfo;
   /** The reasoning level in force (R-PROV-10). */

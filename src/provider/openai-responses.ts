@@ -36,7 +36,7 @@ async function* streamResponses(
   try {
     const response = await postStream(responsesUrl(endpoint.baseUrl), {
       headers,
-      body: JSON.stringify(buildResponsesBody(request)),
+      body: JSON.stringify(buildResponsesBody(request, endpoint.compat)),
       signal: options.signal,
       idleTimeoutMs: options.idleTimeoutMs,
     });

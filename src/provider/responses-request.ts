@@ -1,26 +1,28 @@
 // NormalizedRequest → OpenAI Responses request body (R-PROV-9). Stateless: `store: false`, the
 // whole history as `input` items, reasoning carried forward as `encrypted_content`.
 import { imagePlaceholder } from "./anthropic-request.js";
-import type { ContentPart, Message, NormalizedRequest, ProviderItem } from "./types.js";
+import type { ContentPart, Message, NormalizedRequest, ProviderCompat, ProviderItem } from "./types.js";
 
 type Item = Record<string, unknown>;
 
-export function buildResponsesBody(request: NormalizedRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    model: request.model,
-    stream: true,
-    store: false,
-    include: ["reasoning.encrypted_content"],
-  };
+export function buildResponsesBody(
+  request: NormalizedRequest,
+  compat: ProviderCompat = {},
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, stream: true, store: false };
+  if (compat.encryptedReasoning !== false) body.include = ["reasoning.encrypted_content"];
   if (request.system.trim() !== "") body.instructions = request.system;
   // Side questions send no tools: earlier calls and results then travel as text (R-SIDE-1).
   const toolsAsText = request.tools.length === 0;
   body.input = buildInput(request.messages, request.images, toolsAsText);
+  // `strict` defaults to true on this API, which refuses any schema outside its strict subset
+  // (MCP servers' schemas, optional properties): tern's tools are validated by tern.
   const tools: Item[] = request.tools.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
     parameters: tool.parameters,
+    strict: false,
   }));
   if (request.hostedTools?.includes("web_search")) tools.push({ type: "web_search" });
   if (tools.length > 0) {
@@ -57,7 +59,7 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
         out.push({
           type: "message",
           role: "assistant",
-          content: [{ type: "output_text", text: message.text, annotations: [] }],
+          content: [{ type: "output_text", text: message.text }],
         });
       }
       for (const call of message.toolCalls) {
@@ -69,7 +71,6 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
               {
                 type: "output_text",
                 text: `[tool call ${call.id}: ${call.name} ${call.arguments}]`,
-                annotations: [],
               },
             ],
           });

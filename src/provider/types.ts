@@ -174,6 +174,11 @@ export interface ProviderCompat {
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /** openai-chat: send `reasoning_effort` for the thinking level (the catalogue's reasoning models). */
   reasoningEffort?: boolean;
+  /**
+   * openai-responses: `false` for models known not to reason, which refuse
+   * `include: ["reasoning.encrypted_content"]` ("Encrypted content is not supported with this model").
+   */
+  encryptedReasoning?: boolean;
 }
 
 export interface ProviderEndpoint {

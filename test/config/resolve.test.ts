@@ -273,6 +273,18 @@ describe("protocol per model and thinking level (R-PROV-9, R-PROV-10)", () => {
     ).toBe("high");
   });
 
+  it("Responses asks for encrypted reasoning except for models known not to reason", () => {
+    const config = defaultConfig();
+    config.models["openai/gpt-4.1"] = { api: "openai-responses" };
+    config.models["openai/my-ft"] = { api: "openai-responses" };
+    const known = resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model.endpoint.compat;
+    expect(known).toEqual({ encryptedReasoning: false });
+    expect(resolveModel({ ...config, model: "openai/gpt-5" }, env).model.endpoint.compat).toEqual({
+      reasoningEffort: true,
+    });
+    expect(resolveModel({ ...config, model: "openai/my-ft" }, env).model.endpoint.compat).toBeUndefined();
+  });
+
   it("chat sends reasoning_effort only for models the catalogue marks as reasoning", () => {
     const config = defaultConfig();
     const env2 = { OPENROUTER_API_KEY: "k", OPENAI_API_KEY: "k" };

@@ -89,10 +89,15 @@ describe("openai-responses request (R-PROV-9, R-PROV-10)", () => {
       instructions: "You are tern.",
       max_output_tokens: 4096,
       reasoning: { effort: "high", summary: "auto" },
-      tools: [{ type: "function", ...TOOL }],
+      tools: [{ type: "function", ...TOOL, strict: false }],
       input: [{ role: "user", content: [{ type: "input_text", text: "hi" }] }],
     });
     expect(responsesViolations(sent.body)).toEqual([]);
+  });
+
+  it("a model known not to reason gets no request for encrypted reasoning (the API refuses it)", () => {
+    expect(buildResponsesBody(req(), { encryptedReasoning: false })).not.toHaveProperty("include");
+    expect(buildResponsesBody(req(), {}).include).toEqual(["reasoning.encrypted_content"]);
   });
 
   it("thinking off sends no reasoning field; tool_choice only beside tools; web_search when hosted", () => {
@@ -100,7 +105,7 @@ describe("openai-responses request (R-PROV-9, R-PROV-10)", () => {
     expect(buildResponsesBody(req()).reasoning).toBeUndefined();
     const none = buildResponsesBody(req({ toolChoice: "none", hostedTools: ["web_search"] }));
     expect(none.tool_choice).toBe("none");
-    expect(none.tools).toEqual([{ type: "function", ...TOOL }, { type: "web_search" }]);
+    expect(none.tools).toEqual([{ type: "function", ...TOOL, strict: false }, { type: "web_search" }]);
   });
 
   it("history as input items: reasoning echoed before its calls, calls by call_id, images in input and outputs", () => {
@@ -156,7 +161,7 @@ describe("openai-responses request (R-PROV-9, R-PROV-10)", () => {
       {
         type: "message",
         role: "assistant",
-        content: [{ type: "output_text", text: "Reading.", annotations: [] }],
+        content: [{ type: "output_text", text: "Reading." }],
       },
       { type: "function_call", call_id: "call_1", name: "read_file", arguments: '{"path":"a.png"}' },
       {
