@@ -8,7 +8,7 @@ import { exportArchive } from "../engine/archive.js";
 import type { Session } from "../engine/session.js";
 import { askSide, type SideExchange } from "../engine/side.js";
 import { money } from "./table.js";
-import { THINKING_HELP, thinkingCommand } from "./thinking-command.js";
+import { THINKING_HELP, thinkingCommand } from "../engine/thinking-command.js";
 
 export const LINE_HELP = [
   "/help              this help",

@@ -4,7 +4,7 @@ import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
 import type { TuiController } from "./controller.js";
-import { THINKING_HELP, thinkingCommand } from "../cli/thinking-command.js";
+import { THINKING_HELP, thinkingCommand } from "../engine/thinking-command.js";
 import { askSideQuestion } from "./side.js";
 import { money } from "./state.js";
 
