@@ -8,6 +8,7 @@ import { exportArchive } from "../engine/archive.js";
 import type { Session } from "../engine/session.js";
 import { askSide, type SideExchange } from "../engine/side.js";
 import { money } from "./table.js";
+import { THINKING_HELP, thinkingCommand } from "../engine/thinking-command.js";
 
 export const LINE_HELP = [
   "/help              this help",
@@ -15,6 +16,7 @@ export const LINE_HELP = [
   "/cost              cost of this session so far",
   "/todos             the todo list",
   "/model <id>        switch model, e.g. /model anthropic/claude-sonnet-4-5",
+  THINKING_HELP.replace("   ", "  "),
   "/yolo once         approve every tool call of the next turn",
   "/clear             start over with an empty context (the record keeps the past)",
   "/rewind <turn>     withdraw the turns after <turn> from the context",
@@ -52,7 +54,9 @@ export async function runLineCommand(text: string, ctx: LineContext): Promise<bo
       ctx.print(LINE_HELP);
       break;
     case "/status":
-      ctx.print(`session ${session.id} · ${session.core.model.id} · cost ${costText(ctx)}`);
+      ctx.print(
+        `session ${session.id} · ${session.core.model.id} · thinking ${session.core.model.thinking} · cost ${costText(ctx)}`,
+      );
       break;
     case "/cost":
       ctx.print(`cost so far: ${costText(ctx)}`);
@@ -83,6 +87,9 @@ export async function runLineCommand(text: string, ctx: LineContext): Promise<bo
     }
     case "/model":
       await switchModel(args[0], ctx);
+      break;
+    case "/thinking":
+      ctx.print((await thinkingCommand(args[0], session, ctx.config, ctx.baseUrl)).message);
       break;
     case "/yolo":
       if (args[0] !== "once") ctx.print("usage: /yolo once");

@@ -18,6 +18,8 @@ export interface CommonOptions {
   maxDuration?: string;
   /** `--sandbox <mode>`: off | read-only | workspace-write (checked with the config, one-line error). */
   sandbox?: string;
+  /** `--thinking <level>`: off | low | medium | high (R-PROV-10). */
+  thinking?: string;
   /** `tern --plain`: the line mode instead of the Ink UI. */
   plain?: boolean;
 }
@@ -46,7 +48,8 @@ function addCommonOptions(cmd: Command): Command {
     .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
     .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
     .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
-    .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write");
+    .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
+    .option("--thinking <level>", "reasoning level: off, low, medium or high");
 }
 
 function buildProgram(version: string, setResult: (p: Promise<number>) => void): Command {

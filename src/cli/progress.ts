@@ -22,6 +22,10 @@ function progressLine(event: EngineEvent): string | undefined {
       return `retrying model request: ${event.message} (attempt ${event.attempt}, in ${formatDelay(event.delay_ms)})`;
     case "notice":
       return `notice: ${event.text}`;
+    case "hosted_tool":
+      return event.status === "done"
+        ? `⌕ ${event.name} (run by the provider)${event.detail ? ` ${JSON.stringify(event.detail)}` : ""}`
+        : undefined;
     case "error":
       // Class and status say at a glance whether it was the key, the quota or the server.
       return `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`;

@@ -3,7 +3,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
-import { flagsToConfig } from "../config/flags.js";
+import { flagsToConfig, parseThinking } from "../config/flags.js";
 import { requireSandbox, SandboxUnavailableError } from "../engine/sandbox.js";
 import { loadConfig } from "../config/load.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
@@ -35,7 +35,10 @@ export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
       maxDuration: opts.maxDuration,
       sandbox: opts.sandbox,
     });
-    return loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });
+    const thinking = opts.thinking !== undefined ? parseThinking(opts.thinking) : undefined;
+    const loaded = loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });
+    if (thinking) loaded.config.thinking = thinking;
+    return loaded;
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(err.message);
     throw err;

@@ -2,7 +2,24 @@
 // bad flag fails the same way a bad file does, naming the flag.
 import { ConfigError } from "./errors.js";
 import { describeRuleError } from "./rule-syntax.js";
-import { BUDGET_RULES, type ConfigLayer, isSandboxMode, MODEL_ID_RE, SANDBOX_MODE_NAMES } from "./schema.js";
+import {
+  BUDGET_RULES,
+  type ConfigLayer,
+  isSandboxMode,
+  isThinkingLevel,
+  MODEL_ID_RE,
+  SANDBOX_MODE_NAMES,
+  THINKING_NAMES,
+} from "./schema.js";
+import type { ThinkingLevel } from "./types.js";
+
+/** `--thinking <level>` / `/thinking <level>`: one clear line when the level is not one of ours. */
+export function parseThinking(raw: string, label = "--thinking"): ThinkingLevel {
+  const value = raw.trim().toLowerCase();
+  if (!isThinkingLevel(value))
+    throw new ConfigError(`${label}: must be ${THINKING_NAMES.join(", ")}, got '${raw}'`);
+  return value;
+}
 
 export interface ConfigFlags {
   model?: string;

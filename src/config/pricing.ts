@@ -7,12 +7,15 @@ export function emptyUsage(): Usage {
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
-  return {
+  const sum: Usage = {
     prompt: a.prompt + b.prompt,
     completion: a.completion + b.completion,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
   };
+  const searches = (a.webSearches ?? 0) + (b.webSearches ?? 0);
+  if (searches > 0) sum.webSearches = searches;
+  return sum;
 }
 
 /** Billed input, the ledger column: prompt − cacheRead. */
@@ -29,7 +32,11 @@ export function computeCost(usage: Usage, pricing?: Pricing): number | null {
     usage.cacheRead * (pricing.cacheRead ?? pricing.input) +
     usage.cacheWrite * (pricing.cacheWrite ?? pricing.input) +
     usage.completion * pricing.output;
-  return micro / 1_000_000;
+  const searches = usage.webSearches ?? 0;
+  if (searches === 0) return micro / 1_000_000;
+  // Provider-run searches are billed per use (R-PROV-11); no known price = unknown cost.
+  if (pricing.webSearch === undefined) return null;
+  return micro / 1_000_000 + (searches * pricing.webSearch) / 1000;
 }
 
 /** Sum of costs where any unknown part makes the total unknown. */

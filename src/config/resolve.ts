@@ -1,11 +1,11 @@
 // Turns the merged config plus the environment into one callable model (R-CFG-3, R-CFG-4,
 // R-PROV-0, §10). Keys are read only from the variable named by `apiKeyEnv` and never appear
 // in a message.
-import { DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
+import { CATALOGUE, DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
 import { AUTO_PROVIDER_ORDER, BASE_URL_ENV, BUILTIN_PROVIDERS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { MODEL_ID_RE } from "./schema.js";
-import type { Config, ProviderConfig, ResolvedModel } from "./types.js";
+import type { Config, ProviderApi, ProviderConfig, ResolvedModel } from "./types.js";
 
 const VERSION_SEGMENT = /^v\d+[a-z0-9]*$/i;
 
@@ -122,7 +122,7 @@ export function resolveModel(
   const { info, notice } = modelInfo(id, config.models[id]);
   if (notice) notices.push(notice);
   const endpoint: ResolvedModel["endpoint"] = {
-    api: provider.api,
+    api: pickApi(providerId, provider, config.models[id]?.api, info.api),
     baseUrl,
     headers: { ...provider.headers },
   };
@@ -130,8 +130,33 @@ export function resolveModel(
   // DeepSeek's thinking mode refuses a tool continuation without the reasoning echoed (R-PROV-3).
   const compat = {
     ...(providerId === "deepseek" ? { echoReasoning: true } : {}),
+    ...(info.reasoning ? { reasoningEffort: true } : {}),
+    // A model known not to reason refuses the request for encrypted reasoning (R-PROV-9).
+    ...(endpoint.api === "openai-responses" && !info.reasoning && (CATALOGUE[id] || info.reasoning === false)
+      ? { encryptedReasoning: false }
+      : {}),
     ...config.models[id]?.compat,
   };
   if (Object.keys(compat).length > 0) endpoint.compat = compat;
-  return { model: { id, providerId, name, endpoint, info }, notices };
+  // R-PROV-10: --thinking / /thinking, else the model's setting, else the catalogue's default.
+  const thinking = config.thinking ?? info.thinking ?? (info.reasoning ? "medium" : "off");
+  const hostedTools = [...(info.hostedTools ?? [])];
+  return { model: { id, providerId, name, endpoint, info, thinking, hostedTools }, notices };
+}
+
+/**
+ * R-PROV-9: the model entry's `api` (config) wins; then a provider whose `api` config changed from
+ * the built-in one; then the catalogue's protocol for the model (built-in providers only); then the
+ * provider's.
+ */
+function pickApi(
+  providerId: string,
+  provider: ProviderConfig,
+  configured: ProviderApi | undefined,
+  catalogued: ProviderApi | undefined,
+): ProviderApi {
+  if (configured) return configured;
+  const builtin = BUILTIN_PROVIDERS[providerId];
+  if (catalogued && builtin && provider.api === builtin.api) return catalogued;
+  return provider.api;
 }

@@ -83,11 +83,17 @@ const toolSet = z.strictObject({
   timeoutSeconds: timerSeconds.default(120),
 });
 
+export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
+const apiRule = rule<(typeof API_NAMES)[number]>(
+  (v) => (API_NAMES as readonly unknown[]).includes(v),
+  'must be "openai-chat", "openai-responses" or "anthropic-messages"',
+);
+export const THINKING_NAMES = ["off", "low", "medium", "high"] as const;
+export const isThinkingLevel = (v: unknown): v is (typeof THINKING_NAMES)[number] =>
+  (THINKING_NAMES as readonly unknown[]).includes(v);
+
 const provider = z.strictObject({
-  api: rule<"openai-chat" | "anthropic-messages">(
-    (v) => v === "openai-chat" || v === "anthropic-messages",
-    'must be "openai-chat" or "anthropic-messages"',
-  ).optional(),
+  api: apiRule.optional(),
   baseUrl: httpUrl.optional(),
   apiKeyEnv: rule<string>(
     (v) => typeof v === "string" && ENV_NAME_RE.test(v),
@@ -101,6 +107,7 @@ const pricing = z.strictObject({
   output: nonNegativeNumber,
   cacheRead: nonNegativeNumber.optional(),
   cacheWrite: nonNegativeNumber.optional(),
+  webSearch: nonNegativeNumber.optional(),
 });
 
 const compat = z.strictObject({
@@ -114,6 +121,13 @@ const model = z.strictObject({
   images: z.boolean().optional(),
   pricing: pricing.optional(),
   compat: compat.optional(),
+  reasoning: z.boolean().optional(),
+  api: apiRule.optional(),
+  thinking: rule<(typeof THINKING_NAMES)[number]>(
+    isThinkingLevel,
+    'must be "off", "low", "medium" or "high"',
+  ).optional(),
+  hostedTools: z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"')).optional(),
 });
 
 const keyedBy = (re: RegExp, expected: string) => (rec: Record<string, unknown>, ctx: z.RefinementCtx) => {

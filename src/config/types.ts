@@ -1,6 +1,10 @@
 // The merged configuration after validation (SPEC §2). Names are camelCase; every key has a default.
 
-export type ProviderApi = "openai-chat" | "anthropic-messages";
+import type { HostedTool, ThinkingLevel } from "../provider/types.js";
+
+export type { HostedTool, ThinkingLevel };
+
+export type ProviderApi = "openai-chat" | "openai-responses" | "anthropic-messages";
 
 export interface ProviderConfig {
   api: ProviderApi;
@@ -16,6 +20,8 @@ export interface Pricing {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** USD per 1,000 provider-run web searches (R-PROV-11). */
+  webSearch?: number;
 }
 
 /** Wire quirks of one model's server (R-PROV-1, R-PROV-3); see provider `ProviderCompat`. */
@@ -30,6 +36,14 @@ export interface ModelInfo {
   images: boolean;
   /** Absent = unknown price: cost is unknown, never 0. */
   pricing?: Pricing;
+  /** A reasoning model: thinking defaults to medium, and chat sends `reasoning_effort` (R-PROV-10). */
+  reasoning?: boolean;
+  /** The wire protocol for this model, over its provider's (R-PROV-9). */
+  api?: ProviderApi;
+  /** The reasoning level; absent = medium for reasoning models, off otherwise. */
+  thinking?: ThinkingLevel;
+  /** Provider-run tools switched on for this model (R-PROV-11). */
+  hostedTools?: HostedTool[];
 }
 
 export interface RetryConfig {
@@ -65,6 +79,8 @@ export interface PermissionsConfig {
 
 export interface Config {
   model?: string;
+  /** `--thinking` / `/thinking`: the level for whichever model runs, over `models.<id>.thinking`. */
+  thinking?: ThinkingLevel;
   providers: Record<string, ProviderConfig>;
   models: Record<string, Partial<ModelInfo> & { compat?: ModelCompat }>;
   retry: RetryConfig;
@@ -113,7 +129,10 @@ export interface ResolvedModel {
     baseUrl: string;
     apiKey?: string;
     headers: Record<string, string>;
-    compat?: ModelCompat;
+    compat?: ModelCompat & { reasoningEffort?: boolean; encryptedReasoning?: boolean };
   };
   info: ModelInfo;
+  /** The reasoning level in force (R-PROV-10). */
+  thinking: ThinkingLevel;
+  hostedTools: HostedTool[];
 }

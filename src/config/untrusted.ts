@@ -1,7 +1,8 @@
 // Workspace trust (R-CFG-2, §10): a `.tern/config.json` of a workspace that is not in the user's
 // `trustedWorkspaces` may only tighten. It cannot loosen permissions, add tool sets, redirect
 // providers, raise a budget, lengthen a timer or retry count, or change what tokens cost (a
-// cheaper price hides spending), or weaken the sandbox. Each key it may not set is dropped with a warning naming it.
+// cheaper price hides spending), switch on provider-run search, raise thinking, change a model's protocol, or
+// weaken the sandbox. Each key it may not set is dropped with a warning naming it.
 import type { ConfigLayer } from "./schema.js";
 import { formatPath } from "./schema.js";
 import type { Config, PermissionMode } from "./types.js";
@@ -72,9 +73,23 @@ export function restrictUntrusted(
   }
   restrictLimits(out, current, ignore);
   for (const [id, model] of Object.entries(out.models ?? {})) {
-    if (model.pricing === undefined) continue;
-    ignore(formatPath(["models", id, "pricing"]), " (prices are set by you, not by a workspace)");
-    delete model.pricing;
+    if (model.pricing !== undefined) {
+      ignore(formatPath(["models", id, "pricing"]), " (prices are set by you, not by a workspace)");
+      delete model.pricing;
+    }
+    // Provider-run searches and more thinking cost money, and a protocol change moves the traffic.
+    if (model.hostedTools !== undefined && model.hostedTools.length > 0) {
+      ignore(formatPath(["models", id, "hostedTools"]));
+      delete model.hostedTools;
+    }
+    if (model.thinking !== undefined && model.thinking !== "off") {
+      ignore(formatPath(["models", id, "thinking"]), ' (it may only set "off")');
+      delete model.thinking;
+    }
+    if (model.api !== undefined) {
+      ignore(formatPath(["models", id, "api"]));
+      delete model.api;
+    }
   }
   return out;
 }

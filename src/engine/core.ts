@@ -154,6 +154,7 @@ export class SessionCore {
       reasoning: result.reasoning,
       ...(result.thinkingBlocks.length > 0 ? { thinkingBlocks: result.thinkingBlocks } : {}),
       ...(result.reasoningField ? { reasoningField: result.reasoningField } : {}),
+      ...(result.providerItems?.length ? { providerItems: result.providerItems } : {}),
       toolCalls: result.toolCalls,
       finish: result.finish,
       rawFinish: result.rawFinish,
@@ -297,6 +298,7 @@ export class SessionCore {
       messages: this.hydrateMessages(this.fold.messages),
       maxOutputTokens: this.model.info.maxOutputTokens,
       images: this.model.info.images,
+      ...modelRequestFields(this.model, this.id),
     };
   }
 
@@ -331,4 +333,15 @@ export class SessionCore {
       return { type: "image", mediaType: part.mediaType, ref };
     });
   }
+}
+
+/** What the model's settings add to every request: thinking level, hosted tools, cache key (R-PROV-9..11). */
+export function modelRequestFields(
+  model: ResolvedModel,
+  sessionId: string,
+): Pick<NormalizedRequest, "thinking" | "hostedTools" | "cacheKey"> {
+  const fields: Pick<NormalizedRequest, "thinking" | "hostedTools" | "cacheKey"> = { cacheKey: sessionId };
+  if (model.thinking !== "off") fields.thinking = model.thinking;
+  if (model.hostedTools.length > 0) fields.hostedTools = [...model.hostedTools];
+  return fields;
 }

@@ -37,6 +37,8 @@ export type EngineEvent =
       message: string;
     }
   | ({ type: "tool_call" } & ToolCallFields)
+  /** A tool the provider ran itself (web search, R-PROV-11): shown only, never run or approved here. */
+  | { type: "hosted_tool"; name: string; status: "started" | "done"; detail: string }
   | { type: "approval"; id: string; decision: "approved" | "denied" }
   | { type: "tool_result"; id: string; name: string; outcome: string; content: string }
   | ({ type: "usage" } & UsageFields)

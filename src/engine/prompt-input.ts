@@ -12,6 +12,7 @@ const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
 export const LIMIT_BYTES: Record<ProviderApi, number> = {
   "anthropic-messages": 5 * 1024 * 1024,
   "openai-chat": 20 * 1024 * 1024,
+  "openai-responses": 20 * 1024 * 1024,
 };
 
 export function sniffImageType(bytes: Buffer): string | undefined {

@@ -79,6 +79,9 @@ export async function askSide(
     messages: core.hydrateMessages(fitted),
     maxOutputTokens: model.info.maxOutputTokens,
     images: model.info.images,
+    // No hosted tools either: a side question only answers from what the session holds.
+    ...(model.thinking !== "off" ? { thinking: model.thinking } : {}),
+    cacheKey: core.id,
   };
   let usage: Usage | null = null;
   const cost = () => (usage ? computeCost(usage, model.info.pricing) : 0);
@@ -181,6 +184,7 @@ function fitCopy(entries: SideEntry[], tail: Message[], system: string, limit: n
           reasoning: keepThinking ? m.reasoning : "",
           toolCalls: m.toolCalls,
           ...(keepThinking && m.thinkingBlocks ? { thinkingBlocks: m.thinkingBlocks } : {}),
+          ...(keepThinking && m.providerItems ? { providerItems: m.providerItems } : {}),
         },
       };
     } else if (m.role === "user") {

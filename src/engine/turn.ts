@@ -239,6 +239,8 @@ async function streamRound(
     onEvent: (event) => {
       if (event.type === "text_delta") core.publish({ type: "text_delta", text: event.text });
       else if (event.type === "reasoning_delta") core.publish({ type: "reasoning_delta", text: event.text });
+      else if (event.type === "hosted_tool")
+        core.publish({ type: "hosted_tool", name: event.name, status: event.status, detail: event.detail });
     },
     onDiscard: (attempt) => core.publish({ type: "stream_discarded", round, attempt }),
     onRetry: (info) =>

@@ -1,7 +1,7 @@
 // NormalizedRequest → Anthropic Messages request body. Anthropic needs strict user/assistant
 // alternation, tool results inside user messages, no empty text blocks, and signed thinking
 // blocks echoed back verbatim; prompt-cache breakpoints follow R-PROV-7.
-import type { ContentPart, Message, NormalizedRequest, ThinkingBlock } from "./types.js";
+import type { ContentPart, Message, NormalizedRequest, ThinkingBlock, ThinkingLevel } from "./types.js";
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
@@ -17,22 +17,58 @@ export function imagePlaceholder(part: { mediaType: string; ref?: string }): str
   return `[image${part.ref ? ` ${part.ref}` : ""} (${part.mediaType}) omitted: this model does not accept image input]`;
 }
 
+/** The API's smallest thinking budget. */
+export const MIN_THINKING_BUDGET = 1024;
+const THINKING_TARGET: Record<Exclude<ThinkingLevel, "off">, { tokens: number; share: number }> = {
+  low: { tokens: 4096, share: 0.25 },
+  medium: { tokens: 16384, share: 0.5 },
+  high: { tokens: 32768, share: 0.75 },
+};
+
+/**
+ * R-PROV-10: the thinking budget for a level and the `max_tokens` to send with it. The budget is
+ * the level's target capped at a growing share of the output limit, at least the API's minimum,
+ * and always below `max_tokens` (raised to leave room for an answer when the limit is tiny).
+ */
+export function thinkingBudget(
+  level: ThinkingLevel | undefined,
+  maxTokens: number,
+): { budget: number; maxTokens: number } | undefined {
+  if (!level || level === "off") return undefined;
+  const target = THINKING_TARGET[level];
+  const budget = Math.max(MIN_THINKING_BUDGET, Math.min(target.tokens, Math.floor(maxTokens * target.share)));
+  return { budget, maxTokens: Math.max(maxTokens, budget + MIN_THINKING_BUDGET) };
+}
+
+/** Anthropic's web search server tool version this code speaks. */
+export const WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search" } as const;
+
 export function buildAnthropicBody(request: NormalizedRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
     stream: true,
   };
+  const thinking = thinkingBudget(request.thinking, body.max_tokens as number);
+  if (thinking) {
+    // Temperature stays unset: the API refuses any but the default with thinking on.
+    body.max_tokens = thinking.maxTokens;
+    body.thinking = { type: "enabled", budget_tokens: thinking.budget };
+  }
   if (request.system.trim() !== "") {
     body.system = [{ type: "text", text: request.system, cache_control: CACHE }];
   }
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool, i) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters,
-      ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
-    }));
+  const hosted = request.hostedTools?.includes("web_search") ? [{ ...WEB_SEARCH_TOOL }] : [];
+  if (request.tools.length > 0 || hosted.length > 0) {
+    body.tools = [
+      ...request.tools.map((tool, i) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+        ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
+      })),
+      ...hosted,
+    ];
     // The definitions stay (a history holding tool blocks needs them) while no call is allowed.
     if (request.toolChoice === "none") body.tool_choice = { type: "none" };
   }
@@ -42,7 +78,24 @@ export function buildAnthropicBody(request: NormalizedRequest): Record<string, u
   const messages = buildMessages(request.messages, request.images, toolsAsText);
   markLastMessageForCache(messages);
   body.messages = messages;
+  if (thinking && !toolLoopStartsWithThinking(messages)) {
+    // A tool loop answered by a model that did not think (thinking was off, or another model)
+    // cannot continue with thinking on: the API wants its assistant message to open with a
+    // thinking block. This one request goes without; the next turn thinks again.
+    delete body.thinking;
+    body.max_tokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  }
   return body;
+}
+
+/** Whether the request continues a tool loop whose assistant message opens with a thinking block (or none runs). */
+function toolLoopStartsWithThinking(messages: WireMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user" || !last.content.some((b) => b.type === "tool_result")) return true;
+  const assistant = messages[messages.length - 2];
+  if (assistant?.role !== "assistant") return true;
+  const first = assistant.content[0]?.type;
+  return first === "thinking" || first === "redacted_thinking";
 }
 
 function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
@@ -75,6 +128,11 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
       ]);
     } else {
       const blocks: Block[] = (message.thinkingBlocks ?? []).flatMap(thinkingBlock);
+      // Provider-run search blocks go back exactly; without tools defined they cannot be sent at all.
+      if (!toolsAsText) {
+        for (const entry of message.providerItems ?? [])
+          if (entry.api === "anthropic-messages") blocks.push({ ...entry.item } as Block);
+      }
       if (message.text !== "") blocks.push({ type: "text", text: message.text });
       for (const call of message.toolCalls) {
         if (toolsAsText) {

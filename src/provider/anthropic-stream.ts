@@ -1,12 +1,22 @@
 // Anthropic Messages stream events → normalized ProviderEvents (wire facts §2). Pure state
 // machine: no I/O, so every frame order a server may send can be tested directly.
 import { classifyStreamError } from "./classify.js";
-import type { FinishReason, ProviderEvent, StreamResult, ThinkingBlock, ToolCall, Usage } from "./types.js";
+import type {
+  FinishReason,
+  ProviderEvent,
+  ProviderItem,
+  StreamResult,
+  ThinkingBlock,
+  ToolCall,
+  Usage,
+} from "./types.js";
 
 type BlockState =
   | { kind: "text" }
   | { kind: "thinking"; block: ThinkingBlock }
   | { kind: "tool"; call: ToolCall; toolIndex: number; initialInput?: string }
+  /** A provider-run tool's call (`server_tool_use`): its input streams like a tool's. */
+  | { kind: "hosted"; block: Record<string, unknown>; input: string }
   | { kind: "other" };
 
 interface RawUsage {
@@ -43,6 +53,9 @@ export class AnthropicStreamState {
   private readonly blocks = new Map<number, BlockState>();
   private readonly thinkingBlocks: ThinkingBlock[] = [];
   private readonly toolCalls: ToolCall[] = [];
+  /** server_tool_use / web_search_tool_result blocks, echoed back exactly (R-PROV-11). */
+  private readonly hostedItems: ProviderItem[] = [];
+  private webSearches = 0;
   private text = "";
   private reasoning = "";
   private rawFinish: string | null = null;
@@ -66,12 +79,14 @@ export class AnthropicStreamState {
   get usage(): Usage | null {
     if (!this.raw) return null;
     const r = this.raw;
-    return {
+    const usage: Usage = {
       prompt: r.input_tokens + r.cache_read_input_tokens + r.cache_creation_input_tokens,
       completion: r.output_tokens,
       cacheRead: r.cache_read_input_tokens,
       cacheWrite: r.cache_creation_input_tokens,
     };
+    if (this.webSearches > 0) usage.webSearches = this.webSearches;
+    return usage;
   }
 
   /** One parsed `data:` payload → the events it produces. Throws a ProviderError for `error`. */
@@ -113,6 +128,7 @@ export class AnthropicStreamState {
       text: this.text,
       reasoning: this.reasoning,
       thinkingBlocks: this.thinkingBlocks,
+      ...(this.hostedItems.length > 0 ? { providerItems: this.hostedItems } : {}),
       toolCalls: this.toolCalls,
       finish,
       rawFinish: this.rawFinish,
@@ -153,6 +169,17 @@ export class AnthropicStreamState {
         this.blocks.set(index, { kind: "tool", call, toolIndex, initialInput });
         return [{ type: "tool_call_start", index: toolIndex, id: call.id, name: call.name }];
       }
+      case "server_tool_use": {
+        const { input, ...rest } = block;
+        const initial =
+          input && typeof input === "object" && Object.keys(input).length > 0 ? JSON.stringify(input) : "";
+        this.blocks.set(index, { kind: "hosted", block: rest, input: initial });
+        return [{ type: "hosted_tool", name: "web_search", status: "started", detail: "" }];
+      }
+      case "web_search_tool_result":
+        this.hostedItems.push({ api: "anthropic-messages", item: block });
+        this.blocks.set(index, { kind: "other" });
+        return [];
       default:
         this.blocks.set(index, { kind: "other" });
         return [];
@@ -171,6 +198,10 @@ export class AnthropicStreamState {
           state.block.signature = delta.signature;
         return [];
       case "input_json_delta": {
+        if (state?.kind === "hosted" && typeof delta.partial_json === "string") {
+          state.input += delta.partial_json;
+          return [];
+        }
         if (state?.kind !== "tool" || typeof delta.partial_json !== "string" || delta.partial_json === "")
           return [];
         state.call.arguments += delta.partial_json;
@@ -183,10 +214,22 @@ export class AnthropicStreamState {
 
   private stopBlock(index: number): ProviderEvent[] {
     const state = this.blocks.get(index);
+    if (state?.kind === "hosted") return this.stopHosted(state);
     if (state?.kind !== "tool" || state.call.arguments !== "") return [];
     // No input_json_delta: the input came whole on the start block, or the tool takes no arguments.
     state.call.arguments = state.initialInput ?? "{}";
     return [{ type: "tool_call_delta", index: state.toolIndex, argumentsDelta: state.call.arguments }];
+  }
+
+  private stopHosted(state: { block: Record<string, unknown>; input: string }): ProviderEvent[] {
+    let input: Record<string, unknown> = {};
+    try {
+      const parsed = JSON.parse(state.input || "{}");
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) input = parsed;
+    } catch {}
+    this.hostedItems.push({ api: "anthropic-messages", item: { ...state.block, input } });
+    const query = typeof input.query === "string" ? input.query : "";
+    return [{ type: "hosted_tool", name: "web_search", status: "done", detail: query }];
   }
 
   private appendText(text: unknown): ProviderEvent[] {
@@ -205,6 +248,8 @@ export class AnthropicStreamState {
   /** Usage counts are cumulative (message_delta repeats and updates them): keep the largest, never add. */
   private mergeUsage(usage: any): ProviderEvent[] {
     if (!usage || typeof usage !== "object") return [];
+    const searches = usage.server_tool_use?.web_search_requests;
+    if (typeof searches === "number" && searches > this.webSearches) this.webSearches = searches;
     const next: RawUsage = this.raw
       ? { ...this.raw }
       : { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

@@ -1,6 +1,7 @@
 // Chooses the wire adapter for an endpoint. The engine imports providers only through here.
 import { createAnthropicAdapter } from "./anthropic-messages.js";
 import { createOpenAIChatAdapter } from "./openai-chat.js";
+import { createOpenAIResponsesAdapter } from "./openai-responses.js";
 import type { ProviderAdapter, ProviderEndpoint } from "./types.js";
 
 export function createAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
@@ -9,6 +10,8 @@ export function createAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
       return createOpenAIChatAdapter(endpoint);
     case "anthropic-messages":
       return createAnthropicAdapter(endpoint);
+    case "openai-responses":
+      return createOpenAIResponsesAdapter(endpoint);
     default:
       throw new Error(`unknown provider api: ${String((endpoint as { api: unknown }).api)}`);
   }

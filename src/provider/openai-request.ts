@@ -15,6 +15,8 @@ export interface ChatWireOptions {
   maxTokensField: "max_tokens" | "max_completion_tokens";
   /** true / false force the reasoning echo; undefined echoes what arrived as `reasoning_content`. */
   echoReasoning?: boolean;
+  /** Send `reasoning_effort` for the thinking level (models the catalogue marks as reasoning). */
+  reasoningEffort?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function chatWireOptions(baseUrl: string, compat: ProviderCompat = {}): C
   return {
     maxTokensField: compat.maxTokensField ?? (own ? "max_completion_tokens" : "max_tokens"),
     echoReasoning: compat.echoReasoning,
+    ...(compat.reasoningEffort ? { reasoningEffort: true } : {}),
   };
 }
 
@@ -63,6 +66,8 @@ export function bodyTail(request: NormalizedRequest, wire: ChatWireOptions): Rec
     tail.tools = chatTools(request.tools);
     if (request.toolChoice) tail.tool_choice = request.toolChoice;
   }
+  if (wire.reasoningEffort && request.thinking && request.thinking !== "off")
+    tail.reasoning_effort = request.thinking;
   return tail;
 }
 

@@ -49,7 +49,28 @@ export interface AssistantMessage {
    * so it can be echoed back in that field where the API requires it (R-PROV-3).
    */
   reasoningField?: ReasoningField;
+  /**
+   * Output the provider must get back exactly, in the order it came, that has no normalized form:
+   * Responses reasoning items (`encrypted_content`) and `web_search_call` items, Anthropic
+   * `server_tool_use` / `web_search_tool_result` blocks (R-PROV-9, R-PROV-11). Sent back only to
+   * the protocol that produced it, before the message's text and tool calls.
+   */
+  providerItems?: ProviderItem[];
 }
+
+export type WireApi = "openai-chat" | "openai-responses" | "anthropic-messages";
+
+export interface ProviderItem {
+  api: WireApi;
+  item: Record<string, unknown>;
+}
+
+export type ThinkingLevel = "off" | "low" | "medium" | "high";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "low", "medium", "high"];
+
+/** Tools the provider runs itself (R-PROV-11); tern only switches them on. */
+export type HostedTool = "web_search";
+export const HOSTED_TOOLS: readonly HostedTool[] = ["web_search"];
 
 export type ReasoningField = "reasoning_content" | "reasoning";
 
@@ -83,6 +104,12 @@ export interface NormalizedRequest {
    * the model may not call one, e.g. a compaction summary (R-COMP-2). Absent = the model chooses.
    */
   toolChoice?: "auto" | "none";
+  /** R-PROV-10: the reasoning level; absent or `off` sends nothing. */
+  thinking?: ThinkingLevel;
+  /** R-PROV-11: provider-run tools for this request. */
+  hostedTools?: HostedTool[];
+  /** The session id: Responses `prompt_cache_key`, so rounds of one session share a cache. */
+  cacheKey?: string;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | `other:${string}`;
@@ -93,6 +120,8 @@ export interface Usage {
   completion: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Provider-run web searches this request made (billed per search, R-PROV-11); absent = 0. */
+  webSearches?: number;
 }
 
 export interface StreamResult {
@@ -101,6 +130,8 @@ export interface StreamResult {
   thinkingBlocks: ThinkingBlock[];
   /** See AssistantMessage.reasoningField; absent when no reasoning came or the protocol has no such field. */
   reasoningField?: ReasoningField;
+  /** See AssistantMessage.providerItems. */
+  providerItems?: ProviderItem[];
   toolCalls: ToolCall[];
   finish: FinishReason;
   /** The provider's own finish value, `null` when it sent none and the reason was inferred. */
@@ -113,6 +144,8 @@ export type ProviderEvent =
   | { type: "reasoning_delta"; text: string }
   | { type: "tool_call_start"; index: number; id: string; name: string }
   | { type: "tool_call_delta"; index: number; argumentsDelta: string }
+  /** A provider-run tool (web search) started or finished; shown, never run or approved by tern. */
+  | { type: "hosted_tool"; name: HostedTool; status: "started" | "done"; detail: string }
   /** The latest cumulative usage snapshot of this request (not a delta). */
   | { type: "usage"; usage: Usage }
   | { type: "done"; result: StreamResult };
@@ -124,7 +157,7 @@ export interface StreamOptions {
 }
 
 export interface ProviderAdapter {
-  readonly api: "openai-chat" | "anthropic-messages";
+  readonly api: WireApi;
   /** Streams one request. Throws `ProviderError` for every failure; ends with one `done` event. */
   stream(request: NormalizedRequest, options: StreamOptions): AsyncGenerator<ProviderEvent, void, void>;
 }
@@ -139,10 +172,17 @@ export interface ProviderCompat {
   echoReasoning?: boolean;
   /** openai-chat: the output-limit field; absent = `max_completion_tokens` for api.openai.com, else `max_tokens`. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** openai-chat: send `reasoning_effort` for the thinking level (the catalogue's reasoning models). */
+  reasoningEffort?: boolean;
+  /**
+   * openai-responses: `false` for models known not to reason, which refuse
+   * `include: ["reasoning.encrypted_content"]` ("Encrypted content is not supported with this model").
+   */
+  encryptedReasoning?: boolean;
 }
 
 export interface ProviderEndpoint {
-  api: "openai-chat" | "anthropic-messages";
+  api: WireApi;
   /** Includes the version path (`…/v1`), R-PROV-0. */
   baseUrl: string;
   apiKey?: string;

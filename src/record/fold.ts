@@ -249,6 +249,7 @@ export class RecordFold {
         };
         if (line.thinkingBlocks?.length) msg.thinkingBlocks = line.thinkingBlocks;
         if (line.reasoningField) msg.reasoningField = line.reasoningField;
+        if (line.providerItems?.length) msg.providerItems = line.providerItems;
         this.push(line.seq, line.turn, msg);
         this.callOrder = new Map(line.toolCalls.map((c, i) => [c.id, i]));
         for (const c of line.toolCalls)

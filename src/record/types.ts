@@ -1,5 +1,12 @@
 // Record line types of record.jsonl (SPEC §6). Documented field by field in docs/record-format.md.
-import type { ReasoningField, ThinkingBlock, ToolCall, ToolSpec, Usage } from "../provider/types.js";
+import type {
+  ProviderItem,
+  ReasoningField,
+  ThinkingBlock,
+  ToolCall,
+  ToolSpec,
+  Usage,
+} from "../provider/types.js";
 import type { ToolOutcome } from "../tools/types.js";
 
 export const RECORD_VERSION = 1;
@@ -58,6 +65,8 @@ export interface AssistantMessageRecord extends RecordBase {
   thinkingBlocks?: ThinkingBlock[];
   /** Which wire field carried `reasoning`, so it can be echoed back in it (R-PROV-3). */
   reasoningField?: ReasoningField;
+  /** Reasoning items and hosted-tool blocks, echoed back exactly to the protocol that sent them. */
+  providerItems?: ProviderItem[];
   toolCalls: ToolCall[];
   finish: string;
   rawFinish: string | null;

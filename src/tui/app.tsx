@@ -140,7 +140,10 @@ function StatusLine({ state }: { state: UiState }) {
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
   return (
     <Text color="gray">
-      {s.model} · context {pct}% · {s.tokens} tokens · {money(s.cost)}
+      {s.model}
+      {/* Off is the quiet default; a level in force is always named. */}
+      {s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : ""} · context {pct}% · {s.tokens}{" "}
+      tokens · {money(s.cost)}
       {s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : ""} · session {s.sessionId}
     </Text>
   );
@@ -168,6 +171,9 @@ export function App({ ctl }: { ctl: TuiController }) {
     <>
       <Transcript items={state.items} />
       <Box flexDirection="column" width={cols}>
+        {state.liveReasoning && !state.live ? (
+          <Text dimColor>{tail(state.liveReasoning, Math.max(3, Math.floor((rows - 14) / 2)), cols)}</Text>
+        ) : null}
         {state.live ? <Text>{tail(state.live, Math.max(3, rows - 14), cols)}</Text> : null}
         {state.side.open ? <SidePanel side={state.side} spinner={spinner} /> : null}
         <QueuePanel queue={state.queue} held={state.held} />

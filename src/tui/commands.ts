@@ -4,6 +4,7 @@ import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
 import type { TuiController } from "./controller.js";
+import { THINKING_HELP, thinkingCommand } from "../engine/thinking-command.js";
 import { askSideQuestion } from "./side.js";
 import { money } from "./state.js";
 
@@ -22,6 +23,7 @@ export const HELP = [
   "/retry              run the last turn again",
   "/yolo [once]        approve every tool call (of the next turn with once)",
   "/model <id>         switch model, e.g. /model anthropic/claude-sonnet-4-5",
+  THINKING_HELP,
   "/export [md|json]   print this session's archive",
   "/btw <question>     ask a side question (alias /side)",
   "/quit               exit",
@@ -44,6 +46,7 @@ function status(ctl: TuiController): string {
   return [
     `session ${s.sessionId}`,
     `model ${s.model}`,
+    `thinking ${ctl.session.core.model.thinking}`,
     `context ${pct}% (${s.lastPrompt}/${s.contextWindow})`,
     `tokens ${s.tokens}`,
     `cost ${money(s.cost)}${s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : ""}`,
@@ -73,6 +76,7 @@ const SWITCHING = new Set([
   "/rewind",
   "/retry",
   "/model",
+  "/thinking",
   "/yolo",
   "/compact",
   "/summarize",
@@ -207,6 +211,20 @@ export async function runSlash(ctl: TuiController, text: string): Promise<void> 
     case "/model":
       await switchModel(ctl, args[0]);
       return;
+    case "/thinking": {
+      const out = await thinkingCommand(args[0], session, ctl.config, ctl.deps.baseUrl);
+      if (out.model) {
+        ctl.store.dispatch({
+          type: "session",
+          model: out.model.id,
+          sessionId: ctl.session.id,
+          contextWindow: out.model.info.contextWindow,
+          thinking: out.model.thinking,
+        });
+      }
+      ctl.print(out.error ? "error" : "info", out.message);
+      return;
+    }
     default:
       say(`unknown command ${command}: /help lists the commands`);
   }
@@ -225,6 +243,7 @@ async function switchModel(ctl: TuiController, id: string | undefined): Promise<
       model: model.id,
       sessionId: ctl.session.id,
       contextWindow: model.info.contextWindow,
+      thinking: model.thinking,
     });
     ctl.print("info", `model: ${model.id}`);
   } catch (err) {

@@ -88,6 +88,7 @@ export class TuiController {
       model: model.id,
       sessionId: opened.session.id,
       contextWindow: model.info.contextWindow,
+      thinking: model.thinking,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     this.print(

@@ -54,6 +54,8 @@ export interface StatusInfo {
   model: string;
   sessionId: string;
   contextWindow: number;
+  /** The reasoning level in force (R-PROV-10); "" = not known yet. */
+  thinking?: string;
   /** Prompt tokens of the newest usage: what the context holds now. */
   lastPrompt: number;
   tokens: number;
@@ -67,6 +69,8 @@ export interface UiState {
   items: Item[];
   nextId: number;
   live: string;
+  /** Reasoning of the running round, shown dimmed until its answer starts (then collapsed). */
+  liveReasoning: string;
   busy: boolean;
   phase: Phase | null;
   /** Follow-ups typed while busy (R-UI-1), oldest first. */
@@ -96,7 +100,7 @@ export type UiAction =
   | { type: "busy"; busy: boolean; phase?: Phase | null }
   | { type: "approval"; calls: ApprovalFields[] | null }
   | { type: "limit"; prompt: LimitPrompt | null }
-  | { type: "session"; model: string; sessionId: string; contextWindow: number }
+  | { type: "session"; model: string; sessionId: string; contextWindow: number; thinking?: string }
   | { type: "side_ask"; question: string }
   | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
   | { type: "side_done"; ok: boolean; text: string; error?: string; cost?: number | null }
@@ -112,6 +116,7 @@ export function initialState(
     items: [],
     nextId: 1,
     live: "",
+    liveReasoning: "",
     busy: false,
     phase: null,
     queue: [],
@@ -134,6 +139,11 @@ function print(state: UiState, kind: ItemKind, text: string): UiState {
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
+export function hostedToolLine(event: { name: string; detail: string }): string {
+  const detail = stripControlSequences(event.detail);
+  return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
+}
+
 export function money(cost: number | null): string {
   return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
 }
@@ -144,18 +154,25 @@ function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
       return { ...state, toolRounds: 0, phase: { kind: "thinking" } };
     case "round_start":
       return { ...state, phase: { kind: "thinking" } };
+    case "reasoning_delta":
+      // Once the answer streams, the reasoning is collapsed: late reasoning stays hidden too.
+      return state.live === ""
+        ? { ...state, liveReasoning: state.liveReasoning + stripControlSequences(event.text) }
+        : state;
     case "text_delta":
       return {
         ...state,
+        liveReasoning: "",
         live: state.live + stripControlSequences(event.text),
         phase: state.phase?.kind === "retry" ? { kind: "thinking" } : state.phase,
       };
     case "stream_discarded":
-      return { ...state, live: "" };
+      return { ...state, live: "", liveReasoning: "" };
     case "assistant_message": {
       const next = {
         ...state,
         live: "",
+        liveReasoning: "",
         toolRounds: state.toolRounds + (event.tool_calls.length > 0 ? 1 : 0),
       };
       return event.text.trim() ? print(next, "assistant", event.text.replace(/\s+$/, "")) : next;
@@ -172,6 +189,8 @@ function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
         "tool",
         `→ ${event.name} ${clip(event.arguments, 200)}`,
       );
+    case "hosted_tool":
+      return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
     case "approval":
       return event.decision === "denied" ? print(state, "tool", `  denied ${event.id}`) : state;
     case "tool_result": {
@@ -273,6 +292,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           model: action.model,
           sessionId: action.sessionId,
           contextWindow: action.contextWindow,
+          ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
         },
       };
     case "side_ask":

@@ -80,4 +80,22 @@ describe("line-mode slash commands", () => {
     expect(printed.at(-1)).toBe("unknown command /nope: try /help");
     expect(await runLineCommand("/quit", ctx)).toBe(false);
   });
+
+  it("/thinking sets the level of the next request and keeps it across /model", async () => {
+    const { t, ctx, printed } = await lineContext();
+    ctx.config.models["local/mock-1"] = { reasoning: true };
+    ctx.config.models["local/other-2"] = { reasoning: true };
+    await runLineCommand("/thinking", ctx);
+    expect(printed.at(-1)).toMatch(/^thinking: off/);
+    await runLineCommand("/thinking extreme", ctx);
+    expect(printed.at(-1)).toBe("/thinking: must be off, low, medium, high, got 'extreme'");
+    await runLineCommand("/thinking low", ctx);
+    expect(printed.at(-1)).toBe("thinking: low");
+    h.provider.enqueue(openaiText("a"), openaiText("b"));
+    await t.prompt("one");
+    expect(h.provider.requests[0].body.reasoning_effort).toBe("low");
+    await runLineCommand("/model local/other-2", ctx);
+    await t.prompt("two");
+    expect(h.provider.requests[1].body).toMatchObject({ model: "other-2", reasoning_effort: "low" });
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { ConfigError } from "../../src/config/errors.js";
+import { parseThinking } from "../../src/config/flags.js";
 import { adHocKeyEnv, normalizeBaseUrl, resolveModel } from "../../src/config/resolve.js";
 import type { Config } from "../../src/config/types.js";
 
@@ -62,6 +63,8 @@ describe("resolveModel (R-CFG-3, R-CFG-4, §10)", () => {
         images: true,
         pricing: { input: 2, output: 8, cacheRead: 0.5 },
       },
+      thinking: "off",
+      hostedTools: [],
     });
     expect(notices).toEqual([]);
   });
@@ -183,7 +186,8 @@ describe("resolveModel (R-CFG-3, R-CFG-4, §10)", () => {
       contextWindow: 200000,
       maxOutputTokens: 1000,
       images: true,
-      pricing: { input: 2, output: 10, cacheRead: 0.3, cacheWrite: 3.75 },
+      pricing: { input: 2, output: 10, cacheRead: 0.3, cacheWrite: 3.75, webSearch: 10 },
+      reasoning: true,
     });
     expect(r.notices).toEqual([]);
 
@@ -224,5 +228,76 @@ describe("per-model wire compat (R-PROV-1, R-PROV-3)", () => {
     };
     const off = resolveModel({ ...config, model: "deepseek/deepseek-chat" }, env).model;
     expect(off.endpoint.compat).toEqual({ echoReasoning: false, maxTokensField: "max_tokens" });
+  });
+});
+
+describe("protocol per model and thinking level (R-PROV-9, R-PROV-10)", () => {
+  const env = { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" };
+  it("the built-in openai provider speaks Responses to catalogue GPT-5 / o-series, chat to others", () => {
+    const config = defaultConfig();
+    for (const id of ["openai/gpt-5", "openai/gpt-5-mini", "openai/o3", "openai/o4-mini"])
+      expect(resolveModel({ ...config, model: id }, env).model.endpoint.api).toBe("openai-responses");
+    expect(resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model.endpoint.api).toBe("openai-chat");
+    expect(resolveModel({ ...config, model: "openai/gpt-9" }, env).model.endpoint.api).toBe("openai-chat");
+  });
+
+  it("api on a model entry wins over the provider's; a provider's own api wins over the catalogue", () => {
+    const config = defaultConfig();
+    config.models["openai/gpt-5"] = { api: "openai-chat" };
+    config.models["openai/gpt-4.1"] = { api: "openai-responses" };
+    expect(resolveModel({ ...config, model: "openai/gpt-5" }, env).model.endpoint.api).toBe("openai-chat");
+    expect(resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model.endpoint.api).toBe(
+      "openai-responses",
+    );
+    const changed = defaultConfig();
+    changed.providers.openai = { ...changed.providers.openai, api: "anthropic-messages" };
+    expect(resolveModel({ ...changed, model: "openai/o3" }, env).model.endpoint.api).toBe(
+      "anthropic-messages",
+    );
+    changed.models["openai/o3"] = { api: "openai-responses" };
+    expect(resolveModel({ ...changed, model: "openai/o3" }, env).model.endpoint.api).toBe("openai-responses");
+  });
+
+  it("thinking: --thinking over models.<id>.thinking over the catalogue default (medium for reasoning models)", () => {
+    const config = defaultConfig();
+    expect(resolveModel({ ...config, model: "anthropic/claude-sonnet-4-5" }, env).model.thinking).toBe(
+      "medium",
+    );
+    expect(resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model.thinking).toBe("off");
+    config.models["anthropic/claude-sonnet-4-5"] = { thinking: "low", hostedTools: ["web_search"] };
+    const low = resolveModel({ ...config, model: "anthropic/claude-sonnet-4-5" }, env).model;
+    expect(low.thinking).toBe("low");
+    expect(low.hostedTools).toEqual(["web_search"]);
+    expect(
+      resolveModel({ ...config, thinking: "high", model: "anthropic/claude-sonnet-4-5" }, env).model.thinking,
+    ).toBe("high");
+  });
+
+  it("Responses asks for encrypted reasoning except for models known not to reason", () => {
+    const config = defaultConfig();
+    config.models["openai/gpt-4.1"] = { api: "openai-responses" };
+    config.models["openai/my-ft"] = { api: "openai-responses" };
+    const known = resolveModel({ ...config, model: "openai/gpt-4.1" }, env).model.endpoint.compat;
+    expect(known).toEqual({ encryptedReasoning: false });
+    expect(resolveModel({ ...config, model: "openai/gpt-5" }, env).model.endpoint.compat).toEqual({
+      reasoningEffort: true,
+    });
+    expect(resolveModel({ ...config, model: "openai/my-ft" }, env).model.endpoint.compat).toBeUndefined();
+  });
+
+  it("chat sends reasoning_effort only for models the catalogue marks as reasoning", () => {
+    const config = defaultConfig();
+    const env2 = { OPENROUTER_API_KEY: "k", OPENAI_API_KEY: "k" };
+    expect(resolveModel({ ...config, model: "openrouter/openai/gpt-5" }, env2).model.endpoint.compat).toEqual(
+      {
+        reasoningEffort: true,
+      },
+    );
+    expect(resolveModel({ ...config, model: "openai/gpt-4.1" }, env2).model.endpoint.compat).toBeUndefined();
+  });
+
+  it("a bad thinking level is one line naming the flag", () => {
+    expect(() => parseThinking("max")).toThrow("--thinking: must be off, low, medium, high, got 'max'");
+    expect(parseThinking("HIGH")).toBe("high");
   });
 });

@@ -77,7 +77,10 @@ describe("config schema (R-CFG-1)", () => {
     [{ permissions: { mode: "always" } }, 'permissions.mode: must be "ask", "auto-edit" or "yolo"'],
     [{ permissions: { allow: "bash(*)" } }, "permissions.allow: must be an array"],
     [{ permissions: { deny: [1] } }, "permissions.deny[0]: must be a string"],
-    [{ providers: { x: { api: "grpc" } } }, 'providers.x.api: must be "openai-chat" or "anthropic-messages"'],
+    [
+      { providers: { x: { api: "grpc" } } },
+      'providers.x.api: must be "openai-chat", "openai-responses" or "anthropic-messages"',
+    ],
     [{ providers: { x: { baseUrl: "ftp://a" } } }, "providers.x.baseUrl: must be an http(s) URL"],
     [{ providers: { x: { apiKeyEnv: "sk-123 abc" } } }, "providers.x.apiKeyEnv: must be the NAME"],
     [{ providers: { x: { headers: { a: 1 } } } }, "providers.x.headers.a: must be a string"],

@@ -95,6 +95,20 @@ describe("untrusted workspace limits", () => {
     expect(load().config.toolOutputLimit).toBe(5000);
   });
 
+  it("an untrusted workspace cannot switch on hosted search, raise thinking or change a model's protocol", () => {
+    writeWs({
+      models: {
+        "openai/gpt-5": { hostedTools: ["web_search"], thinking: "high", api: "openai-chat" },
+        "anthropic/claude-sonnet-4-5": { thinking: "off", hostedTools: [] },
+      },
+    });
+    const { config, warnings } = load();
+    expect(config.models["openai/gpt-5"]).toEqual({});
+    expect(config.models["anthropic/claude-sonnet-4-5"]).toEqual({ thinking: "off", hostedTools: [] });
+    for (const key of ["hostedTools", "thinking", "api"])
+      expect(warnings.some((w) => w.includes(`models["openai/gpt-5"].${key} ignored`))).toBe(true);
+  });
+
   it("a trusted workspace may raise them", () => {
     writeUser({ trustedWorkspaces: [dirs.workspace] });
     writeWs({ executionBudget: "unlimited", bashTimeoutSeconds: null });

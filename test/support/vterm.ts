@@ -101,6 +101,20 @@ export class VTerm {
     return out;
   }
 
+  /** The characters of the visible screen drawn dimmed (faint), e.g. streamed reasoning. */
+  dim(): string {
+    const buffer = this.term.buffer.active;
+    let out = "";
+    for (let y = 0; y < this.term.rows; y++) {
+      const line = buffer.getLine(buffer.viewportY + y);
+      for (let x = 0; line && x < this.term.cols; x++) {
+        const cell = line.getCell(x);
+        if (cell?.isDim()) out += cell.getChars() || " ";
+      }
+    }
+    return out;
+  }
+
   text(): string {
     return this.lines().join("\n");
   }

@@ -151,3 +151,42 @@ describe("tui state", () => {
     expect(reduce(start(), { type: "compose", text: "abc", cursor: 9 }).cursor).toBe(3);
   });
 });
+
+describe("reasoning and hosted tools in the UI (R-PROV-10, R-PROV-11)", () => {
+  it("reasoning streams into its own live area and collapses when the answer starts", () => {
+    const thinking = run(
+      start(),
+      ev({ type: "turn_start", turn: 1 }),
+      ev({ type: "reasoning_delta", text: "Let me " }),
+      ev({ type: "reasoning_delta", text: "think." }),
+    );
+    expect(thinking.liveReasoning).toBe("Let me think.");
+    expect(thinking.live).toBe("");
+    const answering = run(
+      thinking,
+      ev({ type: "text_delta", text: "Answer" }),
+      ev({ type: "reasoning_delta", text: "late" }),
+    );
+    expect(answering.liveReasoning).toBe("");
+    expect(answering.live).toBe("Answer");
+    const discarded = run(thinking, ev({ type: "stream_discarded", round: 1, attempt: 1 }));
+    expect(discarded.liveReasoning).toBe("");
+  });
+
+  it("a provider-run search is shown once it is done; the status keeps the thinking level", () => {
+    const s = run(
+      start(),
+      ev({ type: "hosted_tool", name: "web_search", status: "started", detail: "" }),
+      ev({ type: "hosted_tool", name: "web_search", status: "done", detail: "node lts" }),
+      {
+        type: "session",
+        model: "anthropic/claude-sonnet-4-5",
+        sessionId: "s1",
+        contextWindow: 200000,
+        thinking: "high",
+      },
+    );
+    expect(s.items.map((i) => i.text)).toEqual(['⌕ web_search (run by the provider) "node lts"']);
+    expect(s.status.thinking).toBe("high");
+  });
+});
