@@ -4,7 +4,8 @@ import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { onInput } from "./keys.js";
-import { type Item, money, phaseText, type SideState, type UiState } from "./state.js";
+import { money } from "../config/pricing.js";
+import { type Item, phaseText, type SideState, type UiState } from "./state.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

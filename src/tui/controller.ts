@@ -82,7 +82,7 @@ export class TuiController {
     this.unsubscribe?.();
     this.session = opened.session;
     this.config = opened.config;
-    const model = opened.session.core.model;
+    const model = opened.session.status().model;
     this.store.dispatch({
       type: "session",
       model: model.id,
@@ -189,7 +189,7 @@ export class TuiController {
 
   private content(text: string): ContentPart[] | undefined {
     try {
-      return buildPromptContent(text, this.deps.cwd, [], this.session.core.model.endpoint.api);
+      return buildPromptContent(text, this.deps.cwd, [], this.session.status().model.endpoint.api);
     } catch (err) {
       if (err instanceof InputError) {
         this.print("error", err.message);

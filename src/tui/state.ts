@@ -1,6 +1,6 @@
 // The UI state and its pure reducer: engine events and UI actions in, state out. Components
 // only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
-import { addCost } from "../config/pricing.js";
+import { addCost, money } from "../config/pricing.js";
 import type { EngineEvent, ToolCallFields } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 
@@ -142,10 +142,6 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 export function hostedToolLine(event: { name: string; detail: string }): string {
   const detail = stripControlSequences(event.detail);
   return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
-}
-
-export function money(cost: number | null): string {
-  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
 }
 
 function onEvent(state: UiState, event: EngineEvent, now: number): UiState {

@@ -8,8 +8,10 @@ const SRC = resolve(import.meta.dirname, "../../src");
 
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui"],
-  tui: ["engine", "config"],
+  cli: ["engine", "config", "tui", "commands"],
+  tui: ["engine", "config", "commands"],
+  // The slash-command table both front ends share.
+  commands: ["engine", "config"],
   engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox"],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: [],
@@ -43,6 +45,22 @@ describe("import rules", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("front ends use only the Session's door: no engine state, record fold or todo state behind it", () => {
+    const reaches: string[] = [];
+    for (const folder of ["tui", "cli", "commands"])
+      for (const file of files(join(SRC, folder))) {
+        const lines = readFileSync(file, "utf8").split("\n");
+        lines.forEach((line, i) => {
+          // `.core`, `["core"]` and the engine-test accessor all open the state behind the door.
+          if (
+            /\.core\b|\[\s*["'`]core["'`]\s*\]|\bcoreOf\b|\.fold\b|\.policy\b|\.todos\.(get|set)\b/.test(line)
+          )
+            reaches.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+        });
+      }
+    expect(reaches).toEqual([]);
   });
 
   it("provider imports only types from config", () => {

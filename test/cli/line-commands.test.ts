@@ -1,7 +1,8 @@
 // The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { runLineCommand, SideThread } from "../../src/cli/line-commands.js";
+import { runLineCommand } from "../../src/cli/line-commands.js";
+import { SideThread } from "../../src/cli/side-thread.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
@@ -77,7 +78,7 @@ describe("line-mode slash commands", () => {
     await runLineCommand("/todos", ctx);
     expect(printed.at(-1)).toBe("no todos");
     await runLineCommand("/nope", ctx);
-    expect(printed.at(-1)).toBe("unknown command /nope: try /help");
+    expect(printed.at(-1)).toBe("unknown command /nope: /help lists the commands");
     expect(await runLineCommand("/quit", ctx)).toBe(false);
   });
 
