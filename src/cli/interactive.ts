@@ -9,6 +9,7 @@ import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./program.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";
+import { holdTypeAhead } from "../tui/terminal-modes.js";
 import { runLineCommand } from "./line-commands.js";
 import { SideThread } from "./side-thread.js";
 import { prepareSession, ternHome } from "./setup.js";
@@ -19,6 +20,8 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     return 2;
   }
   if (!opts.plain && process.stdout.isTTY && process.env.TERM !== "dumb") {
+    // Before the UI's modules load: keys typed meanwhile must not echo above it.
+    holdTypeAhead();
     const { runTui } = await import("../tui/run.js");
     return runTui({
       open: (hooks, resume) => prepareSession(resume ? { ...opts, continue: false, resume } : opts, hooks),

@@ -2,6 +2,7 @@
 // that prints lines. The line mode reads no keys while a command runs, so timing needs no
 // enforcing here; what needs the Ink UI (switching sessions in place, the side panel) says so.
 import type { CommandHost } from "../commands/host.js";
+import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine } from "../commands/table.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
@@ -29,7 +30,7 @@ export async function runLineCommand(text: string, ctx: LineContext): Promise<bo
   const { name, args, rest } = parseCommandLine(text);
   const command = findCommand(name);
   if (!command) {
-    ctx.print(`unknown command ${name}: /help lists the commands`);
+    ctx.print(unknownCommandText(name));
     return true;
   }
   let goOn = true;

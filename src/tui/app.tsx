@@ -4,6 +4,7 @@ import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { onInput } from "./keys.js";
+import { CompletionMenu, visible } from "./slash-menu.js";
 import { money } from "../config/pricing.js";
 import { type Item, phaseText, type SideState, type UiState } from "./state.js";
 
@@ -84,7 +85,8 @@ function QueuePanel({ queue, held }: { queue: string[]; held: boolean }) {
         </Text>
       ))}
       <Text color="gray">
-        {held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"}
+        {held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"} · ↑ edits
+        the last one
       </Text>
     </Box>
   );
@@ -122,9 +124,9 @@ function Prompts({ state }: { state: UiState }) {
 
 /** The composer text with the cursor cell drawn inverse; later lines line up under the first. */
 function Composer({ text, cursor, prompt }: { text: string; cursor: number; prompt: string }) {
-  const indent = (s: string) => s.replace(/\n/g, `\n${" ".repeat(prompt.length)}`);
+  const indent = (s: string) => visible(s).replace(/\n/g, `\n${" ".repeat(prompt.length)}`);
   const at = text[cursor];
-  const cell = at === undefined || at === "\n" ? " " : at;
+  const cell = at === undefined || at === "\n" ? " " : visible(at);
   const after = (at === "\n" ? "\n" : "") + text.slice(cursor + 1);
   return (
     <Text>
@@ -187,6 +189,7 @@ export function App({ ctl }: { ctl: TuiController }) {
         <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
           <Composer text={state.composer} cursor={state.cursor} prompt={state.limit ? "answer› " : "› "} />
         </Box>
+        <CompletionMenu menu={state.menu} cols={cols} />
         <StatusLine state={state} />
       </Box>
     </>

@@ -3,6 +3,7 @@
 // not; session-changing ones stop the work first and run in the order typed; the rest wait
 // for an idle prompt, and none of those run during a compaction.
 import type { CommandHost } from "../commands/host.js";
+import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { TuiController } from "./controller.js";
 import { askSideQuestion } from "./side.js";
@@ -54,7 +55,7 @@ export async function runSlash(ctl: TuiController, text: string): Promise<void> 
   const { name, args, rest } = parseCommandLine(text);
   const say = (out: string) => ctl.print("info", out);
   const command = findCommand(name);
-  if (!command) return say(`unknown command ${name}: /help lists the commands`);
+  if (!command) return say(unknownCommandText(name));
   const timing = timingOf(command, args);
   if (ctl.isCompacting && timing !== "now" && timing !== "quit") {
     say(`${name} is not available while compacting (Ctrl+C cancels the compaction)`);
