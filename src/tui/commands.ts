@@ -9,8 +9,10 @@ import type { TuiController } from "./controller.js";
 import { askSideQuestion } from "./side.js";
 
 export const KEY_HINTS = [
-  "Enter while busy queues a follow-up; empty Enter sends the queue now; Ctrl+C interrupts.",
-  "Alt+Enter (or \\ then Enter) starts a new line; ↑/↓ recall earlier prompts; ←/→ Home/End move.",
+  "Enter while busy queues a follow-up; empty Enter sends the queue now; ↑ on an empty prompt edits the last queued.",
+  "Ctrl+C interrupts; Ctrl+D on an empty prompt exits. / opens the command menu, @ completes files, Tab completes.",
+  "Shift+Enter or Alt+Enter (or \\ then Enter) starts a new line; Ctrl+G edits the prompt in $EDITOR.",
+  "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
 ];
 
 function hostFor(ctl: TuiController): CommandHost {
