@@ -56,6 +56,37 @@ describe("line-mode slash commands", () => {
     expect(outcomes).toEqual(["ok", "denied"]);
   });
 
+  it("/yolo switches the session's mode through the Session's set_mode command", async () => {
+    const { t, ctx, printed } = await lineContext();
+    expect(t.session.status().mode).toBe("ask");
+    await runLineCommand("/yolo", ctx);
+    expect(t.session.status().mode).toBe("yolo");
+    expect(printed.at(-1)).toMatch(/every tool call of this session is approved/);
+    for (const id of ["c1", "c2"]) {
+      h.provider.enqueue(
+        openaiToolCalls([{ id, name: "bash", args: { command: "echo ok" } }]),
+        openaiText("done"),
+      );
+      await t.prompt(id);
+    }
+    const outcomes = t.events.filter((e) => e.type === "tool_result").map((e: any) => e.outcome);
+    expect(outcomes).toEqual(["ok", "ok"]);
+  });
+
+  it("shares the UI's table: /stats, /history and a did-you-mean for a near miss", async () => {
+    const { t, ctx, printed } = await lineContext();
+    h.provider.enqueue(openaiText("hi"));
+    await t.prompt("a prompt");
+    await runLineCommand("/history", ctx);
+    expect(printed.at(-1)).toMatch(/^\s+1 {2}a prompt$/);
+    await runLineCommand("/stats", ctx);
+    expect(printed.at(-1)).toBe("no tool calls yet");
+    await runLineCommand("/hisotry", ctx);
+    expect(printed.at(-1)).toBe(
+      "unknown command /hisotry: did you mean /history? (/help lists the commands)",
+    );
+  });
+
   it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
     const { t, ctx, printed } = await lineContext();
     h.provider.enqueue(openaiText("first"), openaiText("second"), openaiText("third"));
