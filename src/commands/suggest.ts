@@ -1,21 +1,22 @@
 // "Did you mean": the command a mistyped name most likely meant (R-UI-6).
 import { COMMANDS } from "./table.js";
 
+/** Edits between two names, a swap of neighbours counting as one (optimal string alignment). */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.length];
+  return d[a.length][b.length];
 }
 
-/** The command a mistyped name most likely meant: a unique prefix, else the nearest by edits. */
+/** The command a mistyped name most likely meant: a unique prefix, else the nearest by edits (ties: table order). */
 export function nearestCommand(typed: string): string | undefined {
   const names = COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
   const prefixed = names.filter((n) => n.startsWith(typed));
