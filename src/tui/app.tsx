@@ -68,7 +68,7 @@ function SidePanel({ side, spinner }: { side: SideState; spinner: string }) {
         btw: {shown.question}
         {position}
       </Text>
-      <Text>{body}</Text>
+      <Text>{visible(body)}</Text>
       <Text color="gray">Esc/Enter/Space close · ←/→ earlier answers · x clear thread · Ctrl+C cancel</Text>
     </Box>
   );

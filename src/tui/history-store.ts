@@ -6,6 +6,8 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 
 const KEEP = 1000;
+/** A prompt longer than this (a huge paste) is sent but not kept: the file stays small to load. */
+const MAX_ENTRY = 64 * 1024;
 
 export class HistoryStore {
   private readonly file: string;
@@ -40,10 +42,11 @@ export class HistoryStore {
 
   /** Best effort: history that cannot be saved must never stop the prompt being sent. */
   add(text: string, all: readonly string[]): void {
+    if (text.length > MAX_ENTRY) return;
     try {
       mkdirSync(join(this.file, ".."), { recursive: true });
       if (this.lines >= KEEP * 2) {
-        const kept = all.slice(-KEEP);
+        const kept = all.filter((e) => e.length <= MAX_ENTRY).slice(-KEEP);
         writeFileSync(this.file, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
         this.lines = kept.length;
       } else {
