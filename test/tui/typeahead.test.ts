@@ -39,4 +39,27 @@ describe("tern start-up", () => {
       await vt.close();
     }
   });
+
+  it("Ctrl+C while the UI starts still leaves, and gives the terminal back", async () => {
+    writeFileSync(
+      join(t.dirs.home, "config.json"),
+      JSON.stringify({ toolSets: [{ name: "slow", command: "sleep", args: ["5"], timeoutSeconds: 30 }] }),
+    );
+    const vt = new VTerm({
+      home: t.dirs.home,
+      cwd: t.dirs.workspace,
+      args: ["--model", "local/mock-1", "--base-url", t.provider.baseUrl],
+    });
+    try {
+      const pts = (vt.pty as unknown as { ptsName: string }).ptsName;
+      await vi.waitFor(() => expect(echoOff(pts)).toBe(true), { timeout: 15_000, interval: 20 });
+      await vt.write("\x03");
+      expect(await vt.exited).toBe(130);
+      expect(vt.raw).not.toMatch(/context \d+%/);
+      // Input modes, if they were switched on yet, are off again.
+      expect(vt.raw.lastIndexOf("\x1b[?2004l")).toBeGreaterThanOrEqual(vt.raw.lastIndexOf("\x1b[?2004h"));
+    } finally {
+      await vt.close();
+    }
+  });
 });
