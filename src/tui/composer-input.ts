@@ -35,7 +35,7 @@ export class ComposerInput {
 
   constructor(private readonly deps: ComposerDeps) {
     const saved = new HistoryStore(deps.home, deps.cwd);
-    this.history = new History(saved.load(), (text, all) => saved.add(text, all));
+    this.history = new History(saved.load(), (text) => saved.add(text));
   }
 
   get edit(): Edit {
@@ -69,6 +69,12 @@ export class ComposerInput {
     if (!label) return backspace(e);
     const from = e.cursor - label.length;
     return { text: e.text.slice(0, from) + e.text.slice(e.cursor), cursor: from };
+  }
+
+  /** A prompt from history: one saved with a large paste comes back collapsed again. */
+  recall(text: string): void {
+    const shown = this.pastes.collapse(text);
+    this.set({ text: shown, cursor: shown.length });
   }
 
   /** A bracketed paste goes in at the cursor (collapsed when large); it never sends. */

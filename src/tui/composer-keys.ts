@@ -72,7 +72,7 @@ function recall(c: ComposerInput, e: Edit, delta: -1 | 1): void {
   const moved = verticalMove(e, delta);
   const recalled = moved ? undefined : c.history.step(delta, e.text);
   if (moved) c.set(moved);
-  else if (recalled !== undefined) c.set({ text: recalled, cursor: recalled.length });
+  else if (recalled !== undefined) c.recall(recalled);
 }
 
 /** The composer after a key that edits it or moves the cursor (a Cut when it kills text). */

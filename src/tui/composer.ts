@@ -78,15 +78,16 @@ export class History {
   /** `entries`: earlier prompts, oldest first; `onAdd` keeps a new one (history-store.ts). */
   constructor(
     private readonly entries: string[] = [],
-    private readonly onAdd?: (text: string, all: readonly string[]) => void,
+    private readonly onAdd?: (text: string) => void,
   ) {
     this.index = entries.length;
   }
 
-  add(text: string): void {
+  /** `saved`: the form to keep beyond this process (a paste placeholder expanded). */
+  add(text: string, saved = text): void {
     if (text && this.entries.at(-1) !== text) {
       this.entries.push(text);
-      this.onAdd?.(text, this.entries);
+      this.onAdd?.(saved);
     }
     this.index = this.entries.length;
     this.draft = "";

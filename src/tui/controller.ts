@@ -133,7 +133,8 @@ export class TuiController {
     }
     this.composer.set({ text: "", cursor: 0 });
     const text = this.composer.pastes.expand(shown);
-    this.composer.history.add(text);
+    // This process recalls what the composer showed; the file keeps the text as sent.
+    this.composer.history.add(shown, text);
     if (/^\/[A-Za-z]/.test(text)) {
       void import("./commands.js").then((m) => m.runSlash(this, text));
       return;

@@ -41,17 +41,16 @@ export class HistoryStore {
   }
 
   /** Best effort: history that cannot be saved must never stop the prompt being sent. */
-  add(text: string, all: readonly string[]): void {
+  add(text: string): void {
     if (text.length > MAX_ENTRY) return;
     try {
       mkdirSync(join(this.file, ".."), { recursive: true });
+      appendFileSync(this.file, `${JSON.stringify(text)}\n`);
+      this.lines++;
       if (this.lines >= KEEP * 2) {
-        const kept = all.filter((e) => e.length <= MAX_ENTRY).slice(-KEEP);
-        writeFileSync(this.file, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
+        const kept = readFileSync(this.file, "utf8").split("\n").filter(Boolean).slice(-KEEP);
+        writeFileSync(this.file, kept.map((line) => `${line}\n`).join(""));
         this.lines = kept.length;
-      } else {
-        appendFileSync(this.file, `${JSON.stringify(text)}\n`);
-        this.lines++;
       }
     } catch {
       // A read-only TERN_HOME loses history, nothing else.

@@ -12,7 +12,7 @@ afterEach(() => dirs?.cleanup());
 
 function open(home: string, cwd: string): History {
   const store = new HistoryStore(home, cwd);
-  return new History(store.load(), (text, all) => store.add(text, all));
+  return new History(store.load(), (text) => store.add(text));
 }
 
 describe("HistoryStore", () => {

@@ -48,6 +48,20 @@ describe("tern composer pastes and $EDITOR", () => {
     // The transcript shows the placeholder, not 30 lines.
     expect(vt.text()).toContain("› check this: [pasted 30 lines]");
     expect(vt.text()).not.toContain("row 17");
+    // Recalled, in this process and the next, it comes back collapsed and is sent whole.
+    await vt.press("up");
+    await vt.waitForScreen(/│ › check this: \[pasted 30 lines\] *│/);
+    await vt.press("ctrlC");
+    await vt.write("\x04");
+    expect(await vt.exited).toBe(0);
+    t.provider.enqueue(openaiText("again"));
+    const next = await t.start();
+    await next.press("up");
+    // From the file the whole prompt is one long text: it comes back as one placeholder.
+    await next.waitForScreen(/│ › \[pasted 30 lines\] *│/);
+    await next.press("enter");
+    await next.waitFor(/— turn 1 · completed/);
+    expect(userTexts(t.provider.requests[1].body)).toEqual([`check this: ${lines.join("\n")}`]);
   });
 
   it("a tab keeps the box's right border in its column", async () => {
