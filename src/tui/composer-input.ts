@@ -92,8 +92,15 @@ export class ComposerInput {
     return true;
   }
 
-  /** Ctrl+G: the prompt in $EDITOR; the edited text replaces it. */
+  /**
+   * Ctrl+G: the prompt in $EDITOR; the edited text replaces it. Only at an idle prompt: the
+   * editor holds the process until it closes, and a running turn's stream would stall meanwhile.
+   */
   openEditor(): void {
+    if (this.deps.store.get().busy) {
+      this.deps.print("info", "Ctrl+G opens $EDITOR at an idle prompt (work is running now)");
+      return;
+    }
     const result = editInEditor(this.pastes.expand(this.edit.text));
     if (result.ok) this.set({ text: result.text, cursor: result.text.length });
     else this.deps.print("error", result.error);

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Pastes } from "../../src/tui/paste.js";
-import { openaiText } from "../support/openai-script.js";
+import { openaiStream, openaiText } from "../support/openai-script.js";
 import { userTexts, useTui } from "./support.js";
 
 const t = useTui();
@@ -95,5 +95,14 @@ describe("tern composer pastes and $EDITOR", () => {
     await vt.press("enter");
     await vt.waitFor(/— turn 1 · completed/);
     expect(userTexts(t.provider.requests[0].body)).toEqual(["draft\nfrom the editor\nfrom the editor"]);
+    // While work runs the editor would hold the process (and stall the stream): not then.
+    t.provider.enqueue(openaiStream().text("busy now").stallAfter(2).build());
+    await vt.type("long task");
+    await vt.press("enter");
+    await vt.waitFor("busy now");
+    await vt.type("follow");
+    await vt.write("\x07");
+    await vt.waitFor("Ctrl+G opens $EDITOR at an idle prompt");
+    await vt.waitForScreen(/│ › follow *│/);
   });
 });
