@@ -38,7 +38,7 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
   if (c.menu && menuKey(ctl, key)) return;
   const e = c.edit;
   if (
-    (key.return && (key.meta || key.shift)) ||
+    (key.return && (key.meta || key.shift || key.ctrl)) ||
     MODIFIED_ENTER.has(input) ||
     (!key.return && input === "\n")
   ) {
