@@ -6,6 +6,7 @@ import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
 import { renderTodos } from "../engine/session.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
+import { formatRestored, UndoError, type UndoReport } from "../engine/undo-commands.js";
 import type { CommandHost, CommandTiming, SlashCommand } from "./host.js";
 import { costText, historyText, statsText, statusText } from "./reports.js";
 
@@ -184,6 +185,41 @@ export const COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: "/undo",
+    args: "[N]",
+    description: "put the files back as they were before the last N turns (default 1)",
+    timing: "idle",
+    run: (host, args) => {
+      const turns = args[0] === undefined ? 1 : Number(args[0]);
+      if (!Number.isInteger(turns) || turns < 1) return host.print("usage: /undo [N]");
+      return fileChange(host, "undid", () => host.session.send({ type: "undo", turns }));
+    },
+  },
+  {
+    name: "/redo",
+    description: "take back the newest /undo, files and turns",
+    timing: "idle",
+    run: (host) => fileChange(host, "redid", () => host.session.send({ type: "redo" })),
+  },
+  {
+    name: "/diff",
+    args: "[turn]",
+    description: "what this session (or one turn) changed in the files",
+    timing: "now",
+    run: async (host, args) => {
+      const turn = args[0] === undefined ? undefined : Number(args[0]);
+      if (turn !== undefined && (!Number.isInteger(turn) || turn < 1))
+        return host.print("usage: /diff [turn]");
+      try {
+        const text = await host.session.diff({ turn, color: false });
+        host.print(text.trimEnd() || "no file changes");
+      } catch (err) {
+        if (err instanceof UndoError) host.error(err.message);
+        else throw err;
+      }
+    },
+  },
+  {
     name: "/btw",
     aliases: ["/side"],
     args: "<question>",
@@ -202,6 +238,22 @@ export const COMMANDS: readonly SlashCommand[] = [
     run: (host) => host.quit(),
   },
 ];
+
+/** `/undo` and `/redo`: what moved, or why not (a refusal names what to do). */
+async function fileChange(host: CommandHost, verb: string, run: () => Promise<UndoReport>): Promise<void> {
+  try {
+    const report = await run();
+    const n = report.turns.length;
+    const paths = report.restored.length;
+    host.print(
+      `${verb} ${n} turn${n === 1 ? "" : "s"} (${report.turns.join(", ")}); ${paths} path${paths === 1 ? "" : "s"} restored\n` +
+        formatRestored(report.restored).trimEnd(),
+    );
+  } catch (err) {
+    if (err instanceof UndoError) host.error(err.message);
+    else throw err;
+  }
+}
 
 async function switchModel(host: CommandHost, id: string | undefined): Promise<void> {
   if (!id) return host.print(`model: ${host.session.status().model.id} (usage: /model <provider/model>)`);

@@ -1,4 +1,6 @@
 // The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { runLineCommand } from "../../src/cli/line-commands.js";
@@ -85,6 +87,38 @@ describe("line-mode slash commands", () => {
     expect(printed.at(-1)).toBe(
       "unknown command /hisotry: did you mean /history? (/help lists the commands)",
     );
+  });
+
+  it("/diff, /undo and /redo from the shared table show and take back a turn's file changes", async () => {
+    const t = await h.start({
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const printed: string[] = [];
+    const ctx = {
+      session: t.session,
+      config: { ...defaultConfig(), model: "local/mock-1" },
+      home: h.dirs.home,
+      cost: () => null,
+      print: (text: string) => printed.push(text),
+      busy: <T>(fn: () => Promise<T>) => fn(),
+    };
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "made.txt", content: "hello\n" } }]),
+      openaiText("written"),
+    );
+    await t.prompt("make a file");
+    const file = join(h.dirs.workspace, "made.txt");
+    expect(existsSync(file)).toBe(true);
+    await runLineCommand("/diff", ctx);
+    expect(printed.at(-1)).toMatch(/made\.txt[\s\S]*\+hello/);
+    await runLineCommand("/undo", ctx);
+    expect(printed.at(-1)).toMatch(/^undid 1 turn \(1\); 1 path restored\n.*made\.txt/);
+    expect(existsSync(file)).toBe(false);
+    await runLineCommand("/redo", ctx);
+    expect(printed.at(-1)).toMatch(/^redid 1 turn \(1\)/);
+    expect(readFileSync(file, "utf8")).toBe("hello\n");
+    await runLineCommand("/undo 0", ctx);
+    expect(printed.at(-1)).toBe("usage: /undo [N]");
   });
 
   it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
