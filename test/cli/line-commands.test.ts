@@ -99,6 +99,7 @@ describe("line-mode slash commands", () => {
       config: { ...defaultConfig(), model: "local/mock-1" },
       home: h.dirs.home,
       cost: () => null,
+      side: new SideThread(t.session),
       print: (text: string) => printed.push(text),
       busy: <T>(fn: () => Promise<T>) => fn(),
     };
