@@ -1,0 +1,203 @@
+// `tern acp` end to end: the SDK's client drives the built agent over stdio against the fake
+// provider — permissions granted, always-granted and rejected, chunks streamed in order, cancel
+// mid-turn, load of an earlier session replayed before the answer, images, a malformed message,
+// an unknown method, and the exit when stdin closes. The record and ledger are a terminal session's.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { type AcpClient, initialize, startAcp, text } from "./acp-support.js";
+import { recordLines, useE2E } from "./tools-support.js";
+
+const PNG_1X1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+const e = useE2E({
+  config: () => ({
+    retry: { maxRetries: 0 },
+    models: { "openai/mock-vision": { images: true, contextWindow: 128000, maxOutputTokens: 4096 } },
+  }),
+});
+let clients: AcpClient[] = [];
+afterEach(async () => {
+  for (const c of clients) if (c.child.exitCode === null) await c.close();
+  clients = [];
+});
+function start(model?: string): AcpClient {
+  const client = startAcp({ home: e.dirs.home, baseUrl: e.provider.baseUrl, model });
+  clients.push(client);
+  return client;
+}
+async function newSession(client: AcpClient): Promise<string> {
+  await initialize(client);
+  const created = await client.agent.request("session/new", { cwd: e.dirs.workspace, mcpServers: [] });
+  return created.sessionId;
+}
+
+describe("tern acp", () => {
+  it("initialize announces load, images and MCP; session/new opens a tern session in the given workspace", async () => {
+    const client = start();
+    const init = await initialize(client);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true);
+    expect(init.agentInfo?.name).toBe("tern");
+    const created = await client.agent.request("session/new", { cwd: e.dirs.workspace, mcpServers: [] });
+    expect(created.modes?.currentModeId).toBe("ask");
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "yolo"]);
+    const lines = recordLines(e);
+    expect(lines[0]).toMatchObject({ type: "session_start", id: created.sessionId, cwd: e.dirs.workspace });
+  });
+
+  it("streams reasoning and text chunks in order and ends the turn end_turn, recorded and in the ledger", async () => {
+    e.provider.enqueue(openaiStream().reasoning("Let me ").reasoning("think.").text("Hel").text("lo ").text("there").finish("stop").usage({ prompt_tokens: 10, completion_tokens: 5 }).build());
+    const client = start();
+    const sessionId = await newSession(client);
+    const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("hi")] });
+    expect(answer.stopReason).toBe("end_turn");
+    const kinds = client.updates
+      .filter((n) => n.sessionId === sessionId)
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk")
+      .map((u: any) => `${u.sessionUpdate === "agent_thought_chunk" ? "T" : "M"}:${u.content.text}`);
+    expect(kinds).toEqual(["T:Let me ", "T:think.", "M:Hel", "M:lo ", "M:there"]);
+    expect(client.of("available_commands_update", sessionId)[0].availableCommands.map((c: any) => c.name)).toEqual(
+      expect.arrayContaining(["compact", "cost", "undo", "redo"]),
+    );
+    const lines = recordLines(e);
+    expect(lines.find((l) => l.type === "turn_end")).toMatchObject({ stopReason: "completed" });
+    expect(await client.close()).toBe(0);
+    const ledger = await e.run(["metrics", "--json"]);
+    expect(ledger.code).toBe(0);
+    expect(ledger.stdout).toContain(sessionId);
+    // No key in anything the client received.
+    expect(JSON.stringify(client.updates)).not.toContain("sk-test-secret-key");
+  });
+
+  it("asks permission for an edit (granted: edit kind, diff, completed) and a command (rejected: failed)", async () => {
+    writeFileSync(join(e.dirs.workspace, "a.txt"), "old\n");
+    e.provider.enqueue(
+      // An edit needs the file read first in the turn (read-before-edit).
+      openaiToolCalls([{ id: "call_r", name: "read_file", args: { path: "a.txt" } }]),
+      openaiToolCalls([{ id: "call_w", name: "edit_file", args: { path: "a.txt", old_string: "old", new_string: "new" } }]),
+      openaiText("written"),
+      openaiToolCalls([{ id: "call_b", name: "bash", args: { command: "echo hi > b.txt" } }]),
+      openaiText("ok, not run"),
+    );
+    const client = start();
+    const sessionId = await newSession(client);
+    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_once")!.optionId } });
+    expect((await client.agent.request("session/prompt", { sessionId, prompt: [text("write it")] })).stopReason).toBe("end_turn");
+    expect(client.permissions).toHaveLength(1);
+    const asked = client.permissions[0];
+    expect(asked.toolCall).toMatchObject({ toolCallId: "call_w", kind: "edit", locations: [{ path: join(e.dirs.workspace, "a.txt") }] });
+    expect(asked.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(asked.options[1].name).toContain("edit_file on a.txt");
+    const call = client.of("tool_call", sessionId).find((u) => u.toolCallId === "call_w");
+    expect(call).toMatchObject({ kind: "edit", title: "edit_file a.txt" });
+    expect(client.of("tool_call", sessionId)[0]).toMatchObject({ toolCallId: "call_r", kind: "read" });
+    const done = client.of("tool_call_update", sessionId).filter((u) => u.toolCallId === "call_w").at(-1);
+    expect(done.status).toBe("completed");
+    expect(done.content[0]).toEqual({ type: "diff", path: join(e.dirs.workspace, "a.txt"), oldText: "old\n", newText: "new\n" });
+    expect(readFileSync(join(e.dirs.workspace, "a.txt"), "utf8")).toBe("new\n");
+
+    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "reject_once")!.optionId } });
+    expect((await client.agent.request("session/prompt", { sessionId, prompt: [text("run it")] })).stopReason).toBe("end_turn");
+    expect(client.permissions[1].toolCall).toMatchObject({ toolCallId: "call_b", kind: "execute" });
+    const rejected = client.of("tool_call_update", sessionId).filter((u) => u.toolCallId === "call_b").at(-1);
+    expect(rejected.status).toBe("failed");
+    expect(existsSync(join(e.dirs.workspace, "b.txt"))).toBe(false);
+    expect(recordLines(e).find((l) => l.type === "tool_result" && l.id === "call_b")).toMatchObject({ outcome: "denied" });
+  });
+
+  it("allow always grants the scope for the rest of the session; set_mode yolo stops asking", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo one" } }]),
+      openaiToolCalls([{ id: "c2", name: "bash", args: { command: "echo two" } }]),
+      openaiText("done"),
+      openaiToolCalls([{ id: "c3", name: "write_file", args: { path: "x.txt", content: "x" } }]),
+      openaiText("done too"),
+    );
+    const client = start();
+    const sessionId = await newSession(client);
+    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_always")!.optionId } });
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("go")] });
+    expect(client.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["c1"]);
+    expect(client.permissions[0].options[1].name).toContain("every bash call");
+    await client.agent.request("session/set_mode", { sessionId, modeId: "yolo" });
+    expect(client.of("current_mode_update", sessionId).at(-1).currentModeId).toBe("yolo");
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("again")] });
+    expect(client.permissions).toHaveLength(1);
+    expect(readFileSync(join(e.dirs.workspace, "x.txt"), "utf8")).toBe("x");
+  });
+
+  it("session/cancel mid-turn ends the prompt cancelled", async () => {
+    e.provider.enqueue({ ...openaiStream().text("partial ").text("answer").finish("stop").build(), fault: { kind: "stall_after", frames: 2 } });
+    const client = start();
+    const sessionId = await newSession(client);
+    const pending = client.agent.request("session/prompt", { sessionId, prompt: [text("long")] });
+    for (let i = 0; i < 600 && client.of("agent_message_chunk", sessionId).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(client.of("agent_message_chunk", sessionId)[0].content.text).toBe("partial ");
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await pending).stopReason).toBe("cancelled");
+    expect(recordLines(e).find((l) => l.type === "turn_end")).toMatchObject({ stopReason: "cancelled" });
+  });
+
+  it("session/load replays the earlier session (user messages included) before answering, then continues it", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "r1", name: "read_file", args: { path: "notes.md" } }], undefined, "Looking."),
+      openaiText("It says hello."),
+      openaiText("Still here."),
+    );
+    writeFileSync(join(e.dirs.workspace, "notes.md"), "hello\n");
+    const first = start();
+    const sessionId = await newSession(first);
+    first.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options[0].optionId } });
+    await first.agent.request("session/prompt", { sessionId, prompt: [text("what do the notes say?")] });
+    expect(await first.close()).toBe(0);
+
+    const second = start();
+    await initialize(second);
+    await second.agent.request("session/load", { sessionId, cwd: e.dirs.workspace, mcpServers: [] });
+    const replayed = second.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+    expect(replayed.map((u) => u.sessionUpdate).slice(0, 5)).toEqual([
+      "user_message_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "tool_call_update",
+      "agent_message_chunk",
+    ]);
+    expect((replayed[0] as any).content.text).toBe("what do the notes say?");
+    expect(replayed[2]).toMatchObject({ toolCallId: "r1", kind: "read" });
+    expect(replayed[3]).toMatchObject({ toolCallId: "r1", status: "completed" });
+    expect((replayed[4] as any).content.text).toBe("It says hello.");
+
+    await second.agent.request("session/prompt", { sessionId, prompt: [text("and now?")] });
+    const sent = e.provider.requests.at(-1)!.body.messages;
+    expect(sent.some((m: any) => m.role === "user" && JSON.stringify(m.content).includes("what do the notes say?"))).toBe(true);
+    expect(recordLines(e).filter((l) => l.type === "turn_end")).toHaveLength(2);
+  });
+
+  it("sends an image prompt to an image model", async () => {
+    e.provider.enqueue(openaiText("a red dot"));
+    const client = start("openai/mock-vision");
+    const sessionId = await newSession(client);
+    await client.agent.request("session/prompt", {
+      sessionId,
+      prompt: [text("what is this?"), { type: "image", mimeType: "image/png", data: PNG_1X1 }],
+    });
+    const user = e.provider.requests[0].body.messages.find((m: any) => m.role === "user");
+    expect(user.content).toContainEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG_1X1}` } });
+  });
+
+  it("answers a malformed line and an unknown method with JSON-RPC errors and keeps running; exits when stdin closes", async () => {
+    e.provider.enqueue(openaiText("still alive"));
+    const client = start();
+    const sessionId = await newSession(client);
+    client.child.stdin!.write("{this is not json\n");
+    await expect(client.agent.request("tern/nothing", {})).rejects.toMatchObject({ code: -32601 });
+    const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("hi")] });
+    expect(answer.stopReason).toBe("end_turn");
+    expect(await client.close()).toBe(0);
+  });
+});
