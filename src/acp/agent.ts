@@ -81,7 +81,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     const toolSets = [];
     for (const server of mcpServers) {
       if ("type" in server && (server.type === "http" || server.type === "sse")) {
-        process.stderr.write(`tern acp: MCP server '${server.name}' (${server.type}) skipped: tern runs stdio servers\n`);
+        process.stderr.write(
+          `tern acp: MCP server '${server.name}' (${server.type}) skipped: tern runs stdio servers\n`,
+        );
         continue;
       }
       const stdio = server as acp.McpServerStdio;
@@ -117,14 +119,26 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     const session = opened.session;
     const cost = session
       .transcript()
-      .reduce<number | null>((sum, l) => (l.type !== "turn_end" || sum === null || l.cost === null ? (l.type === "turn_end" ? null : sum) : sum + l.cost), 0);
+      .reduce<number | null>(
+        (sum, l) =>
+          l.type !== "turn_end" || sum === null || l.cost === null
+            ? l.type === "turn_end"
+              ? null
+              : sum
+            : sum + l.cost,
+        0,
+      );
     entry = {
       session,
       cwd,
       config: opened.config,
       cost,
       sent: Promise.resolve(),
-      stream: new UpdateStream(cwd, (u) => send(entry!, u), () => session.todos()),
+      stream: new UpdateStream(
+        cwd,
+        (u) => send(entry!, u),
+        () => session.todos(),
+      ),
     };
     const created = entry;
     session.subscribe((event) => {
@@ -137,7 +151,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
   }
 
   const announceCommands = (entry: Live) =>
-    setImmediate(() => send(entry, { sessionUpdate: "available_commands_update", availableCommands: availableCommands() }));
+    setImmediate(() =>
+      send(entry, { sessionUpdate: "available_commands_update", availableCommands: availableCommands() }),
+    );
 
   return acp
     .agent({ name: "tern" })
@@ -164,7 +180,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     })
     .onRequest("session/load", async ({ params }) => {
       const open_ = sessions.get(params.sessionId);
-      if (open_) throw acp.RequestError.invalidParams(undefined, `session '${params.sessionId}' is already open`);
+      if (open_)
+        throw acp.RequestError.invalidParams(undefined, `session '${params.sessionId}' is already open`);
       const entry = await open(params.cwd, params.mcpServers ?? [], params.sessionId);
       for (const update of replayUpdates(entry.session.transcript(), entry.cwd)) send(entry, update);
       await entry.sent;
@@ -174,7 +191,10 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     .onRequest("session/set_mode", async ({ params }) => {
       const entry = live(params.sessionId);
       if (!MODES.some((m) => m.id === params.modeId))
-        throw acp.RequestError.invalidParams(undefined, `unknown mode '${params.modeId}' (ask, auto-edit, yolo)`);
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `unknown mode '${params.modeId}' (ask, auto-edit, yolo)`,
+        );
       await entry.session.send({ type: "set_mode", mode: params.modeId as PermissionMode });
       send(entry, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
       await entry.sent;
@@ -197,7 +217,11 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
           cwd: entry.cwd,
           baseUrl: opts.defaults.baseUrl,
           cost: () => entry.cost,
-          say: (out) => send(entry, { sessionUpdate: "agent_message_chunk", content: { type: "text", text: out.endsWith("\n") ? out : `${out}\n` } }),
+          say: (out) =>
+            send(entry, {
+              sessionUpdate: "agent_message_chunk",
+              content: { type: "text", text: out.endsWith("\n") ? out : `${out}\n` },
+            }),
         });
         const mode = session.status().mode;
         if (mode !== modeBefore) send(entry, { sessionUpdate: "current_mode_update", currentModeId: mode });

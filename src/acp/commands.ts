@@ -13,7 +13,11 @@ import type * as acp from "@agentclientprotocol/sdk";
 const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/btw", "/quit"]);
 
 const UNDO_COMMANDS: acp.AvailableCommand[] = [
-  { name: "undo", description: "restore the files to before the last N turns and withdraw them", input: { hint: "[N]" } },
+  {
+    name: "undo",
+    description: "restore the files to before the last N turns and withdraw them",
+    input: { hint: "[N]" },
+  },
   { name: "redo", description: "put back what the last undo took back" },
 ];
 
@@ -62,7 +66,9 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
           ? await ctx.session.send({ type: "undo", turns })
           : await ctx.session.send({ type: "redo" });
       const what = name === "/undo" ? "undone" : "redone";
-      ctx.say(`${what}: turn${report.turns.length === 1 ? "" : "s"} ${report.turns.join(", ")}; ${report.restored.length} file(s) restored`);
+      ctx.say(
+        `${what}: turn${report.turns.length === 1 ? "" : "s"} ${report.turns.join(", ")}; ${report.restored.length} file(s) restored`,
+      );
     } catch (err) {
       ctx.say(err instanceof Error ? err.message : String(err));
     }
@@ -85,7 +91,8 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
     work: async (fn) => {
       try {
         const result = await fn();
-        if (result && typeof result === "object" && "stopReason" in result) outcome = result as unknown as TurnOutcome;
+        if (result && typeof result === "object" && "stopReason" in result)
+          outcome = result as unknown as TurnOutcome;
         return result;
       } catch (err) {
         ctx.say(err instanceof Error ? err.message : String(err));

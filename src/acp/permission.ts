@@ -37,7 +37,11 @@ export function permissionOptions(call: PendingCalls[number]): acp.PermissionOpt
 
 export type AskPermission = (request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>;
 
-export function acpApprover(sessionId: () => string, cwd: string, ask: AskPermission): SessionHooks["approve"] {
+export function acpApprover(
+  sessionId: () => string,
+  cwd: string,
+  ask: AskPermission,
+): SessionHooks["approve"] {
   return async (calls) => {
     const decisions: Decisions = new Map();
     for (const call of calls) {
@@ -53,7 +57,9 @@ export function acpApprover(sessionId: () => string, cwd: string, ask: AskPermis
             status: "pending",
             locations: toolLocations(args, cwd),
             rawInput: args,
-            ...(call.reason ? { content: [{ type: "content", content: { type: "text", text: call.reason } }] } : {}),
+            ...(call.reason
+              ? { content: [{ type: "content", content: { type: "text", text: call.reason } }] }
+              : {}),
           },
           options: permissionOptions(call),
         });

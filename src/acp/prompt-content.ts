@@ -22,7 +22,10 @@ export function promptContent(blocks: acp.ContentBlock[], api: string): ContentP
         break;
       case "image": {
         if (!IMAGE_TYPES.has(block.mimeType))
-          throw acp.RequestError.invalidParams(undefined, `image: ${block.mimeType} is not PNG, JPEG, GIF or WebP`);
+          throw acp.RequestError.invalidParams(
+            undefined,
+            `image: ${block.mimeType} is not PNG, JPEG, GIF or WebP`,
+          );
         const bytes = Math.floor((block.data.length * 3) / 4);
         const limit = LIMIT_BYTES[api] ?? LIMIT_BYTES["anthropic-messages"];
         if (bytes > limit)
@@ -35,7 +38,8 @@ export function promptContent(blocks: acp.ContentBlock[], api: string): ContentP
       }
       case "resource": {
         const res = block.resource;
-        if ("text" in res) parts.push({ type: "text", text: `<file uri="${res.uri}">\n${res.text}\n</file>` });
+        if ("text" in res)
+          parts.push({ type: "text", text: `<file uri="${res.uri}">\n${res.text}\n</file>` });
         else parts.push({ type: "text", text: `@${res.uri}` });
         break;
       }

@@ -27,7 +27,8 @@ export function replayUpdates(lines: readonly TranscriptLine[], cwd: string): ac
       case "assistant_message":
         text("agent_thought_chunk", line.reasoning);
         text("agent_message_chunk", line.text);
-        for (const call of line.toolCalls) updates.push(UpdateStream.toolCall(call.id, call.name, call.arguments, cwd));
+        for (const call of line.toolCalls)
+          updates.push(UpdateStream.toolCall(call.id, call.name, call.arguments, cwd));
         break;
       case "tool_result": {
         const output = partsText(line.content as Part[]);

@@ -62,7 +62,12 @@ export function toolTitle(name: string, args: Record<string, unknown>): string {
 export function toolLocations(args: Record<string, unknown>, cwd: string): acp.ToolCallLocation[] {
   const path = callPath(args, cwd);
   if (!path) return [];
-  const line = typeof args.offset === "number" ? args.offset : typeof args.start_line === "number" ? args.start_line : undefined;
+  const line =
+    typeof args.offset === "number"
+      ? args.offset
+      : typeof args.start_line === "number"
+        ? args.start_line
+        : undefined;
   return [line !== undefined ? { path, line } : { path }];
 }
 

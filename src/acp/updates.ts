@@ -83,7 +83,8 @@ export class UpdateStream {
         const content: acp.ToolCallContent[] = [];
         if (call?.path && event.outcome === "ok") {
           const after = readText(call.path);
-          if (after !== null) content.push({ type: "diff", path: call.path, oldText: call.before, newText: after });
+          if (after !== null)
+            content.push({ type: "diff", path: call.path, oldText: call.before, newText: after });
         }
         if (event.content) content.push(textContent(event.content));
         this.send({

@@ -89,7 +89,10 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .command("acp")
     .description("serve the Agent Client Protocol on stdio (for editors: Zed, Neovim, JetBrains)")
     .option("--model <provider/model>", "model to use, e.g. openai/gpt-4.1")
-    .option("--base-url <url>", "provider base URL (an OpenAI-compatible server when the provider is not configured)")
+    .option(
+      "--base-url <url>",
+      "provider base URL (an OpenAI-compatible server when the provider is not configured)",
+    )
     .option("--system <text>", "extra system text for every session")
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
     .action((opts: AcpOptions) => {

@@ -54,7 +54,12 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const home = opts.home ?? (env.TERN_HOME || join(homedir(), ".tern"));
-  const loaded = loadConfig({ home, cwd, flags: flagsToConfig({ model: opts.model, allow: opts.allow }), env });
+  const loaded = loadConfig({
+    home,
+    cwd,
+    flags: flagsToConfig({ model: opts.model, allow: opts.allow }),
+    env,
+  });
   const config = loaded.config;
   if (opts.mode) config.permissions.mode = opts.mode;
   for (const set of opts.toolSets ?? [])

@@ -8,7 +8,11 @@ const SRC = resolve(import.meta.dirname, "../../src");
 
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands"],
+  cli: ["engine", "config", "tui", "commands", "acp"],
+  // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
+  acp: ["engine", "config", "commands"],
+  // The library entry: the Session door plus the types its commands and events are made of.
+  lib: ["engine", "config", "provider", "tools", "record"],
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
@@ -49,7 +53,7 @@ describe("import rules", () => {
 
   it("front ends use only the Session's door: no engine state, record fold or todo state behind it", () => {
     const reaches: string[] = [];
-    for (const folder of ["tui", "cli", "commands"])
+    for (const folder of ["tui", "cli", "commands", "acp", "lib"])
       for (const file of files(join(SRC, folder))) {
         const lines = readFileSync(file, "utf8").split("\n");
         lines.forEach((line, i) => {

@@ -14,7 +14,9 @@ export interface AcpClient {
   /** Every permission request received, in order. */
   permissions: acp.RequestPermissionRequest[];
   /** How the next permission request is answered. */
-  answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+  answer: (
+    request: acp.RequestPermissionRequest,
+  ) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
   stderr(): string;
   exited: Promise<number | null>;
   /** Updates of one session of a kind. */
@@ -27,7 +29,11 @@ export function startAcp(opts: { home: string; baseUrl: string; model?: string }
     process.execPath,
     [TERN_BIN, "acp", "--model", opts.model ?? "openai/mock-1", "--base-url", opts.baseUrl],
     // The agent process starts somewhere else than the workspace: session/new names it.
-    { cwd: opts.home, env: cliEnv(opts.home, { OPENAI_API_KEY: "sk-test-secret-key" }), stdio: ["pipe", "pipe", "pipe"] },
+    {
+      cwd: opts.home,
+      env: cliEnv(opts.home, { OPENAI_API_KEY: "sk-test-secret-key" }),
+      stdio: ["pipe", "pipe", "pipe"],
+    },
   );
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
@@ -41,7 +47,9 @@ export function startAcp(opts: { home: string; baseUrl: string; model?: string }
     exited,
     of: (kind: string, sessionId?: string) =>
       client.updates
-        .filter((n) => n.update.sessionUpdate === kind && (sessionId === undefined || n.sessionId === sessionId))
+        .filter(
+          (n) => n.update.sessionUpdate === kind && (sessionId === undefined || n.sessionId === sessionId),
+        )
         .map((n) => n.update),
     close: async () => {
       child.stdin!.end();

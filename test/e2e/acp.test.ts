@@ -49,7 +49,17 @@ describe("tern acp", () => {
   });
 
   it("streams reasoning and text chunks in order and ends the turn end_turn, recorded and in the ledger", async () => {
-    e.provider.enqueue(openaiStream().reasoning("Let me ").reasoning("think.").text("Hel").text("lo ").text("there").finish("stop").usage({ prompt_tokens: 10, completion_tokens: 5 }).build());
+    e.provider.enqueue(
+      openaiStream()
+        .reasoning("Let me ")
+        .reasoning("think.")
+        .text("Hel")
+        .text("lo ")
+        .text("there")
+        .finish("stop")
+        .usage({ prompt_tokens: 10, completion_tokens: 5 })
+        .build(),
+    );
     const client = start();
     const sessionId = await newSession(client);
     const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("hi")] });
@@ -60,9 +70,9 @@ describe("tern acp", () => {
       .filter((u) => u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk")
       .map((u: any) => `${u.sessionUpdate === "agent_thought_chunk" ? "T" : "M"}:${u.content.text}`);
     expect(kinds).toEqual(["T:Let me ", "T:think.", "M:Hel", "M:lo ", "M:there"]);
-    expect(client.of("available_commands_update", sessionId)[0].availableCommands.map((c: any) => c.name)).toEqual(
-      expect.arrayContaining(["compact", "cost", "undo", "redo"]),
-    );
+    expect(
+      client.of("available_commands_update", sessionId)[0].availableCommands.map((c: any) => c.name),
+    ).toEqual(expect.arrayContaining(["compact", "cost", "undo", "redo"]));
     const lines = recordLines(e);
     expect(lines.find((l) => l.type === "turn_end")).toMatchObject({ stopReason: "completed" });
     expect(await client.close()).toBe(0);
@@ -78,35 +88,62 @@ describe("tern acp", () => {
     e.provider.enqueue(
       // An edit needs the file read first in the turn (read-before-edit).
       openaiToolCalls([{ id: "call_r", name: "read_file", args: { path: "a.txt" } }]),
-      openaiToolCalls([{ id: "call_w", name: "edit_file", args: { path: "a.txt", old_string: "old", new_string: "new" } }]),
+      openaiToolCalls([
+        { id: "call_w", name: "edit_file", args: { path: "a.txt", old_string: "old", new_string: "new" } },
+      ]),
       openaiText("written"),
       openaiToolCalls([{ id: "call_b", name: "bash", args: { command: "echo hi > b.txt" } }]),
       openaiText("ok, not run"),
     );
     const client = start();
     const sessionId = await newSession(client);
-    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_once")!.optionId } });
-    expect((await client.agent.request("session/prompt", { sessionId, prompt: [text("write it")] })).stopReason).toBe("end_turn");
+    client.answer = (req) => ({
+      outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_once")!.optionId },
+    });
+    expect(
+      (await client.agent.request("session/prompt", { sessionId, prompt: [text("write it")] })).stopReason,
+    ).toBe("end_turn");
     expect(client.permissions).toHaveLength(1);
     const asked = client.permissions[0];
-    expect(asked.toolCall).toMatchObject({ toolCallId: "call_w", kind: "edit", locations: [{ path: join(e.dirs.workspace, "a.txt") }] });
+    expect(asked.toolCall).toMatchObject({
+      toolCallId: "call_w",
+      kind: "edit",
+      locations: [{ path: join(e.dirs.workspace, "a.txt") }],
+    });
     expect(asked.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
     expect(asked.options[1].name).toContain("edit_file on a.txt");
     const call = client.of("tool_call", sessionId).find((u) => u.toolCallId === "call_w");
     expect(call).toMatchObject({ kind: "edit", title: "edit_file a.txt" });
     expect(client.of("tool_call", sessionId)[0]).toMatchObject({ toolCallId: "call_r", kind: "read" });
-    const done = client.of("tool_call_update", sessionId).filter((u) => u.toolCallId === "call_w").at(-1);
+    const done = client
+      .of("tool_call_update", sessionId)
+      .filter((u) => u.toolCallId === "call_w")
+      .at(-1);
     expect(done.status).toBe("completed");
-    expect(done.content[0]).toEqual({ type: "diff", path: join(e.dirs.workspace, "a.txt"), oldText: "old\n", newText: "new\n" });
+    expect(done.content[0]).toEqual({
+      type: "diff",
+      path: join(e.dirs.workspace, "a.txt"),
+      oldText: "old\n",
+      newText: "new\n",
+    });
     expect(readFileSync(join(e.dirs.workspace, "a.txt"), "utf8")).toBe("new\n");
 
-    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "reject_once")!.optionId } });
-    expect((await client.agent.request("session/prompt", { sessionId, prompt: [text("run it")] })).stopReason).toBe("end_turn");
+    client.answer = (req) => ({
+      outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "reject_once")!.optionId },
+    });
+    expect(
+      (await client.agent.request("session/prompt", { sessionId, prompt: [text("run it")] })).stopReason,
+    ).toBe("end_turn");
     expect(client.permissions[1].toolCall).toMatchObject({ toolCallId: "call_b", kind: "execute" });
-    const rejected = client.of("tool_call_update", sessionId).filter((u) => u.toolCallId === "call_b").at(-1);
+    const rejected = client
+      .of("tool_call_update", sessionId)
+      .filter((u) => u.toolCallId === "call_b")
+      .at(-1);
     expect(rejected.status).toBe("failed");
     expect(existsSync(join(e.dirs.workspace, "b.txt"))).toBe(false);
-    expect(recordLines(e).find((l) => l.type === "tool_result" && l.id === "call_b")).toMatchObject({ outcome: "denied" });
+    expect(recordLines(e).find((l) => l.type === "tool_result" && l.id === "call_b")).toMatchObject({
+      outcome: "denied",
+    });
   });
 
   it("allow always grants the scope for the rest of the session; set_mode yolo stops asking", async () => {
@@ -119,7 +156,12 @@ describe("tern acp", () => {
     );
     const client = start();
     const sessionId = await newSession(client);
-    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options.find((o) => o.kind === "allow_always")!.optionId } });
+    client.answer = (req) => ({
+      outcome: {
+        outcome: "selected",
+        optionId: req.options.find((o) => o.kind === "allow_always")!.optionId,
+      },
+    });
     await client.agent.request("session/prompt", { sessionId, prompt: [text("go")] });
     expect(client.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["c1"]);
     expect(client.permissions[0].options[1].name).toContain("every bash call");
@@ -131,7 +173,10 @@ describe("tern acp", () => {
   });
 
   it("session/cancel mid-turn ends the prompt cancelled", async () => {
-    e.provider.enqueue({ ...openaiStream().text("partial ").text("answer").finish("stop").build(), fault: { kind: "stall_after", frames: 2 } });
+    e.provider.enqueue({
+      ...openaiStream().text("partial ").text("answer").finish("stop").build(),
+      fault: { kind: "stall_after", frames: 2 },
+    });
     const client = start();
     const sessionId = await newSession(client);
     const pending = client.agent.request("session/prompt", { sessionId, prompt: [text("long")] });
@@ -174,7 +219,11 @@ describe("tern acp", () => {
 
     await second.agent.request("session/prompt", { sessionId, prompt: [text("and now?")] });
     const sent = e.provider.requests.at(-1)!.body.messages;
-    expect(sent.some((m: any) => m.role === "user" && JSON.stringify(m.content).includes("what do the notes say?"))).toBe(true);
+    expect(
+      sent.some(
+        (m: any) => m.role === "user" && JSON.stringify(m.content).includes("what do the notes say?"),
+      ),
+    ).toBe(true);
     expect(recordLines(e).filter((l) => l.type === "turn_end")).toHaveLength(2);
   });
 
@@ -187,7 +236,10 @@ describe("tern acp", () => {
       prompt: [text("what is this?"), { type: "image", mimeType: "image/png", data: PNG_1X1 }],
     });
     const user = e.provider.requests[0].body.messages.find((m: any) => m.role === "user");
-    expect(user.content).toContainEqual({ type: "image_url", image_url: { url: `data:image/png;base64,${PNG_1X1}` } });
+    expect(user.content).toContainEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${PNG_1X1}` },
+    });
   });
 
   it("answers a malformed line and an unknown method with JSON-RPC errors and keeps running; exits when stdin closes", async () => {
