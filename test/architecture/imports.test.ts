@@ -67,6 +67,16 @@ describe("import rules", () => {
     expect(reaches).toEqual([]);
   });
 
+  it("the library entry takes only types from provider, tools and record", () => {
+    const bad: string[] = [];
+    for (const file of files(join(SRC, "lib")))
+      for (const match of readFileSync(file, "utf8").matchAll(
+        /(import|export)\s+(type\s+)?[^;]*?from\s+"\.\.\/(provider|tools|record)\/[^"]+"/g,
+      ))
+        if (!match[2]) bad.push(`${relative(SRC, file)}: ${match[0]}`);
+    expect(bad).toEqual([]);
+  });
+
   it("provider imports only types from config", () => {
     const bad: string[] = [];
     for (const file of files(join(SRC, "provider"))) {

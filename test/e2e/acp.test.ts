@@ -2,10 +2,12 @@
 // provider — permissions granted, always-granted and rejected, chunks streamed in order, cancel
 // mid-turn, load of an earlier session replayed before the answer, images, a malformed message,
 // an unknown method, and the exit when stdin closes. The record and ledger are a terminal session's.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { cliEnv, TERN_BIN } from "../support/cli.js";
+import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { type AcpClient, initialize, startAcp, text } from "./acp-support.js";
 import { recordLines, useE2E } from "./tools-support.js";
 
@@ -227,6 +229,63 @@ describe("tern acp", () => {
     expect(recordLines(e).filter((l) => l.type === "turn_end")).toHaveLength(2);
   });
 
+  it("runs slash commands sent as prompts (/cost, /todos, /yolo) without a model call; todo_write shows as a plan", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "t1",
+          name: "todo_write",
+          args: { todos: [{ content: "read the code", status: "in_progress" }] },
+        },
+      ]),
+      openaiText("planned"),
+    );
+    const client = start();
+    const sessionId = await newSession(client);
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("plan it")] });
+    expect(client.of("plan", sessionId).at(-1).entries).toEqual([
+      { content: "read the code", priority: "medium", status: "in_progress" },
+    ]);
+    const before = e.provider.requests.length;
+    const reply = async (command: string) => {
+      const from = client.of("agent_message_chunk", sessionId).length;
+      const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text(command)] });
+      expect(answer.stopReason).toBe("end_turn");
+      return client
+        .of("agent_message_chunk", sessionId)
+        .slice(from)
+        .map((u) => u.content.text)
+        .join("");
+    };
+    expect(await reply("/cost")).toMatch(/^cost so far: /);
+    expect(await reply("/todos")).toContain("read the code");
+    expect(await reply("/yolo")).toContain("yolo");
+    expect(client.of("current_mode_update", sessionId).at(-1).currentModeId).toBe("yolo");
+    expect(e.provider.requests.length).toBe(before);
+  });
+
+  it("/undo and /redo over ACP take a turn's file changes back and put them back", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "y.txt", content: "made" } }]),
+      openaiText("made it"),
+    );
+    const client = start();
+    const sessionId = await newSession(client);
+    await client.agent.request("session/set_mode", { sessionId, modeId: "yolo" });
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("make y")] });
+    expect(readFileSync(join(e.dirs.workspace, "y.txt"), "utf8")).toBe("made");
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("/undo")] });
+    expect(existsSync(join(e.dirs.workspace, "y.txt"))).toBe(false);
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("/redo")] });
+    expect(readFileSync(join(e.dirs.workspace, "y.txt"), "utf8")).toBe("made");
+    const said = client
+      .of("agent_message_chunk", sessionId)
+      .map((u) => u.content.text)
+      .join("");
+    expect(said).toContain("undone: turn 1");
+    expect(said).toContain("redone: turn 1");
+  });
+
   it("sends an image prompt to an image model", async () => {
     e.provider.enqueue(openaiText("a red dot"));
     const client = start("openai/mock-vision");
@@ -251,5 +310,74 @@ describe("tern acp", () => {
     const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("hi")] });
     expect(answer.stopReason).toBe("end_turn");
     expect(await client.close()).toBe(0);
+  });
+});
+
+describe("tern acp on the wire", () => {
+  it("stdout carries JSON-RPC only (notices go to stderr), unknown methods get -32601 with their id, no key is sent", async () => {
+    e.provider.enqueue(
+      openaiText("plain answer"),
+      openaiError(400, { error: { message: "bad request from provider" } }),
+    );
+    const child = spawn(
+      process.execPath,
+      [TERN_BIN, "acp", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl],
+      {
+        cwd: e.dirs.home,
+        env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "sk-test-secret-key" }),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const responseTo = async (id: number) => {
+      for (let i = 0; i < 600; i++) {
+        const found = stdout
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l))
+          .find((m) => m.id === id && !m.method);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no response to ${id}; stderr: ${stderr}`);
+    };
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    await responseTo(1);
+    send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: e.dirs.workspace, mcpServers: [] } });
+    const { sessionId } = (await responseTo(2)).result;
+    send({ jsonrpc: "2.0", id: 3, method: "tern/unknown", params: {} });
+    expect((await responseTo(3)).error.code).toBe(-32601);
+    send({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "session/prompt",
+      params: { sessionId, prompt: [{ type: "text", text: "hi" }] },
+    });
+    expect((await responseTo(4)).result).toEqual({ stopReason: "end_turn" });
+    // A failed turn (the provider refused) is a JSON-RPC error; the agent goes on.
+    send({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "session/prompt",
+      params: { sessionId, prompt: [{ type: "text", text: "again" }] },
+    });
+    const failed = await responseTo(5);
+    expect(failed.error.message).toContain("bad request from provider");
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    for (const line of stdout.split("\n").filter((l) => l.trim()))
+      expect(JSON.parse(line).jsonrpc).toBe("2.0");
+    expect(stdout).not.toContain("sk-test-secret-key");
+    expect(stderr).toContain("notice:");
   });
 });
