@@ -9,7 +9,8 @@ import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
-import { availableCommands, remoteCommand, runRemoteCommand } from "./commands.js";
+import { addCost } from "../config/pricing.js";
+import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -27,6 +28,9 @@ interface Live {
   cwd: string;
   config: Awaited<ReturnType<typeof openConfiguredSession>>["config"];
   cost: number | null;
+  side: SideQuestions;
+  /** Aborted by session/cancel while a slash command (a side question) runs. */
+  commandAbort?: AbortController;
   /** Notifications go out in order; a response waits for the updates before it. */
   sent: Promise<void>;
   stream: UpdateStream;
@@ -133,6 +137,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       cwd,
       config: opened.config,
       cost,
+      side: new SideQuestions(),
       sent: Promise.resolve(),
       stream: new UpdateStream(
         cwd,
@@ -142,8 +147,10 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     };
     const created = entry;
     session.subscribe((event) => {
-      if (event.type === "turn_end")
-        created.cost = created.cost === null || event.cost === null ? null : created.cost + event.cost;
+      // The bill as the terminal's /cost counts it: turns and compactions.
+      if (event.type === "turn_end") created.cost = addCost(created.cost, event.cost);
+      if (event.type === "compaction" && event.cost !== undefined)
+        created.cost = addCost(created.cost, event.cost);
       created.stream.handle(event);
     });
     sessions.set(session.id, entry);
@@ -201,7 +208,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       return {};
     })
     .onNotification("session/cancel", ({ params }) => {
-      sessions.get(params.sessionId)?.session.cancel();
+      const entry = sessions.get(params.sessionId);
+      entry?.commandAbort?.abort();
+      entry?.session.cancel();
     })
     .onRequest("session/prompt", async ({ params }) => {
       const entry = live(params.sessionId);
@@ -210,7 +219,10 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       const text = promptText(content).trim();
       if (remoteCommand(text)) {
         const modeBefore = session.status().mode;
+        entry.commandAbort = new AbortController();
         const outcome = await runRemoteCommand(text, {
+          side: entry.side,
+          signal: entry.commandAbort.signal,
           session,
           config: entry.config,
           home: opts.home ?? process.env.TERN_HOME ?? "",
@@ -223,6 +235,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
               content: { type: "text", text: out.endsWith("\n") ? out : `${out}\n` },
             }),
         });
+        entry.commandAbort = undefined;
         const mode = session.status().mode;
         if (mode !== modeBefore) send(entry, { sessionUpdate: "current_mode_update", currentModeId: mode });
         await entry.sent;

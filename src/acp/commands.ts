@@ -1,35 +1,32 @@
 // Slash commands an ACP client may offer (`available_commands_update`): those of tern's shared
-// table that make sense without a terminal, plus `/undo` and `/redo` through the session's
-// commands. A prompt that starts with one of them runs it; what it prints comes back as the
-// agent's message.
-import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
+// table that make sense without a terminal (not /help's key list, /resume or /fork in place —
+// session/load is ACP's way —, nor /quit). A prompt that starts with one runs it; what it prints
+// comes back as the agent's message. `/btw` asks a side question that commits nothing.
+import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandHost } from "../commands/host.js";
+import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
+import { addCost } from "../config/pricing.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
+import type { SideExchange } from "../engine/side.js";
 import type { TurnOutcome } from "../engine/stop.js";
-import type * as acp from "@agentclientprotocol/sdk";
 
-/** Need a terminal, a second session in place or leaving: not offered over ACP. */
-const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/btw", "/quit"]);
-
-const UNDO_COMMANDS: acp.AvailableCommand[] = [
-  {
-    name: "undo",
-    description: "restore the files to before the last N turns and withdraw them",
-    input: { hint: "[N]" },
-  },
-  { name: "redo", description: "put back what the last undo took back" },
-];
+const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/quit"]);
 
 export function availableCommands(): acp.AvailableCommand[] {
-  const table = COMMANDS.filter((c) => !LOCAL_ONLY.has(c.name)).map(
+  return COMMANDS.filter((c) => !LOCAL_ONLY.has(c.name)).map(
     (c): acp.AvailableCommand => ({
       name: c.name.slice(1),
       description: c.description,
       ...(c.args ? { input: { hint: c.args } } : {}),
     }),
   );
-  return [...table, ...UNDO_COMMANDS];
+}
+
+/** Side questions of one ACP session: their thread and what they cost (never in the ledger). */
+export class SideQuestions {
+  readonly history: SideExchange[] = [];
+  spent: number | null = 0;
 }
 
 export interface CommandContext {
@@ -38,15 +35,17 @@ export interface CommandContext {
   home: string;
   cwd: string;
   baseUrl?: string;
+  side: SideQuestions;
   cost(): number | null;
   say(text: string): void;
+  /** Cancelled by session/cancel, like the turn a command starts. */
+  signal: AbortSignal;
 }
 
 /** The remote slash command a prompt names, if it names one. */
 export function remoteCommand(text: string): string | undefined {
   const { name } = parseCommandLine(text);
   if (!/^\/[A-Za-z]/.test(name)) return undefined;
-  if (name === "/undo" || name === "/redo") return name;
   const command = findCommand(name);
   return command && !LOCAL_ONLY.has(command.name) ? command.name : undefined;
 }
@@ -54,26 +53,6 @@ export function remoteCommand(text: string): string | undefined {
 /** Runs a slash command; a turn it starts (`/retry`) gives its outcome. */
 export async function runRemoteCommand(text: string, ctx: CommandContext): Promise<TurnOutcome | undefined> {
   const { name, args, rest } = parseCommandLine(text);
-  if (name === "/undo" || name === "/redo") {
-    const turns = args[0] ? Number(args[0]) : 1;
-    if (name === "/undo" && (!Number.isInteger(turns) || turns <= 0)) {
-      ctx.say("usage: /undo [N]");
-      return undefined;
-    }
-    try {
-      const report =
-        name === "/undo"
-          ? await ctx.session.send({ type: "undo", turns })
-          : await ctx.session.send({ type: "redo" });
-      const what = name === "/undo" ? "undone" : "redone";
-      ctx.say(
-        `${what}: turn${report.turns.length === 1 ? "" : "s"} ${report.turns.join(", ")}; ${report.restored.length} file(s) restored`,
-      );
-    } catch (err) {
-      ctx.say(err instanceof Error ? err.message : String(err));
-    }
-    return undefined;
-  }
   const command = findCommand(name);
   if (!command) return undefined;
   let outcome: TurnOutcome | undefined;
@@ -84,6 +63,7 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
     cwd: ctx.cwd,
     baseUrl: ctx.baseUrl,
     cost: ctx.cost,
+    sideCost: () => ctx.side.spent,
     print: ctx.say,
     error: ctx.say,
     keyHints: [],
@@ -98,6 +78,17 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
         ctx.say(err instanceof Error ? err.message : String(err));
         return undefined;
       }
+    },
+    side: async (question) => {
+      const result = await ctx.session.askSide(question, {
+        history: ctx.side.history,
+        signal: ctx.signal,
+        onEvent: () => {},
+      });
+      ctx.side.spent = addCost(ctx.side.spent, result.cost);
+      if (!result.ok) return ctx.say(`side question failed: ${result.error}`);
+      ctx.side.history.push({ question, answer: result.text });
+      ctx.say(`[side] ${result.text}`);
     },
     quit: () => {},
   };

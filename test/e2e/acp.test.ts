@@ -262,6 +262,11 @@ describe("tern acp", () => {
     expect(await reply("/yolo")).toContain("yolo");
     expect(client.of("current_mode_update", sessionId).at(-1).currentModeId).toBe("yolo");
     expect(e.provider.requests.length).toBe(before);
+    // A side question asks the model but commits nothing to the session.
+    e.provider.enqueue(openaiText("side answer"));
+    const lines = recordLines(e).length;
+    expect(await reply("/btw what is x?")).toContain("[side] side answer");
+    expect(recordLines(e).length).toBe(lines);
   });
 
   it("/undo and /redo over ACP take a turn's file changes back and put them back", async () => {
@@ -282,8 +287,8 @@ describe("tern acp", () => {
       .of("agent_message_chunk", sessionId)
       .map((u) => u.content.text)
       .join("");
-    expect(said).toContain("undone: turn 1");
-    expect(said).toContain("redone: turn 1");
+    expect(said).toContain("undid 1 turn (1)");
+    expect(said).toContain("redid 1 turn (1)");
   });
 
   it("sends an image prompt to an image model", async () => {
