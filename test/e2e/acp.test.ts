@@ -291,6 +291,33 @@ describe("tern acp", () => {
     expect(said).toContain("redid 1 turn (1)");
   });
 
+  it("MCP servers the client passes in session/new join the tools (kind other, asked, run)", async () => {
+    const server = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "m1", name: "fx__echo", args: { text: "hello" } }]),
+      openaiText("echoed"),
+    );
+    const client = start();
+    await initialize(client);
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd: e.dirs.workspace,
+      mcpServers: [{ name: "fx", command: process.execPath, args: [server], env: [] }],
+    });
+    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options[0].optionId } });
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("echo")] });
+    const names = e.provider.requests[0].body.tools.map((t: any) => t.function.name);
+    expect(names).toEqual(expect.arrayContaining(["fx__echo", "bash"]));
+    expect(client.permissions[0].toolCall).toMatchObject({ toolCallId: "m1", kind: "other" });
+    const done = client
+      .of("tool_call_update", sessionId)
+      .filter((u) => u.toolCallId === "m1")
+      .at(-1);
+    expect(done).toMatchObject({
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: "echo: hello" } }],
+    });
+  });
+
   it("sends an image prompt to an image model", async () => {
     e.provider.enqueue(openaiText("a red dot"));
     const client = start("openai/mock-vision");
