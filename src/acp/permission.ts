@@ -13,8 +13,9 @@ export const ALLOW_ONCE = "allow_once";
 export const ALLOW_ALWAYS = "allow_always";
 export const REJECT_ONCE = "reject_once";
 
-/** What "always" grants for this call, in words (mirrors ApprovalPolicy.grantAlways). */
+/** What "always" grants for this call, in tern's words (the policy's own description when given). */
 export function grantScope(call: PendingCalls[number]): string {
+  if (call.always) return call.always;
   if (call.kind === "fetch") {
     try {
       const url = String((call.args as { url?: unknown } | undefined)?.url ?? "");

@@ -113,7 +113,9 @@ describe("tern acp", () => {
       locations: [{ path: join(e.dirs.workspace, "a.txt") }],
     });
     expect(asked.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
-    expect(asked.options[1].name).toContain("edit_file on a.txt");
+    expect(asked.options[1].name).toBe(
+      `Allow always: edit_file on ${join(e.dirs.workspace, "a.txt")} for this session`,
+    );
     const call = client.of("tool_call", sessionId).find((u) => u.toolCallId === "call_w");
     expect(call).toMatchObject({ kind: "edit", title: "edit_file a.txt" });
     expect(client.of("tool_call", sessionId)[0]).toMatchObject({ toolCallId: "call_r", kind: "read" });
@@ -151,7 +153,7 @@ describe("tern acp", () => {
   it("allow always grants the scope for the rest of the session; set_mode yolo stops asking", async () => {
     e.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo one" } }]),
-      openaiToolCalls([{ id: "c2", name: "bash", args: { command: "echo two" } }]),
+      openaiToolCalls([{ id: "c2", name: "bash", args: { command: "echo one more" } }]),
       openaiText("done"),
       openaiToolCalls([{ id: "c3", name: "write_file", args: { path: "x.txt", content: "x" } }]),
       openaiText("done too"),
@@ -166,7 +168,7 @@ describe("tern acp", () => {
     });
     await client.agent.request("session/prompt", { sessionId, prompt: [text("go")] });
     expect(client.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["c1"]);
-    expect(client.permissions[0].options[1].name).toContain("every bash call");
+    expect(client.permissions[0].options[1].name).toContain("bash commands starting with `echo one`");
     await client.agent.request("session/set_mode", { sessionId, modeId: "yolo" });
     expect(client.of("current_mode_update", sessionId).at(-1).currentModeId).toBe("yolo");
     await client.agent.request("session/prompt", { sessionId, prompt: [text("again")] });
