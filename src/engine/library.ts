@@ -8,6 +8,7 @@ import { loadConfig } from "../config/load.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, PermissionMode, ResolvedModel, ToolSetConfig } from "../config/types.js";
 import type { SessionHooks } from "./core.js";
+import { requireSandbox } from "./sandbox.js";
 import { type OpenedSession, openSession as openEngineSession, peekSessionModel } from "./open.js";
 
 export interface OpenOptions {
@@ -61,6 +62,8 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     env,
   });
   const config = loaded.config;
+  // As in the terminal: a sandbox the config asks for but the machine lacks is an error, not a silent fallback.
+  requireSandbox(config);
   if (opts.mode) config.permissions.mode = opts.mode;
   for (const set of opts.toolSets ?? [])
     config.toolSets.push({ args: [], env: {}, timeoutSeconds: 120, ...set });
