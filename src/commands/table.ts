@@ -4,6 +4,7 @@
 import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
+import { mcpCommand } from "../engine/mcp-command.js";
 import { renderTodos } from "../engine/session.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
 import { formatRestored, UndoError, type UndoReport } from "../engine/undo-commands.js";
@@ -218,6 +219,13 @@ export const COMMANDS: readonly SlashCommand[] = [
         else throw err;
       }
     },
+  },
+  {
+    name: "/mcp",
+    args: "[reconnect <name>]",
+    description: "MCP servers: state and tools; reconnect one",
+    timing: "now",
+    run: async (host, args) => host.print(await mcpCommand(host.session, args)),
   },
   {
     name: "/btw",

@@ -22,14 +22,22 @@ import { ApprovalPolicy } from "../tools/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
 import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
+import type { ToolSets } from "../tools/mcp.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";
 import { LIMIT_BYTES } from "./prompt-input.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
+import { makeToolSync } from "./tool-sync.js";
 
 export class SessionNotFoundError extends Error {}
+
+/** `toolOutputLimit` (R-TOOL-6) bounds MCP text too; read loosely so this works before the key exists. */
+function outputLimit(config: Config): { textChars: number } | undefined {
+  const limit = (config as { toolOutputLimit?: unknown }).toolOutputLimit;
+  return typeof limit === "number" && limit > 0 ? { textChars: limit } : undefined;
+}
 
 /**
  * R-REC-8: after a billed line, the session's rows are recomputed from its record by the same
@@ -140,14 +148,17 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
 
   const registry = createBuiltinRegistry();
-  let closeToolSets = async () => {};
+  const bus = new EventBus();
+  let toolSets: ToolSets | undefined;
   if (config.toolSets.length > 0) {
-    // MCP is loaded only when a tool set is configured, so plain runs start fast.
-    const { loadToolSets } = await import("../tools/mcp.js");
-    const sets = await loadToolSets(config.toolSets, cwd);
-    for (const tool of sets.tools) registry.register(tool);
-    warnings.push(...sets.warnings);
-    closeToolSets = () => sets.close();
+    // MCP is loaded only when a tool set is configured, so plain runs start fast. Servers start
+    // in the background (started below); their tools join before the first model request.
+    const { ToolSets } = await import("../tools/mcp.js");
+    toolSets = new ToolSets(config.toolSets, {
+      cwd,
+      notify: (text) => bus.publishOrHold({ type: "notice", text }),
+      limits: outputLimit(config),
+    });
   }
   const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
@@ -167,14 +178,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     },
   });
   const tools = registry.definitions();
-  const system = assembleSystemPrompt({
-    cwd,
-    home,
-    extraSystem: opts.extraSystem,
-    toolNames: tools.map((t) => t.name),
-  });
+  const systemFor = (toolNames: string[]) =>
+    assembleSystemPrompt({ cwd, home, extraSystem: opts.extraSystem, toolNames });
+  const system = systemFor(tools.map((t) => t.name));
 
-  const bus = new EventBus();
   const warn = (text: string) => bus.publish({ type: "notice", text });
   const core = new SessionCore({
     id,
@@ -216,9 +223,15 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
   if (fold.model !== undefined && fold.model !== model.id) core.commit({ type: "config", model: model.id });
 
+  if (toolSets) {
+    core.toolSets = toolSets;
+    core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
+    toolSets.start();
+  }
+
   const session = new Session(core, bus, async () => {
     writer.close();
-    await closeToolSets();
+    await toolSets?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };
 }
