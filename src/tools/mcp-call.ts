@@ -2,6 +2,7 @@
 // abort signal linked to the turn's only while the call runs (so a cancel never reaches calls
 // that already finished, and no listener stays behind on the turn's signal), progress
 // notifications passed on, and errors carried as the server said them.
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ToolSetConfig } from "../config/types.js";
 import type { Connection } from "./mcp-connect.js";
@@ -69,11 +70,18 @@ async function callTool(spec: McpToolSpec, args: Record<string, unknown>, ctx: T
   } catch (err) {
     if (timedOut) return fail(`${name} timed out after ${timeoutSeconds}s.`);
     if (ctx.signal.aborted) return fail(`${name}: cancelled`);
-    const msg = errorMessage(err);
+    const msg = serverError(err);
     if (conn.closedReason) return fail(`${name} failed: the ${set.name} server exited (${msg})`);
     return fail(`${name} failed: ${msg}`);
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onCancel);
   }
+}
+
+/** The server's own message: the SDK's `MCP error <code>: ` prefixes (one per hop) moved to the end. */
+function serverError(err: unknown): string {
+  if (!(err instanceof McpError)) return errorMessage(err);
+  const text = err.message.replace(/^(MCP error -?\d+: )+/, "");
+  return `${text} (MCP error ${err.code})`;
 }
