@@ -79,7 +79,10 @@ const ruleList = z.array(
 const toolSet = z
   .strictObject({
     name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
-    command: rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string").optional(),
+    command: rule<string>(
+      (v) => typeof v === "string" && v.length > 0,
+      "must be a non-empty string",
+    ).optional(),
     args: stringList.default([]),
     env: z.record(z.string(), z.string()).default({}),
     url: httpUrl.optional(),
@@ -91,7 +94,11 @@ const toolSet = z
     if (set.command === undefined && set.url === undefined)
       ctx.addIssue({ code: "custom", path: ["command"], message: "required (or url for an HTTP server)" });
     if (set.command !== undefined && set.url !== undefined)
-      ctx.addIssue({ code: "custom", path: ["url"], message: "a tool set has either command or url, not both" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "a tool set has either command or url, not both",
+      });
   });
 
 export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;

@@ -7,7 +7,10 @@ export const MCP_HELP = "/mcp [reconnect <name>]  MCP servers: state and tools; 
 
 function describeServers(session: Session): string {
   const sets = session.core.toolSets;
-  if (!sets) return "no MCP servers configured (add toolSets to the config; see the README)";
+  if (!sets)
+    return session.core.settings.toolSets.length > 0
+      ? `MCP servers loading: ${session.core.settings.toolSets.map((s) => s.name).join(", ")}`
+      : "no MCP servers configured (add toolSets to the config; see the README)";
   const lines: string[] = [];
   for (const s of sets.status()) {
     const head = `${s.name} (${s.transport}) ${s.state}`;

@@ -22,7 +22,6 @@ import { ApprovalPolicy } from "../tools/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
 import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
-import type { ToolSets } from "../tools/mcp.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";
 import { LIMIT_BYTES } from "./prompt-input.js";
@@ -149,17 +148,6 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   const registry = createBuiltinRegistry();
   const bus = new EventBus();
-  let toolSets: ToolSets | undefined;
-  if (config.toolSets.length > 0) {
-    // MCP is loaded only when a tool set is configured, so plain runs start fast. Servers start
-    // in the background (started below); their tools join before the first model request.
-    const { ToolSets } = await import("../tools/mcp.js");
-    toolSets = new ToolSets(config.toolSets, {
-      cwd,
-      notify: (text) => bus.publishOrHold({ type: "notice", text }),
-      limits: outputLimit(config),
-    });
-  }
   const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
     mode: config.permissions.mode,
@@ -223,15 +211,26 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
   if (fold.model !== undefined && fold.model !== model.id) core.commit({ type: "config", model: model.id });
 
-  if (toolSets) {
-    core.toolSets = toolSets;
-    core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
-    toolSets.start();
-  }
+  // MCP is loaded only when a tool set is configured, and then in the background, with the
+  // servers: the front end is usable at once and their tools join before the first request.
+  const toolSets =
+    config.toolSets.length > 0
+      ? import("../tools/mcp.js").then(({ ToolSets }) => {
+          const sets = new ToolSets(config.toolSets, {
+            cwd,
+            notify: (text) => bus.publishOrHold({ type: "notice", text }),
+            limits: outputLimit(config),
+          });
+          core.toolSets = sets;
+          sets.start();
+          return sets;
+        })
+      : undefined;
+  if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
 
   const session = new Session(core, bus, async () => {
     writer.close();
-    await toolSets?.close();
+    await (await toolSets)?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };
 }

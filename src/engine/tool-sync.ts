@@ -10,10 +10,11 @@ import type { SessionCore } from "./core.js";
 export function makeToolSync(
   core: SessionCore,
   registry: ToolRegistry,
-  toolSets: ToolSets,
+  loading: Promise<ToolSets>,
   systemFor: (toolNames: string[]) => string,
 ): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {
+    const toolSets = await loading;
     const starting = toolSets.starting();
     if (starting.length > 0) {
       core.publish({ type: "notice", text: `waiting for tool sets to start: ${starting.join(", ")}` });

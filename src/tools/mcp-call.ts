@@ -37,10 +37,15 @@ export function makeMcpTool(spec: McpToolSpec): Tool {
   };
 }
 
-async function callTool(spec: McpToolSpec, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function callTool(
+  spec: McpToolSpec,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const { set, name } = spec;
   const conn = spec.connection();
-  if (typeof conn === "string") return fail(`${name} failed: the ${set.name} server is not running (${conn}).`);
+  if (typeof conn === "string")
+    return fail(`${name} failed: the ${set.name} server is not running (${conn}).`);
   if (conn.closedReason)
     return fail(`${name} failed: the ${set.name} server is not running (${conn.closedReason}).`);
   const timeoutSeconds = set.timeoutSeconds;

@@ -26,14 +26,16 @@ const livePids = new Set<number>();
 let exitHookInstalled = false;
 
 /**
- * SIGTERM / SIGHUP: the servers go at once, whatever else handles the signal. When nothing else
- * does, the signal's default (tern ends) is restored and raised again, after the children had a
- * moment to leave; a child that ignores SIGTERM gets SIGKILL.
+ * SIGTERM / SIGHUP: the servers get SIGTERM at once, whatever else handles the signal. This
+ * listener runs first and then removes itself, so the other listeners (Ink's exit hook, the
+ * front end's cancel) act exactly as they would without it. When there are none, the default
+ * (tern ends) is raised again once the children had a moment to leave; one that ignores
+ * SIGTERM gets SIGKILL.
  */
 function onEndSignal(sig: NodeJS.Signals): void {
   for (const pid of livePids) sendSignal(pid, "SIGTERM");
-  if (process.listenerCount(sig) > 1) return;
-  uninstallExitHooks();
+  uninstallSignalHooks();
+  if (process.listenerCount(sig) > 0) return;
   const deadline = Date.now() + 1000;
   const wait = setInterval(() => {
     const alive = [...livePids].filter((pid) => isAlive(pid));
@@ -57,13 +59,11 @@ function installExitHooks(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", killLeftovers);
-  process.on("SIGTERM", onEndSignal);
-  process.on("SIGHUP", onEndSignal);
+  process.prependListener("SIGTERM", onEndSignal);
+  process.prependListener("SIGHUP", onEndSignal);
 }
 
-function uninstallExitHooks(): void {
-  exitHookInstalled = false;
-  process.off("exit", killLeftovers);
+function uninstallSignalHooks(): void {
   process.off("SIGTERM", onEndSignal);
   process.off("SIGHUP", onEndSignal);
 }
@@ -80,16 +80,21 @@ function killLeftovers(): void {
 
 /** `${VAR}` and `${VAR:-default}` from tern's environment; an unset variable without default is an error. */
 export function expandVars(value: string, env: NodeJS.ProcessEnv, where: string): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback?: string) => {
-    const v = env[name];
-    if (v !== undefined && v !== "") return v;
-    if (fallback !== undefined) return fallback;
-    throw new Error(`${where} names \${${name}}, which is not set in tern's environment`);
-  });
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_, name: string, fallback?: string) => {
+      const v = env[name];
+      if (v !== undefined && v !== "") return v;
+      if (fallback !== undefined) return fallback;
+      throw new Error(`${where} names \${${name}}, which is not set in tern's environment`);
+    },
+  );
 }
 
 function expandAll(rec: Record<string, string> | undefined, env: NodeJS.ProcessEnv, key: string) {
-  return Object.fromEntries(Object.entries(rec ?? {}).map(([k, v]) => [k, expandVars(v, env, `${key}.${k}`)]));
+  return Object.fromEntries(
+    Object.entries(rec ?? {}).map(([k, v]) => [k, expandVars(v, env, `${key}.${k}`)]),
+  );
 }
 
 /**
@@ -102,7 +107,9 @@ export function tellingLine(stderr: string): string | undefined {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  const errorLine = lines.find((l) => /^[\w.$]*(Error|Exception)\b.*:/.test(l) || /^(error|fatal|panic)\b/i.test(l));
+  const errorLine = lines.find(
+    (l) => /^[\w.$]*(Error|Exception)\b.*:/.test(l) || /^(error|fatal|panic)\b/i.test(l),
+  );
   const causeLine = lines.find((l) =>
     /cannot find|not found|no such file|permission denied|EADDRINUSE|ENOENT|EACCES|not set|required/i.test(l),
   );

@@ -54,7 +54,11 @@ function sniffImage(data: string): string | undefined {
   if (head.length >= 8 && head.readUInt32BE(0) === 0x89504e47) return "image/png";
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
   if (head.length >= 6 && head.subarray(0, 4).toString("latin1") === "GIF8") return "image/gif";
-  if (head.length >= 12 && head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP")
+  if (
+    head.length >= 12 &&
+    head.subarray(0, 4).toString("latin1") === "RIFF" &&
+    head.subarray(8, 12).toString("latin1") === "WEBP"
+  )
     return "image/webp";
   return undefined;
 }
@@ -72,16 +76,19 @@ class ResultBuilder {
 
   constructor(private readonly limits: McpContentLimits) {}
 
-  text(text: string): void {
+  /** Adds a text part; returns true so `add` can end each case with it. */
+  text(text: string): true {
     this.parts.push({ type: "text", text });
+    return true;
   }
 
   /** Base64 image data with its declared type: an image part, SVG as text, or a description. */
-  image(data: string, declared: string | undefined, origin: Record<string, string | undefined> = {}): void {
+  image(data: string, declared: string | undefined, origin: Record<string, string | undefined> = {}): true {
     const bytes = base64Bytes(data);
     if (declared === "image/svg+xml") {
-      this.text(`${describe("SVG image, as text", { ...origin, size: sizeText(bytes) })}\n${Buffer.from(data, "base64").toString("utf8")}`);
-      return;
+      return this.text(
+        `${describe("SVG image, as text", { ...origin, size: sizeText(bytes) })}\n${Buffer.from(data, "base64").toString("utf8")}`,
+      );
     }
     const actual = sniffImage(data);
     const why =
@@ -93,14 +100,16 @@ class ResultBuilder {
             ? `more than ${this.limits.images} images in one result`
             : undefined;
     if (why) {
-      this.text(describe("image not shown", { ...origin, mimeType: declared, size: sizeText(bytes), reason: why }));
-      return;
+      return this.text(
+        describe("image not shown", { ...origin, mimeType: declared, size: sizeText(bytes), reason: why }),
+      );
     }
     this.images++;
     this.parts.push({ type: "image", mediaType: actual!, data });
+    return true;
   }
 
-  add(c: McpContent): void {
+  add(c: McpContent): true {
     const type = str(c.type) ?? "unknown";
     if (type === "text") return this.text(str(c.text) ?? "");
     if (type === "image" && typeof c.data === "string") return this.image(c.data, str(c.mimeType));
@@ -125,12 +134,15 @@ class ResultBuilder {
       const origin = { uri: str(r.uri), mimeType: str(r.mimeType) };
       if (typeof r.text === "string") return this.text(`${describe("resource", origin)}\n${r.text}`);
       if (typeof r.blob === "string") {
-        if (str(r.mimeType)?.startsWith("image/")) return this.image(r.blob, str(r.mimeType), { uri: str(r.uri) });
-        return this.text(describe("binary resource not shown", { ...origin, size: sizeText(base64Bytes(r.blob)) }));
+        if (str(r.mimeType)?.startsWith("image/"))
+          return this.image(r.blob, str(r.mimeType), { uri: str(r.uri) });
+        return this.text(
+          describe("binary resource not shown", { ...origin, size: sizeText(base64Bytes(r.blob)) }),
+        );
       }
       return this.text(describe("resource", origin));
     }
-    this.text(describe(`${type} content not shown`, {}));
+    return this.text(describe(`${type} content not shown`, {}));
   }
 
   /** The text parts cut to the limit as one piece: head and tail kept, the middle elided with a count. */

@@ -30,7 +30,12 @@ function nameOf(raw: unknown): string {
   return typeof n === "string" ? JSON.stringify(n) : "(unnamed)";
 }
 
-export async function listAllTools(client: Client, set: string, timeoutMs: number, signal?: AbortSignal): Promise<ToolList> {
+export async function listAllTools(
+  client: Client,
+  set: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ToolList> {
   const tools: ListedTool[] = [];
   const warnings: string[] = [];
   const seenCursors = new Set<string>();
@@ -51,7 +56,9 @@ export async function listAllTools(client: Client, set: string, timeoutMs: numbe
       }
       const def = parsed.data;
       if (def.execution?.taskSupport === "required") {
-        warnings.push(`tool set '${set}': skipped tool "${def.name}": it runs only as a task, which tern does not support`);
+        warnings.push(
+          `tool set '${set}': skipped tool "${def.name}": it runs only as a task, which tern does not support`,
+        );
         continue;
       }
       tools.push({

@@ -75,11 +75,16 @@ export function mcpArgsMatch(pattern: string, args: unknown, which: "allow" | "d
     const value = (args as Record<string, unknown> | null)?.[keyed[1]];
     const leaves = stringLeaves(value);
     const re = globToRegExp(keyed[2]);
-    return leaves.length > 0 && (which === "deny" ? leaves.some((v) => re.test(v)) : leaves.every((v) => re.test(v)));
+    return (
+      leaves.length > 0 &&
+      (which === "deny" ? leaves.some((v) => re.test(v)) : leaves.every((v) => re.test(v)))
+    );
   }
   const re = globToRegExp(pattern);
   const leaves = stringLeaves(args);
-  return leaves.length > 0 && (which === "deny" ? leaves.some((v) => re.test(v)) : leaves.every((v) => re.test(v)));
+  return (
+    leaves.length > 0 && (which === "deny" ? leaves.some((v) => re.test(v)) : leaves.every((v) => re.test(v)))
+  );
 }
 
 /** Whether a rule (`tool` part and optional pattern) covers this MCP call. */

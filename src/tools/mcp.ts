@@ -169,7 +169,13 @@ export class ToolSets {
       }, seconds * 1000);
       let conn: Connection | undefined;
       try {
-        conn = await connectServer(set, this.opts.cwd, this.opts.env ?? process.env, seconds * 1000, deadline.signal);
+        conn = await connectServer(
+          set,
+          this.opts.cwd,
+          this.opts.env ?? process.env,
+          seconds * 1000,
+          deadline.signal,
+        );
         const listed = await listAllTools(conn.client, set.name, seconds * 1000, deadline.signal);
         if (generation !== server.generation || this.closed) {
           await conn.close();
@@ -183,7 +189,9 @@ export class ToolSets {
         await conn?.close();
         if (generation !== server.generation) return;
         server.state = "failed";
-        server.reason = timedOut ? `it did not start within ${seconds}s (startTimeoutSeconds)` : errorMessage(err);
+        server.reason = timedOut
+          ? `it did not start within ${seconds}s (startTimeoutSeconds)`
+          : errorMessage(err);
         if (!this.closed) this.opts.notify(`tool set '${set.name}' failed to start: ${server.reason}`);
       } finally {
         clearTimeout(timer);

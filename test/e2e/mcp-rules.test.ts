@@ -31,17 +31,26 @@ describe("MCP tools and rules end to end", () => {
       const run = await ternRun(e, ["--yes"]);
       expect(run.code).toBe(0);
       expect(callsMade(calls)).toEqual([]);
-      expect(toolMessages(e.provider.requests[1].body)).toEqual([{ id: "c1", content: `denied by rule ${rule}` }]);
+      expect(toolMessages(e.provider.requests[1].body)).toEqual([
+        { id: "c1", content: `denied by rule ${rule}` },
+      ]);
       const result = recordLines(e).find((l) => l.type === "tool_result");
       expect(result).toMatchObject({ id: "c1", outcome: "denied" });
       expect(run.end).toMatchObject({ stop_reason: "completed" });
-      expect(run.events.find((ev) => ev.type === "approval")).toEqual({ type: "approval", id: "c1", decision: "denied" });
+      expect(run.events.find((ev) => ev.type === "approval")).toEqual({
+        type: "approval",
+        id: "c1",
+        decision: "denied",
+      });
     });
   }
 
   it("an argument pattern only denies the calls it matches", async () => {
     const calls = join(e.dirs.root, "calls.txt");
-    writeUserConfig(e, { toolSets: [fsSet(calls)], permissions: { deny: ["mcp__fs__write_file(path=/etc/*)"] } });
+    writeUserConfig(e, {
+      toolSets: [fsSet(calls)],
+      permissions: { deny: ["mcp__fs__write_file(path=/etc/*)"] },
+    });
     e.provider.enqueue(
       openaiToolCalls([
         { id: "c1", name: "fs__write_file", args: { path: "/etc/hosts", content: "x" } },
@@ -60,7 +69,10 @@ describe("MCP tools and rules end to end", () => {
 
   it("allow rules in either naming let MCP calls run without --yes", async () => {
     const calls = join(e.dirs.root, "calls.txt");
-    writeUserConfig(e, { toolSets: [fsSet(calls)], permissions: { allow: ["mcp__fs__echo", "fs__write_file(path=src/*)"] } });
+    writeUserConfig(e, {
+      toolSets: [fsSet(calls)],
+      permissions: { allow: ["mcp__fs__echo", "fs__write_file(path=src/*)"] },
+    });
     e.provider.enqueue(
       openaiToolCalls([
         { id: "c1", name: "fs__echo", args: { text: "hi" } },

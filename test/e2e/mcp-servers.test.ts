@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values name ${VAR} literally
 // MCP servers through `tern run` (R-EXT, R-TOOL-6): a Streamable HTTP server with `${VAR}`
 // headers, bounded results, errors without the server's stderr, progress as events, a slow
 // server waited for before the first request, and SIGTERM closing the servers.
@@ -59,7 +60,10 @@ describe("MCP servers end to end", () => {
     writeUserConfig(e, {
       toolSets: [{ name: "web", url, headers: { Authorization: "Bearer ${WEB_TOKEN}" } }],
     });
-    e.provider.enqueue(openaiToolCalls([{ id: "c1", name: "web__echo", args: { text: "over http" } }]), openaiText("ok"));
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "web__echo", args: { text: "over http" } }]),
+      openaiText("ok"),
+    );
     const run = await ternRun(e, ["--yes"], "do it", { env: { WEB_TOKEN: "tok-123" } });
     expect(run.code).toBe(0);
     expect(e.provider.requests[0].body.tools.map((t: any) => t.function.name)).toContain("web__echo");
@@ -125,20 +129,38 @@ describe("MCP servers end to end", () => {
     e.provider.enqueue(openaiText("hi"));
     const run = await ternRun(e, []);
     expect(run.code).toBe(0);
-    expect(run.events.some((ev) => ev.type === "notice" && ev.text === "waiting for tool sets to start: slow")).toBe(true);
+    expect(
+      run.events.some((ev) => ev.type === "notice" && ev.text === "waiting for tool sets to start: slow"),
+    ).toBe(true);
     expect(e.provider.requests[0].body.tools.map((t: any) => t.function.name)).toContain("slow__echo");
   });
 
   it("SIGTERM ends tern and its servers promptly, even one that ignores its closed input", async () => {
     const pidFile = join(e.dirs.root, "server.pid");
     writeUserConfig(e, {
-      toolSets: [{ name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } }],
+      toolSets: [
+        { name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } },
+      ],
     });
     e.provider.enqueue(openaiToolCalls([{ id: "c1", name: "fx__hang", args: {} }]), openaiText("never"));
     const tern = spawn(
       process.execPath,
-      [TERN_BIN, "run", "--json", "--yes", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl, "go"],
-      { cwd: e.dirs.workspace, env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "sk-test" }), stdio: ["ignore", "pipe", "pipe"] },
+      [
+        TERN_BIN,
+        "run",
+        "--json",
+        "--yes",
+        "--model",
+        "openai/mock-1",
+        "--base-url",
+        e.provider.baseUrl,
+        "go",
+      ],
+      {
+        cwd: e.dirs.workspace,
+        env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "sk-test" }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
     );
     children.push(tern);
     let stdout = "";

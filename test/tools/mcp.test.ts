@@ -1,6 +1,8 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values name ${VAR} literally
 // MCP tool sets against real MCP servers written with the SDK (R-EXT, R-TOOL-6): listing,
 // calls, timers, cancellation, start failures with the server's own reason, pagination and
 // awkward tool lists, bounded results, progress, errors as the server said them.
+import { getEventListeners } from "node:events";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolSetConfig } from "../../src/config/types.js";
@@ -93,12 +95,18 @@ describe("MCP tool sets (R-EXT)", () => {
     const r = await find(tools, "fx__media").run({}, makeCtx(dirs.workspace));
     expect(r.content.every((p) => p.type === "text")).toBe(true);
     const text = textOf(r);
-    expect(text).toContain("[resource link — uri: file:///data/report.pdf, name: report.pdf, mimeType: application/pdf, size: 2.0 kB]");
-    expect(text).toContain("[binary resource not shown — uri: file:///data/blob.bin, mimeType: application/octet-stream, size: 4 bytes]");
+    expect(text).toContain(
+      "[resource link — uri: file:///data/report.pdf, name: report.pdf, mimeType: application/pdf, size: 2.0 kB]",
+    );
+    expect(text).toContain(
+      "[binary resource not shown — uri: file:///data/blob.bin, mimeType: application/octet-stream, size: 4 bytes]",
+    );
     expect(text).toContain("[resource — uri: file:///data/note.txt, mimeType: text/plain]\nnote body");
     expect(text).toContain("[audio not shown — mimeType: audio/wav, size: 8 bytes]");
     expect(text).toContain('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
-    expect(text).toContain("[image not shown — mimeType: image/png, size: 12 bytes, reason: not a PNG, JPEG, GIF or WebP image]");
+    expect(text).toContain(
+      "[image not shown — mimeType: image/png, size: 12 bytes, reason: not a PNG, JPEG, GIF or WebP image]",
+    );
   });
 
   it("bounds a huge result: head and tail kept, the middle elided with a count", async () => {
@@ -150,7 +158,6 @@ describe("MCP tool sets (R-EXT)", () => {
       await new Promise((r) => setImmediate(r));
       expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
       // Node's own count of abort listeners on the turn's signal: none left behind.
-      const { getEventListeners } = await import("node:events");
       expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
     } finally {
       process.off("warning", onWarning);
@@ -197,9 +204,13 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(notices).toHaveLength(3);
     const byName = (n: string) => notices.find((x) => x.startsWith(`tool set '${n}'`)) ?? "";
     expect(byName("broken")).toMatch(/^tool set 'broken' failed to start: .*ENOENT/);
-    expect(byName("nomod")).toMatch(/^tool set 'nomod' failed to start: Error: Cannot find module '.*missing-server\.js'/);
+    expect(byName("nomod")).toMatch(
+      /^tool set 'nomod' failed to start: Error: Cannot find module '.*missing-server\.js'/,
+    );
     expect(byName("nomod")).not.toMatch(/Connection closed/i);
-    expect(byName("mute")).toBe("tool set 'mute' failed to start: it did not start within 0.5s (startTimeoutSeconds)");
+    expect(byName("mute")).toBe(
+      "tool set 'mute' failed to start: it did not start within 0.5s (startTimeoutSeconds)",
+    );
     expect(tools.map((t) => t.name)).toContain("fx__echo");
     expect(sets!.status().map((s) => [s.name, s.state])).toEqual([
       ["broken", "failed"],
