@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values name ${VAR} literally
 // toolSets entries (R-EXT): stdio or Streamable HTTP, never both; their timers; rules that name a
 // set no entry defines are warned about; `${VAR}` expansion of env and headers.
 import { describe, expect, it } from "vitest";

@@ -135,46 +135,49 @@ describe("MCP servers end to end", () => {
     expect(e.provider.requests[0].body.tools.map((t: any) => t.function.name)).toContain("slow__echo");
   });
 
-  it("SIGTERM ends tern and its servers promptly, even one that ignores its closed input", async () => {
-    const pidFile = join(e.dirs.root, "server.pid");
-    writeUserConfig(e, {
-      toolSets: [
-        { name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } },
-      ],
-    });
-    e.provider.enqueue(openaiToolCalls([{ id: "c1", name: "fx__hang", args: {} }]), openaiText("never"));
-    const tern = spawn(
-      process.execPath,
-      [
-        TERN_BIN,
-        "run",
-        "--json",
-        "--yes",
-        "--model",
-        "openai/mock-1",
-        "--base-url",
-        e.provider.baseUrl,
-        "go",
-      ],
-      {
-        cwd: e.dirs.workspace,
-        env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "sk-test" }),
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    children.push(tern);
-    let stdout = "";
-    tern.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    const exited = new Promise<void>((resolve) => tern.on("exit", () => resolve()));
-    // Signal once the hanging call is running.
-    expect(await until(() => jsonEvents(stdout).some((ev) => ev.type === "tool_call"), 30_000)).toBe(true);
-    const serverPid = Number(readFileSync(pidFile, "utf8"));
-    expect(alive(serverPid)).toBe(true);
-    tern.kill("SIGTERM");
-    await exited;
-    // The server would live on (its keep-alive timer) if tern did not end it.
-    expect(await until(() => !alive(serverPid), 10_000)).toBe(true);
-  });
+  it.each(["SIGTERM", "SIGHUP"] as const)(
+    "%s ends tern and its servers promptly, even one that ignores its closed input",
+    async (sig) => {
+      const pidFile = join(e.dirs.root, "server.pid");
+      writeUserConfig(e, {
+        toolSets: [
+          { name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } },
+        ],
+      });
+      e.provider.enqueue(openaiToolCalls([{ id: "c1", name: "fx__hang", args: {} }]), openaiText("never"));
+      const tern = spawn(
+        process.execPath,
+        [
+          TERN_BIN,
+          "run",
+          "--json",
+          "--yes",
+          "--model",
+          "openai/mock-1",
+          "--base-url",
+          e.provider.baseUrl,
+          "go",
+        ],
+        {
+          cwd: e.dirs.workspace,
+          env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "sk-test" }),
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      children.push(tern);
+      let stdout = "";
+      tern.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+      const exited = new Promise<void>((resolve) => tern.on("exit", () => resolve()));
+      // Signal once the hanging call is running.
+      expect(await until(() => jsonEvents(stdout).some((ev) => ev.type === "tool_call"), 30_000)).toBe(true);
+      const serverPid = Number(readFileSync(pidFile, "utf8"));
+      expect(alive(serverPid)).toBe(true);
+      tern.kill(sig);
+      await exited;
+      // The server would live on (its keep-alive timer) if tern did not end it.
+      expect(await until(() => !alive(serverPid), 10_000)).toBe(true);
+    },
+  );
 });
 
 function sessionRecord(): string {
