@@ -3,6 +3,7 @@
 // engine waits for servers still starting (each at most its `startTimeoutSeconds`) before a
 // model request. A server that fails to start is a notice naming its own reason, never a crash;
 // `/mcp` shows the state of each and reconnects one.
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSetConfig } from "../config/types.js";
 import { makeMcpTool } from "./mcp-call.js";
 import { type Connection, connectServer } from "./mcp-connect.js";
@@ -153,6 +154,22 @@ export class ToolSets {
     );
   }
 
+  /** A server that announces a changed tool list is read again; the new list joins at the next request. */
+  private followListChanges(server: Server, conn: Connection, generation: number, timeoutMs: number): void {
+    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        const listed = await listAllTools(conn.client, server.config.name, timeoutMs);
+        if (generation !== server.generation || server.conn !== conn) return;
+        server.defs = listed.tools;
+        for (const w of listed.warnings) this.opts.notify(w);
+      } catch (err) {
+        this.opts.notify(
+          `tool set '${server.config.name}': could not read its changed tool list: ${errorMessage(err)}`,
+        );
+      }
+    });
+  }
+
   private startServer(server: Server): void {
     const generation = ++server.generation;
     server.state = "starting";
@@ -185,6 +202,7 @@ export class ToolSets {
         server.defs = listed.tools;
         server.state = "ready";
         for (const w of listed.warnings) this.opts.notify(w);
+        this.followListChanges(server, conn, generation, seconds * 1000);
       } catch (err) {
         await conn?.close();
         if (generation !== server.generation) return;

@@ -240,6 +240,17 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(textOf(await one.run({}, makeCtx(dirs.workspace)))).toMatch(/_one$/);
   });
 
+  it("a server whose tool list changes is read again", async () => {
+    const tools = await load([set()]);
+    expect(tools.map((t) => t.name)).not.toContain("fx__grown");
+    expect(textOf(await find(tools, "fx__grow").run({}, makeCtx(dirs.workspace)))).toBe("grew");
+    const deadline = Date.now() + 10_000;
+    while (!sets!.tools().some((t) => t.name === "fx__grown") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    const grown = find(sets!.tools(), "fx__grown");
+    expect(textOf(await grown.run({}, makeCtx(dirs.workspace)))).toBe("grown here");
+  });
+
   it("closing ends a server that ignores its closed input, promptly", async () => {
     await load([set()]);
     const started = Date.now();
