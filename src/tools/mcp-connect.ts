@@ -172,17 +172,19 @@ export async function connectServer(
     close: async () => {
       const target = pid;
       // The SDK waits 2 s for the child to leave after closing its input, then 2 s more after
-      // SIGTERM; tern's exit should not wait that long, so the signals come sooner.
+      // SIGTERM, and a failed connect has already started that wait on its own; tern's exit
+      // should not wait that long, so the signals come sooner.
       const term = setTimeout(() => target && sendSignal(target, "SIGTERM"), TERM_AFTER_MS);
-      const kill = setTimeout(() => target && sendSignal(target, "SIGKILL"), TERM_AFTER_MS + KILL_AFTER_MS);
       try {
         await client.close();
       } catch {
-        // Closing is best effort; the signals above still apply.
+        // Closing is best effort; the child is ended below either way.
       } finally {
         clearTimeout(term);
-        clearTimeout(kill);
-        if (target) livePids.delete(target);
+      }
+      if (target) {
+        await ensureGone(target);
+        livePids.delete(target);
       }
     },
   };
@@ -206,6 +208,15 @@ export async function connectServer(
     throw new Error(startFailure(err, stderr));
   }
   return conn;
+}
+
+/** SIGTERM, then SIGKILL for a child still there after KILL_AFTER_MS. */
+async function ensureGone(pid: number): Promise<void> {
+  if (!isAlive(pid)) return;
+  sendSignal(pid, "SIGTERM");
+  const deadline = Date.now() + KILL_AFTER_MS;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  if (isAlive(pid)) sendSignal(pid, "SIGKILL");
 }
 
 function sendSignal(pid: number, sig: NodeJS.Signals): void {

@@ -44,6 +44,8 @@ interface Server {
   started: Promise<void>;
   /** Bumped by each (re)start, so a stale start cannot overwrite a newer one. */
   generation: number;
+  /** Stops a start in progress (tern is closing): its child must not outlive tern. */
+  abortStart?: () => void;
 }
 
 export class ToolSets {
@@ -146,6 +148,8 @@ export class ToolSets {
     await Promise.all(
       this.servers.map(async (s) => {
         s.generation++;
+        s.abortStart?.();
+        await s.started;
         const conn = s.conn;
         s.conn = undefined;
         if (s.state !== "failed") s.state = "closed";
@@ -179,6 +183,7 @@ export class ToolSets {
     const seconds = set.startTimeoutSeconds ?? DEFAULT_START_SECONDS;
     server.started = (async () => {
       const deadline = new AbortController();
+      server.abortStart = () => deadline.abort();
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
@@ -213,6 +218,7 @@ export class ToolSets {
         if (!this.closed) this.opts.notify(`tool set '${set.name}' failed to start: ${server.reason}`);
       } finally {
         clearTimeout(timer);
+        if (generation === server.generation) server.abortStart = undefined;
       }
     })();
   }

@@ -3,6 +3,7 @@
 // calls, timers, cancellation, start failures with the server's own reason, pagination and
 // awkward tool lists, bounded results, progress, errors as the server said them.
 import { getEventListeners } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolSetConfig } from "../../src/config/types.js";
@@ -251,6 +252,22 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(textOf(await grown.run({}, makeCtx(dirs.workspace)))).toBe("grown here");
   });
 
+  it("closing while a server is still starting ends that server too", async () => {
+    const pidFile = join(dirs.root, "slow.pid");
+    sets = new ToolSets([set({ env: { FIXTURE_START_DELAY_MS: "60000", FIXTURE_PID_FILE: pidFile } })], {
+      cwd: dirs.workspace,
+      notify: (t) => notices.push(t),
+    });
+    sets.start();
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await sets.close();
+    sets = null;
+    expect(isAlive(pid)).toBe(false);
+    expect(notices).toEqual([]);
+  });
+
   it("closing ends a server that ignores its closed input, promptly", async () => {
     await load([set()]);
     const started = Date.now();
@@ -260,3 +277,12 @@ describe("MCP tool sets (R-EXT)", () => {
     sets = null;
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
