@@ -3,6 +3,7 @@
 // set no entry defines are warned about; `${VAR}` expansion of env and headers.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
+import { formatConfigCheck } from "../../src/config/check.js";
 import { ruleToolSet, unknownToolSetWarnings } from "../../src/config/rule-sets.js";
 import { parseConfigText } from "../../src/config/schema.js";
 import { expandVars, tellingLine } from "../../src/tools/mcp-connect.js";
@@ -53,6 +54,25 @@ describe("toolSets config", () => {
         startTimeoutSeconds: 5,
       },
     ]);
+  });
+
+  it("config check hides header and env values of tool sets", () => {
+    const set = {
+      name: "web",
+      url: "https://h/mcp",
+      headers: { Authorization: "Bearer sk-SECRET" },
+      args: [],
+      env: { T: "sk-SECRET" },
+      timeoutSeconds: 1,
+    };
+    const text = formatConfigCheck({
+      config: { toolSets: [set], providers: {} } as never,
+      sources: { toolSets: "user" },
+      warnings: [],
+    });
+    expect(text).not.toContain("sk-SECRET");
+    expect(text).toContain('"headers":{"Authorization":"(hidden)"}');
+    expect(text).toContain('"env":{"T":"(hidden)"}');
   });
 
   it("names the tool set a rule points at, for the unknown-set warning", () => {
