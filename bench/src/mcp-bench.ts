@@ -65,7 +65,7 @@ export async function mcpStartBench(p: Paths, plan: { warmup: number; runs: numb
     }
     return [
       {
-        name: "mcp ready-to-type",
+        name: "mcp start",
         metric: "tern UI status line, 3 servers (3 s start each)",
         unit: "ms",
         stats: stats(three),
