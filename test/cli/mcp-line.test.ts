@@ -3,7 +3,7 @@
 // servers, state and tools and reconnects one.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLineCommand } from "../../src/cli/line-commands.js";
+import { runLineCommand, SideThread } from "../../src/cli/line-commands.js";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText } from "../support/openai-script.js";
@@ -36,6 +36,7 @@ describe("MCP in the engine and the line mode", () => {
       cost: () => null,
       print: (text: string) => printed.push(text),
       busy: <T>(fn: () => Promise<T>) => fn(),
+      side: new SideThread(t.session),
     };
     h.provider.enqueue(openaiText("hi"));
     await t.prompt("hello");
@@ -77,6 +78,7 @@ describe("MCP in the engine and the line mode", () => {
       cost: () => null,
       print: (text: string) => printed.push(text),
       busy: (fn) => fn(),
+      side: new SideThread(t.session),
     });
     expect(printed).toEqual(["no MCP servers configured (add toolSets to the config; see the README)"]);
   });
