@@ -32,10 +32,14 @@ import { makeToolSync } from "./tool-sync.js";
 
 export class SessionNotFoundError extends Error {}
 
-/** `toolOutputLimit` (R-TOOL-6) bounds MCP text too; read loosely so this works before the key exists. */
-function outputLimit(config: Config): { textChars: number } | undefined {
-  const limit = (config as { toolOutputLimit?: unknown }).toolOutputLimit;
-  return typeof limit === "number" && limit > 0 ? { textChars: limit } : undefined;
+/**
+ * What an MCP result may keep before the executor's output gate (R-TOOL-6) cuts it to
+ * `toolOutputLimit` and saves what was kept for reading back: 10 million characters (or 100 ×
+ * the limit), so a large file read through a server is saved whole while a runaway result stops
+ * growing here.
+ */
+function mcpTextLimit(config: Config): { textChars: number } {
+  return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
 }
 
 /**
@@ -219,7 +223,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
           const sets = new ToolSets(config.toolSets, {
             cwd,
             notify: (text) => bus.publishOrHold({ type: "notice", text }),
-            limits: outputLimit(config),
+            limits: mcpTextLimit(config),
           });
           core.toolSets = sets;
           sets.start();

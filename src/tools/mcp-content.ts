@@ -7,7 +7,10 @@ import type { ContentPart } from "../provider/types.js";
 import type { ToolResult } from "./types.js";
 
 export interface McpContentLimits {
-  /** Characters of text in the whole result (toolOutputLimit). */
+  /**
+   * Characters of text kept from the whole result. The executor's gate cuts further, to
+   * `toolOutputLimit`; this bound keeps a runaway result from growing without end before that.
+   */
   textChars: number;
   /** Decoded bytes per image: the smallest provider limit (Anthropic, 5 MB), as for prompt images. */
   imageBytes: number;
@@ -16,7 +19,7 @@ export interface McpContentLimits {
 }
 
 export const DEFAULT_MCP_LIMITS: McpContentLimits = {
-  textChars: 30_000,
+  textChars: 10_000_000,
   imageBytes: 5 * 1024 * 1024,
   images: 8,
 };

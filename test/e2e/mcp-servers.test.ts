@@ -100,6 +100,12 @@ describe("MCP servers end to end", () => {
     const [big, gateway] = toolMessages(e.provider.requests[1].body);
     expect(big.content.length).toBeLessThan(31_000);
     expect(big.content).toMatch(/characters elided/);
+    // The output gate saved the whole result (under the MCP bound of 10 million characters).
+    const saved = /the full output is in (\S+?);/.exec(big.content)?.[1];
+    expect(saved).toBeDefined();
+    const full = readFileSync(saved!, "utf8");
+    expect(full).toHaveLength(3_600_008);
+    expect(full.endsWith("xxxTAIL")).toBe(true);
     expect(gateway.content).toBe("raw__gateway failed: 504 Gateway Timeout from upstream (MCP error -32603)");
     expect(gateway.content).not.toMatch(/timed out after/);
     const record = readFileSync(sessionRecord(), "utf8");

@@ -38,8 +38,12 @@ const set = (over: Partial<ToolSetConfig> = {}): ToolSetConfig => ({
   ...over,
 });
 
-async function load(configs: ToolSetConfig[], env: NodeJS.ProcessEnv = process.env): Promise<Tool[]> {
-  sets = new ToolSets(configs, { cwd: dirs.workspace, env, notify: (t) => notices.push(t) });
+async function load(
+  configs: ToolSetConfig[],
+  env: NodeJS.ProcessEnv = process.env,
+  limits?: { textChars: number },
+): Promise<Tool[]> {
+  sets = new ToolSets(configs, { cwd: dirs.workspace, env, notify: (t) => notices.push(t), limits });
   sets.start();
   await sets.ready();
   return sets.tools();
@@ -111,13 +115,19 @@ describe("MCP tool sets (R-EXT)", () => {
   });
 
   it("bounds a huge result: head and tail kept, the middle elided with a count", async () => {
-    const tools = await load([set()]);
+    const tools = await load([set()], process.env, { textChars: 30_000 });
     const r = await find(tools, "fx__big").run({ chars: 3_600_000 }, makeCtx(dirs.workspace));
     const text = textOf(r);
     expect(text.length).toBeLessThan(31_000);
     expect(text.startsWith("HEADxxx")).toBe(true);
     expect(text.endsWith("xxxTAIL")).toBe(true);
     expect(text).toMatch(/\[… 3570008 characters elided: the result had 3600008 characters/);
+  });
+
+  it("keeps an ordinary large result whole for the output gate (default bound 10,000,000 characters)", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__big").run({ chars: 200_000 }, makeCtx(dirs.workspace));
+    expect(textOf(r)).toHaveLength(200_008);
   });
 
   it("times out a call that never answers with its own timer; a server's 'timeout' error stays its own", async () => {
