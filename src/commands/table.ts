@@ -4,7 +4,6 @@
 import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
-import { mcpCommand } from "../engine/mcp-command.js";
 import { renderTodos } from "../engine/session.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
 import { formatRestored, UndoError, type UndoReport } from "../engine/undo-commands.js";
@@ -225,7 +224,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     args: "[reconnect <name>]",
     description: "MCP servers: state and tools; reconnect one",
     timing: "now",
-    run: async (host, args) => host.print(await mcpCommand(host.session, args)),
+    run: async (host, args) => host.print(await host.session.mcp(args)),
   },
   {
     name: "/btw",

@@ -1,15 +1,15 @@
 // `/mcp` (R-EXT), one handler for every front end: lists the configured MCP servers with their
 // state and tools, and `/mcp reconnect <name>` restarts one (its tools rejoin before the next
 // model request). Returns the text to show; never throws for a user mistake.
-import type { Session } from "./session.js";
+import type { SessionCore } from "./core.js";
 
 export const MCP_HELP = "/mcp [reconnect <name>]  MCP servers: state and tools; reconnect one";
 
-function describeServers(session: Session): string {
-  const sets = session.core.toolSets;
+function describeServers(core: SessionCore): string {
+  const sets = core.toolSets;
   if (!sets)
-    return session.core.settings.toolSets.length > 0
-      ? `MCP servers loading: ${session.core.settings.toolSets.map((s) => s.name).join(", ")}`
+    return core.settings.toolSets.length > 0
+      ? `MCP servers loading: ${core.settings.toolSets.map((s) => s.name).join(", ")}`
       : "no MCP servers configured (add toolSets to the config; see the README)";
   const lines: string[] = [];
   for (const s of sets.status()) {
@@ -22,12 +22,12 @@ function describeServers(session: Session): string {
   return lines.join("\n");
 }
 
-export async function mcpCommand(session: Session, args: string[]): Promise<string> {
+export async function mcpCommand(core: SessionCore, args: string[]): Promise<string> {
   const [sub, name] = args;
-  if (sub === undefined || sub === "" || sub === "list") return describeServers(session);
+  if (sub === undefined || sub === "" || sub === "list") return describeServers(core);
   if (sub === "reconnect") {
-    const sets = session.core.toolSets;
-    if (!sets) return describeServers(session);
+    const sets = core.toolSets;
+    if (!sets) return describeServers(core);
     if (!name) return `usage: /mcp reconnect <name> (configured: ${sets.names().join(", ")})`;
     try {
       const s = await sets.reconnect(name);

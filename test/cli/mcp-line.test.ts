@@ -3,8 +3,10 @@
 // servers, state and tools and reconnects one.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLineCommand, SideThread } from "../../src/cli/line-commands.js";
+import { runLineCommand } from "../../src/cli/line-commands.js";
+import { SideThread } from "../../src/cli/side-thread.js";
 import { defaultConfig } from "../../src/config/defaults.js";
+import { coreOf } from "../../src/engine/session.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText } from "../support/openai-script.js";
 
@@ -43,7 +45,7 @@ describe("MCP in the engine and the line mode", () => {
     const names = h.provider.requests[0].body.tools.map((x: any) => x.function.name);
     expect(names).toEqual(expect.arrayContaining(["bash", "fx__echo", "fx__slow"]));
     // The record says what the model saw: the last context line holds the MCP tools.
-    const contexts = t.session.core.fold.context;
+    const contexts = coreOf(t.session).fold.context;
     expect(contexts?.tools.map((x) => x.name)).toContain("fx__echo");
     expect(
       t.events.some(
