@@ -17,6 +17,7 @@ import { checkpointBench } from "./checkpoint-bench.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
+import { mcpStartBench } from "./mcp-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { parseOnce, recordStream } from "./sse.js";
 
@@ -60,6 +61,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["checkpoint", () => checkpointBench(plan)],
     ["sandbox", () => sandboxBench(plan)],
     ["long-turn", () => longTurnBench(p, plan)],
+    ["mcp-start", () => mcpStartBench(p, plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

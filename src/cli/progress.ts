@@ -18,6 +18,8 @@ function progressLine(event: EngineEvent): string | undefined {
       return event.outcome === "ok"
         ? undefined
         : `  ${event.name} ${event.outcome}: ${clip(firstLine(event.content), MAX_ARGS)}`;
+    case "tool_progress":
+      return `  ${event.name} ${event.total !== undefined ? `${event.progress}/${event.total}` : event.progress}${event.message ? ` ${clip(event.message, MAX_ARGS)}` : ""}`;
     case "retry_scheduled":
       return `retrying model request: ${event.message} (attempt ${event.attempt}, in ${formatDelay(event.delay_ms)})`;
     case "notice":

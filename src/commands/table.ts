@@ -220,6 +220,13 @@ export const COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: "/mcp",
+    args: "[reconnect <name>]",
+    description: "MCP servers: state and tools; reconnect one",
+    timing: "now",
+    run: async (host, args) => host.print(await host.session.mcp(args)),
+  },
+  {
     name: "/btw",
     aliases: ["/side"],
     args: "<question>",

@@ -8,9 +8,12 @@ const HIDDEN = "(hidden)";
 function redact(key: string, value: unknown): unknown {
   if (/^providers(\.[\w$-]+|\["[^"]*"\])\.headers/.test(key) && !/\.headers$/.test(key)) return HIDDEN;
   if (key === "toolSets" && Array.isArray(value)) {
+    const hide = (rec: Record<string, string> | undefined) =>
+      Object.fromEntries(Object.keys(rec ?? {}).map((k) => [k, HIDDEN]));
     return value.map((set) => ({
       ...set,
-      env: Object.fromEntries(Object.keys(set.env ?? {}).map((k) => [k, HIDDEN])),
+      env: hide(set.env),
+      ...(set.headers ? { headers: hide(set.headers) } : {}),
     }));
   }
   return value;

@@ -8,6 +8,7 @@ import { ConfigMerger } from "./merge.js";
 import { type ConfigLayer, formatPath, parseConfigText, validateLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
+import { unknownToolSetWarnings } from "./rule-sets.js";
 
 export interface LoadConfigOptions {
   /** $TERN_HOME */
@@ -114,5 +115,6 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
       sources.set(formatPath(["providers", id, "headers"]), "default");
     }
   }
+  warnings.push(...unknownToolSetWarnings(config.permissions, config.toolSets));
   return { config, sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))), warnings };
 }

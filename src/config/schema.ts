@@ -75,13 +75,31 @@ const ruleList = z.array(
   }),
 );
 
-const toolSet = z.strictObject({
-  name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
-  command: rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string"),
-  args: stringList.default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  timeoutSeconds: timerSeconds.default(120),
-});
+/** One MCP server (R-EXT): stdio (`command`) or Streamable HTTP (`url`), never both. */
+const toolSet = z
+  .strictObject({
+    name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
+    command: rule<string>(
+      (v) => typeof v === "string" && v.length > 0,
+      "must be a non-empty string",
+    ).optional(),
+    args: stringList.default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    url: httpUrl.optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    timeoutSeconds: timerSeconds.default(120),
+    startTimeoutSeconds: timerSeconds.default(30),
+  })
+  .superRefine((set, ctx) => {
+    if (set.command === undefined && set.url === undefined)
+      ctx.addIssue({ code: "custom", path: ["command"], message: "required (or url for an HTTP server)" });
+    if (set.command !== undefined && set.url !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "a tool set has either command or url, not both",
+      });
+  });
 
 export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
 const apiRule = rule<(typeof API_NAMES)[number]>(

@@ -61,12 +61,19 @@ export interface ExecutionBudget {
   maximumDurationSeconds: number | null;
 }
 
+/** An MCP server (R-EXT): stdio when `command` is set, Streamable HTTP when `url` is. */
 export interface ToolSetConfig {
   name: string;
-  command: string;
+  command?: string;
   args: string[];
+  /** Values may name `${VAR}` from tern's environment. */
   env: Record<string, string>;
+  url?: string;
+  /** HTTP only; values may name `${VAR}` like env. */
+  headers?: Record<string, string>;
   timeoutSeconds: number;
+  /** How long the first request waits for this server to start (default 30). */
+  startTimeoutSeconds?: number;
 }
 
 export type PermissionMode = "ask" | "auto-edit" | "yolo";

@@ -6,13 +6,29 @@ export type Listener = (event: EngineEvent) => void;
 
 export class EventBus {
   private readonly listeners = new Set<Listener>();
+  /** Events from background work (tool servers starting) that came before anyone listened. */
+  private held: EngineEvent[] = [];
 
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
+    if (this.held.length > 0) {
+      // After the subscriber's own synchronous start-up lines (the `session` event comes first).
+      queueMicrotask(() => {
+        const held = this.held;
+        this.held = [];
+        for (const event of held) this.publish(event);
+      });
+    }
     return () => this.listeners.delete(listener);
   }
 
   publish(event: EngineEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  /** Publishes now, or holds the event for the first subscriber when there is none yet. */
+  publishOrHold(event: EngineEvent): void {
+    if (this.listeners.size > 0) this.publish(event);
+    else this.held.push(event);
   }
 }

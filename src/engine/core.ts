@@ -20,6 +20,7 @@ import { quiesce } from "../record/quiesce.js";
 import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import type { ApprovalPolicy } from "../tools/approval.js";
+import type { ToolSets } from "../tools/mcp.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
@@ -94,6 +95,10 @@ export class SessionCore {
   lastRoundUsage: Usage | null = null;
   /** Called after every committed line the ledger bills: a turn_end, a `/compact` summary (R-REC-8). */
   onBilled: ((line: RecordLine) => void) | undefined;
+  /** MCP servers of this session (absent when none is configured). */
+  toolSets: ToolSets | undefined;
+  /** Waits for MCP servers still starting and brings the tool list up to date (tool-sync.ts). */
+  syncTools: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** File snapshots for undo; absent when switched off. */
   checkpoints: Checkpointer | undefined;
   private readonly writer: RecordWriter;

@@ -40,6 +40,8 @@ export type EngineEvent =
   /** A tool the provider ran itself (web search, R-PROV-11): shown only, never run or approved here. */
   | { type: "hosted_tool"; name: string; status: "started" | "done"; detail: string }
   | { type: "approval"; id: string; decision: "approved" | "denied" }
+  /** A running call reported how far it got (MCP progress notifications). */
+  | { type: "tool_progress"; id: string; name: string; progress: number; total?: number; message?: string }
   | { type: "tool_result"; id: string; name: string; outcome: string; content: string }
   | ({ type: "usage" } & UsageFields)
   /** `cost`: only on a `/compact` summary outside a turn, which has its own ledger row. */

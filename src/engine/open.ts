@@ -28,8 +28,19 @@ import { LIMIT_BYTES } from "./prompt-input.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
+import { makeToolSync } from "./tool-sync.js";
 
 export class SessionNotFoundError extends Error {}
+
+/**
+ * What an MCP result may keep before the executor's output gate (R-TOOL-6) cuts it to
+ * `toolOutputLimit` and saves what was kept for reading back: 10 million characters (or 100 ×
+ * the limit), so a large file read through a server is saved whole while a runaway result stops
+ * growing here.
+ */
+function mcpTextLimit(config: Config): { textChars: number } {
+  return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
+}
 
 /**
  * R-REC-8: after a billed line, the session's rows are recomputed from its record by the same
@@ -140,15 +151,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
 
   const registry = createBuiltinRegistry();
-  let closeToolSets = async () => {};
-  if (config.toolSets.length > 0) {
-    // MCP is loaded only when a tool set is configured, so plain runs start fast.
-    const { loadToolSets } = await import("../tools/mcp.js");
-    const sets = await loadToolSets(config.toolSets, cwd);
-    for (const tool of sets.tools) registry.register(tool);
-    warnings.push(...sets.warnings);
-    closeToolSets = () => sets.close();
-  }
+  const bus = new EventBus();
   const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
     mode: config.permissions.mode,
@@ -167,14 +170,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     },
   });
   const tools = registry.definitions();
-  const system = assembleSystemPrompt({
-    cwd,
-    home,
-    extraSystem: opts.extraSystem,
-    toolNames: tools.map((t) => t.name),
-  });
+  const systemFor = (toolNames: string[]) =>
+    assembleSystemPrompt({ cwd, home, extraSystem: opts.extraSystem, toolNames });
+  const system = systemFor(tools.map((t) => t.name));
 
-  const bus = new EventBus();
   const warn = (text: string) => bus.publish({ type: "notice", text });
   const core = new SessionCore({
     id,
@@ -216,9 +215,26 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
   if (fold.model !== undefined && fold.model !== model.id) core.commit({ type: "config", model: model.id });
 
+  // MCP is loaded only when a tool set is configured, and then in the background, with the
+  // servers: the front end is usable at once and their tools join before the first request.
+  const toolSets =
+    config.toolSets.length > 0
+      ? import("../tools/mcp.js").then(({ ToolSets }) => {
+          const sets = new ToolSets(config.toolSets, {
+            cwd,
+            notify: (text) => bus.publishOrHold({ type: "notice", text }),
+            limits: mcpTextLimit(config),
+          });
+          core.toolSets = sets;
+          sets.start();
+          return sets;
+        })
+      : undefined;
+  if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
+
   const session = new Session(core, bus, async () => {
     writer.close();
-    await closeToolSets();
+    await (await toolSets)?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };
 }

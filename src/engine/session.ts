@@ -9,6 +9,7 @@ import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
 import { compactNow } from "./compaction.js";
+import { mcpCommand } from "./mcp-command.js";
 import type { NewRecord } from "../record/types.js";
 import { newestTree } from "./checkpoints.js";
 import type { SessionCore } from "./core.js";
@@ -100,6 +101,11 @@ export class Session {
 
   todos(): readonly TodoItem[] {
     return this.core.todos.get();
+  }
+
+  /** `/mcp [reconnect <name>]` (R-EXT): the MCP servers with state and tools; reconnects one. */
+  mcp(args: string[]): Promise<string> {
+    return mcpCommand(this.core, args);
   }
 
   /** A side question (`/btw`, R-SIDE-1..4): runs beside the queue and commits nothing. */

@@ -1,7 +1,7 @@
 // One round's tool batch: publish the calls, let the executor decide approval once for the batch
 // and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
 import type { ToolCall } from "../provider/types.js";
-import type { ToolResult } from "../tools/types.js";
+import type { ToolProgress, ToolResult } from "../tools/types.js";
 import { contentToText } from "./convert.js";
 import type { SessionCore } from "./core.js";
 import { estimateTokens, recallPageTokens } from "./compaction-estimate.js";
@@ -30,6 +30,15 @@ export async function runToolBatch(
       recalled += estimateTokens(page, "", []);
       return page;
     },
+    progress: (id: string, update: ToolProgress) =>
+      core.publish({
+        type: "tool_progress",
+        id,
+        name: calls.find((c) => c.id === id)?.name ?? "",
+        progress: update.progress,
+        ...(update.total !== undefined ? { total: update.total } : {}),
+        ...(update.message !== undefined ? { message: update.message } : {}),
+      }),
   };
   return core.executor.runBatch(calls, ctx, {
     approve: (pending) => core.hooks.approve(pending),

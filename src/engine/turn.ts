@@ -99,6 +99,7 @@ export async function runTurn(
   try {
     if (input.compactFirst) await runCompaction("manual");
     for (let round = 1; ; round++) {
+      await core.syncTools?.(abort.signal);
       if (abort.signal.aborted) throw stopFromAbort();
       if (overBudget(core)) await runCompaction("threshold");
       const fits = await budget.allowRound((used, allowed) =>

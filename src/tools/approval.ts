@@ -7,6 +7,7 @@ import { relative, sep } from "node:path";
 import { describeRuleError } from "../config/rule-syntax.js";
 import { redirectConcerns } from "./bash-redirects.js";
 import { domainMatches, fetchHost } from "./builtin/web-fetch.js";
+import { type McpToolInfo, mcpRuleMatches } from "./mcp-names.js";
 import { isInside, isProtectedPath, realPathLoose, resolvePath } from "./paths.js";
 import {
   bashAllowMatches,
@@ -30,6 +31,8 @@ export interface ApprovalCall {
   kind: ToolKind;
   /** As the tool reported them (workspace-relative or absolute). */
   paths: string[];
+  /** Set for MCP tools: rules match their other names and their arguments (mcp-names.ts). */
+  mcp?: McpToolInfo;
 }
 
 export interface ApprovalVerdict {
@@ -111,6 +114,7 @@ export class ApprovalPolicy {
     if (call.kind === "edit" && this.mode === "auto-edit") return { decision: "allow" };
     // Reading the web asks only in `ask`: it changes nothing here, but it sends the URL out.
     if (call.kind === "fetch" && this.mode === "auto-edit") return { decision: "allow" };
+    if (call.mcp?.readOnly && this.mode === "auto-edit") return { decision: "allow" };
     return { decision: "ask" };
   }
 
@@ -224,6 +228,7 @@ export class ApprovalPolicy {
   }
 
   private ruleMatches(rule: Rule, call: ApprovalCall, which: "allow" | "deny"): boolean {
+    if (call.mcp) return mcpRuleMatches(rule.tool, rule.pattern, call.name, call.mcp, call.args, which);
     if (!toolNameMatches(rule, call.name, call.kind)) return false;
     if (rule.pattern === null) return true;
     if (call.kind === "fetch") {

@@ -173,6 +173,7 @@ export class ToolExecutor {
         args: p.args,
         kind: p.tool.kind,
         paths: p.paths,
+        mcp: p.tool.mcp,
       });
       p.ruleAllowedShell = verdict.decision === "allow" && p.tool.kind === "shell";
       if (verdict.decision === "deny") {
@@ -240,7 +241,7 @@ export class ToolExecutor {
       // The call still runs; the hook is the front end's business.
     }
     try {
-      return await tool.run(p.args, ctx);
+      return await tool.run(p.args, { ...ctx, callId: p.call.id });
     } catch (err) {
       return { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
     }

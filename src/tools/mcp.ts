@@ -1,150 +1,225 @@
-// External tool sets (R-EXT): MCP servers over stdio, each tool listed as `<set>__<tool>`.
-// A server that fails to start becomes a warning; a hanging or crashed server becomes a tool
-// error, never a hang: every call has its own timer (`timeoutSeconds`, not bashTimeoutSeconds).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { z } from "zod";
+// External tool sets (R-EXT): MCP servers over stdio or Streamable HTTP, each tool listed as
+// `<set>__<tool>`. Servers start in the background so the front end is usable at once; the
+// engine waits for servers still starting (each at most its `startTimeoutSeconds`) before a
+// model request. A server that fails to start is a notice naming its own reason, never a crash;
+// `/mcp` shows the state of each and reconnects one.
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSetConfig } from "../config/types.js";
-import { mapMcpResult } from "./mcp-content.js";
-import { errorMessage, fail } from "./results.js";
+import { makeMcpTool } from "./mcp-call.js";
+import { type Connection, connectServer } from "./mcp-connect.js";
+import { DEFAULT_MCP_LIMITS, type McpContentLimits } from "./mcp-content.js";
+import { type ListedTool, listAllTools } from "./mcp-list.js";
+import { exposedToolName } from "./mcp-names.js";
+import { errorMessage } from "./results.js";
 import type { Tool } from "./types.js";
 
-const DEFAULT_TIMEOUT_SECONDS = 120;
-/** Providers accept tool names matching ^[a-zA-Z0-9_-]{1,64}$. */
-const MAX_NAME = 64;
-const STDERR_TAIL = 2000;
-/** A server that never finishes its handshake must not hold tern's start for the full call timeout. */
-const MAX_STARTUP_SECONDS = 30;
+const DEFAULT_START_SECONDS = 30;
 
-function startupTimeoutMs(config: ToolSetConfig): number {
-  return Math.min(config.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, MAX_STARTUP_SECONDS) * 1000;
+export type ServerState = "starting" | "ready" | "failed" | "closed";
+
+export interface ServerStatus {
+  name: string;
+  transport: "stdio" | "http";
+  state: ServerState;
+  /** Why it failed or closed. */
+  reason?: string;
+  /** The server's own tool names. */
+  tools: string[];
 }
 
-export interface LoadedToolSets {
-  tools: Tool[];
-  warnings: string[];
-  close(): Promise<void>;
+export interface ToolSetsOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Start failures and skipped tools, as they happen. */
+  notify(text: string): void;
+  limits?: Partial<McpContentLimits>;
 }
 
-interface Connection {
-  client: Client;
-  /** Set once the server is gone, so later calls fail fast with the cause. */
-  closedReason: string | null;
-  stderr: string;
+interface Server {
+  config: ToolSetConfig;
+  state: ServerState;
+  reason?: string;
+  conn?: Connection;
+  defs: ListedTool[];
+  started: Promise<void>;
+  /** Bumped by each (re)start, so a stale start cannot overwrite a newer one. */
+  generation: number;
+  /** Stops a start in progress (tern is closing): its child must not outlive tern. */
+  abortStart?: () => void;
 }
 
-function toolName(set: string, tool: string): string {
-  return `${set}__${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, MAX_NAME);
-}
+export class ToolSets {
+  private readonly servers: Server[];
+  private readonly limits: McpContentLimits;
+  private closed = false;
 
-async function connect(config: ToolSetConfig, cwd: string): Promise<Connection> {
-  const transport = new StdioClientTransport({
-    command: config.command,
-    args: config.args,
-    env: { ...getDefaultEnvironment(), ...config.env },
-    cwd,
-    // The server's stderr must not scribble over the terminal UI; keep its tail for messages.
-    stderr: "pipe",
-  });
-  const conn: Connection = {
-    client: new Client({ name: "tern", version: "0.1.0" }),
-    closedReason: null,
-    stderr: "",
-  };
-  transport.stderr?.on("data", (b: Buffer) => {
-    conn.stderr = (conn.stderr + b.toString("utf8")).slice(-STDERR_TAIL);
-  });
-  conn.client.onclose = () => {
-    conn.closedReason ??= "the server exited";
-  };
-  try {
-    await conn.client.connect(transport, { timeout: startupTimeoutMs(config) });
-  } catch (err) {
-    await conn.client.close().catch(() => {});
-    throw err;
+  constructor(
+    configs: ToolSetConfig[],
+    private readonly opts: ToolSetsOptions,
+  ) {
+    this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
+    this.servers = configs.map((config) => ({
+      config,
+      state: "starting",
+      defs: [],
+      started: Promise.resolve(),
+      generation: 0,
+    }));
   }
-  return conn;
-}
 
-function makeTool(
-  set: ToolSetConfig,
-  conn: Connection,
-  def: { name: string; description?: string; inputSchema: Record<string, unknown> },
-  name: string,
-): Tool {
-  const timeoutSeconds = set.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  return {
-    name,
-    description: def.description ?? `${def.name} from the ${set.name} tool set.`,
-    schema: z.record(z.string(), z.unknown()),
-    jsonSchema: { ...def.inputSchema, type: "object" },
-    kind: "mcp",
-    paths: () => [],
-    async run(args, ctx) {
-      if (conn.closedReason)
-        return fail(`${name} failed: the ${set.name} server is not running (${conn.closedReason}).`);
-      try {
-        const result = await conn.client.callTool({ name: def.name, arguments: args }, undefined, {
-          timeout: timeoutSeconds * 1000,
-          signal: ctx.signal,
-        });
-        return mapMcpResult(result as Parameters<typeof mapMcpResult>[0]);
-      } catch (err) {
-        if (ctx.signal.aborted) return fail(`${name}: cancelled`);
-        let msg = errorMessage(err);
-        if (/timed out|timeout/i.test(msg)) return fail(`${name} timed out after ${timeoutSeconds}s.`);
-        const stderr = conn.stderr.trim();
-        if (conn.closedReason) msg = `the ${set.name} server exited (${msg})`;
-        return fail(`${name} failed: ${msg}${stderr ? `\nserver stderr: ${stderr.slice(-500)}` : ""}`);
+  /** Starts every server in the background; returns at once. */
+  start(): void {
+    for (const server of this.servers) this.startServer(server);
+  }
+
+  /** Names of the servers still starting. */
+  starting(): string[] {
+    return this.servers.filter((s) => s.state === "starting").map((s) => s.config.name);
+  }
+
+  /** Resolves when no server is starting any more (each start is bounded by its own timer), or on abort. */
+  async ready(signal?: AbortSignal): Promise<void> {
+    const pending = Promise.all(this.servers.map((s) => s.started));
+    if (!signal) return void (await pending);
+    if (signal.aborted) return;
+    let onAbort = () => {};
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([pending, aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The tools of every ready server, in config order, named so none collides with `reserved` or each other. */
+  tools(reserved: Iterable<string> = []): Tool[] {
+    const taken = new Set(reserved);
+    const out: Tool[] = [];
+    for (const server of this.servers) {
+      if (server.state !== "ready") continue;
+      for (const def of server.defs) {
+        const name = exposedToolName(server.config.name, def.name, taken);
+        taken.add(name);
+        out.push(
+          makeMcpTool({
+            set: server.config,
+            def,
+            name,
+            limits: this.limits,
+            connection: () => server.conn ?? server.reason ?? server.state,
+          }),
+        );
       }
-    },
-  };
-}
+    }
+    return out;
+  }
 
-export async function loadToolSets(configs: ToolSetConfig[], cwd: string): Promise<LoadedToolSets> {
-  const tools: Tool[] = [];
-  const warnings: string[] = [];
-  const conns: Connection[] = [];
-  type Started = { set: ToolSetConfig; conn?: Connection; defs: { name: string }[]; failure?: string };
-  const loaded = await Promise.all(
-    configs.map(async (set): Promise<Started> => {
+  status(): ServerStatus[] {
+    return this.servers.map((s) => ({
+      name: s.config.name,
+      transport: s.config.url !== undefined ? "http" : "stdio",
+      state: s.state === "ready" && s.conn?.closedReason ? "closed" : s.state,
+      reason: s.reason ?? s.conn?.closedReason ?? undefined,
+      tools: s.state === "ready" ? s.defs.map((d) => d.name) : [],
+    }));
+  }
+
+  /** Closes one server and starts it again; resolves once it is ready or failed. */
+  async reconnect(name: string): Promise<ServerStatus> {
+    const server = this.servers.find((s) => s.config.name === name);
+    if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
+    const old = server.conn;
+    server.conn = undefined;
+    await old?.close();
+    this.startServer(server);
+    await server.started;
+    return this.status().find((s) => s.name === name)!;
+  }
+
+  names(): string[] {
+    return this.servers.map((s) => s.config.name);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.servers.map(async (s) => {
+        s.generation++;
+        s.abortStart?.();
+        await s.started;
+        const conn = s.conn;
+        s.conn = undefined;
+        if (s.state !== "failed") s.state = "closed";
+        await conn?.close();
+      }),
+    );
+  }
+
+  /** A server that announces a changed tool list is read again; the new list joins at the next request. */
+  private followListChanges(server: Server, conn: Connection, generation: number, timeoutMs: number): void {
+    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
-        const conn = await connect(set, cwd);
-        try {
-          const listed = await conn.client.listTools(undefined, { timeout: startupTimeoutMs(set) });
-          return { set, conn, defs: listed.tools };
-        } catch (err) {
-          await conn.client.close().catch(() => {});
-          throw err;
+        const listed = await listAllTools(conn.client, server.config.name, timeoutMs);
+        if (generation !== server.generation || server.conn !== conn) return;
+        server.defs = listed.tools;
+        for (const w of listed.warnings) this.opts.notify(w);
+      } catch (err) {
+        this.opts.notify(
+          `tool set '${server.config.name}': could not read its changed tool list: ${errorMessage(err)}`,
+        );
+      }
+    });
+  }
+
+  private startServer(server: Server): void {
+    const generation = ++server.generation;
+    server.state = "starting";
+    server.reason = undefined;
+    server.defs = [];
+    const set = server.config;
+    const seconds = set.startTimeoutSeconds ?? DEFAULT_START_SECONDS;
+    server.started = (async () => {
+      const deadline = new AbortController();
+      server.abortStart = () => deadline.abort();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        deadline.abort();
+      }, seconds * 1000);
+      let conn: Connection | undefined;
+      try {
+        conn = await connectServer(
+          set,
+          this.opts.cwd,
+          this.opts.env ?? process.env,
+          seconds * 1000,
+          deadline.signal,
+        );
+        const listed = await listAllTools(conn.client, set.name, seconds * 1000, deadline.signal);
+        if (generation !== server.generation || this.closed) {
+          await conn.close();
+          return;
         }
+        server.conn = conn;
+        server.defs = listed.tools;
+        server.state = "ready";
+        for (const w of listed.warnings) this.opts.notify(w);
+        this.followListChanges(server, conn, generation, seconds * 1000);
       } catch (err) {
-        // Reported below in config order, whatever order the servers failed in.
-        return { set, defs: [], failure: `tool set '${set.name}' failed to start: ${errorMessage(err)}` };
+        await conn?.close();
+        if (generation !== server.generation) return;
+        server.state = "failed";
+        server.reason = timedOut
+          ? `it did not start within ${seconds}s (startTimeoutSeconds)`
+          : errorMessage(err);
+        if (!this.closed) this.opts.notify(`tool set '${set.name}' failed to start: ${server.reason}`);
+      } finally {
+        clearTimeout(timer);
+        if (generation === server.generation) server.abortStart = undefined;
       }
-    }),
-  );
-  const seen = new Set<string>();
-  for (const entry of loaded) {
-    if (!entry.conn) {
-      warnings.push(entry.failure ?? `tool set '${entry.set.name}' failed to start`);
-      continue;
-    }
-    conns.push(entry.conn);
-    for (const def of entry.defs) {
-      const name = toolName(entry.set.name, def.name);
-      if (seen.has(name)) {
-        warnings.push(`tool set '${entry.set.name}': skipped duplicate tool name ${name}`);
-        continue;
-      }
-      seen.add(name);
-      tools.push(makeTool(entry.set, entry.conn, def as never, name));
-    }
+    })();
   }
-  return {
-    tools,
-    warnings,
-    async close() {
-      await Promise.all(conns.map((c) => c.client.close().catch(() => {})));
-    },
-  };
 }

@@ -13,6 +13,11 @@ export class ToolRegistry {
     this.tools.set(tool.name, tool);
   }
 
+  /** Tools of a server that went away or reconnected leave and come back under the same names. */
+  unregister(name: string): void {
+    this.tools.delete(name);
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { ContentPart } from "../provider/types.js";
 import type { SandboxPolicy } from "../sandbox/policy.js";
+import type { McpToolInfo } from "./mcp-names.js";
 
 export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrupted";
 
@@ -49,6 +50,16 @@ export interface ToolContext {
    * ending with the offset of the next page; absent until compaction exists.
    */
   recall?: (turn: number, round?: number, offset?: number) => string;
+  /** The id of the call being run (set by the executor for each call). */
+  callId?: string;
+  /** A long-running call reports how far it got (MCP progress notifications). */
+  progress?: (callId: string, update: ToolProgress) => void;
+}
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** How `bash` wraps a command in the OS sandbox, and who may let it out. */
@@ -72,6 +83,8 @@ export interface Tool<Args = any> {
   jsonSchema?: Record<string, unknown>;
   /** Workspace-relative or absolute paths the call touches: per-file ordering and approval. */
   paths(args: Args, cwd: string): string[];
+  /** Set for MCP tools: approval matches rules on their other names and arguments. */
+  mcp?: McpToolInfo;
   /** Never throws for user-level failures: returns a result with outcome `error`. */
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -19,7 +19,7 @@ export interface Item {
 
 export type Phase =
   | { kind: "thinking" }
-  | { kind: "tool"; name: string }
+  | { kind: "tool"; name: string; detail?: string }
   | { kind: "approval" }
   | { kind: "compacting" }
   | { kind: "retry"; attempt: number; until: number };
@@ -196,6 +196,8 @@ function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
       return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
     case "approval":
       return event.decision === "denied" ? print(state, "tool", `  denied ${event.id}`) : state;
+    case "tool_progress":
+      return { ...state, phase: { kind: "tool", name: event.name, detail: progressDetail(event) } };
     case "tool_result": {
       const next = { ...state, phase: { kind: "thinking" } as Phase };
       if (event.outcome === "ok") return next;
@@ -342,6 +344,12 @@ export function reduce(state: UiState, action: UiAction): UiState {
 }
 
 /** Whole seconds left of a retry wait, counted down by the progress row (R-RETRY-3). */
+/** An MCP progress notification in the progress row: `3/10 indexing` (R-UI-7). */
+function progressDetail(e: { progress: number; total?: number; message?: string }): string {
+  const count = e.total !== undefined ? `${e.progress}/${e.total}` : `${e.progress}`;
+  return e.message ? `${count} ${e.message}`.slice(0, 80) : count;
+}
+
 export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / 1000));
 }
@@ -351,7 +359,7 @@ export function phaseText(phase: Phase, now: number): string {
     case "thinking":
       return "Thinking";
     case "tool":
-      return `Running ${phase.name}…`;
+      return phase.detail ? `Running ${phase.name}… ${phase.detail}` : `Running ${phase.name}…`;
     case "approval":
       return "Waiting for approval";
     case "compacting":

@@ -116,7 +116,14 @@ describe("config schema (R-CFG-1)", () => {
     );
     expect(layer.bashTimeoutSeconds).toBeNull();
     expect(layer.toolSets).toEqual([
-      { name: "git-tools_1", command: "node", args: [], env: {}, timeoutSeconds: 120 },
+      {
+        name: "git-tools_1",
+        command: "node",
+        args: [],
+        env: {},
+        timeoutSeconds: 120,
+        startTimeoutSeconds: 30,
+      },
     ]);
     expect(layer.executionBudget).toEqual({
       maximumModelCalls: null,

@@ -1,21 +1,31 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values name ${VAR} literally
+// MCP tool sets against real MCP servers written with the SDK (R-EXT, R-TOOL-6): listing,
+// calls, timers, cancellation, start failures with the server's own reason, pagination and
+// awkward tool lists, bounded results, progress, errors as the server said them.
+import { getEventListeners } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolSetConfig } from "../../src/config/types.js";
-import { type LoadedToolSets, loadToolSets } from "../../src/tools/mcp.js";
+import { ToolSets } from "../../src/tools/mcp.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
+import type { Tool } from "../../src/tools/types.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
 
 const SERVER = join(import.meta.dirname, "fixtures", "mcp-server.mjs");
+const RAW_SERVER = join(import.meta.dirname, "fixtures", "mcp-raw-server.mjs");
 
 let dirs: TempDirs;
-let loaded: LoadedToolSets | null = null;
+let sets: ToolSets | null = null;
+let notices: string[] = [];
 beforeEach(() => {
   dirs = makeTempDirs();
+  notices = [];
 });
 afterEach(async () => {
-  await loaded?.close();
-  loaded = null;
+  await sets?.close();
+  sets = null;
   dirs.cleanup();
 });
 
@@ -28,19 +38,35 @@ const set = (over: Partial<ToolSetConfig> = {}): ToolSetConfig => ({
   ...over,
 });
 
-function tool(name: string) {
-  const t = loaded!.tools.find((x) => x.name === name);
-  if (!t) throw new Error(`no tool ${name}`);
+async function load(
+  configs: ToolSetConfig[],
+  env: NodeJS.ProcessEnv = process.env,
+  limits?: { textChars: number },
+): Promise<Tool[]> {
+  sets = new ToolSets(configs, { cwd: dirs.workspace, env, notify: (t) => notices.push(t), limits });
+  sets.start();
+  await sets.ready();
+  return sets.tools();
+}
+
+function find(tools: Tool[], name: string): Tool {
+  const t = tools.find((x) => x.name === name);
+  if (!t) throw new Error(`no tool ${name} in ${tools.map((x) => x.name).join(", ")}`);
   return t;
 }
 
 describe("MCP tool sets (R-EXT)", () => {
-  it("lists tools as <set>__<tool> with the server's own schema, and echoes", async () => {
-    loaded = await loadToolSets([set({ env: { FIXTURE_SUFFIX: "!" } })], dirs.workspace);
-    expect(loaded.warnings).toEqual([]);
-    expect(loaded.tools.map((t) => t.name).sort()).toEqual(["fx__bad", "fx__crash", "fx__echo", "fx__hang"]);
-    const echo = tool("fx__echo");
+  it("lists tools as <set>__<tool> with the server's own schema, and echoes with ${VAR} env", async () => {
+    const tools = await load([set({ env: { FIXTURE_SUFFIX: "${TERN_FX_SUFFIX}" } })], {
+      ...process.env,
+      TERN_FX_SUFFIX: "!",
+    });
+    expect(notices).toEqual([]);
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["fx__echo", "fx__hang", "fx__peek"]));
+    const echo = find(tools, "fx__echo");
     expect(echo.kind).toBe("mcp");
+    expect(echo.mcp).toEqual({ set: "fx", tool: "echo", readOnly: false });
+    expect(find(tools, "fx__peek").mcp?.readOnly).toBe(true);
     const reg = new ToolRegistry();
     reg.register(echo);
     const [def] = reg.definitions();
@@ -54,64 +80,219 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(r).toEqual({ outcome: "ok", content: [{ type: "text", text: "echo: hi!" }] });
   });
 
-  it("maps isError to outcome error and images to image parts", async () => {
-    loaded = await loadToolSets([set()], dirs.workspace);
-    const r = await tool("fx__bad").run({}, makeCtx(dirs.workspace));
-    expect(r).toEqual({
-      outcome: "error",
-      content: [
-        { type: "text", text: "it went wrong" },
-        { type: "image", mediaType: "image/png", data: "aGVsbG8=" },
-      ],
-    });
+  it("a ${VAR} that is not set fails the start with a message naming it", async () => {
+    await load([set({ env: { TOKEN: "${TERN_SURELY_UNSET_VAR}" } })], {});
+    expect(notices).toEqual([
+      "tool set 'fx' failed to start: env.TOKEN names ${TERN_SURELY_UNSET_VAR}, which is not set in tern's environment",
+    ]);
   });
 
-  it("times out a call that never answers with its own timer, not bashTimeoutSeconds", async () => {
-    loaded = await loadToolSets([set({ timeoutSeconds: 0.5 })], dirs.workspace);
-    const started = Date.now();
-    const r = await tool("fx__hang").run({}, makeCtx(dirs.workspace, { bashTimeoutSeconds: 0.01 }));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  it("maps isError to outcome error and a real PNG to an image part", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__bad").run({}, makeCtx(dirs.workspace));
+    expect(r.outcome).toBe("error");
+    expect(r.content[0]).toEqual({ type: "text", text: "it went wrong" });
+    expect(r.content[1]).toMatchObject({ type: "image", mediaType: "image/png" });
+  });
+
+  it("describes resource links, binary resources and audio; SVG is text; a fake image is not sent", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__media").run({}, makeCtx(dirs.workspace));
+    expect(r.content.every((p) => p.type === "text")).toBe(true);
+    const text = textOf(r);
+    expect(text).toContain(
+      "[resource link — uri: file:///data/report.pdf, name: report.pdf, mimeType: application/pdf, size: 2.0 kB]",
+    );
+    expect(text).toContain(
+      "[binary resource not shown — uri: file:///data/blob.bin, mimeType: application/octet-stream, size: 4 bytes]",
+    );
+    expect(text).toContain("[resource — uri: file:///data/note.txt, mimeType: text/plain]\nnote body");
+    expect(text).toContain("[audio not shown — mimeType: audio/wav, size: 8 bytes]");
+    expect(text).toContain('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
+    expect(text).toContain(
+      "[image not shown — mimeType: image/png, size: 12 bytes, reason: not a PNG, JPEG, GIF or WebP image]",
+    );
+  });
+
+  it("bounds a huge result: head and tail kept, the middle elided with a count", async () => {
+    const tools = await load([set()], process.env, { textChars: 30_000 });
+    const r = await find(tools, "fx__big").run({ chars: 3_600_000 }, makeCtx(dirs.workspace));
+    const text = textOf(r);
+    expect(text.length).toBeLessThan(31_000);
+    expect(text.startsWith("HEADxxx")).toBe(true);
+    expect(text.endsWith("xxxTAIL")).toBe(true);
+    expect(text).toMatch(/\[… 3570008 characters elided: the result had 3600008 characters/);
+  });
+
+  it("keeps an ordinary large result whole for the output gate (default bound 10,000,000 characters)", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__big").run({ chars: 200_000 }, makeCtx(dirs.workspace));
+    expect(textOf(r)).toHaveLength(200_008);
+  });
+
+  it("times out a call that never answers with its own timer; a server's 'timeout' error stays its own", async () => {
+    const tools = await load([set({ timeoutSeconds: 0.5 })]);
+    const r = await find(tools, "fx__hang").run({}, makeCtx(dirs.workspace, { bashTimeoutSeconds: 0.01 }));
     expect(r.outcome).toBe("error");
     expect(textOf(r)).toBe("fx__hang timed out after 0.5s.");
-    // The server still works after a timed-out call.
-    expect((await tool("fx__echo").run({ text: "x" }, makeCtx(dirs.workspace))).outcome).toBe("ok");
+    expect((await find(tools, "fx__echo").run({ text: "x" }, makeCtx(dirs.workspace))).outcome).toBe("ok");
+  });
+
+  it("a JSON-RPC error keeps the server's words: not called a timeout, no stderr appended", async () => {
+    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
+    const g = await find(tools, "raw__gateway").run({}, makeCtx(dirs.workspace));
+    expect(g.outcome).toBe("error");
+    expect(textOf(g)).toBe("raw__gateway failed: 504 Gateway Timeout from upstream (MCP error -32603)");
   });
 
   it("cancels a hanging call on abort", async () => {
-    loaded = await loadToolSets([set()], dirs.workspace);
+    const tools = await load([set()]);
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    const r = await tool("fx__hang").run({}, makeCtx(dirs.workspace, { signal: ac.signal }));
+    const r = await find(tools, "fx__hang").run({}, makeCtx(dirs.workspace, { signal: ac.signal }));
     expect(r.outcome).toBe("error");
     expect(textOf(r)).toMatch(/cancelled/);
   });
 
-  it("turns a crashed server into a tool error, then fails fast", async () => {
-    loaded = await loadToolSets([set()], dirs.workspace);
-    const started = Date.now();
-    const r = await tool("fx__crash").run({}, makeCtx(dirs.workspace));
-    expect(r.outcome).toBe("error");
-    expect(textOf(r)).toMatch(/^fx__crash failed: the fx server exited/);
-    const again = await tool("fx__echo").run({ text: "x" }, makeCtx(dirs.workspace));
-    expect(again.outcome).toBe("error");
-    expect(textOf(again)).toMatch(/fx server is not running/);
-    expect(Date.now() - started).toBeLessThan(5000);
+  it("leaves no listener on the turn's signal after many calls, and no MaxListeners warning", async () => {
+    const tools = await load([set()]);
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const ac = new AbortController();
+      const ctx = makeCtx(dirs.workspace, { signal: ac.signal });
+      for (let i = 0; i < 25; i++) {
+        const r = await find(tools, "fx__echo").run({ text: String(i) }, ctx);
+        expect(r.outcome).toBe("ok");
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+      // Node's own count of abort listeners on the turn's signal: none left behind.
+      expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 
-  it("makes a server that fails to start a warning, and keeps the others", async () => {
-    loaded = await loadToolSets(
-      [
-        set({ name: "broken", command: join(dirs.root, "no-such-binary") }),
-        set({ name: "dies", args: ["-e", "process.exit(1)"] }),
-        set({ name: "mute", args: ["-e", "setInterval(() => {}, 1000)"], timeoutSeconds: 0.5 }),
-        set(),
-      ],
-      dirs.workspace,
+  it("passes progress notifications on with the call id", async () => {
+    const tools = await load([set()]);
+    const seen: unknown[] = [];
+    const r = await find(tools, "fx__slow").run(
+      {},
+      makeCtx(dirs.workspace, { callId: "c9", progress: (id, p) => seen.push({ id, ...p }) }),
     );
-    expect(loaded.warnings).toHaveLength(3);
-    expect(loaded.warnings[2]).toMatch(/^tool set 'mute' failed to start: .*timed out/i);
-    expect(loaded.warnings[0]).toMatch(/^tool set 'broken' failed to start: /);
-    expect(loaded.warnings[1]).toMatch(/^tool set 'dies' failed to start: /);
-    expect(loaded.tools.map((t) => t.name)).toContain("fx__echo");
+    expect(textOf(r)).toBe("slow done");
+    expect(seen).toEqual([
+      { id: "c9", progress: 1, total: 3, message: "step 1" },
+      { id: "c9", progress: 2, total: 3, message: "step 2" },
+      { id: "c9", progress: 3, total: 3, message: "step 3" },
+    ]);
+  });
+
+  it("turns a crashed server into a tool error, then fails fast; /mcp state says closed", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__crash").run({}, makeCtx(dirs.workspace));
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toMatch(/^fx__crash failed: the fx server exited/);
+    const again = await find(tools, "fx__echo").run({ text: "x" }, makeCtx(dirs.workspace));
+    expect(textOf(again)).toMatch(/fx server is not running/);
+    expect(sets!.status()[0]).toMatchObject({ name: "fx", state: "closed" });
+    // Reconnect brings it back under the same names.
+    const status = await sets!.reconnect("fx");
+    expect(status.state).toBe("ready");
+    const back = await find(sets!.tools(), "fx__echo").run({ text: "y" }, makeCtx(dirs.workspace));
+    expect(textOf(back)).toBe("echo: y");
+  });
+
+  it("a server that fails to start is a notice naming its own reason; the others still load", async () => {
+    const tools = await load([
+      set({ name: "broken", command: join(dirs.root, "no-such-binary") }),
+      set({ name: "nomod", args: [join(dirs.root, "missing-server.js")] }),
+      set({ name: "mute", args: ["-e", "setInterval(() => {}, 1000)"], startTimeoutSeconds: 0.5 }),
+      set(),
+    ]);
+    expect(notices).toHaveLength(3);
+    const byName = (n: string) => notices.find((x) => x.startsWith(`tool set '${n}'`)) ?? "";
+    expect(byName("broken")).toMatch(/^tool set 'broken' failed to start: .*ENOENT/);
+    expect(byName("nomod")).toMatch(
+      /^tool set 'nomod' failed to start: Error: Cannot find module '.*missing-server\.js'/,
+    );
+    expect(byName("nomod")).not.toMatch(/Connection closed/i);
+    expect(byName("mute")).toBe(
+      "tool set 'mute' failed to start: it did not start within 0.5s (startTimeoutSeconds)",
+    );
+    expect(tools.map((t) => t.name)).toContain("fx__echo");
+    expect(sets!.status().map((s) => [s.name, s.state])).toEqual([
+      ["broken", "failed"],
+      ["nomod", "failed"],
+      ["mute", "failed"],
+      ["fx", "ready"],
+    ]);
+  });
+
+  it("reads every page; long names stay distinct; a malformed tool or a task-only tool is skipped alone", async () => {
+    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
+    const names = tools.map((t) => t.name);
+    expect(names).toContain("raw__first");
+    expect(names).toContain("raw__last");
+    const long = names.filter((n) => n.startsWith("raw__a_very_long"));
+    expect(long).toHaveLength(2);
+    expect(new Set(long).size).toBe(2);
+    for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(names.some((n) => n.includes("broken") || n.includes("tasky"))).toBe(false);
+    expect(names).toContain("raw__gateway");
+    expect(notices).toEqual([
+      expect.stringMatching(/^tool set 'raw': skipped tool "broken": malformed definition/),
+      expect.stringMatching(/^tool set 'raw': skipped tool "tasky": it runs only as a task/),
+    ]);
+    const [one, two] = long.map((n) => find(tools, n));
+    expect(textOf(await two.run({}, makeCtx(dirs.workspace)))).toMatch(/_two$/);
+    expect(textOf(await one.run({}, makeCtx(dirs.workspace)))).toMatch(/_one$/);
+  });
+
+  it("a server whose tool list changes is read again", async () => {
+    const tools = await load([set()]);
+    expect(tools.map((t) => t.name)).not.toContain("fx__grown");
+    expect(textOf(await find(tools, "fx__grow").run({}, makeCtx(dirs.workspace)))).toBe("grew");
+    const deadline = Date.now() + 10_000;
+    while (!sets!.tools().some((t) => t.name === "fx__grown") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    const grown = find(sets!.tools(), "fx__grown");
+    expect(textOf(await grown.run({}, makeCtx(dirs.workspace)))).toBe("grown here");
+  });
+
+  it("closing while a server is still starting ends that server too", async () => {
+    const pidFile = join(dirs.root, "slow.pid");
+    sets = new ToolSets([set({ env: { FIXTURE_START_DELAY_MS: "60000", FIXTURE_PID_FILE: pidFile } })], {
+      cwd: dirs.workspace,
+      notify: (t) => notices.push(t),
+    });
+    sets.start();
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await sets.close();
+    sets = null;
+    expect(isAlive(pid)).toBe(false);
+    expect(notices).toEqual([]);
+  });
+
+  it("closing ends a server that ignores its closed input, promptly", async () => {
+    await load([set()]);
+    const started = Date.now();
+    await sets!.close();
+    // The SDK alone would wait 2 s before SIGTERM; tern sends it after 0.3 s.
+    expect(Date.now() - started).toBeLessThan(1900);
+    sets = null;
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

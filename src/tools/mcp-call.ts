@@ -1,0 +1,92 @@
+// One MCP tool as a tern Tool (R-EXT): each call has its own timer (`timeoutSeconds`), its own
+// abort signal linked to the turn's only while the call runs (so a cancel never reaches calls
+// that already finished, and no listener stays behind on the turn's signal), progress
+// notifications passed on, and errors carried as the server said them.
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ToolSetConfig } from "../config/types.js";
+import type { Connection } from "./mcp-connect.js";
+import { type McpContentLimits, mapMcpResult } from "./mcp-content.js";
+import type { ListedTool } from "./mcp-list.js";
+import { errorMessage, fail } from "./results.js";
+import type { Tool, ToolContext, ToolResult } from "./types.js";
+
+/** setTimeout's ceiling; the SDK's own timer must never fire before tern's. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export interface McpToolSpec {
+  set: ToolSetConfig;
+  def: ListedTool;
+  name: string;
+  limits: McpContentLimits;
+  /** The server's current connection (a reconnect replaces it), or why there is none. */
+  connection(): Connection | string;
+}
+
+export function makeMcpTool(spec: McpToolSpec): Tool {
+  const { set, def, name } = spec;
+  return {
+    name,
+    description: def.description ?? `${def.name} from the ${set.name} tool set.`,
+    schema: z.record(z.string(), z.unknown()),
+    jsonSchema: { ...def.inputSchema, type: "object" },
+    kind: "mcp",
+    mcp: { set: set.name, tool: def.name, readOnly: def.readOnly },
+    paths: () => [],
+    run: (args, ctx) => callTool(spec, args, ctx),
+  };
+}
+
+async function callTool(
+  spec: McpToolSpec,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const { set, name } = spec;
+  const conn = spec.connection();
+  if (typeof conn === "string")
+    return fail(`${name} failed: the ${set.name} server is not running (${conn}).`);
+  if (conn.closedReason)
+    return fail(`${name} failed: the ${set.name} server is not running (${conn.closedReason}).`);
+  const timeoutSeconds = set.timeoutSeconds;
+  const call = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      call.abort();
+    },
+    Math.min(timeoutSeconds * 1000, MAX_TIMER_MS),
+  );
+  const onCancel = () => call.abort();
+  ctx.signal.addEventListener("abort", onCancel, { once: true });
+  if (ctx.signal.aborted) call.abort();
+  const { progress, callId } = ctx;
+  try {
+    const result = await conn.client.callTool({ name: spec.def.name, arguments: args }, undefined, {
+      signal: call.signal,
+      timeout: MAX_TIMER_MS,
+      onprogress:
+        progress && callId
+          ? (p) => progress(callId, { progress: p.progress, total: p.total, message: p.message })
+          : undefined,
+    });
+    return mapMcpResult(result as Parameters<typeof mapMcpResult>[0], spec.limits);
+  } catch (err) {
+    if (timedOut) return fail(`${name} timed out after ${timeoutSeconds}s.`);
+    if (ctx.signal.aborted) return fail(`${name}: cancelled`);
+    const msg = serverError(err);
+    if (conn.closedReason) return fail(`${name} failed: the ${set.name} server exited (${msg})`);
+    return fail(`${name} failed: ${msg}`);
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onCancel);
+  }
+}
+
+/** The server's own message: the SDK's `MCP error <code>: ` prefixes (one per hop) moved to the end. */
+function serverError(err: unknown): string {
+  if (!(err instanceof McpError)) return errorMessage(err);
+  const text = err.message.replace(/^(MCP error -?\d+: )+/, "");
+  return `${text} (MCP error ${err.code})`;
+}

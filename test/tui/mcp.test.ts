@@ -1,0 +1,69 @@
+// MCP in the interactive UI (R-EXT, R-UI-7): the UI is ready to type while a server is still
+// starting (servers start in the background), `/mcp` lists servers with their state and tools
+// and reconnects one, and a prompt typed early waits for the server and gets its tools.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openaiText } from "../support/openai-script.js";
+import { useTui } from "./support.js";
+
+const SERVER = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
+const t = useTui();
+
+describe("MCP in the interactive UI", () => {
+  it("is ready to type before a slow server has started; /mcp shows states, tools and reconnects", async () => {
+    const ready = join(t.dirs.root, "slow.ready");
+    const pidFile = join(t.dirs.root, "fx.pid");
+    t.provider.enqueue(openaiText("hello"));
+    const vt = await t.start([], {
+      toolSets: [
+        {
+          name: "slow",
+          command: process.execPath,
+          args: [SERVER],
+          // Far longer than the UI needs to draw: the order, not the time, is what is checked.
+          env: { FIXTURE_START_DELAY_MS: "12000", FIXTURE_READY_FILE: ready },
+          startTimeoutSeconds: 120,
+        },
+        { name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } },
+        { name: "gone", command: process.execPath, args: [join(t.dirs.root, "missing.js")] },
+      ],
+    });
+    expect(existsSync(ready)).toBe(false);
+    await vt.waitFor(/tool set 'gone' failed to start: Error: Cannot find module/);
+    await vt.type("/mcp");
+    await vt.press("enter");
+    await vt.waitFor("slow (stdio) starting");
+    expect(existsSync(ready)).toBe(false);
+    // A prompt sent now waits for the slow server and is offered its tools.
+    await vt.type("hi");
+    await vt.press("enter");
+    await vt.waitFor("— turn 1 · completed", 60_000);
+    expect(existsSync(ready)).toBe(true);
+    expect(t.provider.requests[0].body.tools.map((x: any) => x.function.name)).toContain("slow__echo");
+    await vt.type("/mcp");
+    await vt.press("enter");
+    await vt.waitFor(/slow \(stdio\) ready · \d+ tools/);
+    await vt.waitFor(/gone \(stdio\) failed: Error: Cannot find module/);
+    await vt.type("/mcp reconnect fx");
+    await vt.press("enter");
+    await vt.waitFor(/fx reconnected · \d+ tools/, 30_000);
+    // SIGTERM ends the UI and its servers (the reconnected one included).
+    const serverPid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(serverPid)).toBe(true);
+    vt.pty.kill("SIGTERM");
+    await vt.exited;
+    const deadline = Date.now() + 10_000;
+    while (alive(serverPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(serverPid)).toBe(false);
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
