@@ -6,7 +6,7 @@ import { resolveModel } from "../config/resolve.js";
 import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
 import { renderTodos } from "../engine/session.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
-import { formatRestored, UndoError, type UndoReport } from "../engine/undo-commands.js";
+import { formatRestored, turnsThatWrote, UndoError, type UndoReport } from "../engine/undo-commands.js";
 import type { CommandHost, CommandTiming, SlashCommand } from "./host.js";
 import { costText, historyText, statsText, statusText } from "./reports.js";
 
@@ -116,14 +116,28 @@ export const COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "/rewind",
-    args: "[turn]",
-    description: "withdraw the turns after <turn> from the context",
+    args: "[turn] [files]",
+    description: "withdraw the turns after <turn> from the context (files: restore the files too)",
     timing: "idle",
     run: async (host, args) => {
-      const turn = args[0] === undefined ? host.session.status().lastTurn - 1 : Number(args[0]);
+      const withFiles = args.includes("files") || args.includes("--files");
+      const rest = args.filter((a) => a !== "files" && a !== "--files");
+      const turn = rest[0] === undefined ? host.session.status().lastTurn - 1 : Number(rest[0]);
+      if (!Number.isInteger(turn) || turn < 0) return host.print("usage: /rewind [turn] [files]");
+      if (withFiles)
+        return fileChange(host, "rewound", () =>
+          host.session.send({ type: "undo", turns: 0, fromTurn: turn + 1 }),
+        );
       try {
         await host.session.send({ type: "rewind", turn });
         host.print(`turns after ${turn} withdrawn from the context`);
+        // The files keep what those turns did: offer to take that back too (R-CKPT-3).
+        const wrote = turnsThatWrote(host.session.transcript(), turn);
+        if (wrote.length > 0)
+          host.print(
+            `the files still hold what turn${wrote.length === 1 ? "" : "s"} ${wrote.join(", ")} changed: ` +
+              `/rewind ${turn} files restores them too (/diff shows the changes)`,
+          );
       } catch (err) {
         host.error(errorText(err));
       }

@@ -37,7 +37,7 @@ export type SessionCommand =
    */
   | { type: "compact" }
   /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */
-  | { type: "undo"; turns: number; force?: boolean }
+  | { type: "undo"; turns: number; force?: boolean; fromTurn?: number }
   /** `/redo`: take back the newest undo, files and turns. */
   | { type: "redo"; force?: boolean };
 
@@ -209,7 +209,7 @@ export class Session {
           const force = command.force === true;
           const report =
             command.type === "undo"
-              ? await undoTurns(repo, access, { turns: command.turns, force })
+              ? await undoTurns(repo, access, { turns: command.turns, force, fromTurn: command.fromTurn })
               : await redoUndo(repo, access, { force });
           checkpoints.restoredTo(newestTree(this.core.fold.archive));
           return report;

@@ -10,7 +10,7 @@ import { shadowRepoFor } from "./checkpoints.js";
 import { SessionNotFoundError } from "./open.js";
 import { diffTurns, type RecordAccess, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
 
-export { UndoError, formatRestored } from "./undo.js";
+export { UndoError, formatRestored, turnsThatWrote } from "./undo.js";
 export type { UndoReport } from "./undo.js";
 
 interface Target {

@@ -72,19 +72,32 @@ export interface RecordAccess {
 export async function undoTurns(
   repo: ShadowRepo,
   access: RecordAccess,
-  opts: { turns: number; force: boolean },
+  opts: { turns: number; force: boolean; fromTurn?: number },
 ): Promise<UndoReport> {
   const { live } = undoHistory(access.archive);
-  if (live.length === 0) throw new UndoError("no turn to undo");
-  if (opts.turns > live.length)
-    throw new UndoError(`only ${live.length} turn${live.length === 1 ? "" : "s"} to undo`);
-  const turns = live.slice(live.length - opts.turns);
-  const target = treeBefore(access.archive, turns[0]);
+  let turns: number[];
+  if (opts.fromTurn !== undefined) {
+    // `/rewind N` with files: the files go back to before turn N+1 even when /rewind already
+    // withdrew those turns from the context.
+    const from = opts.fromTurn;
+    turns = live.filter((t) => t >= from);
+    if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
+      throw new UndoError(`no turn ${from} to restore the files to before`);
+    if (turns.length === 0) turns = [from];
+  } else {
+    if (live.length === 0) throw new UndoError("no turn to undo");
+    if (opts.turns > live.length)
+      throw new UndoError(`only ${live.length} turn${live.length === 1 ? "" : "s"} to undo`);
+    turns = live.slice(live.length - opts.turns);
+  }
+  const target = treeBefore(access.archive, opts.fromTurn ?? turns[0]);
   if (!target || !(await repo.hasObject(target)))
-    throw new UndoError(`no snapshot from before turn ${turns[0]} (checkpoints were off then)`);
+    throw new UndoError(
+      `no snapshot from before turn ${opts.fromTurn ?? turns[0]} (checkpoints were off then)`,
+    );
   const now = await currentState(repo, access.archive, opts.force);
   const restored = await restoreTree(repo, now, target);
-  access.commit({ type: "undo", toTurn: turns[0] - 1, tree: now, restored: target });
+  access.commit({ type: "undo", toTurn: (opts.fromTurn ?? turns[0]) - 1, tree: now, restored: target });
   return { turns, restored };
 }
 
@@ -125,4 +138,11 @@ export function formatRestored(restored: readonly RestoredPath[]): string {
   if (restored.length === 0) return "no files needed restoring\n";
   const width = Math.max(...restored.map((r) => r.action.length));
   return restored.map((r) => `  ${r.action.padEnd(width)}  ${r.path}\n`).join("");
+}
+
+/** Turns after `turn` whose tool batches may have changed files (a snapshot was taken after them). */
+export function turnsThatWrote(archive: readonly RecordLine[], turn: number): number[] {
+  const out = new Set<number>();
+  for (const l of archive) if (l.type === "checkpoint" && l.turn > turn && l.round > 0) out.add(l.turn);
+  return [...out];
 }

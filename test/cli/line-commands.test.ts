@@ -122,6 +122,39 @@ describe("line-mode slash commands", () => {
     expect(printed.at(-1)).toBe("usage: /undo [N]");
   });
 
+  it("/rewind offers to restore the files too, and /rewind N files does", async () => {
+    const t = await h.start({
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const printed: string[] = [];
+    const ctx = {
+      session: t.session,
+      config: { ...defaultConfig(), model: "local/mock-1" },
+      home: h.dirs.home,
+      cost: () => null,
+      side: new SideThread(t.session),
+      print: (text: string) => printed.push(text),
+      busy: <T>(fn: () => Promise<T>) => fn(),
+    };
+    h.provider.enqueue(
+      openaiText("nothing written"),
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "made.txt", content: "hi\n" } }]),
+      openaiText("written"),
+    );
+    await t.prompt("first");
+    await t.prompt("make a file");
+    const file = join(h.dirs.workspace, "made.txt");
+    await runLineCommand("/rewind 1", ctx);
+    expect(printed.slice(-2)).toEqual([
+      "turns after 1 withdrawn from the context",
+      "the files still hold what turn 2 changed: /rewind 1 files restores them too (/diff shows the changes)",
+    ]);
+    expect(existsSync(file)).toBe(true);
+    await runLineCommand("/rewind 1 files", ctx);
+    expect(printed.at(-1)).toMatch(/^rewound 1 turn \(2\); 1 path restored\n.*deleted\s+made\.txt/);
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
     const { t, ctx, printed } = await lineContext();
     h.provider.enqueue(openaiText("first"), openaiText("second"), openaiText("third"));
