@@ -10,9 +10,10 @@ import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
 const h = useHarness();
 
-async function lineContext() {
+/** A line-mode context over a live session whose approvals all get `answer`. */
+async function lineContext(answer: "approved" | "denied" = "denied") {
   const t = await h.start({
-    hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "denied" as const])) },
+    hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, answer])) },
   });
   const printed: string[] = [];
   const config = { ...defaultConfig(), model: "local/mock-1" };
@@ -90,19 +91,7 @@ describe("line-mode slash commands", () => {
   });
 
   it("/diff, /undo and /redo from the shared table show and take back a turn's file changes", async () => {
-    const t = await h.start({
-      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
-    });
-    const printed: string[] = [];
-    const ctx = {
-      session: t.session,
-      config: { ...defaultConfig(), model: "local/mock-1" },
-      home: h.dirs.home,
-      cost: () => null,
-      side: new SideThread(t.session),
-      print: (text: string) => printed.push(text),
-      busy: <T>(fn: () => Promise<T>) => fn(),
-    };
+    const { t, ctx, printed } = await lineContext("approved");
     h.provider.enqueue(
       openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "made.txt", content: "hello\n" } }]),
       openaiText("written"),
@@ -123,19 +112,7 @@ describe("line-mode slash commands", () => {
   });
 
   it("/rewind offers to restore the files too, and /rewind N files does", async () => {
-    const t = await h.start({
-      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
-    });
-    const printed: string[] = [];
-    const ctx = {
-      session: t.session,
-      config: { ...defaultConfig(), model: "local/mock-1" },
-      home: h.dirs.home,
-      cost: () => null,
-      side: new SideThread(t.session),
-      print: (text: string) => printed.push(text),
-      busy: <T>(fn: () => Promise<T>) => fn(),
-    };
+    const { t, ctx, printed } = await lineContext("approved");
     h.provider.enqueue(
       openaiText("nothing written"),
       openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "made.txt", content: "hi\n" } }]),
