@@ -6,6 +6,7 @@ import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
+import { type ApprovalAnswer, done as approvalDone } from "./approval.js";
 import { type Edit, History, insert } from "./composer.js";
 import { RawInput } from "./raw-input.js";
 import { initialState, type ItemKind } from "./state.js";
@@ -32,6 +33,19 @@ type LimitAnswer = "yes" | "no" | "all";
 type ContentPart = ReturnType<typeof buildPromptContent>[number];
 export type TuiHooks = SessionHooks;
 
+declare const __TERN_VERSION__: string;
+
+/** The build's version (esbuild defines it; absent when the sources run under a test runner). */
+function ternVersion(): string {
+  return typeof __TERN_VERSION__ === "string" ? __TERN_VERSION__ : "dev";
+}
+
+/** The workspace with the home folder shown as `~`. */
+function displayPath(path: string): string {
+  const home = process.env.HOME;
+  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+}
+
 export class TuiController {
   readonly store: Store;
   session!: Session;
@@ -45,7 +59,7 @@ export class TuiController {
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
   private unsubscribe: (() => void) | undefined;
-  private approveResolve: ((answer: "y" | "n" | "a") => void) | undefined;
+  private approveResolve: ((answers: (ApprovalAnswer | undefined)[]) => void) | undefined;
   private limitResolve: ((answer: LimitAnswer) => void) | undefined;
   private sideAbort: AbortController | undefined;
   /** The running turn or compaction, so session switches wait for it to settle. */
@@ -91,9 +105,11 @@ export class TuiController {
       thinking: model.thinking,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
+    // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print(
       "info",
-      `tern · ${model.id} · session ${opened.session.id}${opened.resumed ? " (resumed)" : ""} · /help for commands`,
+      `tern ${ternVersion()} · ${model.id} · ${displayPath(this.deps.cwd)}${opened.resumed ? ` · resumed session ${opened.session.id}` : ""}\n` +
+        "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
     );
     this.unsubscribe = opened.session.subscribe((event) =>
       this.store.dispatch({ type: "event", event, now: Date.now() }),
@@ -158,7 +174,7 @@ export class TuiController {
       return;
     }
     if (state.approval) {
-      this.answerApproval("n");
+      this.answerApproval("n", true);
       this.session.cancel();
       return;
     }
@@ -282,7 +298,7 @@ export class TuiController {
     if (this.exiting) return;
     this.exiting = true;
     this.sideAbort?.abort();
-    this.answerApproval("n");
+    this.answerApproval("n", true);
     this.answerLimit("no");
     this.session.cancel();
     this.resolveExit();
@@ -292,29 +308,34 @@ export class TuiController {
 
   private askApproval(calls: PendingCalls): Promise<Decisions> {
     return new Promise((resolve) => {
-      this.approveResolve = (answer) => {
-        const decision = answer === "a" ? "always" : answer === "y" ? "approved" : "denied";
-        resolve(new Map(calls.map((call) => [call.id, decision])));
-      };
+      this.approveResolve = (answers) =>
+        resolve(new Map(calls.map((call, i) => [call.id, answers[i] ?? "denied"])));
       this.store.dispatch({
         type: "approval",
+        now: Date.now(),
         calls: calls.map((c) => ({
           id: c.id,
           name: c.name,
           arguments: stripControlSequences(c.call.arguments),
-          reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
           always: c.always === undefined ? undefined : stripControlSequences(c.always),
+          paths: c.paths,
+          reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
         })),
       });
     });
   }
 
-  answerApproval(answer: "y" | "n" | "a"): void {
+  /** Answers the prompt's current call (or all remaining); resolves the batch once all are answered. */
+  answerApproval(answer: "y" | "n" | "a", all = false): void {
+    if (!this.approveResolve || !this.state.approval) return;
+    const value = answer === "a" ? "always" : answer === "y" ? "approved" : "denied";
+    this.store.dispatch({ type: "approval_answer", answer: value, all });
+    const approval = this.state.approval;
+    if (!approval || !approvalDone(approval)) return;
     const resolve = this.approveResolve;
-    if (!resolve) return;
     this.approveResolve = undefined;
-    this.store.dispatch({ type: "approval", calls: null });
-    resolve(answer);
+    this.store.dispatch({ type: "approval", calls: null, now: Date.now() });
+    resolve(approval.answers);
   }
 
   private askLimit(limit: string, used: number, allowed: number): Promise<LimitAnswer> {

@@ -13,6 +13,7 @@ import {
   right,
   verticalMove,
 } from "./composer.js";
+import { approvalKey } from "./approval-keys.js";
 import type { TuiController } from "./controller.js";
 
 /** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
@@ -60,9 +61,7 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   if (state.approval) {
-    // R-UI-8: y / n / a(lways), one key.
-    const answer = input.toLowerCase();
-    if (answer === "y" || answer === "n" || answer === "a") ctl.answerApproval(answer);
+    approvalKey(ctl, input, key);
     return;
   }
   if (state.side.open) {
@@ -71,6 +70,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     else if (key.leftArrow) ctl.store.dispatch({ type: "side_step", delta: -1 });
     else if (key.rightArrow) ctl.store.dispatch({ type: "side_step", delta: 1 });
     else if (input === "x" && !state.side.pending) ctl.store.dispatch({ type: "side_clear" });
+    return;
+  }
+  // R-UI-12: Esc interrupts a running turn like Ctrl+C.
+  if (key.escape && state.busy) {
+    ctl.ctrlC();
     return;
   }
   composerKey(ctl, input, key);

@@ -1,7 +1,7 @@
 // Starts the Ink UI: opens the session through the cli's opener, renders, waits for /quit or a
 // double Ctrl+C, then unmounts and closes the session.
 import { render } from "ink";
-import { App } from "./app.js";
+import { App, lastFrame } from "./app.js";
 import { TuiController, type TuiDeps } from "./controller.js";
 import { PASTE_OFF, PASTE_ON } from "./raw-input.js";
 
@@ -14,7 +14,12 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   const ctl = new TuiController(deps);
   ctl.attach(await deps.open(ctl.hooks));
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
-  const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
+  // Incremental: a keystroke rewrites only the rows that changed, not the whole live region.
+  const ink = render(<App ctl={ctl} />, {
+    exitOnCtrlC: false,
+    patchConsole: false,
+    incrementalRendering: true,
+  });
   process.stdout.write(PASTE_ON);
   process.once("exit", pasteOff);
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
@@ -29,6 +34,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   };
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
+  const stopResize = eraseRewrappedRows();
   try {
     await ctl.exited;
     // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
@@ -39,11 +45,35 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     ink.unmount();
     await ink.waitUntilExit();
   } finally {
+    stopResize();
     process.off("exit", pasteOff);
     pasteOff();
   }
+  // R-UI-16: how to come back to this session.
+  if (process.stdout.isTTY)
+    process.stdout.write(`Resume this session with: tern --resume ${ctl.session.id}\n`);
   await ctl.session.close();
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   return signalled ?? 0;
+}
+
+/**
+ * When the terminal gets narrower it re-wraps the rows of the live region, so it holds more
+ * rows than Ink erases before redrawing; the rest would stay on screen as a stale frame. This
+ * runs before Ink's own resize handler and erases the rows the re-wrap added (R-UI-13).
+ */
+function eraseRewrappedRows(): () => void {
+  let cols = process.stdout.columns || 80;
+  const onResize = () => {
+    const next = process.stdout.columns || 80;
+    if (next < cols) {
+      const rows = lastFrame.widths.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / next)), 0);
+      const extra = rows - lastFrame.widths.length;
+      if (extra > 0) process.stdout.write("\x1b[2K\x1b[1A".repeat(extra));
+    }
+    cols = next;
+  };
+  process.stdout.prependListener("resize", onResize);
+  return () => process.stdout.off("resize", onResize);
 }
