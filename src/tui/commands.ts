@@ -244,6 +244,7 @@ async function switchModel(ctl: TuiController, id: string | undefined): Promise<
       sessionId: ctl.session.id,
       contextWindow: model.info.contextWindow,
       thinking: model.thinking,
+      priced: model.info.pricing !== undefined,
     });
     ctl.print("info", `model: ${model.id}`);
   } catch (err) {

@@ -69,6 +69,7 @@ export class TuiController {
   private compacting = false;
   private lastEmptyCtrlC = 0;
   private exiting = false;
+  private greeted = false;
 
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
@@ -103,14 +104,19 @@ export class TuiController {
       sessionId: opened.session.id,
       contextWindow: model.info.contextWindow,
       thinking: model.thinking,
+      priced: model.info.pricing !== undefined,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
-    this.print(
-      "info",
-      `tern ${ternVersion()} · ${model.id} · ${displayPath(this.deps.cwd)}${opened.resumed ? ` · resumed session ${opened.session.id}` : ""}\n` +
-        "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
-    );
+    const resumed = opened.resumed ? ` · session ${opened.session.id} (resumed)` : "";
+    if (this.greeted) this.print("info", `${model.id}${resumed}`);
+    else
+      this.print(
+        "info",
+        `tern ${ternVersion()} · ${model.id} · ${displayPath(this.deps.cwd)}${resumed}\n` +
+          "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
+      );
+    this.greeted = true;
     this.unsubscribe = opened.session.subscribe((event) =>
       this.store.dispatch({ type: "event", event, now: Date.now() }),
     );

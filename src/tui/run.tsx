@@ -14,12 +14,9 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   const ctl = new TuiController(deps);
   ctl.attach(await deps.open(ctl.hooks));
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
-  // Incremental: a keystroke rewrites only the rows that changed, not the whole live region.
-  const ink = render(<App ctl={ctl} />, {
-    exitOnCtrlC: false,
-    patchConsole: false,
-    incrementalRendering: true,
-  });
+  // Not Ink's incrementalRendering: in Ink 6.8 it moves the cursor one row short when the frame
+  // ends in a newline (every frame below a scrollback does), so frames pile up on screen.
+  const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
   process.stdout.write(PASTE_ON);
   process.once("exit", pasteOff);
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).

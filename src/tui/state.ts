@@ -129,7 +129,15 @@ export type UiAction =
   | { type: "approval_answer"; answer: ApprovalAnswer; all?: boolean }
   | { type: "approval_scroll"; approval: ApprovalState }
   | { type: "limit"; prompt: LimitPrompt | null }
-  | { type: "session"; model: string; sessionId: string; contextWindow: number; thinking?: string }
+  /** `priced: false`: the model has no known price, so the cost shows `$?` (R-UI-15). */
+  | {
+      type: "session";
+      model: string;
+      sessionId: string;
+      contextWindow: number;
+      thinking?: string;
+      priced?: boolean;
+    }
   | { type: "side_ask"; question: string }
   | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
   | { type: "side_done"; ok: boolean; text: string; error?: string; cost?: number | null }
@@ -232,6 +240,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           sessionId: action.sessionId,
           contextWindow: action.contextWindow,
           ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
+          cost: action.priced === false ? null : state.status.cost,
         },
       };
     case "side_ask":

@@ -66,3 +66,12 @@ export function statusSession(screen: string[]): string {
   if (!match) throw new Error(`no session in the status line:\n${screen.join("\n")}`);
   return match[1];
 }
+
+/**
+ * Answers an approval prompt as a person would: after the prompt has been up longer than its
+ * guard against typed-ahead keys (300 ms), one deliberate key.
+ */
+export async function approve(vt: VTerm, key: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 450));
+  await vt.write(key);
+}
