@@ -3,7 +3,7 @@
 import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
-import { loadHighlighter } from "./highlight.js";
+import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
 import { frameWidths, liveRows } from "./live-view.js";
 import type { Item } from "./state.js";
@@ -64,11 +64,21 @@ export function App({ ctl }: { ctl: TuiController }) {
   const rows = stdout.rows || 24;
   const spinner = SPINNER[Math.floor(now / 120) % SPINNER.length];
   const live = liveRows(state, cols, rows, now, spinner);
+  // The scrollback is written once: an answer with code waits (tens of ms) for the highlighter
+  // instead of going out uncoloured for good.
+  let committed = state.items;
+  if (!highlighterSettled()) {
+    const first = committed.findIndex((item) => item.kind === "assistant" && item.text.includes("```"));
+    if (first >= 0) {
+      committed = committed.slice(0, first);
+      void loadHighlighter(() => setColoured((n) => n + 1));
+    }
+  }
   lastFrame.widths = frameWidths(live, cols);
   return (
     <>
-      <Transcript items={state.items} cols={cols} />
-      <Box flexDirection="column" width={cols}>
+      <Transcript items={committed} cols={cols} />
+      <Box flexDirection="column">
         {live.above.length > 0 ? <Text>{live.above.join("\n")}</Text> : null}
         <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
           <Text>{live.composer.join("\n")}</Text>

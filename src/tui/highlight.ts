@@ -6,6 +6,7 @@ import { style } from "./ansi.js";
 type HljsApi = typeof import("highlight.js").default;
 
 let hljs: HljsApi | undefined;
+let failed = false;
 let loading: Promise<void> | undefined;
 const listeners = new Set<() => void>();
 
@@ -24,14 +25,17 @@ export function loadHighlighter(onReady?: () => void): Promise<void> {
     },
     () => {
       // Colour is a nicety: without the grammars, code stays plain.
-      loading = undefined;
+      failed = true;
+      for (const listener of listeners) listener();
+      listeners.clear();
     },
   );
   return loading;
 }
 
-export function highlighterReady(): boolean {
-  return hljs !== undefined;
+/** True once the highlighter loaded, or failed to (then code stays plain). */
+export function highlighterSettled(): boolean {
+  return hljs !== undefined || failed;
 }
 
 /** Which colour each highlight.js scope gets (the first class word decides). */

@@ -80,9 +80,10 @@ describe("tool lines", () => {
     expect(denied).toEqual(["  ⎿ denied by user"]);
   });
 
-  it("shows an edit as a coloured diff with line numbers", () => {
-    const view = diffRows("a\nb\nc\n", "a\nB\nc\n", 80, 20);
-    expect(plain(view.rows)).toEqual(["1   a", "2 - b", "2 + B", "3   c"]);
+  it("shows an edit as a coloured diff, with line numbers where they are known", () => {
+    const view = diffRows("a\nb\nc\n", "a\nB\nc\n", 80, 20, 10);
+    expect(plain(view.rows)).toEqual(["10   a", "11 - b", "11 + B", "12   c"]);
+    expect(plain(diffRows("b\n", "B\n", 80, 20).rows)).toEqual(["- b", "+ B"]);
     expect(view.rows[1].startsWith("\x1b[31m")).toBe(true);
     expect(view.rows[2].startsWith("\x1b[32m")).toBe(true);
     expect(view).toMatchObject({ added: 1, removed: 1 });

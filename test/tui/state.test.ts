@@ -86,9 +86,16 @@ describe("tui state", () => {
   });
 
   it("shows the running tool and the approval wait in the phase, and the tool again once approved", () => {
-    let s = reduce(start(), ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }, 1000));
+    let s = reduce(
+      start(),
+      ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }, 1000),
+    );
     expect(phaseText(s.phase!, 13_000)).toBe("Running bash · 12s");
-    s = reduce(s, { type: "approval", calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [] }], now: 2000 });
+    s = reduce(s, {
+      type: "approval",
+      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [] }],
+      now: 2000,
+    });
     expect(phaseText(s.phase!, 3000)).toBe("Waiting for approval");
     s = reduce(s, { type: "approval_answer", answer: "approved" });
     s = reduce(s, { type: "approval", calls: null, now: 4000 });
@@ -97,7 +104,10 @@ describe("tui state", () => {
     expect(phaseText(s.phase!, 6000)).toBe("Running bash · 2s");
     s = reduce(s, ev({ type: "tool_result", id: "c1", name: "bash", outcome: "ok", content: "a\nb" }, 7000));
     expect(phaseText(s.phase!, 7000)).toBe("Thinking");
-    expect(s.items.at(-1)).toMatchObject({ kind: "tool", tool: { name: "bash", outcome: "ok", content: "a\nb" } });
+    expect(s.items.at(-1)).toMatchObject({
+      kind: "tool",
+      tool: { name: "bash", outcome: "ok", content: "a\nb" },
+    });
   });
 
   it("keeps a FIFO queue; drop_queue empties it and hold survives only while text is queued", () => {
