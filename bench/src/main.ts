@@ -18,6 +18,7 @@ import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
+import { keystrokeBench, streamFrameBench } from "./ui-benches.js";
 import { parseOnce, recordStream } from "./sse.js";
 
 async function sseBench(plan: Plan): Promise<Row[]> {
@@ -60,6 +61,8 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["checkpoint", () => checkpointBench(plan)],
     ["sandbox", () => sandboxBench(plan)],
     ["long-turn", () => longTurnBench(p, plan)],
+    ["ui-keys", () => keystrokeBench(p, plan)],
+    ["ui-stream", () => streamFrameBench(p, plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {
