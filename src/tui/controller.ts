@@ -207,6 +207,16 @@ export class TuiController {
     this.print("info", "press Ctrl+C again to exit");
   }
 
+  /** Ctrl+O: the newest finished tool call's whole output, into the transcript. */
+  expandLastTool(): void {
+    const item = [...this.state.items].reverse().find((i) => i.tool?.content !== undefined);
+    if (!item?.tool) {
+      this.print("info", "no tool output to show yet");
+      return;
+    }
+    this.store.dispatch({ type: "print", kind: "output", text: item.tool.content ?? "" });
+  }
+
   // ---- turns ----------------------------------------------------------------------------
 
   private content(text: string): ContentPart[] | undefined {

@@ -60,6 +60,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     ctl.ctrlC();
     return;
   }
+  // R-UI-11: the tail under a tool call expands to its whole output.
+  if (key.ctrl && input === "o") {
+    ctl.expandLastTool();
+    return;
+  }
   if (state.approval) {
     approvalKey(ctl, input, key);
     return;

@@ -14,7 +14,17 @@ import type { ToolRun } from "./tool-view.js";
 
 export { hostedToolLine, money };
 
-export type ItemKind = "user" | "assistant" | "tool" | "info" | "error" | "turn" | "retry" | "interrupted";
+export type ItemKind =
+  | "user"
+  | "assistant"
+  | "tool"
+  | "info"
+  | "error"
+  | "turn"
+  | "retry"
+  | "interrupted"
+  /** A tool call's whole output, asked for with Ctrl+O. */
+  | "output";
 
 /** A committed transcript item: written once to the scrollback, never redrawn. */
 export interface Item {

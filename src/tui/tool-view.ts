@@ -115,7 +115,7 @@ export function resultRows(run: ToolRun, cols: number): string[] {
 export function tail(text: string, cols: number, rows = TAIL_ROWS): string[] {
   const all = wrapLines(text, cols);
   if (all.length <= rows) return all;
-  return [`… ${all.length - rows} earlier lines`, ...all.slice(-rows)];
+  return [`… ${all.length - rows} earlier lines · Ctrl+O shows all`, ...all.slice(-rows)];
 }
 
 /** New text shown as added lines (a write's preview, a line edit's replacement). */

@@ -73,7 +73,7 @@ describe("tool lines", () => {
 
   it("shows the tail of a successful call's output and errors in red", () => {
     const ok = plain(resultRows({ ...bash, outcome: "ok", content: "1\n2\n3\n4\n5\n6\n7" }, 80));
-    expect(ok).toEqual(["  ⎿ … 3 earlier lines", "    4", "    5", "    6", "    7"]);
+    expect(ok).toEqual(["  ⎿ … 3 earlier lines · Ctrl+O shows all", "    4", "    5", "    6", "    7"]);
     const failed = resultRows({ ...bash, outcome: "error", content: "boom\n[exit status 1]" }, 80);
     expect(failed[0]).toContain("\x1b[31mboom");
     const denied = plain(resultRows({ ...bash, outcome: "denied", content: "denied by user" }, 80));

@@ -34,15 +34,29 @@ describe("tool activity", () => {
     await vt.waitFor(/— turn 1 · completed/);
     const text = vt.text();
     expect(text).toContain("● bash  seq 1 9");
-    expect(text).toMatch(/⎿ … 5 earlier lines\n\s+6\n\s+7\n\s+8\n\s+9/);
+    expect(text).toMatch(/⎿ … 5 earlier lines · Ctrl\+O shows all\n\s+6\n\s+7\n\s+8\n\s+9/);
     expect(text).toContain("● read_file  a.txt");
     expect(text).toContain("● edit_file  a.txt");
     expect(text).toMatch(/- beta\n\s+\+ BETA/);
     expect(text).not.toContain('{"command"');
-    expect(text).not.toContain("call_");
     expect(styleOf(vt, "- beta")?.fg).toBe(1);
     expect(styleOf(vt, "+ BETA")?.fg).toBe(2);
     expect(readFileSync(join(t.dirs.workspace, "a.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
+  });
+
+  it("Ctrl+O shows the whole output of the newest call", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "seq 101 130" } }]),
+      openaiText("listed"),
+    );
+    const vt = await t.start(["--yes"]);
+    await vt.type("count");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    expect(vt.text()).not.toMatch(/^\s+101$/m);
+    await vt.write("\x0f");
+    await vt.waitFor(/^\s+101\n\s+102$/m);
+    expect(countLines(vt.lines(), "130")).toBe(2);
   });
 });
 
@@ -82,6 +96,9 @@ describe("approval", () => {
     await vt.waitForScreen("Allow tool call 2 of 2?");
     await vt.write("n");
     await vt.waitFor("batch done");
+    // The denied call reads as a tool line, never as an internal id.
+    expect(vt.text()).toMatch(/● bash {2}touch two\n\s+⎿ denied by user/);
+    expect(vt.text()).not.toMatch(/denied c\d/);
     const results = t.provider.requests[1].body.messages.filter((m: any) => m.role === "tool");
     expect(results.map((m: any) => m.content)).toEqual([
       expect.stringContaining("no output"),
