@@ -53,6 +53,8 @@ export function keyArgument(name: string, args: Record<string, unknown> | null):
       return `${str(args.pattern)}${args.path ? ` in ${str(args.path)}` : ""}${args.glob ? ` (${str(args.glob)})` : ""}`;
     case "todo_write":
       return `${Array.isArray(args.todos) ? args.todos.length : 0} items`;
+    case "web_fetch":
+      return str(args.url);
     case "recall":
       return `turn ${args.turn}${args.round ? ` round ${args.round}` : ""}`;
     default:

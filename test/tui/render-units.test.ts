@@ -114,6 +114,14 @@ describe("approval prompt", () => {
     expect(alwaysScope({ id: "c", name: "edit_file", arguments: "{}", paths: ["src/a.ts"] })).toBe(
       "edit_file on src/a.ts for the rest of this session",
     );
+    const fetch = {
+      id: "c",
+      name: "web_fetch",
+      kind: "fetch",
+      arguments: '{"url":"https://example.com/a"}',
+      paths: [],
+    };
+    expect(alwaysScope(fetch)).toBe("web_fetch of example.com for the rest of this session");
   });
 
   it("ignores keys in the guard window, typed-ahead chunks and Enter; answers each call of a batch", () => {
