@@ -101,18 +101,8 @@ export function approvalRows(a: ApprovalState, cols: number, maxRows: number, no
       style.bold(many ? `Allow tool call ${at + 1} of ${a.calls.length}?` : "Allow this tool call?"),
     ),
   ];
-  // Earlier and later calls of the batch, one row each, so the whole batch stays in view.
-  const others = many
-    ? a.calls.map((c, i) => {
-        const mark =
-          i === at ? "▸" : a.answers[i] === undefined ? " " : a.answers[i] === "denied" ? "✗" : "✓";
-        const key = sanitize(keyArgument(c.name, parseArgs(c.arguments))).split("\n")[0];
-        const row = truncate(`${mark} ${i + 1}. ${c.name}  ${key}`, cols);
-        return i === at ? style.bold(row) : style.gray(row);
-      })
-    : [
-        `${style.bold(call.name)}  ${style.gray(truncate(sanitize(keyArgument(call.name, parseArgs(call.arguments))).split("\n")[0], cols - call.name.length - 2))}`,
-      ];
+  // The calls of the batch, one row each, around the one being asked (a long batch scrolls).
+  const others = many ? batchRows(a, at, cols) : [singleRow(call, cols)];
   const reason = call.reason ? wrapLines(style.yellow(`note: ${call.reason}`), cols) : [];
   const guard = now - a.shownAt < GUARD_MS;
   const keys = [
@@ -131,7 +121,31 @@ export function approvalRows(a: ApprovalState, cols: number, maxRows: number, no
       style.gray(`  rows ${start + 1}-${start + shown.length} of ${body.length} · ↑/↓ PgUp/PgDn scroll`),
     ];
   }
-  return [...head, ...others, ...shown, ...scrollHint, ...reason, ...keys].slice(0, Math.max(1, maxRows));
+  // The key hints are never the rows cut: without them the prompt cannot be answered knowingly.
+  const top = [...head, ...others, ...shown, ...scrollHint, ...reason];
+  return [...top.slice(0, Math.max(0, maxRows - keys.length)), ...keys].slice(-Math.max(1, maxRows));
+}
+
+const BATCH_ROWS = 5;
+
+function singleRow(call: ApprovalCall, cols: number): string {
+  const key = sanitize(keyArgument(call.name, parseArgs(call.arguments))).split("\n")[0];
+  return `${style.bold(call.name)}  ${style.gray(truncate(key, Math.max(1, cols - call.name.length - 2)))}`;
+}
+
+function batchRows(a: ApprovalState, at: number, cols: number): string[] {
+  const start = Math.max(0, Math.min(at - 2, a.calls.length - BATCH_ROWS));
+  const end = Math.min(a.calls.length, start + BATCH_ROWS);
+  const rows = a.calls.slice(start, end).map((c, j) => {
+    const i = start + j;
+    const mark = i === at ? "▸" : a.answers[i] === undefined ? " " : a.answers[i] === "denied" ? "✗" : "✓";
+    const key = sanitize(keyArgument(c.name, parseArgs(c.arguments))).split("\n")[0];
+    const row = truncate(`${mark} ${i + 1}. ${c.name}  ${key}`, cols);
+    return i === at ? style.bold(row) : style.gray(row);
+  });
+  if (start > 0) rows.unshift(style.gray(`  … ${start} earlier calls`));
+  if (end < a.calls.length) rows.push(style.gray(`  … ${a.calls.length - end} more calls`));
+  return rows;
 }
 
 /** How far ↑/↓/PgUp/PgDn may scroll the current call's body. */

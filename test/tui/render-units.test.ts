@@ -109,6 +109,14 @@ describe("approval prompt", () => {
     expect(small.join("\n")).toMatch(/rows 1-\d+ of \d+ · ↑\/↓ PgUp\/PgDn scroll/);
   });
 
+  it("keeps a long batch to a few rows around the current call, key hints always in view", () => {
+    const calls = Array.from({ length: 30 }, (_, i) => ({ ...call(`echo ${i}`), id: `c${i}` }));
+    const rows = plain(approvalRows(newApproval(calls, 0), 80, 14, 1000));
+    expect(rows.length).toBeLessThanOrEqual(14);
+    expect(rows).toContain("  … 25 more calls");
+    expect(rows.at(-1)).toBe("Y allow all remaining  N deny all remaining");
+  });
+
   it("says what always covers", () => {
     expect(alwaysScope(call("ls"))).toBe("every bash command for the rest of this session");
     expect(alwaysScope({ id: "c", name: "edit_file", arguments: "{}", paths: ["src/a.ts"] })).toBe(
