@@ -40,7 +40,7 @@ export function App({ ctl }: { ctl: TuiController }) {
   const [, setSize] = useState("");
   // Ink re-lays out its last output on resize but does not re-render: redraw at the new size now.
   useEffect(() => {
-    const onResize = () => setSize(`${stdout.columns}x${stdout.rows}`);
+    const onResize = () => setSize(`${process.stdout.columns}x${process.stdout.rows}`);
     stdout.on("resize", onResize);
     return () => {
       stdout.off("resize", onResize);
@@ -60,8 +60,9 @@ export function App({ ctl }: { ctl: TuiController }) {
     if (state.busy) void loadHighlighter(() => setColoured((n) => n + 1));
   }, [state.busy]);
   useInput((input, key) => onInput(ctl, input, key));
-  const cols = stdout.columns || 80;
-  const rows = stdout.rows || 24;
+  // The real size: Ink's stdout reports a height it never reaches (run.tsx).
+  const cols = process.stdout.columns || 80;
+  const rows = process.stdout.rows || 24;
   const spinner = SPINNER[Math.floor(now / 120) % SPINNER.length];
   const live = liveRows(state, cols, rows, now, spinner);
   // The scrollback is written once: an answer with code waits (tens of ms) for the highlighter

@@ -16,7 +16,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   // Not Ink's incrementalRendering: in Ink 6.8 it moves the cursor one row short when the frame
   // ends in a newline (every frame below a scrollback does), so frames pile up on screen.
-  const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
+  const ink = render(<App ctl={ctl} />, { stdout: inkStdout(), exitOnCtrlC: false, patchConsole: false });
   process.stdout.write(PASTE_ON);
   process.once("exit", pasteOff);
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
@@ -53,6 +53,26 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   return signalled ?? 0;
+}
+
+/** A height Ink's frame never reaches (the live region is capped at the real rows − 1). */
+const NEVER_ROWS = 100_000;
+
+/**
+ * process.stdout as Ink sees it. Ink clears the screen and the scrollback (ESC[2J ESC[3J) and
+ * rewrites the whole transcript whenever its last frame was as tall as the terminal, which
+ * happens right after the window gets shorter. The live region is fitted to the real height
+ * (live-view.ts reads process.stdout.rows); Ink is told a height it never reaches, so it never
+ * clears (R-UI-13).
+ */
+function inkStdout(): NodeJS.WriteStream {
+  return new Proxy(process.stdout, {
+    get(target, prop) {
+      if (prop === "rows") return NEVER_ROWS;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /**

@@ -241,6 +241,32 @@ describe("resize", () => {
   });
 });
 
+describe("a shorter terminal", () => {
+  it("getting shorter under a tall approval prompt never clears the screen or the scrollback", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: `echo ${"y".repeat(1500)}` } }]),
+      openaiText("done"),
+    );
+    const vt = await t.start();
+    await vt.type("go");
+    await vt.press("enter");
+    await vt.waitForScreen("Allow this tool call?");
+    await vt.resize(100, 12);
+    await vt.waitForScreen(/rows 1-\d+ of \d+/);
+    expect(vt.screen().join("\n")).toContain("a always:");
+    await approve(vt, "y");
+    await vt.waitFor("done");
+    expect(screenClears(vt.raw)).toBe(0);
+    // The first screen is still in the scrollback, once.
+    expect(
+      countLines(
+        vt.lines(),
+        "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
+      ),
+    ).toBe(1);
+  });
+});
+
 describe("progress row, first screen and exit", () => {
   it("says Running <tool> with its time once approved, with the turn's time and tokens", async () => {
     t.provider.enqueue(
