@@ -188,7 +188,9 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         next = print(
           next,
           "interrupted",
-          "⏹ interrupted · the partial answer above is not part of the conversation",
+          state.live.trim()
+            ? "⏹ interrupted · the partial answer above is not part of the conversation"
+            : "⏹ interrupted",
         );
       return print(
         { ...next, phase: null, running: [], turn: null, status: { ...next.status, cost } },

@@ -232,6 +232,7 @@ describe("streaming into the scrollback", () => {
     });
     expect(s.items.map((i) => i.kind)).toEqual(["assistant", "interrupted", "turn"]);
     expect(s.items[0].text).toBe("half an ans");
+    expect(s.items[1].text).toBe("⏹ interrupted · the partial answer above is not part of the conversation");
     expect(s.status.cost).toBeNull();
   });
 });
