@@ -217,6 +217,25 @@ describe("the screen is never cleared", () => {
   });
 });
 
+describe("the side panel", () => {
+  it("a /btw answer taller than the screen is cut to fit, never clearing the screen", async () => {
+    const answer = Array.from({ length: 80 }, (_, i) => `side line ${i + 1}`).join("\n\n");
+    t.provider.enqueue(openaiText(answer));
+    const vt = await t.start();
+    await vt.type("/btw tell me a lot");
+    await vt.press("enter");
+    await vt.waitForScreen(/btw: tell me a lot \(1\/1\)/);
+    const screen = vt.screen().join("\n");
+    expect(screen).toContain("side line 1");
+    expect(screen).toMatch(/… \d+ more rows/);
+    expect(screen).toContain("Esc/Enter/Space close");
+    expect(screenClears(vt.raw)).toBe(0);
+    await vt.press("escape");
+    await vt.waitForGone("btw: tell me a lot");
+    expect(vt.text()).not.toContain("side line 1");
+  });
+});
+
 describe("resize", () => {
   it("a resize to 60 columns leaves no stale frame, even mid-stream", async () => {
     // Frames far apart: the resize lands between two of them, as a person's would, not while
