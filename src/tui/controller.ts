@@ -1,13 +1,13 @@
 // The UI's one stateful object: owns the current session, turns user intents (Enter, Ctrl+C,
 // y/n/a) into engine commands, and feeds engine events to the store. Components never call
 // the engine; they read the store and report keys here (keys.ts).
-import { stripControlSequences } from "../engine/terminal-text.js";
 import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
-import { type ApprovalAnswer, done as approvalDone } from "./approval.js";
+import { ApprovalFlow } from "./approval-flow.js";
 import { type Edit, History, insert } from "./composer.js";
+import { greeting } from "./greeting.js";
 import { RawInput } from "./raw-input.js";
 import { initialState, type ItemKind } from "./state.js";
 import { Store } from "./store.js";
@@ -27,24 +27,9 @@ export interface TuiDeps {
   baseUrl?: string;
 }
 
-type PendingCalls = Parameters<SessionHooks["approve"]>[0];
-type Decisions = Awaited<ReturnType<SessionHooks["approve"]>>;
 type LimitAnswer = "yes" | "no" | "all";
 type ContentPart = ReturnType<typeof buildPromptContent>[number];
 export type TuiHooks = SessionHooks;
-
-declare const __TERN_VERSION__: string;
-
-/** The build's version (esbuild defines it; absent when the sources run under a test runner). */
-function ternVersion(): string {
-  return typeof __TERN_VERSION__ === "string" ? __TERN_VERSION__ : "dev";
-}
-
-/** The workspace with the home folder shown as `~`. */
-function displayPath(path: string): string {
-  const home = process.env.HOME;
-  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
-}
 
 export class TuiController {
   readonly store: Store;
@@ -59,7 +44,7 @@ export class TuiController {
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
   private unsubscribe: (() => void) | undefined;
-  private approveResolve: ((answers: (ApprovalAnswer | undefined)[]) => void) | undefined;
+  private readonly approvals: ApprovalFlow;
   private limitResolve: ((answer: LimitAnswer) => void) | undefined;
   private sideAbort: AbortController | undefined;
   /** The running turn or compaction, so session switches wait for it to settle. */
@@ -73,11 +58,12 @@ export class TuiController {
 
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
+    this.approvals = new ApprovalFlow(this.store);
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
     this.hooks = {
-      approve: (calls) => this.askApproval(calls),
+      approve: (calls) => this.approvals.ask(calls),
       onLimit: (limit, used, allowed) => this.askLimit(limit, used, allowed),
       takeFollowUp: () => this.takeFollowUp(),
       offersOutsideSandbox: true,
@@ -108,14 +94,7 @@ export class TuiController {
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
-    const resumed = opened.resumed ? ` · session ${opened.session.id} (resumed)` : "";
-    if (this.greeted) this.print("info", `${model.id}${resumed}`);
-    else
-      this.print(
-        "info",
-        `tern ${ternVersion()} · ${model.id} · ${displayPath(this.deps.cwd)}${resumed}\n` +
-          "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
-      );
+    this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     this.greeted = true;
     this.unsubscribe = opened.session.subscribe((event) =>
       this.store.dispatch({ type: "event", event, now: Date.now() }),
@@ -322,36 +301,9 @@ export class TuiController {
 
   // ---- prompts from the engine ------------------------------------------------------------
 
-  private askApproval(calls: PendingCalls): Promise<Decisions> {
-    return new Promise((resolve) => {
-      this.approveResolve = (answers) =>
-        resolve(new Map(calls.map((call, i) => [call.id, answers[i] ?? "denied"])));
-      this.store.dispatch({
-        type: "approval",
-        now: Date.now(),
-        calls: calls.map((c) => ({
-          id: c.id,
-          name: c.name,
-          arguments: stripControlSequences(c.call.arguments),
-          always: c.always === undefined ? undefined : stripControlSequences(c.always),
-          paths: c.paths,
-          reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
-        })),
-      });
-    });
-  }
-
-  /** Answers the prompt's current call (or all remaining); resolves the batch once all are answered. */
+  /** Answers the prompt's current call (or all remaining); the batch resolves once all are answered. */
   answerApproval(answer: "y" | "n" | "a", all = false): void {
-    if (!this.approveResolve || !this.state.approval) return;
-    const value = answer === "a" ? "always" : answer === "y" ? "approved" : "denied";
-    this.store.dispatch({ type: "approval_answer", answer: value, all });
-    const approval = this.state.approval;
-    if (!approval || !approvalDone(approval)) return;
-    const resolve = this.approveResolve;
-    this.approveResolve = undefined;
-    this.store.dispatch({ type: "approval", calls: null, now: Date.now() });
-    resolve(approval.answers);
+    this.approvals.answer(answer, all);
   }
 
   private askLimit(limit: string, used: number, allowed: number): Promise<LimitAnswer> {
