@@ -1,7 +1,7 @@
 // The /btw side panel in a real pseudo-terminal (R-SIDE-5): Ctrl+C cancels an in-flight side
 // question while the main turn goes on, Left / Right step through the thread, x clears it, and
 // the panel shows `Waiting for the model` then `Thinking` before the answer streams.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { openaiStream, openaiText } from "../support/openai-script.js";
 import { userTexts, useTui } from "./support.js";
 
@@ -31,7 +31,8 @@ describe("tern /btw side panel", () => {
     await vt.press("enter");
     await vt.waitForScreen("btw: side question?");
     await vt.waitForScreen("Waiting for the model");
-    expect(t.provider.requests).toHaveLength(2);
+    // The panel is drawn as the question is asked, before its request reaches the provider.
+    await vi.waitFor(() => expect(t.provider.requests).toHaveLength(2), { timeout: 10_000 });
     await vt.press("ctrlC");
     await vt.waitForGone("btw: side question?");
     // The main turn was not interrupted: it streams on and completes.
