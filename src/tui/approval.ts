@@ -105,10 +105,22 @@ export function approvalRows(a: ApprovalState, cols: number, maxRows: number, no
   const others = many ? batchRows(a, at, cols) : [singleRow(call, cols)];
   const reason = call.reason ? wrapLines(style.yellow(`note: ${call.reason}`), cols) : [];
   const guard = now - a.shownAt < GUARD_MS;
+  // A scope that quotes a huge command is cut here: the command itself is shown whole above.
+  const scopeRows = wrapLines(
+    `${style.bold("y")} allow  ${style.bold("n")} deny  ${style.bold("a")} always: ${sanitize(alwaysScope(call))}`,
+    cols,
+  );
+  const maxScope = Math.max(2, Math.floor(maxRows / 4));
+  const scope =
+    scopeRows.length > maxScope
+      ? [...scopeRows.slice(0, maxScope - 1), truncate(`${scopeRows[maxScope - 1]}…`, cols)]
+      : scopeRows;
   const keys = [
-    `${style.bold("y")} allow  ${style.bold("n")} deny  ${style.bold("a")} always: ${alwaysScope(call)}`,
-    ...(many ? [`${style.bold("Y")} allow all remaining  ${style.bold("N")} deny all remaining`] : []),
-  ].flatMap((r) => wrapLines(guard ? style.gray(r) : r, cols));
+    ...scope,
+    ...(many
+      ? wrapLines(`${style.bold("Y")} allow all remaining  ${style.bold("N")} deny all remaining`, cols)
+      : []),
+  ].map((r) => (guard ? style.gray(r) : r));
   const body = bodyRows(call, cols).map((r) => `  ${style.gray("│")} ${r}`);
   const fixed = head.length + others.length + reason.length + keys.length;
   const room = Math.max(1, maxRows - fixed - 1);

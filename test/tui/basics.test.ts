@@ -49,7 +49,8 @@ describe("tern interactive UI", () => {
     const prompt = vt.screen().join("\n");
     expect(prompt).toContain("bash  touch made-by-y");
     expect(prompt).not.toContain('{"command"');
-    expect(prompt).toContain("a always: every bash command for the rest of this session");
+    // The approval policy's own words: a grant covers commands starting with the same words.
+    expect(prompt).toContain("a always: bash commands starting with `touch made-by-y` for this session");
     await approve(vt, "y");
     await vt.waitFor("ran it");
     expect(existsSync(join(t.dirs.workspace, "made-by-y"))).toBe(true);

@@ -117,19 +117,24 @@ describe("approval prompt", () => {
     expect(rows.at(-1)).toBe("Y allow all remaining  N deny all remaining");
   });
 
+  it("cuts a huge always-scope so the command itself keeps its rows", () => {
+    const always = `bash commands starting with \`echo ${"z".repeat(2000)}\` for this session`;
+    const rows = plain(
+      approvalRows(newApproval([{ ...call(`echo ${"z".repeat(2000)}`), always }], 0), 80, 16, 1000),
+    );
+    expect(rows.length).toBeLessThanOrEqual(16);
+    expect(rows.filter((r) => r.startsWith("  │ ")).length).toBeGreaterThan(3);
+    expect(rows.join("\n")).toMatch(/a always: bash commands starting with[\s\S]*…/);
+  });
+
   it("says what always covers", () => {
     expect(alwaysScope(call("ls"))).toBe("every bash command for the rest of this session");
     expect(alwaysScope({ id: "c", name: "edit_file", arguments: "{}", paths: ["src/a.ts"] })).toBe(
       "edit_file on src/a.ts for the rest of this session",
     );
-    const fetch = {
-      id: "c",
-      name: "web_fetch",
-      kind: "fetch",
-      arguments: '{"url":"https://example.com/a"}',
-      paths: [],
-    };
-    expect(alwaysScope(fetch)).toBe("web_fetch of example.com for the rest of this session");
+    // The approval policy's own description wins when the engine sends it.
+    const always = "bash commands starting with `npm test` for this session";
+    expect(alwaysScope({ ...call("npm test"), always })).toBe(always);
   });
 
   it("ignores keys in the guard window, typed-ahead chunks and Enter; answers each call of a batch", () => {
