@@ -4,9 +4,11 @@
 // re-export), or esbuild moves them into a chunk on the start path: `node scripts/build.mjs
 // --analyze` prints what each chunk holds. `--outdir <dir>` builds somewhere else than dist/.
 import { build } from "esbuild";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   readdirSync,
   readFileSync,
@@ -76,9 +78,47 @@ const result = await build({
   logLevel: "warning",
 });
 chmodSync(`${out}/tern.js`, 0o755);
+
+// The library entry (`import { openSession } from "tern"`): its own bundle beside the CLI's, so
+// the CLI's chunks and start path stay as they are. Dependencies stay imports of the installed
+// packages. Its .d.ts files come from tsc, emitted incrementally into a cache and copied in.
+await build({
+  entryPoints: { index: "src/lib/index.ts" },
+  outdir: `${out}/lib`,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  minifySyntax: true,
+  define: { __TERN_VERSION__: JSON.stringify(version) },
+  banner: {
+    js: "import { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+const typesCache = "node_modules/.cache/tern-lib-types";
+const tsc = spawnSync(
+  process.execPath,
+  [
+    "node_modules/typescript/bin/tsc",
+    "-p",
+    "tsconfig.lib.json",
+    "--outDir",
+    typesCache,
+    "--incremental",
+    "--tsBuildInfoFile",
+    `${typesCache}.tsbuildinfo`,
+  ],
+  { stdio: "inherit" },
+);
+if (tsc.status !== 0) throw new Error("tsc could not emit the library's .d.ts files");
+cpSync(typesCache, `${out}/lib/types`, { recursive: true });
 // A process started from the old build may still import its hash-named chunks: keep them.
 if (existsSync(target)) {
   for (const name of readdirSync(target)) {
+    if (statSync(`${target}/${name}`).isDirectory()) continue;
     // …for a while: a chunk older than ten minutes has no reader left (the folder stays small).
     const { atime, mtime } = statSync(`${target}/${name}`);
     if (Date.now() - mtime.getTime() > 10 * 60 * 1000 || existsSync(`${out}/${name}`)) continue;

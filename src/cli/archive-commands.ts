@@ -1,4 +1,5 @@
 // `tern sessions`, `tern export`, `tern fork`, `tern metrics`: read the archive and the ledger.
+import { money } from "../config/pricing.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import {
   exportArchive,
@@ -11,7 +12,7 @@ import {
   sessionsOf,
 } from "../engine/archive.js";
 import { SessionNotFoundError } from "../engine/open.js";
-import { formatTable, money } from "./table.js";
+import { formatTable } from "./table.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 

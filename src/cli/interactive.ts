@@ -3,14 +3,15 @@
 // mode runs the same engine as `tern run`, streams the answer, asks for approval per batch
 // (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
-import { addCost } from "../config/pricing.js";
+import { addCost, money } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./program.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";
-import { money } from "./table.js";
-import { runLineCommand, SideThread } from "./line-commands.js";
+import { holdTypeAhead } from "../tui/terminal-modes.js";
+import { runLineCommand } from "./line-commands.js";
+import { SideThread } from "./side-thread.js";
 import { prepareSession, ternHome } from "./setup.js";
 
 export async function interactiveCommand(opts: CommonOptions): Promise<number> {
@@ -19,6 +20,8 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     return 2;
   }
   if (!opts.plain && process.stdout.isTTY && process.env.TERM !== "dumb") {
+    // Before the UI's modules load: keys typed meanwhile must not echo above it.
+    holdTypeAhead();
     const { runTui } = await import("../tui/run.js");
     return runTui({
       open: (hooks, resume) => prepareSession(resume ? { ...opts, continue: false, resume } : opts, hooks),
@@ -137,7 +140,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
         continue;
       }
       try {
-        const content = buildPromptContent(text, process.cwd(), [], session.core.model.endpoint.api);
+        const content = buildPromptContent(text, process.cwd(), [], session.status().model.endpoint.api);
         await runBusy(() => session.send({ type: "prompt", content }));
       } catch (err) {
         if (err instanceof InputError) process.stderr.write(`${err.message}\n`);

@@ -30,6 +30,13 @@ export interface RunOptions extends CommonOptions {
   compact?: boolean;
 }
 
+export interface AcpOptions {
+  model?: string;
+  baseUrl?: string;
+  system?: string;
+  allow?: string[];
+}
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function addCommonOptions(cmd: Command): Command {
@@ -76,6 +83,20 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--compact", "compact the resumed session's context before the turn")
     .action((prompt: string[], opts: RunOptions) => {
       setResult(import("./run.js").then((m) => m.runCommand(prompt, opts)));
+    });
+
+  program
+    .command("acp")
+    .description("serve the Agent Client Protocol on stdio (for editors: Zed, Neovim, JetBrains)")
+    .option("--model <provider/model>", "model to use, e.g. openai/gpt-4.1")
+    .option(
+      "--base-url <url>",
+      "provider base URL (an OpenAI-compatible server when the provider is not configured)",
+    )
+    .option("--system <text>", "extra system text for every session")
+    .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
+    .action((opts: AcpOptions) => {
+      setResult(import("./acp.js").then((m) => m.acpCommand(opts, version)));
     });
 
   program

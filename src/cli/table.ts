@@ -9,8 +9,3 @@ export function formatTable(head: string[], rows: string[][]): string {
       .trimEnd();
   return `${[line(head), ...rows.map(line)].join("\n")}\n`;
 }
-
-/** USD with enough digits for cheap turns; unknown stays visibly unknown, never $0. */
-export function money(cost: number | null): string {
-  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
-}

@@ -43,3 +43,8 @@ export function computeCost(usage: Usage, pricing?: Pricing): number | null {
 export function addCost(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : a + b;
 }
+
+/** USD with enough digits for cheap turns; an unknown price stays visibly unknown, never $0. */
+export function money(cost: number | null): string {
+  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+}

@@ -1,15 +1,18 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
-import type { ResolvedModel } from "../config/types.js";
+import type { PermissionMode, ResolvedModel } from "../config/types.js";
 import { createAdapter } from "../provider/index.js";
 import type { ContentPart } from "../provider/types.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/bash.js";
+import type { RecordLine } from "../record/types.js";
+import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
 import { compactNow } from "./compaction.js";
 import type { NewRecord } from "../record/types.js";
 import { newestTree } from "./checkpoints.js";
 import type { SessionCore } from "./core.js";
+import { askSide, type SideExchange, type SideEvent, type SideResult } from "./side.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
 import { diffTurns, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
@@ -22,6 +25,8 @@ export type SessionCommand =
   | { type: "rewind"; turn: number }
   /** `/yolo once` (R-TOOL-2): approve everything in the next turn; the turn loop clears it at its end. */
   | { type: "yolo_once" }
+  /** Permission mode for the rest of the session (`/yolo`); deny rules still apply. */
+  | { type: "set_mode"; mode: PermissionMode }
   /** Switch the model for the following turns; the `config` record makes a resume keep it. */
   | { type: "set_model"; model: ResolvedModel }
   /**
@@ -41,19 +46,68 @@ export interface CompactResult {
   after: number;
 }
 
+/** One line of the session's transcript (a record line); front ends read, never write. */
+export type TranscriptLine = RecordLine;
+export { renderTodos } from "../tools/builtin/todo-write.js";
+
+/** What a front end may know about the session without reaching into it. */
+export interface SessionStatus {
+  id: string;
+  model: ResolvedModel;
+  mode: PermissionMode;
+  /** The newest turn number (0 before the first turn). */
+  lastTurn: number;
+}
+
+/**
+ * The one door between the engine and its front ends: commands in (`send`, `cancel`,
+ * `askSide`), events out (`subscribe`), read-only queries (`status`, `transcript`, `todos`).
+ * The engine state behind it stays private, so no front end can change it around the queue.
+ */
 export class Session {
   private tail: Promise<unknown> = Promise.resolve();
   private running: AbortController | undefined;
   private closed = false;
 
   constructor(
-    readonly core: SessionCore,
+    private readonly core: SessionCore,
     private readonly bus: EventBus,
     private readonly onClose: () => Promise<void>,
   ) {}
 
+  /** Behind the door, for `coreOf` (engine tests) only. */
+  static internals(session: Session): SessionCore {
+    return session.core;
+  }
+
   get id(): string {
     return this.core.id;
+  }
+
+  status(): SessionStatus {
+    return {
+      id: this.core.id,
+      model: this.core.model,
+      mode: this.core.policy.getMode(),
+      lastTurn: this.core.fold.lastTurn,
+    };
+  }
+
+  /** Every record line of the session so far (the archive; compaction not applied). */
+  transcript(): readonly TranscriptLine[] {
+    return this.core.fold.archive;
+  }
+
+  todos(): readonly TodoItem[] {
+    return this.core.todos.get();
+  }
+
+  /** A side question (`/btw`, R-SIDE-1..4): runs beside the queue and commits nothing. */
+  askSide(
+    question: string,
+    opts: { history: SideExchange[]; signal: AbortSignal; onEvent(event: SideEvent): void },
+  ): Promise<SideResult> {
+    return askSide(this.core, question, opts);
   }
 
   subscribe(listener: Listener): () => void {
@@ -123,6 +177,9 @@ export class Session {
         case "yolo_once":
           this.core.policy.setYoloOnce(true);
           return undefined;
+        case "set_mode":
+          this.core.policy.setMode(command.mode);
+          return undefined;
         case "rewind":
           if (!Number.isInteger(command.turn) || command.turn < 0 || command.turn > this.core.fold.lastTurn)
             throw new RangeError(`rewind: no turn ${command.turn} (turns 0..${this.core.fold.lastTurn})`);
@@ -156,4 +213,9 @@ export class Session {
       this.running = undefined;
     }
   }
+}
+
+/** The engine state behind a session, for engine tests only; front ends must not use it. */
+export function coreOf(session: Session): SessionCore {
+  return Session.internals(session);
 }

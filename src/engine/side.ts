@@ -9,7 +9,6 @@ import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
 import { estimateTokens } from "./compaction.js";
 import type { SessionCore } from "./core.js";
-import type { Session } from "./session.js";
 
 export interface SideExchange {
   question: string;
@@ -42,11 +41,10 @@ interface SideEntry {
 }
 
 export async function askSide(
-  session: Session,
+  core: SessionCore,
   question: string,
   opts: { history: SideExchange[]; signal: AbortSignal; onEvent(event: SideEvent): void },
 ): Promise<SideResult> {
-  const core = session.core;
   // Taken now: a model switch queued meanwhile does not change the request being built.
   const model = core.model;
   const adapter = core.adapter;

@@ -15,7 +15,7 @@ export async function thinkingCommand(
   config: Config,
   baseUrl: string | undefined,
 ): Promise<{ message: string; model?: ResolvedModel; error?: boolean }> {
-  const current = session.core.model;
+  const current = session.status().model;
   if (arg === undefined) {
     return { message: `thinking: ${current.thinking} (usage: /thinking off|low|medium|high)` };
   }

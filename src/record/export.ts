@@ -1,6 +1,7 @@
 // R-REC-6 export: the archive (not the model context) as JSON, or as Markdown a person reads.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { money } from "../config/pricing.js";
 import { attachmentsDir } from "./attachments.js";
 import { RecordError } from "./errors.js";
 import { loadRecord } from "./load.js";
@@ -57,8 +58,6 @@ function callLabel(name: string, args: string): string {
   }
   return escapeHtml(detail ? `${name}: ${detail}` : name);
 }
-
-const money = (c: number | null): string => (c === null ? "unknown" : `$${c.toFixed(4)}`);
 
 function turnFooter(t: TurnEndRecord): string {
   const u = t.usage;

@@ -84,6 +84,7 @@ export function App({ ctl }: { ctl: TuiController }) {
         <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
           <Text>{live.composer.join("\n")}</Text>
         </Box>
+        {live.menu.length > 0 ? <Text>{live.menu.join("\n")}</Text> : null}
         <Text>{live.status}</Text>
       </Box>
     </>

@@ -69,15 +69,26 @@ export function continuation(e: Edit): Edit | undefined {
   return insert(backspace(e), "\n");
 }
 
-/** Up / Down through earlier prompts of this process; the draft comes back past the newest. */
+/** Up / Down through earlier prompts (of this workspace); the draft comes back past the newest. */
 export class History {
-  private entries: string[] = [];
   /** entries.length = not browsing (the draft is shown). */
-  private index = 0;
+  private index: number;
   private draft = "";
 
-  add(text: string): void {
-    if (text && this.entries.at(-1) !== text) this.entries.push(text);
+  /** `entries`: earlier prompts, oldest first; `onAdd` keeps a new one (history-store.ts). */
+  constructor(
+    private readonly entries: string[] = [],
+    private readonly onAdd?: (text: string) => void,
+  ) {
+    this.index = entries.length;
+  }
+
+  /** `saved`: the form to keep beyond this process (a paste placeholder expanded). */
+  add(text: string, saved = text): void {
+    if (text && this.entries.at(-1) !== text) {
+      this.entries.push(text);
+      this.onAdd?.(saved);
+    }
     this.index = this.entries.length;
     this.draft = "";
   }

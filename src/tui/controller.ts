@@ -6,8 +6,8 @@ import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
 import { ApprovalFlow } from "./approval-flow.js";
-import { type Edit, History, insert } from "./composer.js";
 import { greeting } from "./greeting.js";
+import { ComposerInput } from "./composer-input.js";
 import { RawInput } from "./raw-input.js";
 import { initialState, type ItemKind } from "./state.js";
 import { Store } from "./store.js";
@@ -36,10 +36,10 @@ export class TuiController {
   session!: Session;
   config!: Config;
   readonly hooks: TuiHooks;
-  /** What was sent from the composer in this process, for Up / Down. */
-  readonly history = new History();
+  /** The composer's editing state beyond its text: history, pastes, menu, kill buffer. */
+  readonly composer: ComposerInput;
   /** Raw input Ink's keys hide: bracketed paste and Delete vs Backspace (raw-input.ts). */
-  readonly input = new RawInput((text) => this.paste(text));
+  readonly input = new RawInput((text) => this.composer.paste(text));
   /** Resolves when the UI should exit. */
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
@@ -59,6 +59,12 @@ export class TuiController {
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
     this.approvals = new ApprovalFlow(this.store);
+    this.composer = new ComposerInput({
+      store: this.store,
+      home: deps.home,
+      cwd: deps.cwd,
+      print: (kind, text) => this.print(kind, text),
+    });
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -83,7 +89,7 @@ export class TuiController {
     this.unsubscribe?.();
     this.session = opened.session;
     this.config = opened.config;
-    const model = opened.session.core.model;
+    const model = opened.session.status().model;
     this.store.dispatch({
       type: "session",
       model: model.id,
@@ -110,14 +116,15 @@ export class TuiController {
   /** Enter in the composer. */
   submit(): void {
     const state = this.state;
-    const text = state.composer.trim();
+    // What the composer shows: large pastes are placeholders until the text is sent.
+    const shown = state.composer.trim();
     if (state.limit) {
-      this.store.dispatch({ type: "compose", text: "" });
-      const answer = text.toLowerCase();
+      this.composer.set({ text: "", cursor: 0 });
+      const answer = shown.toLowerCase();
       this.answerLimit(answer === "yyy" ? "all" : answer.startsWith("y") ? "yes" : "no");
       return;
     }
-    if (!text) {
+    if (!shown) {
       // R-UI-2: an empty Enter sends the queue now (interrupting the work); without a queue it does nothing.
       if (state.queue.length === 0) return;
       this.store.dispatch({ type: "hold", held: false });
@@ -125,28 +132,16 @@ export class TuiController {
       else this.sendQueued();
       return;
     }
-    this.store.dispatch({ type: "compose", text: "" });
-    this.history.add(text);
+    this.composer.set({ text: "", cursor: 0 });
+    const text = this.composer.pastes.expand(shown);
+    // This process recalls what the composer showed; the file keeps the text as sent.
+    this.composer.history.add(shown, text);
     if (/^\/[A-Za-z]/.test(text)) {
       void import("./commands.js").then((m) => m.runSlash(this, text));
       return;
     }
-    if (state.busy) this.store.dispatch({ type: "enqueue", text });
-    else void this.runPrompt(text);
-  }
-
-  /** The composer after an edit (keys.ts). */
-  get edit(): Edit {
-    return { text: this.state.composer, cursor: this.state.cursor };
-  }
-
-  setEdit(e: Edit): void {
-    this.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
-  }
-
-  /** A bracketed paste goes into the composer at the cursor as is; it never sends. */
-  paste(text: string): void {
-    this.setEdit(insert(this.edit, text));
+    if (state.busy) this.store.dispatch({ type: "enqueue", text: shown });
+    else void this.runPrompt(shown);
   }
 
   /** Ctrl+C: the innermost thing that is going on stops (R-UI-5, R-SIDE-5). */
@@ -174,7 +169,7 @@ export class TuiController {
       return;
     }
     if (state.composer) {
-      this.store.dispatch({ type: "compose", text: "" });
+      this.composer.set({ text: "", cursor: 0 });
       return;
     }
     const now = Date.now();
@@ -200,7 +195,12 @@ export class TuiController {
 
   private content(text: string): ContentPart[] | undefined {
     try {
-      return buildPromptContent(text, this.deps.cwd, [], this.session.core.model.endpoint.api);
+      return buildPromptContent(
+        this.composer.pastes.expand(text),
+        this.deps.cwd,
+        [],
+        this.session.status().model.endpoint.api,
+      );
     } catch (err) {
       if (err instanceof InputError) {
         this.print("error", err.message);

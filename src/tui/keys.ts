@@ -1,19 +1,8 @@
 // All key handling in one place: which keys mean what depends on what is on screen
 // (approval prompt, side panel, composer).
 import type { Key } from "ink";
-import {
-  backspace,
-  continuation,
-  deleteForward,
-  type Edit,
-  end,
-  home,
-  insert,
-  left,
-  right,
-  verticalMove,
-} from "./composer.js";
 import { approvalKey } from "./approval-keys.js";
+import { composerKey } from "./composer-keys.js";
 import type { TuiController } from "./controller.js";
 
 /** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
@@ -69,20 +58,33 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     approvalKey(ctl, input, key);
     return;
   }
-  if (state.side.open) {
-    // R-SIDE-5: Esc, Enter or Space close; Left / Right step; x clears the thread.
-    if (key.escape || key.return || input === " ") ctl.store.dispatch({ type: "side_close" });
-    else if (key.leftArrow) ctl.store.dispatch({ type: "side_step", delta: -1 });
-    else if (key.rightArrow) ctl.store.dispatch({ type: "side_step", delta: 1 });
-    else if (input === "x" && !state.side.pending) ctl.store.dispatch({ type: "side_clear" });
-    return;
-  }
-  // R-UI-12: Esc interrupts a running turn like Ctrl+C.
-  if (key.escape && state.busy) {
+  if (state.side.open && sideKey(ctl, input, key)) return;
+  // R-UI-12: Esc interrupts a running turn like Ctrl+C; an open completion menu takes Esc first.
+  if (key.escape && state.busy && !state.menu) {
     ctl.ctrlC();
     return;
   }
   composerKey(ctl, input, key);
+}
+
+/**
+ * R-SIDE-5: Esc, Enter or Space close the panel; Left / Right step; x clears the thread. Only
+ * Esc acts while the composer holds text: typing always reaches the composer.
+ */
+function sideKey(ctl: TuiController, input: string, key: Key): boolean {
+  const state = ctl.state;
+  if (key.escape && !state.menu) {
+    ctl.store.dispatch({ type: "side_close" });
+    return true;
+  }
+  if (state.composer !== "") return false;
+  if (key.return || input === " ") ctl.store.dispatch({ type: "side_close" });
+  else if (key.leftArrow) ctl.store.dispatch({ type: "side_step", delta: -1 });
+  else if (key.rightArrow) ctl.store.dispatch({ type: "side_step", delta: 1 });
+  else if (input === "x" && !key.ctrl && !key.meta && !state.side.pending)
+    ctl.store.dispatch({ type: "side_clear" });
+  else return false;
+  return true;
 }
 
 /** One part of a split chunk as Ink would have reported it had it come alone. */
@@ -96,51 +98,4 @@ function controlKey(part: string, base: Key): [string, Key] {
   if (part.length === 1 && code >= 1 && code <= 26 && part !== "\n")
     return [String.fromCharCode(code + 96), { ...key, ctrl: true }];
   return [part, key];
-}
-
-/** xterm's modifyOtherKeys form of Shift+Enter; Ink leaves it as text without the ESC. */
-const SHIFT_ENTER_CSI = "[27;2;13~";
-
-function composerKey(ctl: TuiController, input: string, key: Key): void {
-  const e = ctl.edit;
-  // A newline instead of sending: Alt+Enter, Shift+Enter where the terminal tells it apart
-  // (kitty / modifyOtherKeys), Ctrl+J, or a trailing backslash + Enter (everywhere else).
-  if (
-    (key.return && (key.meta || key.shift)) ||
-    input === SHIFT_ENTER_CSI ||
-    (!key.return && input === "\n")
-  ) {
-    ctl.setEdit(insert(e, "\n"));
-    return;
-  }
-  if (key.return) {
-    const continued = continuation(e);
-    if (continued) ctl.setEdit(continued);
-    else ctl.submit();
-    return;
-  }
-  const next = editFor(ctl, e, input, key);
-  if (next) ctl.setEdit(next);
-}
-
-/** The composer after a key that edits it or moves the cursor; undefined for other keys. */
-function editFor(ctl: TuiController, e: Edit, input: string, key: Key): Edit | undefined {
-  // Ink reports Backspace (\x7f) and Delete (\x1b[3~) both as `delete`: the raw sequence tells.
-  if (key.delete && ctl.input.forwardDelete) return deleteForward(e);
-  if (key.backspace || key.delete) return backspace(e);
-  if (key.leftArrow) return left(e);
-  if (key.rightArrow) return right(e);
-  if (key.home || (key.ctrl && input === "a")) return home(e);
-  if (key.end || (key.ctrl && input === "e")) return end(e);
-  if (key.upArrow || key.downArrow) {
-    const delta = key.upArrow ? -1 : 1;
-    // Inside a multi-line prompt the cursor moves between lines; past the edge, history.
-    const moved = verticalMove(e, delta);
-    if (moved) return moved;
-    const recalled = ctl.history.step(delta, e.text);
-    return recalled === undefined ? undefined : { text: recalled, cursor: recalled.length };
-  }
-  if (key.ctrl && input === "u") return { text: "", cursor: 0 };
-  if (key.ctrl || key.meta || key.escape || key.tab || !input) return undefined;
-  return insert(e, input);
 }

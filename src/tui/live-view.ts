@@ -5,6 +5,7 @@
 import { sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
+import { menuRows } from "./slash-menu.js";
 import { turnTokens } from "./state-events.js";
 import { elapsed, money, phaseText, type UiState } from "./state.js";
 import { callLine } from "./tool-view.js";
@@ -14,6 +15,8 @@ export interface LiveRows {
   above: string[];
   /** The composer's inner rows (inside its border). */
   composer: string[];
+  /** The completion menu under the composer (empty when closed). */
+  menu: string[];
   status: string;
 }
 
@@ -91,7 +94,10 @@ function queueRows(state: UiState, cols: number): string[] {
   if (state.queue.length > 3) shown.push(style.cyan(`… ${state.queue.length - 3} more queued`));
   shown.push(
     style.gray(
-      state.held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now",
+      truncate(
+        `${state.held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"} · ↑ edits the last one`,
+        cols,
+      ),
     ),
   );
   return shown;
@@ -153,7 +159,9 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     inner,
     Math.max(1, Math.floor(total / 3)),
   );
-  let room = total - 1 - (composer.length + 2);
+  // The menu answers the key just typed, so it comes before everything above the composer.
+  const menu = menuRows(state.menu, cols, Math.max(0, total - 1 - (composer.length + 2) - 1));
+  let room = total - 1 - (composer.length + 2) - menu.length;
   const take = (part: string[]) => {
     const kept = part.slice(0, Math.max(0, room));
     room -= kept.length;
@@ -184,6 +192,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   return {
     above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit],
     composer,
+    menu,
     status,
   };
 }
@@ -195,6 +204,7 @@ export function frameWidths(live: LiveRows, cols: number): number[] {
     cols,
     ...live.composer.map(() => cols),
     cols,
+    ...live.menu.map((r) => width(r)),
     width(live.status),
   ];
 }

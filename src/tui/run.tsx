@@ -3,22 +3,33 @@
 import { render } from "ink";
 import { App, lastFrame } from "./app.js";
 import { TuiController, type TuiDeps } from "./controller.js";
-import { PASTE_OFF, PASTE_ON } from "./raw-input.js";
-
-/** Turns bracketed paste off on any exit, an uncaught error included ('exit' still fires then). */
-function pasteOff(): void {
-  if (process.stdout.isTTY) process.stdout.write(PASTE_OFF);
-}
+import {
+  giveBackTypeAhead,
+  holdTypeAhead,
+  inputModesOff,
+  inputModesOn,
+  releaseTypeAhead,
+} from "./terminal-modes.js";
 
 export async function runTui(deps: TuiDeps): Promise<number> {
+  holdTypeAhead();
+  inputModesOn();
+  // Input modes go off on any exit, an uncaught error included ('exit' still fires then).
+  process.once("exit", inputModesOff);
   const ctl = new TuiController(deps);
-  ctl.attach(await deps.open(ctl.hooks));
+  try {
+    ctl.attach(await deps.open(ctl.hooks));
+  } catch (err) {
+    process.off("exit", inputModesOff);
+    inputModesOff();
+    releaseTypeAhead();
+    throw err;
+  }
+  giveBackTypeAhead();
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   // Not Ink's incrementalRendering: in Ink 6.8 it moves the cursor one row short when the frame
   // ends in a newline (every frame below a scrollback does), so frames pile up on screen.
   const ink = render(<App ctl={ctl} />, { stdout: inkStdout(), exitOnCtrlC: false, patchConsole: false });
-  process.stdout.write(PASTE_ON);
-  process.once("exit", pasteOff);
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
   let signalled: number | undefined;
   const onTerm = () => {
@@ -43,8 +54,8 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     await ink.waitUntilExit();
   } finally {
     stopResize();
-    process.off("exit", pasteOff);
-    pasteOff();
+    process.off("exit", inputModesOff);
+    inputModesOff();
   }
   // R-UI-16: how to come back to this session.
   if (process.stdout.isTTY)

@@ -1,6 +1,5 @@
 // /btw (R-SIDE-1..5): one side question with its own cancellation; the answer goes to the side
 // panel only (never the transcript, the queue or the record).
-import { askSide } from "../engine/side.js";
 import type { TuiController } from "./controller.js";
 
 export async function askSideQuestion(ctl: TuiController, question: string): Promise<void> {
@@ -8,7 +7,7 @@ export async function askSideQuestion(ctl: TuiController, question: string): Pro
   ctl.setSideAbort(controller);
   ctl.store.dispatch({ type: "side_ask", question });
   try {
-    const result = await askSide(ctl.session, question, {
+    const result = await ctl.session.askSide(question, {
       // The newest 20 exchanges of this process (R-SIDE-1).
       history: ctl.state.side.thread.slice(-20),
       signal: controller.signal,

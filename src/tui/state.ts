@@ -11,6 +11,7 @@ import {
 } from "./approval.js";
 import { commitLive, hostedToolLine, money, onEvent, print } from "./state-events.js";
 import type { ToolRun } from "./tool-view.js";
+import type { Menu } from "./completion.js";
 
 export { hostedToolLine, money };
 
@@ -116,6 +117,8 @@ export interface UiState {
   composer: string;
   /** Where typing goes in the composer: an index into `composer` (0..length). */
   cursor: number;
+  /** The completion menu under the composer (`/` commands, `@` files), if open. */
+  menu: Menu | null;
   approval: ApprovalState | null;
   limit: LimitPrompt | null;
   side: SideState;
@@ -131,6 +134,9 @@ export type UiAction =
   | { type: "compose"; text: string; cursor?: number }
   | { type: "enqueue"; text: string }
   | { type: "dequeue" }
+  /** The newest queued follow-up leaves the queue (it went back into the composer). */
+  | { type: "take_back" }
+  | { type: "menu"; menu: Menu | null }
   | { type: "drop_queue" }
   | { type: "hold"; held: boolean }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
@@ -173,6 +179,7 @@ export function initialState(
     held: false,
     composer: "",
     cursor: 0,
+    menu: null,
     approval: null,
     limit: null,
     side: { open: false, thread: [], index: 0, pending: null },
@@ -201,6 +208,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, queue: [...state.queue, action.text] };
     case "dequeue":
       return { ...state, queue: state.queue.slice(1), held: state.queue.length > 1 && state.held };
+    case "take_back":
+      return { ...state, queue: state.queue.slice(0, -1), held: state.queue.length > 1 && state.held };
+    case "menu":
+      return { ...state, menu: action.menu };
     case "drop_queue":
       return { ...state, queue: [], held: false };
     case "hold":

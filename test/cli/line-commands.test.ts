@@ -1,7 +1,10 @@
 // The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { runLineCommand, SideThread } from "../../src/cli/line-commands.js";
+import { runLineCommand } from "../../src/cli/line-commands.js";
+import { SideThread } from "../../src/cli/side-thread.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
@@ -55,6 +58,70 @@ describe("line-mode slash commands", () => {
     expect(outcomes).toEqual(["ok", "denied"]);
   });
 
+  it("/yolo switches the session's mode through the Session's set_mode command", async () => {
+    const { t, ctx, printed } = await lineContext();
+    expect(t.session.status().mode).toBe("ask");
+    await runLineCommand("/yolo", ctx);
+    expect(t.session.status().mode).toBe("yolo");
+    expect(printed.at(-1)).toMatch(/every tool call of this session is approved/);
+    for (const id of ["c1", "c2"]) {
+      h.provider.enqueue(
+        openaiToolCalls([{ id, name: "bash", args: { command: "echo ok" } }]),
+        openaiText("done"),
+      );
+      await t.prompt(id);
+    }
+    const outcomes = t.events.filter((e) => e.type === "tool_result").map((e: any) => e.outcome);
+    expect(outcomes).toEqual(["ok", "ok"]);
+  });
+
+  it("shares the UI's table: /stats, /history and a did-you-mean for a near miss", async () => {
+    const { t, ctx, printed } = await lineContext();
+    h.provider.enqueue(openaiText("hi"));
+    await t.prompt("a prompt");
+    await runLineCommand("/history", ctx);
+    expect(printed.at(-1)).toMatch(/^\s+1 {2}a prompt$/);
+    await runLineCommand("/stats", ctx);
+    expect(printed.at(-1)).toBe("no tool calls yet");
+    await runLineCommand("/hisotry", ctx);
+    expect(printed.at(-1)).toBe(
+      "unknown command /hisotry: did you mean /history? (/help lists the commands)",
+    );
+  });
+
+  it("/diff, /undo and /redo from the shared table show and take back a turn's file changes", async () => {
+    const t = await h.start({
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const printed: string[] = [];
+    const ctx = {
+      session: t.session,
+      config: { ...defaultConfig(), model: "local/mock-1" },
+      home: h.dirs.home,
+      cost: () => null,
+      side: new SideThread(t.session),
+      print: (text: string) => printed.push(text),
+      busy: <T>(fn: () => Promise<T>) => fn(),
+    };
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "made.txt", content: "hello\n" } }]),
+      openaiText("written"),
+    );
+    await t.prompt("make a file");
+    const file = join(h.dirs.workspace, "made.txt");
+    expect(existsSync(file)).toBe(true);
+    await runLineCommand("/diff", ctx);
+    expect(printed.at(-1)).toMatch(/made\.txt[\s\S]*\+hello/);
+    await runLineCommand("/undo", ctx);
+    expect(printed.at(-1)).toMatch(/^undid 1 turn \(1\); 1 path restored\n.*made\.txt/);
+    expect(existsSync(file)).toBe(false);
+    await runLineCommand("/redo", ctx);
+    expect(printed.at(-1)).toMatch(/^redid 1 turn \(1\)/);
+    expect(readFileSync(file, "utf8")).toBe("hello\n");
+    await runLineCommand("/undo 0", ctx);
+    expect(printed.at(-1)).toBe("usage: /undo [N]");
+  });
+
   it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
     const { t, ctx, printed } = await lineContext();
     h.provider.enqueue(openaiText("first"), openaiText("second"), openaiText("third"));
@@ -77,7 +144,7 @@ describe("line-mode slash commands", () => {
     await runLineCommand("/todos", ctx);
     expect(printed.at(-1)).toBe("no todos");
     await runLineCommand("/nope", ctx);
-    expect(printed.at(-1)).toBe("unknown command /nope: try /help");
+    expect(printed.at(-1)).toBe("unknown command /nope: /help lists the commands");
     expect(await runLineCommand("/quit", ctx)).toBe(false);
   });
 

@@ -4,7 +4,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { askSide } from "../../src/engine/side.js";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
 import { anthropicViolations } from "../support/anthropic-rules.js";
 import { useHarness } from "./harness.js";
@@ -61,7 +60,7 @@ describe("requests to Anthropic after tool use", () => {
     await t.session.send({ type: "compact" });
 
     h.provider.enqueue(anthropicStream().text("side answer").build());
-    const side = await askSide(t.session, "what did you read?", {
+    const side = await t.session.askSide("what did you read?", {
       history: [],
       signal: new AbortController().signal,
       onEvent: () => {},

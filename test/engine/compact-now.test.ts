@@ -3,6 +3,7 @@
 // `compaction`, R-REC-8), nothing to compact is no error, and session.cancel() aborts it.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { coreOf } from "../../src/engine/session.js";
 import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/record/ledger.js";
 import { loadRecord } from "../../src/record/load.js";
@@ -81,7 +82,7 @@ describe("/compact now", () => {
     h.provider.enqueue(openaiText("one"), openaiText("two"));
     await t.prompt("first");
     await t.prompt("second");
-    const contextBefore = JSON.stringify(t.session.core.fold.messages);
+    const contextBefore = JSON.stringify(coreOf(t.session).fold.messages);
     const cut = openaiStream().text("half").usage({ prompt_tokens: 90, completion_tokens: 2 }).build();
     const failing = { ...cut, fault: { kind: "reset_after" as const, frames: cut.frames!.length - 1 } };
     h.provider.enqueue(failing, failing);
@@ -91,7 +92,7 @@ describe("/compact now", () => {
     expect(failed[0]).toMatchObject({ usage: { prompt: 180, completion: 4 }, modelCalls: 2 });
     expect((failed[0] as any).failed).toBeTruthy();
     expect((failed[0] as any).summary).toBeUndefined();
-    expect(JSON.stringify(t.session.core.fold.messages)).toBe(contextBefore);
+    expect(JSON.stringify(coreOf(t.session).fold.messages)).toBe(contextBefore);
     expect(ledgerRows(t.session.id).map((r) => [r.kind, r.modelCalls, r.prompt])).toEqual([
       ["turn", 1, 10],
       ["turn", 1, 10],

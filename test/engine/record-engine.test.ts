@@ -9,7 +9,7 @@ import { resolveModel } from "../../src/config/resolve.js";
 import type { ResolvedModel } from "../../src/config/types.js";
 import { exportArchive } from "../../src/engine/archive.js";
 import { openSession, peekSessionModel, type ResumeTarget } from "../../src/engine/open.js";
-import type { Session } from "../../src/engine/session.js";
+import { coreOf, type Session } from "../../src/engine/session.js";
 import type { ContentPart } from "../../src/provider/types.js";
 import { loadRecord } from "../../src/record/load.js";
 import { FakeProvider } from "../support/fake-provider.js";
@@ -81,7 +81,7 @@ function shape(body: any): string[] {
   });
 }
 
-const recordOf = (session: Session) => loadRecord(join(session.core.dir, "record.jsonl")).lines;
+const recordOf = (session: Session) => loadRecord(join(coreOf(session).dir, "record.jsonl")).lines;
 
 // A 1x1 PNG.
 const PNG = Buffer.from(
@@ -97,7 +97,7 @@ describe("clear and rewind (R-REC-5)", () => {
       { type: "image", mediaType: "image/png", data: PNG.toString("base64") },
     ]);
     await prompt(session, "second");
-    const attachments = join(session.core.dir, "attachments");
+    const attachments = join(coreOf(session).dir, "attachments");
     expect(readdirSync(attachments)).toHaveLength(1);
 
     await session.send({ type: "clear" });
@@ -131,7 +131,7 @@ describe("clear and rewind (R-REC-5)", () => {
 
   it("an image sent again after a clear is stored again, and the next clear deletes it", async () => {
     const session = await start();
-    const attachments = join(session.core.dir, "attachments");
+    const attachments = join(coreOf(session).dir, "attachments");
     const image: ContentPart = { type: "image", mediaType: "image/png", data: PNG.toString("base64") };
     await prompt(session, "one", [{ type: "text", text: "one" }, image]);
     await session.send({ type: "clear" });
@@ -232,7 +232,9 @@ describe("context and model switch survive resume (R-REC-1)", () => {
     const resumed = await start(recorded, { id: session.id });
     expect((await prompt(resumed, "resumed")).model).toBe("mock-2");
     expect(recordOf(session).filter((l) => l.type === "config")).toHaveLength(1);
-    expect(existsSync(join(session.core.dir, "meta.json"))).toBe(true);
-    expect(JSON.parse(readFileSync(join(session.core.dir, "meta.json"), "utf8")).model).toBe("openai/mock-2");
+    expect(existsSync(join(coreOf(session).dir, "meta.json"))).toBe(true);
+    expect(JSON.parse(readFileSync(join(coreOf(session).dir, "meta.json"), "utf8")).model).toBe(
+      "openai/mock-2",
+    );
   });
 });

@@ -4,7 +4,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { askSide } from "../../src/engine/side.js";
 import { openaiError } from "../support/openai-script.js";
 import { responsesStream, responsesViolations } from "../support/responses-script.js";
 import { useHarness } from "./harness.js";
@@ -55,7 +54,7 @@ describe("requests over the Responses API after tool use", () => {
     await t.session.send({ type: "compact" });
 
     h.provider.enqueue(responsesStream().text("side answer").build());
-    const side = await askSide(t.session, "what did you read?", {
+    const side = await t.session.askSide("what did you read?", {
       history: [],
       signal: new AbortController().signal,
       onEvent: () => {},

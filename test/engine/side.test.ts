@@ -6,8 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/engine/compaction.js";
-import { askSide, type SideEvent, STILL_RUNNING, TOOL_CALL_ONLY } from "../../src/engine/side.js";
-import type { Session } from "../../src/engine/session.js";
+import { coreOf, type Session } from "../../src/engine/session.js";
+import { type SideEvent, STILL_RUNNING, TOOL_CALL_ONLY } from "../../src/engine/side.js";
 import { openLedger } from "../../src/record/ledger.js";
 import { findSession, recordPath } from "../../src/record/store.js";
 import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -26,7 +26,7 @@ function ledgerRows() {
 const recordBytes = (s: Session) => readFileSync(recordPath(findSession(h.dirs.home, s.id)!.dir));
 const ask = (s: Session, q: string, history: { question: string; answer: string }[] = []) => {
   const events: SideEvent[] = [];
-  const result = askSide(s, q, {
+  const result = s.askSide(q, {
     history,
     signal: new AbortController().signal,
     onEvent: (e) => events.push(e),
@@ -37,7 +37,7 @@ const contents = (body: any) => body.messages.map((m: any) => m.content);
 /** A window that makes the side copy's limit `extra` tokens above the system prompt (threshold 0 = the window). */
 async function windowAbove(extra: number) {
   const probe = await h.start();
-  const system = estimateTokens(probe.session.core.system, "", []);
+  const system = estimateTokens(coreOf(probe.session).system, "", []);
   await probe.session.close();
   return (c: any) => {
     c.autoCompactThreshold = 0;
@@ -59,7 +59,7 @@ describe("side questions", () => {
     await t.prompt("one");
     await t.prompt("second");
     await t.session.send({ type: "compact" }); // sheds c1 and summarizes turn 1 in the model context
-    expect(JSON.stringify(t.session.core.fold.messages)).toContain("Summary of turn 1");
+    expect(JSON.stringify(coreOf(t.session).fold.messages)).toContain("Summary of turn 1");
     const before = recordBytes(t.session);
     const eventsBefore = t.events.length;
     const ledgerBefore = ledgerRows();
@@ -76,7 +76,7 @@ describe("side questions", () => {
     const body = h.provider.requests.at(-1)!.body;
     expect(body.tools).toBeUndefined();
     expect(body.model).toBe(h.provider.requests[0].body.model);
-    expect(body.messages[0]).toEqual({ role: "system", content: t.session.core.system });
+    expect(body.messages[0]).toEqual({ role: "system", content: coreOf(t.session).system });
     const texts = contents(body);
     // The archive, not the compacted context: the shed result in full, no summary.
     const full = texts[3];
@@ -129,7 +129,8 @@ describe("side questions", () => {
       turnDone = true;
       return out;
     });
-    while (!t.session.core.fold.openCalls.some((c) => c.started)) await new Promise((r) => setTimeout(r, 10));
+    while (!coreOf(t.session).fold.openCalls.some((c) => c.started))
+      await new Promise((r) => setTimeout(r, 10));
     const side = await ask(t.session, "what is running?").result;
     expect(side).toMatchObject({ ok: true, text: "side answer" });
     expect(turnDone).toBe(false);
@@ -187,8 +188,8 @@ describe("side questions", () => {
     expect(await ask(t.session, "q").result).toMatchObject({ ok: true });
     const tool = h.provider.requests.at(-1)!.body.messages.find((m: any) => m.role === "tool");
     expect(tool.content).toMatch(/^\[read_file result left out of this side question to fit the window/);
-    expect(JSON.stringify(t.session.core.fold.messages)).toContain("b".repeat(99));
-    expect(JSON.stringify(t.session.core.fold.messages)).not.toContain("left out of this side question");
+    expect(JSON.stringify(coreOf(t.session).fold.messages)).toContain("b".repeat(99));
+    expect(JSON.stringify(coreOf(t.session).fold.messages)).not.toContain("left out of this side question");
   });
 
   it("drops the oldest turns when shedding and cutting are not enough", async () => {
@@ -232,7 +233,7 @@ describe("side questions", () => {
     h.provider.enqueue(openaiStream().text("half an ans").stallAfter(2).build());
     const controller = new AbortController();
     const events: SideEvent[] = [];
-    const pending = askSide(t.session, "q", {
+    const pending = t.session.askSide("q", {
       history: [],
       signal: controller.signal,
       onEvent: (e) => {

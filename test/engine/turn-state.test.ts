@@ -92,7 +92,7 @@ describe("turn-scoped state", () => {
     expect(reminder.content).toContain("- [in_progress] fix bug");
     expect(reminder.content).not.toContain("write tests");
     expect(msgs.at(-2)).toMatchObject({ role: "user", content: "three" });
-    expect(t.session.core.todos.get()).toEqual(todos);
+    expect(t.session.todos()).toEqual(todos);
   });
 
   it("a resumed session restores the list and the reminder it owes", async () => {
@@ -108,7 +108,7 @@ describe("turn-scoped state", () => {
     await t.prompt("two");
     await t.session.close();
     const resumed = await h.start({ resume: { latest: true } });
-    expect(resumed.session.core.todos.get()).toEqual([{ content: "ship", status: "pending" }]);
+    expect(resumed.session.todos()).toEqual([{ content: "ship", status: "pending" }]);
     h.provider.enqueue(openaiText("ok"));
     await resumed.prompt("three");
     expect(h.provider.requests.at(-1)!.body.messages.at(-1).content).toMatch(

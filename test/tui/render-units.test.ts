@@ -7,7 +7,7 @@ import { alwaysScope, approvalRows, newApproval } from "../../src/tui/approval.j
 import type { TuiController } from "../../src/tui/controller.js";
 import { diffRows } from "../../src/tui/diff-view.js";
 import { loadHighlighter } from "../../src/tui/highlight.js";
-import { composerRows, liveRows } from "../../src/tui/live-view.js";
+import { composerRows, frameWidths, liveRows } from "../../src/tui/live-view.js";
 import { completeBlocksEnd, renderMarkdown } from "../../src/tui/markdown.js";
 import { initialState, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
 import { Store } from "../../src/tui/store.js";
@@ -187,6 +187,28 @@ describe("live region", () => {
     expect(height).toBeLessThan(20);
     expect(plain(live.above).join("\n")).toContain("line 199");
     expect(plain(live.composer).at(-1)).toMatch(/\(\d+ more lines\)/);
+  });
+
+  it("counts the completion menu inside the fit and in the frame widths used by the resize erase", () => {
+    const items = Array.from({ length: 30 }, (_, i) => ({
+      label: `/cmd${i}`,
+      detail: "does a thing",
+      value: `/cmd${i}`,
+    }));
+    let s = reduce(start(), { type: "compose", text: "/c" });
+    s = reduce(s, { type: "menu", menu: { kind: "command", items, index: 12, start: 0, end: 2 } });
+    for (const rows of [24, 10]) {
+      const live = liveRows(s, 60, rows, 0, "⠋");
+      const height = live.above.length + live.composer.length + 2 + live.menu.length + 1;
+      expect(height).toBeLessThan(rows);
+      expect(frameWidths(live, 60)).toHaveLength(height);
+      expect(plain(live.menu).at(-1)).toContain("Esc close");
+      expect(plain(live.menu).join("\n")).toContain("› /cmd12");
+    }
+    // A terminal too short for it keeps the composer and status, not the menu.
+    const tiny = liveRows(s, 60, 6, 0, "⠋");
+    expect(tiny.above.length + tiny.composer.length + 2 + tiny.menu.length + 1).toBeLessThanOrEqual(6);
+    expect(liveRows(reduce(s, { type: "menu", menu: null }), 60, 24, 0, "⠋").menu).toEqual([]);
   });
 
   it("draws the cursor cell inverse inside wrapped composer rows", () => {

@@ -31,7 +31,7 @@ describe("tern /btw side panel", () => {
     await vt.press("enter");
     await vt.waitForScreen("btw: side question?");
     await vt.waitForScreen("Waiting for the model");
-    // The panel is drawn as the question is asked, before its request reaches the provider.
+    // The panel is drawn before the side request leaves: wait for it to reach the provider.
     await vi.waitFor(() => expect(t.provider.requests).toHaveLength(2), { timeout: 10_000 });
     await vt.press("ctrlC");
     await vt.waitForGone("btw: side question?");

@@ -11,13 +11,23 @@ export interface TuiTest {
   dirs: TempDirs;
   provider: FakeProvider;
   /** Starts `tern` in a pseudo-terminal; waits for the status line (or `ready`). */
-  start(extraArgs?: string[], config?: Record<string, unknown>, ready?: RegExp): Promise<VTerm>;
+  start(
+    extraArgs?: string[],
+    config?: Record<string, unknown>,
+    ready?: RegExp,
+    env?: Record<string, string | undefined>,
+  ): Promise<VTerm>;
 }
 
 export function useTui(): TuiTest {
   const terms: VTerm[] = [];
   const ctx = {
-    async start(extraArgs: string[] = [], config: Record<string, unknown> = {}, ready?: RegExp) {
+    async start(
+      extraArgs: string[] = [],
+      config: Record<string, unknown> = {},
+      ready?: RegExp,
+      env?: Record<string, string | undefined>,
+    ) {
       writeFileSync(
         join(ctx.dirs.home, "config.json"),
         JSON.stringify({ retry: { baseDelaySeconds: 0.01, maxDelaySeconds: 0.05 }, ...config }),
@@ -26,6 +36,7 @@ export function useTui(): TuiTest {
         home: ctx.dirs.home,
         cwd: ctx.dirs.workspace,
         args: ["--model", "local/mock-1", "--base-url", ctx.provider.baseUrl, ...extraArgs],
+        env,
       });
       terms.push(vt);
       await vt.waitFor(ready ?? /context \d+% · \d+ tokens/, 15_000);

@@ -1,0 +1,259 @@
+// The ACP agent: one tern session per ACP session (same id, same record and ledger as the
+// terminal), driven through the Session door. Requests map one to one onto tern: session/new
+// opens, session/load resumes and replays, session/prompt is one turn (or one slash command),
+// session/cancel is Ctrl+C, session/set_mode is the permission mode.
+import * as acp from "@agentclientprotocol/sdk";
+import type { PermissionMode } from "../config/types.js";
+import { type OpenOptions, openConfiguredSession } from "../engine/library.js";
+import type { Session } from "../engine/session.js";
+import type { TurnOutcome } from "../engine/stop.js";
+
+type StopReason = TurnOutcome["stopReason"];
+import { addCost } from "../config/pricing.js";
+import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
+import { acpApprover } from "./permission.js";
+import { promptContent, promptText } from "./prompt-content.js";
+import { replayUpdates } from "./replay.js";
+import { UpdateStream } from "./updates.js";
+
+export interface AcpAgentOptions {
+  version: string;
+  home?: string;
+  /** Defaults for every session: `--model`, `--base-url`, `--system`, `--allow`. */
+  defaults: Pick<OpenOptions, "model" | "baseUrl" | "system" | "allow">;
+}
+
+interface Live {
+  session: Session;
+  cwd: string;
+  config: Awaited<ReturnType<typeof openConfiguredSession>>["config"];
+  cost: number | null;
+  side: SideQuestions;
+  /** Aborted by session/cancel while a slash command (a side question) runs. */
+  commandAbort?: AbortController;
+  /** Notifications go out in order; a response waits for the updates before it. */
+  sent: Promise<void>;
+  stream: UpdateStream;
+}
+
+const MODES: acp.SessionMode[] = [
+  { id: "ask", name: "Ask", description: "ask before edits, commands and fetches" },
+  { id: "auto-edit", name: "Auto-edit", description: "edit files without asking; ask before commands" },
+  { id: "yolo", name: "Yolo", description: "approve every tool call (deny rules still apply)" },
+];
+
+/** tern's stop reasons in ACP's words; `failed` is answered as an error instead. */
+export function acpStopReason(stop: StopReason): acp.StopReason {
+  switch (stop) {
+    case "completed":
+      return "end_turn";
+    case "output_truncated":
+    case "context_overflow":
+      return "max_tokens";
+    case "content_filtered":
+      return "refusal";
+    case "tool_call_limit_reached":
+    case "model_call_limit_reached":
+    case "duration_limit_reached":
+      return "max_turn_requests";
+    default:
+      return "cancelled";
+  }
+}
+
+export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
+  const sessions = new Map<string, Live>();
+  let client: acp.AgentContext | undefined;
+
+  const live = (sessionId: string): Live => {
+    const found = sessions.get(sessionId);
+    if (!found) throw acp.RequestError.invalidParams({ sessionId }, `no open session '${sessionId}'`);
+    return found;
+  };
+  const send = (entry: Live, update: acp.SessionUpdate): void => {
+    const id = entry.session.id;
+    entry.sent = entry.sent
+      .then(() => client?.notify("session/update", { sessionId: id, update }))
+      .catch(() => undefined);
+  };
+  const modeState = (session: Session): acp.SessionModeState => ({
+    currentModeId: session.status().mode,
+    availableModes: MODES,
+  });
+
+  async function open(cwd: string, mcpServers: acp.McpServer[], resume?: string): Promise<Live> {
+    const toolSets = [];
+    for (const server of mcpServers) {
+      if ("type" in server && (server.type === "http" || server.type === "sse")) {
+        process.stderr.write(
+          `tern acp: MCP server '${server.name}' (${server.type}) skipped: tern runs stdio servers\n`,
+        );
+        continue;
+      }
+      const stdio = server as acp.McpServerStdio;
+      toolSets.push({
+        name: stdio.name,
+        command: stdio.command,
+        args: stdio.args,
+        env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])),
+      });
+    }
+    let entry: Live | undefined;
+    const opened = await openConfiguredSession({
+      ...opts.defaults,
+      home: opts.home,
+      cwd,
+      resume,
+      toolSets,
+      hooks: {
+        approve: acpApprover(
+          () => entry!.session.id,
+          cwd,
+          async (request) => {
+            // Updates already sent (the tool call itself) reach the client before the question.
+            await entry?.sent;
+            if (!client) throw new Error("no client");
+            return client.request("session/request_permission", request);
+          },
+        ),
+        offersOutsideSandbox: true,
+      },
+    });
+    for (const warning of opened.warnings) process.stderr.write(`notice: ${warning}\n`);
+    const session = opened.session;
+    const cost = session
+      .transcript()
+      .reduce<number | null>(
+        (sum, l) =>
+          l.type !== "turn_end" || sum === null || l.cost === null
+            ? l.type === "turn_end"
+              ? null
+              : sum
+            : sum + l.cost,
+        0,
+      );
+    entry = {
+      session,
+      cwd,
+      config: opened.config,
+      cost,
+      side: new SideQuestions(),
+      sent: Promise.resolve(),
+      stream: new UpdateStream(
+        cwd,
+        (u) => send(entry!, u),
+        () => session.todos(),
+      ),
+    };
+    const created = entry;
+    session.subscribe((event) => {
+      // The bill as the terminal's /cost counts it: turns and compactions.
+      if (event.type === "turn_end") created.cost = addCost(created.cost, event.cost);
+      if (event.type === "compaction" && event.cost !== undefined)
+        created.cost = addCost(created.cost, event.cost);
+      created.stream.handle(event);
+    });
+    sessions.set(session.id, entry);
+    return entry;
+  }
+
+  const announceCommands = (entry: Live) =>
+    setImmediate(() =>
+      send(entry, { sessionUpdate: "available_commands_update", availableCommands: availableCommands() }),
+    );
+
+  return acp
+    .agent({ name: "tern" })
+    .onConnect((connection) => {
+      client = connection.client;
+      connection.closed.then(async () => {
+        for (const entry of sessions.values()) await entry.session.close().catch(() => undefined);
+      });
+    })
+    .onRequest("initialize", ({ params }) => ({
+      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      agentInfo: { name: "tern", version: opts.version },
+      authMethods: [],
+    }))
+    .onRequest("session/new", async ({ params }) => {
+      const entry = await open(params.cwd, params.mcpServers ?? []);
+      announceCommands(entry);
+      return { sessionId: entry.session.id, modes: modeState(entry.session) };
+    })
+    .onRequest("session/load", async ({ params }) => {
+      const open_ = sessions.get(params.sessionId);
+      if (open_)
+        throw acp.RequestError.invalidParams(undefined, `session '${params.sessionId}' is already open`);
+      const entry = await open(params.cwd, params.mcpServers ?? [], params.sessionId);
+      for (const update of replayUpdates(entry.session.transcript(), entry.cwd)) send(entry, update);
+      await entry.sent;
+      announceCommands(entry);
+      return { modes: modeState(entry.session) };
+    })
+    .onRequest("session/set_mode", async ({ params }) => {
+      const entry = live(params.sessionId);
+      if (!MODES.some((m) => m.id === params.modeId))
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `unknown mode '${params.modeId}' (ask, auto-edit, yolo)`,
+        );
+      await entry.session.send({ type: "set_mode", mode: params.modeId as PermissionMode });
+      send(entry, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });
+      await entry.sent;
+      return {};
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      const entry = sessions.get(params.sessionId);
+      entry?.commandAbort?.abort();
+      entry?.session.cancel();
+    })
+    .onRequest("session/prompt", async ({ params }) => {
+      const entry = live(params.sessionId);
+      const session = entry.session;
+      const content = promptContent(params.prompt, session.status().model.endpoint.api);
+      const text = promptText(content).trim();
+      if (remoteCommand(text)) {
+        const modeBefore = session.status().mode;
+        entry.commandAbort = new AbortController();
+        const outcome = await runRemoteCommand(text, {
+          side: entry.side,
+          signal: entry.commandAbort.signal,
+          session,
+          config: entry.config,
+          home: opts.home ?? process.env.TERN_HOME ?? "",
+          cwd: entry.cwd,
+          baseUrl: opts.defaults.baseUrl,
+          cost: () => entry.cost,
+          say: (out) =>
+            send(entry, {
+              sessionUpdate: "agent_message_chunk",
+              content: { type: "text", text: out.endsWith("\n") ? out : `${out}\n` },
+            }),
+        });
+        entry.commandAbort = undefined;
+        const mode = session.status().mode;
+        if (mode !== modeBefore) send(entry, { sessionUpdate: "current_mode_update", currentModeId: mode });
+        await entry.sent;
+        return { stopReason: outcome ? stopOrThrow(outcome) : "end_turn" };
+      }
+      const outcome = await session.send({ type: "prompt", content });
+      await entry.sent;
+      return { stopReason: stopOrThrow(outcome) };
+    });
+}
+
+function stopOrThrow(outcome: TurnOutcome): acp.StopReason {
+  if (outcome.stopReason === "failed") {
+    const error = outcome.error;
+    throw acp.RequestError.internalError(
+      error ? { class: error.class } : undefined,
+      error ? error.message : "the turn failed",
+    );
+  }
+  return acpStopReason(outcome.stopReason);
+}

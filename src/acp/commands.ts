@@ -1,0 +1,97 @@
+// Slash commands an ACP client may offer (`available_commands_update`): those of tern's shared
+// table that make sense without a terminal (not /help's key list, /resume or /fork in place —
+// session/load is ACP's way —, nor /quit). A prompt that starts with one runs it; what it prints
+// comes back as the agent's message. `/btw` asks a side question that commits nothing.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { CommandHost } from "../commands/host.js";
+import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
+import { addCost } from "../config/pricing.js";
+import type { Config } from "../config/types.js";
+import type { Session } from "../engine/session.js";
+import type { SideExchange } from "../engine/side.js";
+import type { TurnOutcome } from "../engine/stop.js";
+
+const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/quit"]);
+
+export function availableCommands(): acp.AvailableCommand[] {
+  return COMMANDS.filter((c) => !LOCAL_ONLY.has(c.name)).map(
+    (c): acp.AvailableCommand => ({
+      name: c.name.slice(1),
+      description: c.description,
+      ...(c.args ? { input: { hint: c.args } } : {}),
+    }),
+  );
+}
+
+/** Side questions of one ACP session: their thread and what they cost (never in the ledger). */
+export class SideQuestions {
+  readonly history: SideExchange[] = [];
+  spent: number | null = 0;
+}
+
+export interface CommandContext {
+  session: Session;
+  config: Config;
+  home: string;
+  cwd: string;
+  baseUrl?: string;
+  side: SideQuestions;
+  cost(): number | null;
+  say(text: string): void;
+  /** Cancelled by session/cancel, like the turn a command starts. */
+  signal: AbortSignal;
+}
+
+/** The remote slash command a prompt names, if it names one. */
+export function remoteCommand(text: string): string | undefined {
+  const { name } = parseCommandLine(text);
+  if (!/^\/[A-Za-z]/.test(name)) return undefined;
+  const command = findCommand(name);
+  return command && !LOCAL_ONLY.has(command.name) ? command.name : undefined;
+}
+
+/** Runs a slash command; a turn it starts (`/retry`) gives its outcome. */
+export async function runRemoteCommand(text: string, ctx: CommandContext): Promise<TurnOutcome | undefined> {
+  const { name, args, rest } = parseCommandLine(text);
+  const command = findCommand(name);
+  if (!command) return undefined;
+  let outcome: TurnOutcome | undefined;
+  const host: CommandHost = {
+    session: ctx.session,
+    config: ctx.config,
+    home: ctx.home,
+    cwd: ctx.cwd,
+    baseUrl: ctx.baseUrl,
+    cost: ctx.cost,
+    sideCost: () => ctx.side.spent,
+    print: ctx.say,
+    error: ctx.say,
+    keyHints: [],
+    statusFacts: () => [],
+    work: async (fn) => {
+      try {
+        const result = await fn();
+        if (result && typeof result === "object" && "stopReason" in result)
+          outcome = result as unknown as TurnOutcome;
+        return result;
+      } catch (err) {
+        ctx.say(err instanceof Error ? err.message : String(err));
+        return undefined;
+      }
+    },
+    side: async (question) => {
+      const result = await ctx.session.askSide(question, {
+        history: ctx.side.history,
+        signal: ctx.signal,
+        onEvent: () => {},
+      });
+      ctx.side.spent = addCost(ctx.side.spent, result.cost);
+      if (!result.ok) return ctx.say(`side question failed: ${result.error}`);
+      ctx.side.history.push({ question, answer: result.text });
+      ctx.say(`[side] ${result.text}`);
+    },
+    quit: () => {},
+  };
+  await command.run(host, args, rest);
+  return outcome;
+}

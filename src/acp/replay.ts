@@ -1,0 +1,48 @@
+// `session/load` (ACP): the archive of a tern session replayed as the updates a client would have
+// seen live — the user's prompts as user message chunks, reasoning as thought chunks, replies as
+// message chunks, each tool call and its result — before the load request is answered.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { TranscriptLine } from "../engine/session.js";
+import { statusOf, textContent, UpdateStream } from "./updates.js";
+
+type Part = { type: "text"; text: string } | { type: "image"; mediaType: string; ref: string };
+
+function partsText(parts: readonly Part[]): string {
+  return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
+}
+
+export function replayUpdates(lines: readonly TranscriptLine[], cwd: string): acp.SessionUpdate[] {
+  const updates: acp.SessionUpdate[] = [];
+  const text = (kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", t: string) => {
+    if (t) updates.push({ sessionUpdate: kind, content: { type: "text", text: t } });
+  };
+  for (const line of lines) {
+    switch (line.type) {
+      case "user_prompt":
+        for (const part of line.content as Part[]) {
+          // Images are stored by reference; the client gets a placeholder naming the type.
+          text("user_message_chunk", part.type === "text" ? part.text : `[image ${part.mediaType}]`);
+        }
+        break;
+      case "assistant_message":
+        text("agent_thought_chunk", line.reasoning);
+        text("agent_message_chunk", line.text);
+        for (const call of line.toolCalls)
+          updates.push(UpdateStream.toolCall(call.id, call.name, call.arguments, cwd));
+        break;
+      case "tool_result": {
+        const output = partsText(line.content as Part[]);
+        updates.push({
+          sessionUpdate: "tool_call_update",
+          toolCallId: line.id,
+          status: statusOf(line.outcome),
+          content: output ? [textContent(output)] : [],
+        });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return updates;
+}

@@ -1,0 +1,54 @@
+// What a front end lends the slash commands: the session door, where text goes, and the few
+// abilities that differ between the Ink UI and the line mode (work with a progress row,
+// switching sessions in place, side questions).
+import type { Config, ResolvedModel } from "../config/types.js";
+import type { Session } from "../engine/session.js";
+
+export interface CommandHost {
+  readonly session: Session;
+  readonly config: Config;
+  readonly home: string;
+  readonly cwd: string;
+  readonly baseUrl?: string;
+  /** USD of this session so far (the ledger's rows); null once a price was unknown. */
+  cost(): number | null;
+  /** USD of this process's side questions, shown apart (they stay out of the ledger, R-SIDE-4). */
+  sideCost(): number | null;
+  print(text: string): void;
+  error(text: string): void;
+  /** Lines after the command list in `/help`: this front end's keys. */
+  readonly keyHints: readonly string[];
+  /** Facts only this front end knows, for `/status` (context %, busy, queued). */
+  statusFacts(): string[];
+  /**
+   * Runs a turn or a compaction as work Ctrl+C interrupts; a failure is reported by the host
+   * and gives undefined.
+   */
+  work<T>(fn: () => Promise<T>, phase: "thinking" | "compacting"): Promise<T | undefined>;
+  /** After a model switch, so a status line can follow. */
+  modelChanged?(model: ResolvedModel): void;
+  /** Opens another session in place of this one (`/resume <id>`, `/fork`); absent = not here. */
+  switchTo?(id: string): Promise<void>;
+  /** Asks a side question (`/btw`): a panel may answer later, the line mode before it returns. */
+  side(question: string): void | Promise<void>;
+  quit(): void | Promise<void>;
+}
+
+/**
+ * When a command may run in a front end that stays open during work:
+ * `now` — reports or adjusts the display, busy or not (R-UI-4);
+ * `idle` — changes the session or starts work, so it waits for an idle prompt;
+ * `switch` — stops the work first and runs in the order typed, dropping queued text (R-UI-3);
+ * `quit` — leaves.
+ */
+export type CommandTiming = "now" | "idle" | "switch" | "quit";
+
+export interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  /** Argument hint for help and the menu, e.g. `[N]`, `<id>`. */
+  args?: string;
+  description: string;
+  timing: CommandTiming | ((args: string[]) => CommandTiming);
+  run(host: CommandHost, args: string[], rest: string): void | Promise<void>;
+}

@@ -1,0 +1,50 @@
+// Report texts of the slash commands, from the session's read-only queries.
+import { money } from "../config/pricing.js";
+import type { TranscriptLine } from "../engine/session.js";
+import type { CommandHost } from "./host.js";
+
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((p: { type?: string; text?: string }) => (p.type === "text" ? (p.text ?? "") : "[image]"))
+    .join(" ");
+}
+
+/** The session's cost; side questions' cost apart, when there were any (R-SIDE-4). */
+export function costText(host: CommandHost): string {
+  const side = host.sideCost();
+  return side === 0 ? money(host.cost()) : `${money(host.cost())} (+ ${money(side)} side questions)`;
+}
+
+export function statusText(host: CommandHost): string {
+  const s = host.session.status();
+  return [
+    `session ${s.id}`,
+    `model ${s.model.id}`,
+    `thinking ${s.model.thinking}`,
+    ...host.statusFacts(),
+    `cost ${costText(host)}`,
+  ].join(" · ");
+}
+
+/** The last `n` prompts with their turn numbers. */
+export function historyText(transcript: readonly TranscriptLine[], n: number): string {
+  const prompts = transcript.flatMap((l) => (l.type === "user_prompt" ? [l] : []));
+  const shown = prompts.slice(-n).map((l) => `${String(l.turn).padStart(4)}  ${textOf(l.content)}`);
+  return shown.length ? shown.join("\n") : "no prompts yet";
+}
+
+/** Tool calls by tool, most used first, with their share. */
+export function statsText(transcript: readonly TranscriptLine[]): string {
+  const counts = new Map<string, number>();
+  for (const line of transcript)
+    if (line.type === "tool_result") counts.set(line.name, (counts.get(line.name) ?? 0) + 1);
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return "no tool calls yet";
+  return [
+    `${total} tool calls`,
+    ...[...counts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `  ${name.padEnd(14)} ${String(n).padStart(4)}  ${Math.round((n / total) * 100)}%`),
+  ].join("\n");
+}

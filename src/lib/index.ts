@@ -1,0 +1,46 @@
+// The library API (`import { openSession } from "tern"`): the same `Session` door the terminal
+// front ends and `tern acp` use — commands in (`send`, `cancel`, `askSide`), events out
+// (`subscribe`), read-only queries (`status`, `transcript`, `todos`). Nothing here reaches behind it.
+import { type OpenOptions, type OpenResult, openConfiguredSession } from "../engine/library.js";
+import type { Session } from "../engine/session.js";
+
+export type { OpenOptions } from "../engine/library.js";
+export type { SessionHooks } from "../engine/core.js";
+export type { OnLimit } from "../engine/budget.js";
+export type { EngineEvent, EngineEventType, ToolCallFields, UsageFields } from "../engine/events.js";
+export type { Listener } from "../engine/bus.js";
+export type {
+  CompactResult,
+  Session,
+  SessionCommand,
+  SessionStatus,
+  TranscriptLine,
+} from "../engine/session.js";
+export type { TurnError, TurnOutcome } from "../engine/stop.js";
+export type { SideEvent, SideExchange, SideResult } from "../engine/side.js";
+export type { UndoReport } from "../engine/undo.js";
+export type { PendingCall, ApprovalAnswer } from "../tools/executor.js";
+export type { ContentPart } from "../provider/types.js";
+export type { TodoItem } from "../tools/types.js";
+export type { Config, PermissionMode, ResolvedModel } from "../config/types.js";
+export type { RecordLine, StopReason } from "../record/types.js";
+export { exitCodeFor } from "../engine/stop.js";
+
+export interface OpenedTernSession {
+  session: Session;
+  /** True when `resume` named an earlier session. */
+  resumed: boolean;
+  /** Notices about the config, the model or the record (one line each). */
+  warnings: string[];
+  model: OpenResult["model"];
+}
+
+/**
+ * Opens a new tern session (or resumes one) in `opts.cwd`, with the user's config. Close it with
+ * `session.close()`. Example: `const { session } = await openSession({ cwd });
+ * const outcome = await session.send({ type: "prompt", content: [{ type: "text", text: "hi" }] });`
+ */
+export async function openSession(opts: OpenOptions = {}): Promise<OpenedTernSession> {
+  const opened = await openConfiguredSession(opts);
+  return { session: opened.session, resumed: opened.resumed, warnings: opened.warnings, model: opened.model };
+}

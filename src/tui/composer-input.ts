@@ -1,0 +1,167 @@
+// The composer's input side (R-UI-14): edits with the completion menu kept in step, the kill
+// buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
+// back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
+import { workspaceFiles } from "../engine/workspace-files.js";
+import { backspace, type Edit, History, insert } from "./composer.js";
+import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
+import { editInEditor } from "./editor.js";
+import { HistoryStore } from "./history-store.js";
+import { Pastes } from "./paste.js";
+import type { Cut } from "./readline.js";
+import type { ItemKind } from "./state.js";
+import type { Store } from "./store.js";
+
+/** A listing older than this is refreshed (in the background) when an `@` is typed. */
+const FILES_FRESH_MS = 10_000;
+
+export interface ComposerDeps {
+  store: Store;
+  home: string;
+  cwd: string;
+  print(kind: ItemKind, text: string): void;
+}
+
+export class ComposerInput {
+  readonly history: History;
+  readonly pastes = new Pastes();
+  private killed = "";
+  /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
+  ctrlXPending = false;
+  private files: string[] | undefined;
+  private filesListedAt = 0;
+  private loadingFiles = false;
+  /** Esc closed the menu for this text; it opens again once the text changes. */
+  private dismissedFor: string | undefined;
+
+  constructor(private readonly deps: ComposerDeps) {
+    const saved = new HistoryStore(deps.home, deps.cwd);
+    this.history = new History(saved.load(), (text) => saved.add(text));
+  }
+
+  get edit(): Edit {
+    const s = this.deps.store.get();
+    return { text: s.composer, cursor: s.cursor };
+  }
+
+  get menu(): Menu | null {
+    return this.deps.store.get().menu;
+  }
+
+  set(e: Edit): void {
+    this.deps.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
+    this.refreshMenu();
+  }
+
+  /** A kill (Ctrl+W/K/U): what it cut is kept for Ctrl+Y. */
+  cut(c: Cut): void {
+    if (c.killed) this.killed = c.killed;
+    this.set(c.edit);
+  }
+
+  yank(): void {
+    if (this.killed) this.set(insert(this.edit, this.killed));
+  }
+
+  /** Backspace as an edit; a paste placeholder right before the cursor goes as one. */
+  backspaceEdit(): Edit {
+    const e = this.edit;
+    const label = this.pastes.placeholderBefore(e.text, e.cursor);
+    if (!label) return backspace(e);
+    const from = e.cursor - label.length;
+    return { text: e.text.slice(0, from) + e.text.slice(e.cursor), cursor: from };
+  }
+
+  /** A prompt from history: one saved with a large paste comes back collapsed again. */
+  recall(text: string): void {
+    const shown = this.pastes.collapse(text);
+    this.set({ text: shown, cursor: shown.length });
+  }
+
+  /** A bracketed paste goes in at the cursor (collapsed when large); it never sends. */
+  paste(text: string): void {
+    this.set(insert(this.edit, this.pastes.collapse(text)));
+  }
+
+  /** Up on an empty composer: the newest queued follow-up comes back to be edited. */
+  takeBackQueued(): boolean {
+    const queue = this.deps.store.get().queue;
+    if (this.edit.text !== "" || queue.length === 0) return false;
+    const text = queue[queue.length - 1];
+    this.deps.store.dispatch({ type: "take_back" });
+    this.set({ text, cursor: text.length });
+    return true;
+  }
+
+  /**
+   * Ctrl+G: the prompt in $EDITOR; the edited text replaces it. Only at an idle prompt: the
+   * editor holds the process until it closes, and a running turn's stream would stall meanwhile.
+   */
+  openEditor(): void {
+    if (this.deps.store.get().busy) {
+      this.deps.print("info", "Ctrl+G opens $EDITOR at an idle prompt (work is running now)");
+      return;
+    }
+    const result = editInEditor(this.pastes.expand(this.edit.text));
+    if (result.ok) this.set({ text: result.text, cursor: result.text.length });
+    else this.deps.print("error", result.error);
+  }
+
+  // ---- completion menu ------------------------------------------------------------------
+
+  moveMenu(delta: -1 | 1): void {
+    const menu = this.menu;
+    if (!menu) return;
+    const index = (menu.index + delta + menu.items.length) % menu.items.length;
+    this.deps.store.dispatch({ type: "menu", menu: { ...menu, index } });
+  }
+
+  /** Puts the selected item in; returns it (a command the caller may run at once). */
+  acceptMenu(): Menu["items"][number] | undefined {
+    const menu = this.menu;
+    if (!menu) return undefined;
+    const item = menu.items[menu.index];
+    const next = applyMenu(this.edit.text, menu);
+    this.deps.store.dispatch({ type: "compose", text: next.text, cursor: next.cursor });
+    // A chosen command name leaves the menu shut until more is typed.
+    this.dismissedFor = next.text;
+    this.refreshMenu();
+    return item;
+  }
+
+  dismissMenu(): void {
+    this.dismissedFor = this.edit.text;
+    this.deps.store.dispatch({ type: "menu", menu: null });
+  }
+
+  private refreshMenu(): void {
+    const { text, cursor } = this.edit;
+    let menu: Menu | undefined;
+    if (text !== this.dismissedFor) {
+      this.dismissedFor = undefined;
+      menu = commandMenu(text, cursor);
+      if (!menu && atToken(text, cursor)) {
+        if (this.files) menu = fileMenu(text, cursor, this.files);
+        if (!this.files || Date.now() - this.filesListedAt > FILES_FRESH_MS) this.loadFiles();
+      }
+    }
+    const old = this.menu;
+    // Keep the selection while the same items are offered.
+    if (menu && old && old.kind === menu.kind && old.items[old.index]?.value === menu.items[old.index]?.value)
+      menu.index = old.index;
+    if (menu || old) this.deps.store.dispatch({ type: "menu", menu: menu ?? null });
+  }
+
+  /** The workspace's files, listed on the first `@` and again when the list has aged. */
+  private loadFiles(): void {
+    if (this.loadingFiles) return;
+    this.loadingFiles = true;
+    workspaceFiles(this.deps.cwd)
+      .catch(() => [] as string[])
+      .then((files) => {
+        this.files = files;
+        this.filesListedAt = Date.now();
+        this.loadingFiles = false;
+        this.refreshMenu();
+      });
+  }
+}

@@ -1,0 +1,86 @@
+// The library API as a program uses it: `import { openSession } from "tern"` (the package's
+// `exports`, i.e. the built dist/lib entry and its .d.ts), a session opened in-process against
+// the fake provider, commands in, events out, queries, and the same record and ledger as the CLI.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { recordLines, useE2E } from "./tools-support.js";
+
+const e = useE2E();
+const env = () => ({ TERN_LOCAL_PROBE_PORTS: "", OPENAI_API_KEY: "sk-test-key" });
+
+describe("library API", () => {
+  it("the package exports openSession with its .d.ts", async () => {
+    const root = join(import.meta.dirname, "../..");
+    expect(existsSync(join(root, "dist/lib/types/lib/index.d.ts"))).toBe(true);
+    const lib = await import("tern");
+    expect(typeof lib.openSession).toBe("function");
+  });
+
+  it("opens a session in-process: events, outcome, queries, approval hook, record and ledger", async () => {
+    const { openSession } = await import("tern");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo hi" } }]),
+      openaiText("said hi"),
+    );
+    const asked: string[] = [];
+    const { session, resumed } = await openSession({
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: env(),
+      hooks: {
+        approve: async (calls) => {
+          for (const c of calls) asked.push(c.name);
+          return new Map(calls.map((c) => [c.id, "approved" as const]));
+        },
+      },
+    });
+    expect(resumed).toBe(false);
+    const types: string[] = [];
+    const off = session.subscribe((event) => types.push(event.type));
+    const outcome = await session.send({ type: "prompt", content: [{ type: "text", text: "say hi" }] });
+    off();
+    expect(outcome).toMatchObject({ stopReason: "completed", finalText: "said hi", turn: 1 });
+    expect(asked).toEqual(["bash"]);
+    expect(types).toEqual(
+      expect.arrayContaining(["turn_start", "tool_call", "approval", "tool_result", "turn_end"]),
+    );
+    expect(session.status()).toMatchObject({ id: session.id, mode: "ask", lastTurn: 1 });
+    expect(session.transcript().some((l) => l.type === "turn_end")).toBe(true);
+    await session.close();
+    expect(recordLines(e).find((l) => l.type === "tool_result")).toMatchObject({ id: "c1", outcome: "ok" });
+    const metrics = await e.run(["metrics", "--json"]);
+    expect(metrics.stdout).toContain(session.id);
+  });
+
+  it("resumes a session by id and denies calls needing approval when no hook is given", async () => {
+    const { openSession } = await import("tern");
+    e.provider.enqueue(
+      openaiText("first"),
+      openaiToolCalls([{ id: "c2", name: "bash", args: { command: "echo x" } }]),
+      openaiText("denied then"),
+    );
+    const opts = {
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: env(),
+    };
+    const first = await openSession(opts);
+    await first.session.send({ type: "prompt", content: [{ type: "text", text: "one" }] });
+    await first.session.close();
+    const again = await openSession({ ...opts, resume: first.session.id });
+    expect(again.resumed).toBe(true);
+    const outcome = await again.session.send({ type: "prompt", content: [{ type: "text", text: "two" }] });
+    expect(outcome.turn).toBe(2);
+    await again.session.close();
+    expect(recordLines(e).find((l) => l.type === "tool_result")).toMatchObject({
+      id: "c2",
+      outcome: "denied",
+    });
+  });
+});
