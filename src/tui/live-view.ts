@@ -20,6 +20,13 @@ export interface LiveRows {
   status: string;
 }
 
+/** What the composer draws for typed text: a tab as two spaces, a control character as ^X. */
+function composerText(text: string): string {
+  return text
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `^${String.fromCharCode(c.charCodeAt(0) ^ 64)}`);
+}
+
 /** The composer text with the cursor cell drawn inverse, wrapped inside the box, capped to `max` rows around the cursor. */
 export function composerRows(
   text: string,
@@ -36,13 +43,16 @@ export function composerRows(
   for (const [i, line] of lines.entries()) {
     const lineStart = offset;
     offset += line.length + 1;
-    const clean = sanitize(line);
+    const clean = composerText(line);
+    // Where the cursor falls in the drawn text (a tab or control character takes two cells).
+    const inLine = cursor - lineStart;
+    const cursorAt = inLine >= 0 && inLine <= line.length ? composerText(line.slice(0, inLine)).length : -1;
     // Wrap the plain text first, then paint the cursor cell in the row that holds it.
     const wrapped = wrapLines(clean, Math.max(1, inner - prompt.length));
     let consumed = 0;
     for (const [j, row] of wrapped.entries()) {
       let drawn = row;
-      const at = cursor - lineStart - consumed;
+      const at = cursorAt < 0 ? -1 : cursorAt - consumed;
       const last = j === wrapped.length - 1;
       if (at >= 0 && (at < row.length || (last && at === row.length))) {
         drawn = `${row.slice(0, at)}${style.inverse(row[at] ?? " ")}${row.slice(at + 1)}`;

@@ -121,8 +121,14 @@ describe("the screen is never cleared", () => {
     const vt = await t.start();
     const paste = Array.from({ length: 200 }, (_, i) => `pasted line ${i}`).join("\n");
     await vt.write(`\x1b[200~${paste}\x1b[201~`);
+    // A big paste is one placeholder in the composer (R-UI-14).
+    await vt.waitForScreen("[pasted 200 lines]");
+    await vt.write("\x03");
+    await vt.waitForGone("[pasted 200 lines]");
+    // Typed lines (Ctrl+J) taller than the composer's share show a window around the cursor.
+    await vt.write(Array.from({ length: 60 }, (_, i) => `typed line ${i}`).join("\n"));
     await vt.waitForScreen(/more lines\)/);
-    // Ctrl+U clears the composer; then a long answer.
+    // Ctrl+C clears the composer; then a long answer.
     await vt.write("\x03");
     await vt.type("long");
     await vt.press("enter");
@@ -133,6 +139,24 @@ describe("the screen is never cleared", () => {
     expect(screenClears(vt.raw)).toBe(0);
     const lines = vt.lines().map((l) => l.trim());
     for (let i = 1; i <= 120; i++) expect(lines.filter((l) => l === `answer line ${i}`)).toHaveLength(1);
+  });
+});
+
+describe("the completion menu", () => {
+  it("fits a short terminal with the composer and status line, never clearing the screen", async () => {
+    const vt = await t.start();
+    await vt.resize(100, 10);
+    await vt.type("/");
+    await vt.waitForScreen("Esc close");
+    const screen = vt.screen().join("\n");
+    expect(screen).toMatch(/› \//);
+    expect(screen).toMatch(/\d+\/\d+ · ↑\/↓ choose/);
+    expect(screen).toMatch(/context \d+% · \d+ tokens/);
+    await vt.press("down");
+    await vt.press("down");
+    await vt.press("escape");
+    await vt.waitForGone("Esc close");
+    expect(screenClears(vt.raw)).toBe(0);
   });
 });
 
