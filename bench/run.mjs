@@ -19,6 +19,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
+  // Native addons load their .node files relative to their own package.
   external: ["better-sqlite3", "node-pty"],
   banner: {
     js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",

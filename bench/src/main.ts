@@ -19,6 +19,7 @@ import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
 import { mcpStartBench } from "./mcp-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
+import { keystrokeBench, streamFrameBench } from "./ui-benches.js";
 import { parseOnce, recordStream } from "./sse.js";
 
 async function sseBench(plan: Plan): Promise<Row[]> {
@@ -62,6 +63,8 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["sandbox", () => sandboxBench(plan)],
     ["long-turn", () => longTurnBench(p, plan)],
     ["mcp-start", () => mcpStartBench(p, plan)],
+    ["ui-keys", () => keystrokeBench(p, plan)],
+    ["ui-stream", () => streamFrameBench(p, plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

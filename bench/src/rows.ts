@@ -1,7 +1,7 @@
 // One result row of the benchmark table and how it is judged against its target.
 import type { Stats } from "./harness.js";
 
-export type Unit = "ms" | "MB" | "MB/s" | "KB" | "x" | "tokens" | "count" | "%";
+export type Unit = "ms" | "MB" | "MB/s" | "KB" | "B" | "x" | "tokens" | "count" | "%";
 
 export interface Target {
   /** `ratio`: median ÷ baseline median ≤ value; `max`: median ≤ value; `min`: median ≥ value. */

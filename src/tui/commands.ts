@@ -46,6 +46,7 @@ function hostFor(ctl: TuiController): CommandHost {
         sessionId: ctl.session.id,
         contextWindow: model.info.contextWindow,
         thinking: model.thinking,
+        priced: model.info.pricing !== undefined,
       }),
     switchTo: (id) => ctl.switchTo(id),
     side: (question) => void askSideQuestion(ctl, question),

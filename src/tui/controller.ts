@@ -1,11 +1,12 @@
 // The UI's one stateful object: owns the current session, turns user intents (Enter, Ctrl+C,
 // y/n/a) into engine commands, and feeds engine events to the store. Components never call
 // the engine; they read the store and report keys here (keys.ts).
-import { stripControlSequences } from "../engine/terminal-text.js";
 import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { Session } from "../engine/session.js";
+import { ApprovalFlow } from "./approval-flow.js";
+import { greeting } from "./greeting.js";
 import { ComposerInput } from "./composer-input.js";
 import { RawInput } from "./raw-input.js";
 import { initialState, type ItemKind } from "./state.js";
@@ -26,8 +27,6 @@ export interface TuiDeps {
   baseUrl?: string;
 }
 
-type PendingCalls = Parameters<SessionHooks["approve"]>[0];
-type Decisions = Awaited<ReturnType<SessionHooks["approve"]>>;
 type LimitAnswer = "yes" | "no" | "all";
 type ContentPart = ReturnType<typeof buildPromptContent>[number];
 export type TuiHooks = SessionHooks;
@@ -45,7 +44,7 @@ export class TuiController {
   readonly exited: Promise<void>;
   private resolveExit!: () => void;
   private unsubscribe: (() => void) | undefined;
-  private approveResolve: ((answer: "y" | "n" | "a") => void) | undefined;
+  private readonly approvals: ApprovalFlow;
   private limitResolve: ((answer: LimitAnswer) => void) | undefined;
   private sideAbort: AbortController | undefined;
   /** The running turn or compaction, so session switches wait for it to settle. */
@@ -55,9 +54,11 @@ export class TuiController {
   private compacting = false;
   private lastEmptyCtrlC = 0;
   private exiting = false;
+  private greeted = false;
 
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
+    this.approvals = new ApprovalFlow(this.store);
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,
@@ -68,7 +69,7 @@ export class TuiController {
       this.resolveExit = resolve;
     });
     this.hooks = {
-      approve: (calls) => this.askApproval(calls),
+      approve: (calls) => this.approvals.ask(calls),
       onLimit: (limit, used, allowed) => this.askLimit(limit, used, allowed),
       takeFollowUp: () => this.takeFollowUp(),
       offersOutsideSandbox: true,
@@ -95,12 +96,12 @@ export class TuiController {
       sessionId: opened.session.id,
       contextWindow: model.info.contextWindow,
       thinking: model.thinking,
+      priced: model.info.pricing !== undefined,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
-    this.print(
-      "info",
-      `tern · ${model.id} · session ${opened.session.id}${opened.resumed ? " (resumed)" : ""} · /help for commands`,
-    );
+    // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
+    this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
+    this.greeted = true;
     this.unsubscribe = opened.session.subscribe((event) =>
       this.store.dispatch({ type: "event", event, now: Date.now() }),
     );
@@ -153,7 +154,7 @@ export class TuiController {
       return;
     }
     if (state.approval) {
-      this.answerApproval("n");
+      this.answerApproval("n", true);
       this.session.cancel();
       return;
     }
@@ -178,6 +179,16 @@ export class TuiController {
     }
     this.lastEmptyCtrlC = now;
     this.print("info", "press Ctrl+C again to exit");
+  }
+
+  /** Ctrl+O: the newest finished tool call's whole output, into the transcript. */
+  expandLastTool(): void {
+    const item = [...this.state.items].reverse().find((i) => i.tool?.content !== undefined);
+    if (!item?.tool) {
+      this.print("info", "no tool output to show yet");
+      return;
+    }
+    this.store.dispatch({ type: "print", kind: "output", text: item.tool.content ?? "" });
   }
 
   // ---- turns ----------------------------------------------------------------------------
@@ -282,7 +293,7 @@ export class TuiController {
     if (this.exiting) return;
     this.exiting = true;
     this.sideAbort?.abort();
-    this.answerApproval("n");
+    this.answerApproval("n", true);
     this.answerLimit("no");
     this.session.cancel();
     this.resolveExit();
@@ -290,31 +301,9 @@ export class TuiController {
 
   // ---- prompts from the engine ------------------------------------------------------------
 
-  private askApproval(calls: PendingCalls): Promise<Decisions> {
-    return new Promise((resolve) => {
-      this.approveResolve = (answer) => {
-        const decision = answer === "a" ? "always" : answer === "y" ? "approved" : "denied";
-        resolve(new Map(calls.map((call) => [call.id, decision])));
-      };
-      this.store.dispatch({
-        type: "approval",
-        calls: calls.map((c) => ({
-          id: c.id,
-          name: c.name,
-          arguments: stripControlSequences(c.call.arguments),
-          reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
-          always: c.always === undefined ? undefined : stripControlSequences(c.always),
-        })),
-      });
-    });
-  }
-
-  answerApproval(answer: "y" | "n" | "a"): void {
-    const resolve = this.approveResolve;
-    if (!resolve) return;
-    this.approveResolve = undefined;
-    this.store.dispatch({ type: "approval", calls: null });
-    resolve(answer);
+  /** Answers the prompt's current call (or all remaining); the batch resolves once all are answered. */
+  answerApproval(answer: "y" | "n" | "a", all = false): void {
+    this.approvals.answer(answer, all);
   }
 
   private askLimit(limit: string, used: number, allowed: number): Promise<LimitAnswer> {

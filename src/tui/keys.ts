@@ -1,6 +1,7 @@
 // All key handling in one place: which keys mean what depends on what is on screen
 // (approval prompt, side panel, composer).
 import type { Key } from "ink";
+import { approvalKey } from "./approval-keys.js";
 import { composerKey } from "./composer-keys.js";
 import type { TuiController } from "./controller.js";
 
@@ -48,13 +49,21 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     ctl.ctrlC();
     return;
   }
+  // R-UI-11: the tail under a tool call expands to its whole output.
+  if (key.ctrl && input === "o") {
+    ctl.expandLastTool();
+    return;
+  }
   if (state.approval) {
-    // R-UI-8: y / n / a(lways), one key.
-    const answer = input.toLowerCase();
-    if (answer === "y" || answer === "n" || answer === "a") ctl.answerApproval(answer);
+    approvalKey(ctl, input, key);
     return;
   }
   if (state.side.open && sideKey(ctl, input, key)) return;
+  // R-UI-12: Esc interrupts a running turn like Ctrl+C; an open completion menu takes Esc first.
+  if (key.escape && state.busy && !state.menu) {
+    ctl.ctrlC();
+    return;
+  }
   composerKey(ctl, input, key);
 }
 

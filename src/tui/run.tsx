@@ -1,7 +1,7 @@
 // Starts the Ink UI: opens the session through the cli's opener, renders, waits for /quit or a
 // double Ctrl+C, then unmounts and closes the session.
 import { render } from "ink";
-import { App } from "./app.js";
+import { App, lastFrame } from "./app.js";
 import { TuiController, type TuiDeps } from "./controller.js";
 import {
   giveBackTypeAhead,
@@ -27,7 +27,9 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   }
   giveBackTypeAhead();
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
-  const ink = render(<App ctl={ctl} />, { exitOnCtrlC: false, patchConsole: false });
+  // Not Ink's incrementalRendering: in Ink 6.8 it moves the cursor one row short when the frame
+  // ends in a newline (every frame below a scrollback does), so frames pile up on screen.
+  const ink = render(<App ctl={ctl} />, { stdout: inkStdout(), exitOnCtrlC: false, patchConsole: false });
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
   let signalled: number | undefined;
   const onTerm = () => {
@@ -40,6 +42,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   };
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
+  const stopResize = eraseRewrappedRows();
   try {
     await ctl.exited;
     // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
@@ -50,11 +53,55 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     ink.unmount();
     await ink.waitUntilExit();
   } finally {
+    stopResize();
     process.off("exit", inputModesOff);
     inputModesOff();
   }
+  // R-UI-16: how to come back to this session.
+  if (process.stdout.isTTY)
+    process.stdout.write(`Resume this session with: tern --resume ${ctl.session.id}\n`);
   await ctl.session.close();
   process.off("SIGTERM", onTerm);
   process.off("SIGHUP", onHup);
   return signalled ?? 0;
+}
+
+/** A height Ink's frame never reaches (the live region is capped at the real rows − 1). */
+const NEVER_ROWS = 100_000;
+
+/**
+ * process.stdout as Ink sees it. Ink clears the screen and the scrollback (ESC[2J ESC[3J) and
+ * rewrites the whole transcript whenever its last frame was as tall as the terminal, which
+ * happens right after the window gets shorter. The live region is fitted to the real height
+ * (live-view.ts reads process.stdout.rows); Ink is told a height it never reaches, so it never
+ * clears (R-UI-13).
+ */
+function inkStdout(): NodeJS.WriteStream {
+  return new Proxy(process.stdout, {
+    get(target, prop) {
+      if (prop === "rows") return NEVER_ROWS;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * When the terminal gets narrower it re-wraps the rows of the live region, so it holds more
+ * rows than Ink erases before redrawing; the rest would stay on screen as a stale frame. This
+ * runs before Ink's own resize handler and erases the rows the re-wrap added (R-UI-13).
+ */
+function eraseRewrappedRows(): () => void {
+  let cols = process.stdout.columns || 80;
+  const onResize = () => {
+    const next = process.stdout.columns || 80;
+    if (next < cols) {
+      const rows = lastFrame.widths.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / next)), 0);
+      const extra = rows - lastFrame.widths.length;
+      if (extra > 0) process.stdout.write("\x1b[2K\x1b[1A".repeat(extra));
+    }
+    cols = next;
+  };
+  process.stdout.prependListener("resize", onResize);
+  return () => process.stdout.off("resize", onResize);
 }

@@ -1,28 +1,59 @@
 // The UI state and its pure reducer: engine events and UI actions in, state out. Components
 // only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
-import { addCost, money } from "../config/pricing.js";
-import type { EngineEvent, ToolCallFields } from "../engine/events.js";
+import { addCost } from "../config/pricing.js";
+import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
+import {
+  type ApprovalAnswer,
+  type ApprovalCall,
+  type ApprovalState,
+  answer,
+  newApproval,
+} from "./approval.js";
+import { commitLive, hostedToolLine, money, onEvent, print } from "./state-events.js";
+import type { ToolRun } from "./tool-view.js";
 import type { Menu } from "./completion.js";
 
-/** A call waiting for approval, with why it asks and what `always` would cover. */
-export type ApprovalFields = ToolCallFields & { reason?: string; always?: string };
+export { hostedToolLine, money };
 
-export type ItemKind = "user" | "assistant" | "tool" | "info" | "error" | "turn" | "retry";
+export type ItemKind =
+  | "user"
+  | "assistant"
+  | "tool"
+  | "info"
+  | "error"
+  | "turn"
+  | "retry"
+  | "interrupted"
+  /** A tool call's whole output, asked for with Ctrl+O. */
+  | "output";
 
-/** A committed transcript line: written once to the scrollback, never redrawn. */
+/** A committed transcript item: written once to the scrollback, never redrawn. */
 export interface Item {
   id: number;
   kind: ItemKind;
+  /** Plain text (for an assistant item: its markdown source). */
   text: string;
+  /** A finished tool call, drawn as its readable line and output (tool items only). */
+  tool?: ToolRun;
 }
 
+/** `since`: when the phase began (ms), for the elapsed time the progress row shows. */
 export type Phase =
-  | { kind: "thinking" }
-  | { kind: "tool"; name: string; detail?: string }
-  | { kind: "approval" }
-  | { kind: "compacting" }
-  | { kind: "retry"; attempt: number; until: number };
+  | { kind: "thinking"; since?: number }
+  | { kind: "tool"; name: string; since?: number; detail?: string }
+  | { kind: "approval"; since?: number }
+  | { kind: "compacting"; since?: number }
+  | { kind: "retry"; attempt: number; until: number; message?: string };
+
+/** The running turn, for the progress row's elapsed time and live token count (R-UI-15). */
+export interface TurnProgress {
+  start: number;
+  /** Output tokens of finished rounds (from usage). */
+  tokens: number;
+  /** Characters streamed since the last usage, for an estimate. */
+  roundChars: number;
+}
 
 export interface SideExchange {
   question: string;
@@ -69,9 +100,15 @@ export interface StatusInfo {
 export interface UiState {
   items: Item[];
   nextId: number;
+  /** The streaming text of the current round. */
   live: string;
   /** Reasoning of the running round, shown dimmed until its answer starts (then collapsed). */
   liveReasoning: string;
+  /** How much of `live` is already committed to the scrollback (complete blocks). */
+  flushed: number;
+  /** Calls of the current batch that have not finished. */
+  running: ToolRun[];
+  turn: TurnProgress | null;
   busy: boolean;
   phase: Phase | null;
   /** Follow-ups typed while busy (R-UI-1), oldest first. */
@@ -83,7 +120,7 @@ export interface UiState {
   cursor: number;
   /** The completion menu under the composer (`/` commands, `@` files), if open. */
   menu: Menu | null;
-  approval: ApprovalFields[] | null;
+  approval: ApprovalState | null;
   limit: LimitPrompt | null;
   side: SideState;
   status: StatusInfo;
@@ -104,9 +141,20 @@ export type UiAction =
   | { type: "drop_queue" }
   | { type: "hold"; held: boolean }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
-  | { type: "approval"; calls: ApprovalFields[] | null }
+  | { type: "approval"; calls: ApprovalCall[] | null; now?: number }
+  /** Answers the prompt's current call (`all`: every call not answered yet). */
+  | { type: "approval_answer"; answer: ApprovalAnswer; all?: boolean }
+  | { type: "approval_scroll"; approval: ApprovalState }
   | { type: "limit"; prompt: LimitPrompt | null }
-  | { type: "session"; model: string; sessionId: string; contextWindow: number; thinking?: string }
+  /** `priced: false`: the model has no known price, so the cost shows `$?` (R-UI-15). */
+  | {
+      type: "session";
+      model: string;
+      sessionId: string;
+      contextWindow: number;
+      thinking?: string;
+      priced?: boolean;
+    }
   | { type: "side_ask"; question: string }
   | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
   | { type: "side_done"; ok: boolean; text: string; error?: string; cost?: number | null }
@@ -123,6 +171,9 @@ export function initialState(
     nextId: 1,
     live: "",
     liveReasoning: "",
+    flushed: 0,
+    running: [],
+    turn: null,
     busy: false,
     phase: null,
     queue: [],
@@ -136,114 +187,6 @@ export function initialState(
     status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
     toolRounds: 0,
   };
-}
-
-function print(state: UiState, kind: ItemKind, text: string): UiState {
-  // Tool output and model text must not drive the terminal (SPEC §10).
-  const item = { id: state.nextId, kind, text: stripControlSequences(text) };
-  return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
-}
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
-
-export function hostedToolLine(event: { name: string; detail: string }): string {
-  const detail = stripControlSequences(event.detail);
-  return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
-}
-
-function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
-  switch (event.type) {
-    case "turn_start":
-      return { ...state, toolRounds: 0, phase: { kind: "thinking" } };
-    case "round_start":
-      return { ...state, phase: { kind: "thinking" } };
-    case "reasoning_delta":
-      // Once the answer streams, the reasoning is collapsed: late reasoning stays hidden too.
-      return state.live === ""
-        ? { ...state, liveReasoning: state.liveReasoning + stripControlSequences(event.text) }
-        : state;
-    case "text_delta":
-      return {
-        ...state,
-        liveReasoning: "",
-        live: state.live + stripControlSequences(event.text),
-        phase: state.phase?.kind === "retry" ? { kind: "thinking" } : state.phase,
-      };
-    case "stream_discarded":
-      return { ...state, live: "", liveReasoning: "" };
-    case "assistant_message": {
-      const next = {
-        ...state,
-        live: "",
-        liveReasoning: "",
-        toolRounds: state.toolRounds + (event.tool_calls.length > 0 ? 1 : 0),
-      };
-      return event.text.trim() ? print(next, "assistant", event.text.replace(/\s+$/, "")) : next;
-    }
-    case "retry_scheduled":
-      return print(
-        { ...state, phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms } },
-        "retry",
-        `retrying model request: ${event.message}`,
-      );
-    case "tool_call":
-      return print(
-        { ...state, phase: { kind: "tool", name: event.name } },
-        "tool",
-        `→ ${event.name} ${clip(event.arguments, 200)}`,
-      );
-    case "hosted_tool":
-      return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
-    case "approval":
-      return event.decision === "denied" ? print(state, "tool", `  denied ${event.id}`) : state;
-    case "tool_progress":
-      return { ...state, phase: { kind: "tool", name: event.name, detail: progressDetail(event) } };
-    case "tool_result": {
-      const next = { ...state, phase: { kind: "thinking" } as Phase };
-      if (event.outcome === "ok") return next;
-      return print(
-        next,
-        "tool",
-        `  ${event.name} ${event.outcome}: ${clip(event.content.split("\n")[0], 200)}`,
-      );
-    }
-    case "usage":
-      return {
-        ...state,
-        status: {
-          ...state.status,
-          lastPrompt: event.prompt,
-          tokens: state.status.tokens + event.prompt + event.completion,
-        },
-      };
-    case "compaction":
-      return print(
-        event.cost === undefined
-          ? state
-          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } },
-        "info",
-        `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
-      );
-    case "notice":
-      return print(state, "info", `notice: ${event.text}`);
-    case "error":
-      return print(
-        state,
-        "error",
-        `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
-      );
-    case "limit_reached":
-      return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
-    case "turn_end": {
-      const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
-      const label =
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${state.toolRounds} · ` +
-        `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost)}`;
-      return print({ ...state, live: "", phase: null, status: { ...state.status, cost } }, "turn", label);
-    }
-    default:
-      return state;
-  }
 }
 
 function side(state: UiState, patch: Partial<SideState>): UiState {
@@ -274,23 +217,40 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, queue: [], held: false };
     case "hold":
       return { ...state, held: action.held };
-    case "busy":
+    case "busy": {
+      // Text still live when the work ends (no turn_end came) stays on screen.
+      const next = action.busy ? state : commitLive(state);
       return {
-        ...state,
+        ...next,
         busy: action.busy,
         phase: action.phase !== undefined ? action.phase : action.busy ? state.phase : null,
-        live: action.busy ? state.live : "",
+        running: action.busy ? state.running : [],
+        turn: action.busy ? state.turn : null,
       };
-    case "approval":
+    }
+    case "approval": {
+      if (action.calls)
+        return {
+          ...state,
+          approval: newApproval(action.calls, action.now ?? 0),
+          phase: { kind: "approval" },
+        };
+      const next = { ...state, approval: null };
+      if (state.phase?.kind !== "approval") return next;
+      const first = state.running[0];
       return {
-        ...state,
-        approval: action.calls,
-        phase: action.calls
-          ? { kind: "approval" }
-          : state.phase?.kind === "approval"
-            ? { kind: "thinking" }
-            : state.phase,
+        ...next,
+        phase: first
+          ? { kind: "tool", name: first.name, since: action.now }
+          : { kind: "thinking", since: action.now },
       };
+    }
+    case "approval_answer":
+      return state.approval
+        ? { ...state, approval: answer(state.approval, action.answer, action.all) }
+        : state;
+    case "approval_scroll":
+      return state.approval ? { ...state, approval: action.approval } : state;
     case "limit":
       return { ...state, limit: action.prompt };
     case "session":
@@ -302,6 +262,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           sessionId: action.sessionId,
           contextWindow: action.contextWindow,
           ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
+          cost: action.priced === false ? null : state.status.cost,
         },
       };
     case "side_ask":
@@ -344,27 +305,34 @@ export function reduce(state: UiState, action: UiAction): UiState {
 }
 
 /** Whole seconds left of a retry wait, counted down by the progress row (R-RETRY-3). */
-/** An MCP progress notification in the progress row: `3/10 indexing` (R-UI-7). */
-function progressDetail(e: { progress: number; total?: number; message?: string }): string {
-  const count = e.total !== undefined ? `${e.progress}/${e.total}` : `${e.progress}`;
-  return e.message ? `${count} ${e.message}`.slice(0, 80) : count;
-}
-
 export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / 1000));
 }
 
+/** `12s`, `3m 04s`. */
+export function elapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+}
+
+/** An MCP progress notification in the progress row: `3/10 indexing` (R-UI-7). */
+export function progressDetail(e: { progress: number; total?: number; message?: string }): string {
+  const count = e.total !== undefined ? `${e.progress}/${e.total}` : `${e.progress}`;
+  return e.message ? `${count} ${stripControlSequences(e.message)}`.slice(0, 80) : count;
+}
+
 export function phaseText(phase: Phase, now: number): string {
+  const since = "since" in phase && phase.since !== undefined ? ` · ${elapsed(now - phase.since)}` : "";
   switch (phase.kind) {
     case "thinking":
       return "Thinking";
     case "tool":
-      return phase.detail ? `Running ${phase.name}… ${phase.detail}` : `Running ${phase.name}…`;
+      return `Running ${phase.name}${phase.detail ? ` ${phase.detail}` : ""}${since}`;
     case "approval":
       return "Waiting for approval";
     case "compacting":
-      return "Compacting";
+      return `Compacting${since}`;
     case "retry":
-      return `Retrying In ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt})`;
+      return `Retrying In ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt})${phase.message ? ` · ${phase.message}` : ""}`;
   }
 }

@@ -42,6 +42,7 @@ export class VTerm {
   /** Every byte the program wrote, for debugging a failed wait. */
   raw = "";
   exitCode: number | undefined;
+  private lastDataAt = 0;
   readonly exited: Promise<number>;
   private pending = Promise.resolve();
 
@@ -59,6 +60,7 @@ export class VTerm {
     });
     this.pty.onData((data) => {
       this.raw += data;
+      this.lastDataAt = Date.now();
       // xterm parses asynchronously: chain the writes so screen() can wait for them all.
       this.pending = this.pending.then(() => new Promise<void>((resolve) => this.term.write(data, resolve)));
     });
@@ -175,6 +177,28 @@ export class VTerm {
   async press(key: keyof typeof KEYS): Promise<void> {
     this.pty.write(KEYS[key]);
     await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /**
+   * Resizes the terminal as a person dragging its window would: the screen re-wraps, then the
+   * program is told. It resizes right after a frame has arrived and gone quiet (a spinner draws
+   * every 120 ms): a frame still in the pipe when the screen re-wraps would be drawn at the old
+   * width, a race no program can win, since it draws before it is told.
+   */
+  async resize(cols: number, rows: number): Promise<void> {
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      const seen = this.raw.length;
+      while (this.raw.length === seen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      await this.pending;
+      await new Promise((r) => setTimeout(r, 15));
+      await this.pending;
+      // Checked and acted on in the same tick, so no output slips in between.
+      if (Date.now() - this.lastDataAt >= 15 || Date.now() >= deadline) break;
+    }
+    this.term.resize(cols, rows);
+    this.pty.resize(cols, rows);
+    await new Promise((r) => setTimeout(r, 50));
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { countLines, useTui } from "./support.js";
+import { approve, countLines, useTui } from "./support.js";
 
 const t = useTui();
 
@@ -44,16 +44,21 @@ describe("tern interactive UI", () => {
     const vt = await t.start();
     await vt.type("first");
     await vt.press("enter");
-    await vt.waitFor("Allow? [y]es / [n]o / [a]lways");
-    expect(vt.screen().join("\n")).toContain('bash {"command":"touch made-by-y"}');
-    await vt.type("y");
+    await vt.waitFor("Allow this tool call?");
+    // The command as a readable line, never the raw JSON; "always" says what it covers.
+    const prompt = vt.screen().join("\n");
+    expect(prompt).toContain("bash  touch made-by-y");
+    expect(prompt).not.toContain('{"command"');
+    // The approval policy's own words: a grant covers commands starting with the same words.
+    expect(prompt).toContain("a always: bash commands starting with `touch made-by-y` for this session");
+    await approve(vt, "y");
     await vt.waitFor("ran it");
     expect(existsSync(join(t.dirs.workspace, "made-by-y"))).toBe(true);
 
     await vt.type("second");
     await vt.press("enter");
-    await vt.waitFor(/touch made-by-n[\s\S]*Allow\?/);
-    await vt.type("n");
+    await vt.waitForScreen(/Allow this tool call\?[\s\S]*touch made-by-n/);
+    await approve(vt, "n");
     await vt.waitFor("was denied");
     expect(existsSync(join(t.dirs.workspace, "made-by-n"))).toBe(false);
     const tool = t.provider.requests[3].body.messages.find(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import type { VTerm } from "../support/vterm.js";
-import { countLines, userTexts, useTui } from "./support.js";
+import { approve, countLines, userTexts, useTui } from "./support.js";
 
 const t = useTui();
 
@@ -69,12 +69,12 @@ describe("tern interactive /yolo once", () => {
     await command(vt, "/yolo once");
     await vt.waitFor("every tool call of the next turn is approved");
     await turn(vt, "run it", /— turn 1 · completed · rounds=1 · tools=1/);
-    expect(vt.text()).not.toContain("Allow? [y]es");
+    expect(vt.text()).not.toContain("Allow this tool call?");
     expect(toolResults(t.provider.requests[1].body).join("\n")).toContain("yolo-ran");
     await command(vt, "run it again");
     // The next turn asks again; denying keeps the command from running.
-    await vt.waitForScreen("Allow? [y]es / [n]o / [a]lways");
-    await vt.type("n");
+    await vt.waitForScreen("Allow this tool call?");
+    await approve(vt, "n");
     await vt.waitFor(/— turn 2 · completed · rounds=1 · tools=1/);
     expect(toolResults(t.provider.requests[3].body).join("\n")).not.toContain("asked-again");
   });

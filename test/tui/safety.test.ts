@@ -104,7 +104,8 @@ describe("interactive UI on a real machine", () => {
     await vt.type("go");
     await vt.press("enter");
     await vt.waitFor("noted");
-    expect(vt.screen().join("\n")).toMatch(/bash error: bad news/);
+    // The failed call's line and its output, in red, without the sequences.
+    expect(vt.text()).toMatch(/● bash {2}printf[^\n]*\n\s+⎿ bad news\n\s+\[exit status 4\]/);
     expect(vt.raw).not.toContain("\u001b]0;PWNED-TITLE");
     expect(vt.raw).not.toContain("\u001b]52;");
   });

@@ -42,7 +42,7 @@ describe("tui state", () => {
     expect(done.items.map((i) => i.text)).toEqual(["Hello"]);
   });
 
-  it("drops a failed attempt's text on stream_discarded and prints the retry line", () => {
+  it("drops a failed attempt's text on stream_discarded; the retry shows only in the phase", () => {
     const s = run(
       start(),
       ev({ type: "text_delta", text: "partial" }),
@@ -60,10 +60,10 @@ describe("tui state", () => {
       ),
     );
     expect(s.live).toBe("");
-    expect(s.items.at(-1)!.text).toBe("retrying model request: HTTP 429");
-    expect(phaseText(s.phase!, 10_000)).toBe("Retrying In 4s (Attempt 2)");
-    expect(phaseText(s.phase!, 11_200)).toBe("Retrying In 3s (Attempt 2)");
-    expect(phaseText(s.phase!, 20_000)).toBe("Retrying In 0s (Attempt 2)");
+    expect(s.items).toEqual([]);
+    expect(phaseText(s.phase!, 10_000)).toBe("Retrying In 4s (Attempt 2) · HTTP 429");
+    expect(phaseText(s.phase!, 11_200)).toBe("Retrying In 3s (Attempt 2) · HTTP 429");
+    expect(phaseText(s.phase!, 20_000)).toBe("Retrying In 0s (Attempt 2) · HTTP 429");
   });
 
   it("labels a finished turn with rounds that asked for tools, and sums cost and tokens", () => {
@@ -85,13 +85,29 @@ describe("tui state", () => {
     expect(reduce(s, ev(end({ cost: null }))).status.cost).toBeNull();
   });
 
-  it("shows the running tool and the approval wait in the phase", () => {
-    let s = reduce(start(), ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }));
-    expect(phaseText(s.phase!, 0)).toBe("Running bash…");
-    s = reduce(s, { type: "approval", calls: [{ id: "c1", name: "bash", arguments: "{}" }] });
-    expect(phaseText(s.phase!, 0)).toBe("Waiting for approval");
-    s = reduce(s, { type: "approval", calls: null });
+  it("shows the running tool and the approval wait in the phase, and the tool again once approved", () => {
+    let s = reduce(
+      start(),
+      ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }, 1000),
+    );
+    expect(phaseText(s.phase!, 13_000)).toBe("Running bash · 12s");
+    s = reduce(s, {
+      type: "approval",
+      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [] }],
+      now: 2000,
+    });
+    expect(phaseText(s.phase!, 3000)).toBe("Waiting for approval");
+    s = reduce(s, { type: "approval_answer", answer: "approved" });
+    s = reduce(s, { type: "approval", calls: null, now: 4000 });
     expect(s.approval).toBeNull();
+    // Approved and running: not "Thinking" (R-UI-15).
+    expect(phaseText(s.phase!, 6000)).toBe("Running bash · 2s");
+    s = reduce(s, ev({ type: "tool_result", id: "c1", name: "bash", outcome: "ok", content: "a\nb" }, 7000));
+    expect(phaseText(s.phase!, 7000)).toBe("Thinking");
+    expect(s.items.at(-1)).toMatchObject({
+      kind: "tool",
+      tool: { name: "bash", outcome: "ok", content: "a\nb" },
+    });
   });
 
   it("keeps a FIFO queue; drop_queue empties it and hold survives only while text is queued", () => {

@@ -77,3 +77,37 @@ export function statusSession(screen: string[]): string {
   if (!match) throw new Error(`no session in the status line:\n${screen.join("\n")}`);
   return match[1];
 }
+
+/**
+ * Answers an approval prompt as a person would: after the prompt has been up longer than its
+ * guard against typed-ahead keys (300 ms), one deliberate key.
+ */
+export async function approve(vt: VTerm, key: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 450));
+  await vt.write(key);
+}
+
+export interface CellStyle {
+  /** Palette index of the foreground colour, or -1 for the default colour / RGB. */
+  fg: number;
+  bold: boolean;
+}
+
+/** The style of the first cell of the first line (scrollback included) that contains `text`. */
+export function styleOf(vt: VTerm, text: string): CellStyle | undefined {
+  const buffer = vt.term.buffer.active;
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y);
+    const at = line?.translateToString(true).indexOf(text) ?? -1;
+    if (!line || at < 0) continue;
+    const cell = line.getCell(at);
+    if (!cell) return undefined;
+    return { fg: cell.isFgPalette() ? cell.getFgColor() : -1, bold: cell.isBold() !== 0 };
+  }
+  return undefined;
+}
+
+/** Erase-screen (ESC[2J) and erase-scrollback (ESC[3J) sequences in the raw output. */
+export function screenClears(raw: string): number {
+  return (raw.match(/\x1b\[[23]J/g) ?? []).length;
+}

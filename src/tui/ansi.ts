@@ -1,0 +1,79 @@
+// Small ANSI helpers for text the UI pre-renders (markdown, tool output, diffs): colours as SGR
+// codes, visible width and hard wrapping. Pre-wrapped lines let the layout count rows exactly,
+// so the live region can be kept shorter than the terminal (R-UI-13).
+import stringWidth from "string-width";
+import wrapAnsi from "wrap-ansi";
+
+/** NO_COLOR (no-color.org) turns every colour off; layout and text stay the same. */
+const plain = "NO_COLOR" in process.env && process.env.NO_COLOR !== "";
+
+function sgr(open: number | string, close: number): (text: string) => string {
+  return (text) => (plain || text === "" ? text : `\x1b[${open}m${text}\x1b[${close}m`);
+}
+
+export const style = {
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+  italic: sgr(3, 23),
+  underline: sgr(4, 24),
+  inverse: sgr(7, 27),
+  strike: sgr(9, 29),
+  red: sgr(31, 39),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+  blue: sgr(34, 39),
+  magenta: sgr(35, 39),
+  cyan: sgr(36, 39),
+  gray: sgr(90, 39),
+  /** Background tints for diff lines (256-colour: dark red / dark green). */
+  delBg: sgr("48;5;52", 49),
+  addBg: sgr("48;5;22", 49),
+};
+
+const ANSI = /\x1b\[[0-9;]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
+
+/** Columns a string takes on screen (wide characters count two, escapes none). */
+export function width(text: string): number {
+  return stringWidth(text);
+}
+
+/**
+ * Tabs become spaces and other control characters become visible: raw model or tool text must
+ * never move the cursor or break a border.
+ */
+export function sanitize(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(/\t/g, "    ")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => (c === "\x1b" ? "␛" : "�"));
+}
+
+/** Hard-wraps each line of `text` (ANSI kept) to `cols`; an empty line stays one row. */
+export function wrapLines(text: string, cols: number): string[] {
+  const out: string[] = [];
+  const max = Math.max(1, cols);
+  for (const line of text.split("\n")) {
+    if (width(line) <= max) {
+      out.push(line);
+      continue;
+    }
+    out.push(...wrapAnsi(line, max, { hard: true, trim: false, wordWrap: true }).split("\n"));
+  }
+  return out;
+}
+
+/** Cuts one line to `cols` columns, marking the cut with `…`. */
+export function truncate(line: string, cols: number): string {
+  if (width(line) <= cols) return line;
+  const clean = stripAnsi(line);
+  let out = "";
+  for (const ch of clean) {
+    if (width(out + ch) > cols - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}

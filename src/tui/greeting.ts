@@ -1,0 +1,29 @@
+// The first screen (R-UI-16): version, model, workspace and the keys that matter.
+declare const __TERN_VERSION__: string;
+
+/** The build's version (esbuild defines it; absent when the sources run under a test runner). */
+function ternVersion(): string {
+  return typeof __TERN_VERSION__ === "string" ? __TERN_VERSION__ : "dev";
+}
+
+/** The workspace with the home folder shown as `~`. */
+function displayPath(path: string): string {
+  const home = process.env.HOME;
+  return home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+}
+
+/** What is printed when a session is attached: the full greeting once, then one line per switch. */
+export function greeting(
+  first: boolean,
+  model: string,
+  cwd: string,
+  sessionId: string,
+  resumed: boolean,
+): string {
+  const session = resumed ? ` · session ${sessionId} (resumed)` : "";
+  if (!first) return `${model}${session}`;
+  return (
+    `tern ${ternVersion()} · ${model} · ${displayPath(cwd)}${session}\n` +
+    "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands"
+  );
+}

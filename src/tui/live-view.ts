@@ -1,0 +1,220 @@
+// The live region below the scrollback, as rows that fit the width (R-UI-13). It is kept
+// shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
+// frame reaches the terminal's height, so every part gets a share of rows - 1 and the
+// streaming answer shows only its tail.
+import { sanitize, style, truncate, width, wrapLines } from "./ansi.js";
+import { approvalRows } from "./approval.js";
+import { renderMarkdown } from "./markdown.js";
+import { menuRows } from "./slash-menu.js";
+import { turnTokens } from "./state-events.js";
+import { elapsed, money, phaseText, type UiState } from "./state.js";
+import { callLine } from "./tool-view.js";
+
+export interface LiveRows {
+  /** Everything above the composer. */
+  above: string[];
+  /** The composer's inner rows (inside its border). */
+  composer: string[];
+  /** The completion menu under the composer (empty when closed). */
+  menu: string[];
+  status: string;
+}
+
+/** What the composer draws for typed text: a tab as two spaces, a control character as ^X. */
+function composerText(text: string): string {
+  return text
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `^${String.fromCharCode(c.charCodeAt(0) ^ 64)}`);
+}
+
+/** The composer text with the cursor cell drawn inverse, wrapped inside the box, capped to `max` rows around the cursor. */
+export function composerRows(
+  text: string,
+  cursor: number,
+  prompt: string,
+  inner: number,
+  max: number,
+): string[] {
+  const pad = " ".repeat(prompt.length);
+  const rows: string[] = [];
+  let cursorRow = 0;
+  let offset = 0;
+  const lines = text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    const lineStart = offset;
+    offset += line.length + 1;
+    const clean = composerText(line);
+    // Where the cursor falls in the drawn text (a tab or control character takes two cells).
+    const inLine = cursor - lineStart;
+    const cursorAt = inLine >= 0 && inLine <= line.length ? composerText(line.slice(0, inLine)).length : -1;
+    // Wrap the plain text first, then paint the cursor cell in the row that holds it.
+    const wrapped = wrapLines(clean, Math.max(1, inner - prompt.length));
+    let consumed = 0;
+    for (const [j, row] of wrapped.entries()) {
+      let drawn = row;
+      const at = cursorAt < 0 ? -1 : cursorAt - consumed;
+      const last = j === wrapped.length - 1;
+      if (at >= 0 && (at < row.length || (last && at === row.length))) {
+        drawn = `${row.slice(0, at)}${style.inverse(row[at] ?? " ")}${row.slice(at + 1)}`;
+        cursorRow = rows.length;
+      }
+      rows.push((i === 0 && j === 0 ? prompt : pad) + drawn);
+      consumed += row.length;
+    }
+  }
+  if (rows.length <= max) return rows;
+  // A window around the cursor, with a count of what is hidden.
+  const room = Math.max(1, max - 1);
+  const start = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
+  const hidden = rows.length - room;
+  return [...rows.slice(start, start + room), style.gray(`${pad}(${hidden} more lines)`)];
+}
+
+function sideRows(state: UiState, cols: number, spinner: string, max: number): string[] {
+  const side = state.side;
+  const pending = side.pending;
+  const shown = pending ?? side.thread[side.index];
+  if (!shown || max < 3) return [];
+  const position = pending ? "" : ` (${side.index + 1}/${side.thread.length})`;
+  let body: string[];
+  if (pending?.error)
+    body = wrapLines(style.red(`side question failed: ${sanitize(pending.error)}`), cols - 2);
+  else if (pending && !pending.text)
+    body = [`${spinner} ${pending.reasoning ? "Thinking" : "Waiting for the model"}`];
+  else body = renderMarkdown(pending ? pending.text : (shown as { answer: string }).answer, cols - 2);
+  const head = truncate(style.blue(`btw: ${sanitize(shown.question)}${position}`), cols);
+  const foot = style.gray(
+    truncate("Esc/Enter/Space close · ←/→ earlier answers · x clear thread · Ctrl+C cancel", cols),
+  );
+  const room = Math.max(1, max - 2);
+  if (body.length > room) {
+    // While it streams the newest rows matter; a finished answer is read from the top.
+    body = pending
+      ? [style.gray(`… ${body.length - room + 1} rows above`), ...body.slice(-(room - 1))]
+      : [...body.slice(0, room - 1), style.gray(`… ${body.length - room + 1} more rows`)];
+  }
+  return [head, ...body.map((r) => `  ${r}`), foot];
+}
+
+function queueRows(state: UiState, cols: number): string[] {
+  if (state.queue.length === 0) return [];
+  const shown = state.queue
+    .slice(0, 3)
+    .map((t) => style.cyan(truncate(`queued: ${sanitize(t).replace(/\n/g, " ⏎ ")}`, cols)));
+  if (state.queue.length > 3) shown.push(style.cyan(`… ${state.queue.length - 3} more queued`));
+  shown.push(
+    style.gray(
+      truncate(
+        `${state.held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"} · ↑ edits the last one`,
+        cols,
+      ),
+    ),
+  );
+  return shown;
+}
+
+function progressRow(state: UiState, spinner: string, now: number, cols: number): string[] {
+  if (!state.phase) return [];
+  const parts = [phaseText(state.phase, now)];
+  if (state.turn) {
+    parts.push(`turn ${elapsed(now - state.turn.start)}`);
+    const tokens = turnTokens(state);
+    if (tokens > 0) parts.push(`↓ ${tokens} tokens`);
+  }
+  parts.push(state.approval ? "Esc deny & interrupt" : "Esc to interrupt");
+  return [
+    truncate(
+      `${style.green(spinner)} ${style.green(parts[0])}${style.gray(` · ${parts.slice(1).join(" · ")}`)}`,
+      cols,
+    ),
+  ];
+}
+
+function limitRows(state: UiState, cols: number): string[] {
+  if (!state.limit) return [];
+  const l = state.limit;
+  return wrapLines(
+    style.yellow(
+      `Limit reached (${l.limit} ${l.used}/${l.allowed}): continue? [y]es / [n]o / [yyy] for the rest of this turn`,
+    ),
+    cols,
+  );
+}
+
+export function statusText(state: UiState, cols: number): string {
+  const s = state.status;
+  // Off is the quiet default; a level in force is always named.
+  const thinking = s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
+  const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+  // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
+  const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : "";
+  return style.gray(
+    truncate(
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost)}${side} · session ${s.sessionId}`,
+      cols,
+    ),
+  );
+}
+
+/** Every part of the live region, fitted into `rows - 1` rows. */
+export function liveRows(state: UiState, cols: number, rows: number, now: number, spinner: string): LiveRows {
+  const total = Math.max(4, rows - 1);
+  const status = statusText(state, cols);
+  const inner = Math.max(4, cols - 4);
+  const prompt = state.limit ? "answer› " : "› ";
+  const composer = composerRows(
+    state.composer,
+    state.cursor,
+    prompt,
+    inner,
+    Math.max(1, Math.floor(total / 3)),
+  );
+  // The menu answers the key just typed, so it comes before everything above the composer.
+  const menu = menuRows(state.menu, cols, Math.max(0, total - 1 - (composer.length + 2) - 1));
+  let room = total - 1 - (composer.length + 2) - menu.length;
+  const take = (part: string[]) => {
+    const kept = part.slice(0, Math.max(0, room));
+    room -= kept.length;
+    return kept;
+  };
+  const progress = take(progressRow(state, spinner, now, cols));
+  const limit = take(limitRows(state, cols));
+  const approval = state.approval ? take(approvalRows(state.approval, cols, room, now)) : [];
+  const queue = take(queueRows(state, cols));
+  const side = state.side.open
+    ? take(sideRows(state, cols, spinner, Math.max(3, Math.floor(room * 0.6))))
+    : [];
+  const running =
+    state.approval || state.running.length === 0
+      ? []
+      : take(state.running.slice(0, 3).map((r) => callLine(r, cols, "○")));
+  let stream: string[] = [];
+  const rest = state.live.slice(state.flushed);
+  if (!rest.trim() && state.liveReasoning.trim() && room > 0) {
+    // Reasoning, dimmed, until the answer starts (R-PROV-10); at most half of the room.
+    const rows = wrapLines(sanitize(state.liveReasoning), cols).map((r) => style.dim(r));
+    stream = rows.slice(-Math.max(1, Math.floor(room / 2)));
+  }
+  if (rest.trim() && room > 0) {
+    const rendered = renderMarkdown(rest, cols);
+    stream = rendered.slice(-room);
+  }
+  return {
+    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit],
+    composer,
+    menu,
+    status,
+  };
+}
+
+/** The widths of the frame's rows, for erasing it exactly after the terminal re-wraps it on resize. */
+export function frameWidths(live: LiveRows, cols: number): number[] {
+  return [
+    ...live.above.map((r) => width(r)),
+    cols,
+    ...live.composer.map(() => cols),
+    cols,
+    ...live.menu.map((r) => width(r)),
+    width(live.status),
+  ];
+}

@@ -1,0 +1,29 @@
+// The completion menu under the composer (R-UI-14): `/` commands with their descriptions, or
+// `@` workspace paths; a window of rows around the selection so it never grows past a few lines.
+// Drawn as pre-wrapped rows so the live region counts them when it fits itself below the
+// terminal's height (R-UI-13).
+import { sanitize, style, truncate } from "./ansi.js";
+import type { Menu } from "./completion.js";
+
+const ROWS = 8;
+
+/** The menu's rows (items then a key hint), at most `max` of them; the hint is kept last. */
+export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): string[] {
+  if (!menu || max < 2 || menu.items.length === 0) return [];
+  const window = Math.min(ROWS, max - 1);
+  const first = Math.max(0, Math.min(menu.index - Math.floor(window / 2), menu.items.length - window));
+  const shown = menu.items.slice(first, first + window);
+  const labelWidth = Math.min(32, Math.max(...shown.map((i) => i.label.length)) + 2);
+  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s);
+  const rows = shown.map((item, i) => {
+    const selected = first + i === menu.index;
+    const label = clip(sanitize(item.label), labelWidth - 1).padEnd(labelWidth);
+    const detail = style.gray(clip(sanitize(item.detail), Math.max(0, cols - labelWidth - 6)));
+    const head = `${selected ? "› " : "  "}${label}`;
+    return truncate(` ${selected ? style.bold(style.cyan(head)) : head}${detail}`, cols);
+  });
+  const count = menu.items.length > window ? `${menu.index + 1}/${menu.items.length} · ` : "";
+  const hint = `${count}↑/↓ choose · Tab complete · Enter ${menu.kind === "command" ? "run" : "insert"} · Esc close`;
+  rows.push(style.gray(truncate(` ${hint}`, cols)));
+  return rows;
+}

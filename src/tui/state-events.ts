@@ -1,0 +1,213 @@
+// How engine events change the UI state (pure). Finished things become transcript items once;
+// the live stream is committed block by block as blocks complete (R-UI-13), an interrupted
+// answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
+// readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
+import { addCost } from "../config/pricing.js";
+import type { EngineEvent } from "../engine/events.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
+import { completeBlocksEnd } from "./markdown.js";
+import { type ItemKind, type Phase, progressDetail, type UiState } from "./state.js";
+import type { ToolRun } from "./tool-view.js";
+
+/** §10: text from outside never drives the terminal; control sequences go before it is stored. */
+export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
+  const text = stripControlSequences(raw);
+  const item = tool
+    ? {
+        id: state.nextId,
+        kind,
+        text,
+        tool: {
+          ...tool,
+          arguments: stripControlSequences(tool.arguments),
+          content: tool.content === undefined ? undefined : stripControlSequences(tool.content),
+        },
+      }
+    : { id: state.nextId, kind, text };
+  return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
+}
+
+/** A search or other tool the provider ran itself (R-PROV-11): one line once it is done. */
+export function hostedToolLine(event: { name: string; detail: string }): string {
+  const detail = stripControlSequences(event.detail);
+  return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
+}
+
+/** `$?` while a price is unknown (R-UI-15), never a made-up `$0.0000`. */
+export function money(cost: number | null): string {
+  return cost === null ? "$?" : `$${cost.toFixed(4)}`;
+}
+
+/** Rough output tokens of streamed text until the round's usage says exactly. */
+const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+
+/** What the phase is once no prompt is up: a running tool, else waiting for the model. */
+function settledPhase(state: UiState, now: number): Phase {
+  const next = state.running[0];
+  return next ? { kind: "tool", name: next.name, since: now } : { kind: "thinking", since: now };
+}
+
+/** Commits the part of the live stream that is complete markdown blocks. */
+function flushBlocks(state: UiState): UiState {
+  const rest = state.live.slice(state.flushed);
+  const cut = completeBlocksEnd(rest);
+  if (cut === 0) return state;
+  const block = rest.slice(0, cut).replace(/\s+$/, "");
+  const next = { ...state, flushed: state.flushed + cut };
+  return block ? print(next, "assistant", block) : next;
+}
+
+/** The live text not yet committed, committed now (an interrupted or abandoned stream). */
+export function commitLive(state: UiState): UiState {
+  const rest = state.live.slice(state.flushed).replace(/\s+$/, "");
+  const next = { ...state, live: "", flushed: 0 };
+  return rest.trim() ? print(next, "assistant", rest) : next;
+}
+
+export function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
+  switch (event.type) {
+    case "turn_start":
+      return {
+        ...state,
+        toolRounds: 0,
+        running: [],
+        phase: { kind: "thinking", since: now },
+        turn: { start: now, tokens: 0, roundChars: 0 },
+      };
+    case "round_start":
+      return { ...state, phase: { kind: "thinking", since: now } };
+    case "reasoning_delta": {
+      const counted = state.turn
+        ? { ...state, turn: { ...state.turn, roundChars: state.turn.roundChars + event.text.length } }
+        : state;
+      // Once the answer streams, the reasoning is collapsed: late reasoning stays hidden too.
+      return state.live === ""
+        ? { ...counted, liveReasoning: state.liveReasoning + stripControlSequences(event.text) }
+        : counted;
+    }
+    case "text_delta": {
+      const next = {
+        ...state,
+        live: state.live + stripControlSequences(event.text),
+        liveReasoning: "",
+        phase: state.phase?.kind === "retry" ? ({ kind: "thinking", since: now } as Phase) : state.phase,
+        turn: state.turn && { ...state.turn, roundChars: state.turn.roundChars + event.text.length },
+      };
+      // Only a new line can complete a block.
+      return event.text.includes("\n") ? flushBlocks(next) : next;
+    }
+    case "stream_discarded": {
+      const next = { ...state, live: "", liveReasoning: "", flushed: 0 };
+      // Blocks already in the scrollback cannot be taken back: say the answer restarts.
+      return state.flushed > 0
+        ? print(next, "info", "(the answer above was cut off; the model is answering again)")
+        : next;
+    }
+    case "assistant_message": {
+      const shown = state.live.slice(0, state.flushed);
+      // Compared with the live text, which was stripped the same way as it streamed.
+      const text = stripControlSequences(event.text);
+      const rest = (text.startsWith(shown) ? text.slice(state.flushed) : text).replace(/\s+$/, "");
+      const next = {
+        ...state,
+        live: "",
+        liveReasoning: "",
+        flushed: 0,
+        toolRounds: state.toolRounds + (event.tool_calls.length > 0 ? 1 : 0),
+      };
+      return rest.trim() ? print(next, "assistant", rest.replace(/^\n+/, "")) : next;
+    }
+    case "retry_scheduled":
+      // The countdown lives in the progress row only: a retry leaves no permanent line (R-UI-15).
+      return {
+        ...state,
+        phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms, message: event.message },
+      };
+    case "tool_call": {
+      const running = [...state.running, { id: event.id, name: event.name, arguments: event.arguments }];
+      const phase: Phase = state.approval
+        ? (state.phase as Phase)
+        : { kind: "tool", name: running[0].name, since: now };
+      return { ...state, running, phase };
+    }
+    case "hosted_tool":
+      return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
+    case "tool_progress": {
+      const since = state.phase?.kind === "tool" ? state.phase.since : now;
+      return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
+    }
+    case "tool_result": {
+      const call = state.running.find((r) => r.id === event.id) ?? {
+        id: event.id,
+        name: event.name,
+        arguments: "{}",
+      };
+      const running = state.running.filter((r) => r.id !== event.id);
+      const run: ToolRun = { ...call, outcome: event.outcome, content: event.content };
+      const next = { ...state, running };
+      return print(
+        { ...next, phase: state.approval ? state.phase : settledPhase(next, now) },
+        "tool",
+        `${event.name} ${event.outcome}`,
+        run,
+      );
+    }
+    case "usage":
+      return {
+        ...state,
+        turn: state.turn && { ...state.turn, tokens: state.turn.tokens + event.completion, roundChars: 0 },
+        status: {
+          ...state.status,
+          lastPrompt: event.prompt,
+          tokens: state.status.tokens + event.prompt + event.completion,
+        },
+      };
+    case "compaction":
+      // A /compact summary is billed like a turn (the ledger has a row for it).
+      return print(
+        event.cost === undefined
+          ? state
+          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } },
+        "info",
+        `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
+      );
+    case "notice":
+      return print(state, "info", `notice: ${event.text}`);
+    case "error":
+      return print(
+        state,
+        "error",
+        `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
+      );
+    case "limit_reached":
+      return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
+    case "turn_end": {
+      const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
+      const label =
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${state.toolRounds} · ` +
+        `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost)}`;
+      let next = commitLive(state);
+      // R-UI-12: what was on screen stays, marked; it never entered the model context.
+      if (event.stop_reason === "cancelled")
+        next = print(
+          next,
+          "interrupted",
+          state.live.trim()
+            ? "⏹ interrupted · the partial answer above is not part of the conversation"
+            : "⏹ interrupted",
+        );
+      return print(
+        { ...next, phase: null, running: [], turn: null, status: { ...next.status, cost } },
+        "turn",
+        label,
+      );
+    }
+    default:
+      return state;
+  }
+}
+
+/** Output tokens of the running turn: exact for finished rounds, estimated for the streaming one. */
+export function turnTokens(state: UiState): number {
+  return state.turn ? state.turn.tokens + estimateTokens(state.turn.roundChars) : 0;
+}

@@ -1,0 +1,40 @@
+// How a committed transcript item is drawn, once, into the scrollback: answers as markdown,
+// tool calls as their readable line and output, the rest as coloured lines.
+import { sanitize, style, wrapLines } from "./ansi.js";
+import { renderMarkdown } from "./markdown.js";
+import type { Item } from "./state.js";
+import { toolRows } from "./tool-view.js";
+
+const PAINT: Partial<Record<Item["kind"], (t: string) => string>> = {
+  user: style.cyan,
+  error: style.red,
+  turn: style.gray,
+  retry: style.magenta,
+  info: style.gray,
+  interrupted: style.yellow,
+  output: style.gray,
+};
+
+/** Ctrl+O output past this many rows is cut (the record and /export keep it whole). */
+const OUTPUT_ROWS = 2000;
+
+/** Items that open a new paragraph get a blank row above them. */
+const SPACED = new Set<Item["kind"]>(["user", "assistant", "tool", "interrupted", "output"]);
+
+export function itemRows(item: Item, cols: number): string[] {
+  let rows: string[];
+  if (item.kind === "assistant") rows = renderMarkdown(item.text, cols);
+  else if (item.kind === "tool" && item.tool) rows = toolRows(item.tool, cols);
+  else if (item.kind === "output") {
+    const all = wrapLines(sanitize(item.text.replace(/\n+$/, "")), Math.max(10, cols - 4));
+    const shown =
+      all.length > OUTPUT_ROWS
+        ? [...all.slice(0, OUTPUT_ROWS), `… ${all.length - OUTPUT_ROWS} more rows`]
+        : all;
+    rows = shown.map((r) => `    ${style.gray(r)}`);
+  } else {
+    const paint = PAINT[item.kind] ?? ((t: string) => t);
+    rows = wrapLines(sanitize(item.text), cols).map(paint);
+  }
+  return SPACED.has(item.kind) ? ["", ...rows] : rows;
+}
