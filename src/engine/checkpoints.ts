@@ -47,6 +47,8 @@ export class Checkpointer {
   private lastTree: string | undefined;
   private repo: ShadowRepo | undefined;
   private off = false;
+  /** The running turn, while its "before" snapshot is not taken yet. */
+  private turnWithoutSnapshot: number | undefined;
 
   constructor(private readonly init: CheckpointerInit) {
     this.lastTree = newestTree(init.archive);
@@ -80,9 +82,22 @@ export class Checkpointer {
     return undefined;
   }
 
-  /** Starts the snapshot taken before a turn's first round. */
+  /**
+   * A turn starts. Its "before" snapshot is taken only when its first tool batch is about to run
+   * (`beforeBatch`): until then the turn has only streamed, so the files are as they were, and a
+   * turn that runs no tool costs no git process at all.
+   */
   beforeTurn(turn: number): void {
-    this.take(turn, 0);
+    this.turnWithoutSnapshot = turn;
+  }
+
+  /** Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in flight. */
+  beforeBatch(): Promise<void> {
+    if (this.turnWithoutSnapshot !== undefined) {
+      this.take(this.turnWithoutSnapshot, 0);
+      this.turnWithoutSnapshot = undefined;
+    }
+    return this.pending;
   }
 
   /** Starts a snapshot after a tool batch, when a call that may write files ran. */
@@ -109,7 +124,7 @@ export class Checkpointer {
     this.lastTree = tree;
   }
 
-  /** Waits for the snapshot in flight (before tools run again, and before turn_end). */
+  /** Waits for the snapshot in flight (before turn_end, and before undo, redo or diff). */
   settle(): Promise<void> {
     return this.pending;
   }

@@ -175,7 +175,7 @@ export async function runTurn(
       counts.toolCalls += calls.length;
       if (calls.some((c) => c.name === "todo_write")) usedTodoTool = true;
       // Tools may change files: the snapshot before them must have been taken first.
-      await core.checkpoints?.settle();
+      await core.checkpoints?.beforeBatch();
       const results: ToolResult[] = await runToolBatch(core, turn, calls, abort.signal);
       core.checkpoints?.afterBatch(turn, round, calls, results);
       counts.toolErrors += results.filter((r) => r.outcome === "error" || r.outcome === "interrupted").length;

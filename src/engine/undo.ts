@@ -38,10 +38,14 @@ export function undoHistory(archive: readonly RecordLine[]): { live: number[]; u
   return { live, undos: stack.map((s) => s.line) };
 }
 
-/** The snapshot taken before `turn` started. */
+/**
+ * The files as they were before `turn`. A "before" snapshot is only taken for a turn that runs
+ * tools, so the first one from `turn` on is it: turns before that one changed no file. When no
+ * turn from `turn` on ran a tool, the newest snapshot is still the state to keep.
+ */
 function treeBefore(archive: readonly RecordLine[], turn: number): string | undefined {
-  for (const l of archive) if (l.type === "checkpoint" && l.turn === turn && l.round === 0) return l.tree;
-  return undefined;
+  for (const l of archive) if (l.type === "checkpoint" && l.turn >= turn && l.round === 0) return l.tree;
+  return newestTree(archive);
 }
 
 /** Snapshots the workspace now and refuses when it differs from the newest snapshot (unless forced). */

@@ -140,6 +140,8 @@ describe("checkpoints and tern undo", () => {
 
     e.provider.enqueue(openaiText("third answer"));
     expect((await ternRun(e, ["--yes", "--continue"], "third prompt")).code).toBe(0);
+    // A turn that ran no tool took no snapshot: the first turn's record has none.
+    expect(recordLines(e).filter((l) => l.type === "checkpoint" && l.turn !== 2)).toEqual([]);
     const body = JSON.stringify(e.provider.requests.at(-1)!.body.messages);
     expect(body).toContain("first prompt");
     expect(body).not.toContain("second prompt");
@@ -217,7 +219,11 @@ describe("checkpoints and tern undo", () => {
     mkdirSync(ws("many"));
     for (let i = 0; i < 30; i++) writeFileSync(ws(`many/f${i}.txt`), `${i}\n`);
     writeFileSync(join(e.dirs.home, "config.json"), JSON.stringify({ checkpoints: { maxFiles: 10 } }));
-    e.provider.enqueue(openaiText("ok"));
+    // Snapshots start with a turn's first tool batch: a turn that runs none costs no git process.
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "b2", name: "bash", args: { command: "echo more > small.txt" } }]),
+      openaiText("ok"),
+    );
     const run = await ternRun(e, ["--yes"], "new session");
     expect(run.code).toBe(0);
     const notices = run.events.filter((ev) => ev.type === "notice" && /checkpoints are off/.test(ev.text));
