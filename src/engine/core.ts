@@ -1,5 +1,5 @@
 // The state of one session's engine task and the only place that commits records: every
-// commit is checked with the record's `admissible` predicate, written, then folded.
+// commit is fully checked by the fold before it is written, then folded (`commit.ts`).
 import type { Config, ResolvedModel } from "../config/types.js";
 import { computeCost } from "../config/pricing.js";
 import { scrubbedEnv } from "../config/secrets.js";
@@ -15,7 +15,6 @@ import type {
 } from "../provider/types.js";
 import { loadImage, storeImage } from "../record/attachments.js";
 import type { RecordFold } from "../record/fold.js";
-import { admissible } from "../record/phases.js";
 import { quiesce } from "../record/quiesce.js";
 import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
@@ -25,6 +24,7 @@ import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, TodoItem, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
 import type { Checkpointer } from "./checkpoints.js";
+import { commitChecked } from "./commit.js";
 import { toUsageFields } from "./convert.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
@@ -131,14 +131,9 @@ export class SessionCore {
   }
   private _toolEnv: NodeJS.ProcessEnv | undefined;
 
-  /** Append one record if the phase admits it; the fold follows every line. */
+  /** Append one record the fold fully accepts; the fold follows every line. */
   commit(record: NewRecord): RecordLine {
-    if (!admissible(record.type, this.fold.phase)) {
-      throw new Error(`internal: ${record.type} is not admissible in phase ${this.fold.phase}`);
-    }
-    const line = this.writer.append(record);
-    this.fold.apply(line);
-    return line;
+    return commitChecked(this.fold, this.writer, record);
   }
 
   commitUserPrompt(turn: number, content: ContentPart[]): void {

@@ -15,6 +15,7 @@ import { openLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
+import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordPath } from "../record/store.js";
 import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
@@ -141,7 +142,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
       fold.apply(writer.append({ type: "session_start", id, cwd, model: model.id }));
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
-      fold.apply(writer.append(record));
+      commitChecked(fold, writer, record);
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {
