@@ -57,6 +57,20 @@ export interface RoundAttempts {
   failedUsage: Usage | null;
 }
 
+/** What a turn's `turn_end` records about its run. */
+export interface TurnEndFacts {
+  turn: number;
+  stopReason: StopReason;
+  rounds: number;
+  modelCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  usage: Usage;
+  durationMs: number;
+  startedAt: string;
+  error?: TurnError;
+}
+
 export interface SessionCoreInit {
   id: string;
   dir: string;
@@ -93,6 +107,8 @@ export class SessionCore {
   system: string;
   tools: ToolSpec[];
   lastRoundUsage: Usage | null = null;
+  /** The turn whose `yyy` answer still holds: a `/retry` of that turn keeps it (R-BUD-3). */
+  autoContinueTurn: number | undefined;
   /** Called after every committed line the ledger bills: a turn_end, a `/compact` summary (R-REC-8). */
   onBilled: ((line: RecordLine) => void) | undefined;
   /** MCP servers of this session (absent when none is configured). */
@@ -199,18 +215,7 @@ export class SessionCore {
     for (const record of quiesce(this.fold, reason)) this.commit(record);
   }
 
-  commitTurnEnd(end: {
-    turn: number;
-    stopReason: StopReason;
-    rounds: number;
-    modelCalls: number;
-    toolCalls: number;
-    toolErrors: number;
-    usage: Usage;
-    durationMs: number;
-    startedAt: string;
-    error?: TurnError;
-  }): void {
+  commitTurnEnd(end: TurnEndFacts): void {
     const cost = computeCost(end.usage, this.model.info.pricing);
     const line = this.commit({ type: "turn_end", ...end, cost, ...(end.error ? { error: end.error } : {}) });
     this.onBilled?.(line);
