@@ -4,7 +4,7 @@
 // rounds, become a model-written summary (compaction-range.ts picks them). Neither touches the
 // unclosed item nor splits a tool call from its result (R-COMP-3).
 import { addUsage, emptyUsage } from "../config/pricing.js";
-import { streamWithRetry } from "../provider/retry.js";
+import { callModel } from "./model-call.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { compactionLimit, contextEstimate, estimateTokens } from "./compaction-estimate.js";
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
@@ -172,15 +172,12 @@ async function summarize(
     // The history may hold tool calls, which need the definitions on some protocols (R-COMP-2).
     toolChoice: "none",
     messages: [
-      ...core.hydrateMessages(range.history),
+      ...core.requests.hydrateMessages(range.history),
       { role: "user", content: [{ type: "text", text: instruction }] },
     ],
   };
-  const result = await streamWithRetry(core.adapter, request, {
-    retry: core.settings.retry,
+  const result = await callModel(core.settings, core.adapter, request, {
     signal: hooks.signal,
-    idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
-    deadline: null,
     onAttemptStart: () => {
       spent.modelCalls++;
       hooks.onModelCall();
@@ -190,9 +187,6 @@ async function summarize(
       spent.usage = addUsage(spent.usage ?? emptyUsage(), u);
       hooks.onUsage(u);
     },
-    onEvent: () => {},
-    onDiscard: () => {},
-    onRetry: () => {},
   });
   const how = range.openTurn
     ? `recall {"turn": N, "round": R} reads one round`

@@ -139,7 +139,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     // A crash between creating the folder and the first line leaves an empty record: it gets
     // the session_start every record begins with before anything else is written.
     if (fold.archive.length === 0)
-      fold.apply(writer.append({ type: "session_start", id, cwd, model: model.id }));
+      commitChecked(fold, writer, { type: "session_start", id, cwd, model: model.id });
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
       commitChecked(fold, writer, record);
@@ -194,7 +194,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.sandbox = sandbox;
-  core.restoreTodos();
+  core.todos.restore(fold.archive);
   core.checkpoints = Checkpointer.forSession({
     home,
     cwd,

@@ -4,11 +4,11 @@
 // their usage stay out of the record, the event bus, the ledger and the follow-up queue.
 import { addUsage, computeCost, emptyUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
-import { streamWithRetry } from "../provider/retry.js";
 import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
 import { estimateTokens } from "./compaction.js";
 import type { SessionCore } from "./core.js";
+import { callModel } from "./model-call.js";
 
 export interface SideExchange {
   question: string;
@@ -74,7 +74,7 @@ export async function askSide(
     model: model.name,
     system: core.system,
     tools: [],
-    messages: core.hydrateMessages(fitted),
+    messages: core.requests.hydrateMessages(fitted),
     maxOutputTokens: model.info.maxOutputTokens,
     images: model.info.images,
     // No hosted tools either: a side question only answers from what the session holds.
@@ -84,11 +84,8 @@ export async function askSide(
   let usage: Usage | null = null;
   const cost = () => (usage ? computeCost(usage, model.info.pricing) : 0);
   try {
-    const result = await streamWithRetry(adapter, request, {
-      retry: core.settings.retry,
+    const result = await callModel(core.settings, adapter, request, {
       signal: opts.signal,
-      idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
-      deadline: null,
       onEvent: (event) => {
         if (event.type === "text_delta" || event.type === "reasoning_delta")
           opts.onEvent({ type: event.type, text: event.text });
@@ -96,8 +93,6 @@ export async function askSide(
       onAttemptUsage: (u) => {
         usage = addUsage(usage ?? emptyUsage(), u);
       },
-      onDiscard: () => {},
-      onRetry: () => {},
     });
     // R-SIDE-3: tool calls are never executed; text that came with them is the answer.
     if (result.text.trim() === "") {

@@ -44,9 +44,9 @@ export async function runToolBatch(
     approve: (pending) => core.hooks.approve(pending),
     denialMessage: core.hooks.denialMessage,
     onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
-    onStart: (call) => core.commitToolStart(turn, call.id, call.name),
+    onStart: (call) => core.records.toolStart(turn, call.id, call.name),
     onResult: (call, result) => {
-      core.commitToolResult(turn, call.id, call.name, result);
+      core.records.toolResult(turn, call.id, call.name, result);
       core.publish({
         type: "tool_result",
         id: call.id,

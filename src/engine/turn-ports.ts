@@ -5,7 +5,7 @@ import type { ExecutionBudget } from "../config/types.js";
 import type { ContentPart, StreamResult, ToolCall, Usage } from "../provider/types.js";
 import type { ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
-import type { RoundAttempts, TurnEndFacts } from "./core.js";
+import type { RoundAttempts, TurnEndFacts } from "./committer.js";
 import type { EngineEvent } from "./events.js";
 
 export interface TurnInput {

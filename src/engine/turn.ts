@@ -1,11 +1,12 @@
 // A turn of a live session: the loop (`turn-loop.ts`) wired to the session's record, provider,
 // tools and compaction through `TurnPorts`.
 import { addUsage, emptyUsage } from "../config/pricing.js";
-import { streamWithRetry } from "../provider/retry.js";
 import type { Usage } from "../provider/types.js";
 import { compactTurnContext, overBudget } from "./compaction.js";
-import type { RoundAttempts, SessionCore } from "./core.js";
+import type { RoundAttempts } from "./committer.js";
+import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./stop.js";
+import { callModel } from "./model-call.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
@@ -29,14 +30,21 @@ export function turnPorts(core: SessionCore): TurnPorts {
     publish: (event) => core.publish(event),
     beginTurn: () => core.readTracker.reset(),
     endYoloOnce: () => core.policy.setYoloOnce(false),
-    commitUserPrompt: (turn, content) => core.commitUserPrompt(turn, content),
-    commitAssistant: (turn, round, result, spent) => core.commitAssistant(turn, round, result, spent),
-    commitNotice: (turn, text) => core.commitNotice(turn, text),
-    addTodoReminderIfOwed: (turn) => core.addTodoReminderIfOwed(turn),
-    commitQueuedFollowUp: (turn) => core.commitQueuedFollowUp(turn),
-    quiesce: (reason) => core.quiesce(reason),
-    commitTurnEnd: (end) => core.commitTurnEnd(end),
-    noteTodoUse: (used) => core.noteTodoUse(used),
+    commitUserPrompt: (turn, content) => core.records.userPrompt(turn, content),
+    commitAssistant: (turn, round, result, spent) => core.records.assistant(turn, round, result, spent),
+    commitNotice: (turn, text) => core.records.notice(turn, text),
+    addTodoReminderIfOwed: (turn) => {
+      const reminder = core.todos.takeReminder();
+      if (reminder) core.records.notice(turn, reminder);
+    },
+    // R-TURN-7: a follow-up the front end hands over joins the running turn after a tool batch.
+    commitQueuedFollowUp: (turn) => {
+      const next = core.hooks.takeFollowUp?.();
+      if (next && next.length > 0) core.records.userPrompt(turn, next);
+    },
+    quiesce: (reason) => core.records.quiesce(reason),
+    commitTurnEnd: (end) => core.records.turnEnd(end),
+    noteTodoUse: (used) => core.todos.noteUse(used),
     stream: (round, signal, deadline, hooks) => streamRound(core, round, signal, deadline, hooks),
     runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
     overBudget: () => overBudget(core),
@@ -58,10 +66,8 @@ async function streamRound(
   const spent: RoundAttempts = { attempts: 0, failedUsage: null };
   // Usage per attempt: all but the answered attempt's are the round's failed usage.
   const byAttempt = new Map<number, Usage>();
-  const result = await streamWithRetry(core.adapter, request, {
-    retry: core.settings.retry,
+  const result = await callModel(core.settings, core.adapter, request, {
     signal,
-    idleTimeoutMs: core.settings.streamIdleTimeoutSeconds * 1000,
     deadline,
     onAttemptStart: () => {
       hooks.onAttemptStart();

@@ -1,0 +1,134 @@
+// The session's record writer in the engine's words: each commit goes through `commitChecked`
+// (the fold's full check, the write, the fold), and the ones front ends hear about are mapped
+// to their `--json` event here, in one place.
+import { computeCost } from "../config/pricing.js";
+import type { ResolvedModel } from "../config/types.js";
+import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
+import type { RecordFold } from "../record/fold.js";
+import { quiesce } from "../record/quiesce.js";
+import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
+import type { RecordWriter } from "../record/writer.js";
+import type { ToolResult } from "../tools/types.js";
+import { commitChecked } from "./commit.js";
+import { toUsageFields } from "./convert.js";
+import type { EngineEvent } from "./events.js";
+import type { TurnError } from "./stop.js";
+
+/** What a round's request cost beyond its answer: retried attempts (R-PROV-6, R-REC-8). */
+export interface RoundAttempts {
+  /** Requests the round sent, the answered one included. */
+  attempts: number;
+  /** Usage the failed attempts reported, summed; null when none did. */
+  failedUsage: Usage | null;
+}
+
+/** What a turn's `turn_end` records about its run. */
+export interface TurnEndFacts {
+  turn: number;
+  stopReason: StopReason;
+  rounds: number;
+  modelCalls: number;
+  toolCalls: number;
+  toolErrors: number;
+  usage: Usage;
+  durationMs: number;
+  startedAt: string;
+  error?: TurnError;
+}
+
+export interface CommitterInit {
+  fold: RecordFold;
+  writer: RecordWriter;
+  publish(event: EngineEvent): void;
+  /** The model answering now: its id goes on assistant lines, its price on turn_end. */
+  model(): ResolvedModel;
+  /** Content as the record keeps it (images by attachment ref). */
+  storeContent(content: ContentPart[]): RecordContentPart[];
+  /** After every committed line the ledger bills: a turn_end (R-REC-8). */
+  onBilled(line: RecordLine): void;
+}
+
+export class RecordCommitter {
+  constructor(private readonly init: CommitterInit) {}
+
+  /** Append one record the fold fully accepts; the fold follows every line. */
+  commit(record: NewRecord): RecordLine {
+    return commitChecked(this.init.fold, this.init.writer, record);
+  }
+
+  userPrompt(turn: number, content: ContentPart[]): void {
+    this.commit({ type: "user_prompt", turn, content: this.init.storeContent(content) });
+  }
+
+  notice(turn: number, text: string): void {
+    this.commit({ type: "notice", turn, text });
+    this.init.publish({ type: "notice", text });
+  }
+
+  assistant(turn: number, round: number, result: StreamResult, spent?: RoundAttempts): void {
+    this.commit({
+      type: "assistant_message",
+      turn,
+      round,
+      text: result.text,
+      reasoning: result.reasoning,
+      ...(result.thinkingBlocks.length > 0 ? { thinkingBlocks: result.thinkingBlocks } : {}),
+      ...(result.reasoningField ? { reasoningField: result.reasoningField } : {}),
+      ...(result.providerItems?.length ? { providerItems: result.providerItems } : {}),
+      toolCalls: result.toolCalls,
+      finish: result.finish,
+      rawFinish: result.rawFinish,
+      usage: result.usage,
+      model: this.init.model().id,
+      ...(spent && spent.attempts !== 1 ? { attempts: spent.attempts } : {}),
+      ...(spent?.failedUsage ? { failedUsage: spent.failedUsage } : {}),
+    });
+    this.init.publish({
+      type: "assistant_message",
+      text: result.text,
+      reasoning: result.reasoning,
+      tool_calls: result.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      finish_reason: result.finish,
+    });
+  }
+
+  toolStart(turn: number, id: string, name: string): void {
+    this.commit({ type: "tool_start", turn, id, name });
+  }
+
+  toolResult(turn: number, id: string, name: string, result: ToolResult): void {
+    this.commit({
+      type: "tool_result",
+      turn,
+      id,
+      name,
+      outcome: result.outcome,
+      content: this.init.storeContent(result.content),
+      ...(result.sandboxed !== undefined ? { sandboxed: result.sandboxed } : {}),
+    });
+  }
+
+  /** R-REC-3: answer every committed call that has no result, so a fresh prompt is admissible. */
+  quiesce(reason: "cancelled" | "replied" | "failed" | "session_ended"): void {
+    for (const record of quiesce(this.init.fold, reason)) this.commit(record);
+  }
+
+  turnEnd(end: TurnEndFacts): void {
+    const cost = computeCost(end.usage, this.init.model().info.pricing);
+    const line = this.commit({ type: "turn_end", ...end, cost, ...(end.error ? { error: end.error } : {}) });
+    this.init.onBilled(line);
+    this.init.publish({
+      type: "turn_end",
+      turn: end.turn,
+      stop_reason: end.stopReason,
+      rounds: end.rounds,
+      model_calls: end.modelCalls,
+      tool_calls: end.toolCalls,
+      tool_errors: end.toolErrors,
+      usage: toUsageFields(end.usage),
+      cost,
+      duration_ms: end.durationMs,
+      ...(end.error ? { error: end.error } : {}),
+    });
+  }
+}
