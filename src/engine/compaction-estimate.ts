@@ -3,6 +3,7 @@
 import { type PrefixMemo, reusablePrefix } from "../provider/grown-prefix.js";
 import type { Message } from "../provider/types.js";
 import type { SessionCore } from "./core.js";
+import { requestLimitFor } from "./shrink-policy.js";
 
 export const IMAGE_TOKENS = 1500;
 /** What a summary is assumed to cost when planning around one. */
@@ -67,7 +68,7 @@ export function compactionLimit(core: SessionCore): number {
 
 /** The budget requests are planned against: the compaction limit, or the whole window when auto-compaction is off. */
 export function requestLimit(core: SessionCore): number {
-  return core.settings.autoCompactThreshold > 0 ? compactionLimit(core) : core.model.info.contextWindow;
+  return requestLimitFor(core.settings.autoCompactThreshold, core.model);
 }
 
 /** R-COMP-1: over the threshold by the estimate or by the last round's reported prompt tokens. */

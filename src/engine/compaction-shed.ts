@@ -6,10 +6,8 @@ import type { Message, ToolCall } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
 import { IMAGE_TOKENS } from "./compaction-estimate.js";
 import type { SessionCore } from "./core.js";
+import { CUT_TEXT_OVER, CUT_TEXT_TO, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
 
-const SHED_TOOL_RESULT_OVER = 300;
-const CUT_TEXT_OVER = 2000;
-const CUT_TEXT_TO = 600;
 /** Arguments shorter than this stay whole; in longer ones, string values over STRING_OVER are cut. */
 const SHED_ARGUMENTS_OVER = 1000;
 const STRING_OVER = 400;

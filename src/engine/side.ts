@@ -9,6 +9,7 @@ import { RecordFold } from "../record/fold.js";
 import { estimateTokens } from "./compaction.js";
 import type { SessionCore } from "./core.js";
 import { callModel } from "./model-call.js";
+import { CUT_TEXT_OVER, CUT_TEXT_TO, requestLimitFor, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
 
 export interface SideExchange {
   question: string;
@@ -31,9 +32,6 @@ export interface SideResult {
 const SIDE_HISTORY = 20;
 export const STILL_RUNNING = "still running: this call has not finished yet, so its result is not known";
 export const TOOL_CALL_ONLY = "the model answered with a tool call instead of text; ask again";
-const SHED_OVER = 300;
-const CUT_OVER = 2000;
-const CUT_TO = 600;
 
 interface SideEntry {
   turn: number;
@@ -57,10 +55,7 @@ export async function askSide(
   }
   tail.push({ role: "user", content: [{ type: "text", text: question }] });
 
-  const limit =
-    core.settings.autoCompactThreshold > 0
-      ? core.settings.autoCompactThreshold * model.info.contextWindow
-      : model.info.contextWindow;
+  const limit = requestLimitFor(core.settings.autoCompactThreshold, model);
   let fitted: Message[] | string;
   try {
     fitted = fitCopy(archiveEntries(core), tail, core.system, limit);
@@ -157,7 +152,7 @@ function fitCopy(entries: SideEntry[], tail: Message[], system: string, limit: n
       if (m.role !== "tool") continue;
       const chars = textLength(m.content);
       const images = m.content.some((p) => p.type === "image");
-      if (chars <= SHED_OVER && !images) continue;
+      if (chars <= SHED_TOOL_RESULT_OVER && !images) continue;
       const text = `[${m.toolName} result left out of this side question to fit the window: ${chars} chars]`;
       entries[i] = { ...entries[i], msg: { ...m, content: [{ type: "text", text }] } };
     }
@@ -220,6 +215,6 @@ function textLength(content: readonly { type: string; text?: string }[]): number
 }
 
 function cut(text: string): string {
-  if (text.length <= CUT_OVER) return text;
-  return `${text.slice(0, CUT_TO)}\n[${text.length - CUT_TO} more chars left out of this side question]`;
+  if (text.length <= CUT_TEXT_OVER) return text;
+  return `${text.slice(0, CUT_TEXT_TO)}\n[${text.length - CUT_TEXT_TO} more chars left out of this side question]`;
 }
