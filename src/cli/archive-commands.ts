@@ -10,7 +10,7 @@ import {
   readMetrics,
   type SessionTotals,
   sessionsOf,
-} from "../engine/archive.js";
+} from "../engine/session-queries.js";
 import { SessionNotFoundError } from "../engine/open.js";
 import { formatTable } from "./table.js";
 import { ternHome } from "./setup.js";

@@ -3,7 +3,7 @@
 // session's door. Front ends decide only how timing is enforced (tui/commands.ts).
 import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
-import { exportArchive, forkArchive, sessionsOf } from "../engine/archive.js";
+import { exportArchive, forkArchive, sessionsOf } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
 import { formatRestored, turnsThatWrote, UndoError, type UndoReport } from "../engine/undo-commands.js";

@@ -10,7 +10,7 @@ import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../re
 import type { RecordWriter } from "../record/writer.js";
 import type { ToolResult } from "../tools/types.js";
 import { commitChecked } from "./commit.js";
-import { toUsageFields } from "./convert.js";
+import { toUsageFields } from "./event-fields.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
 

@@ -10,7 +10,7 @@ import { compactionLimit, contextEstimate, estimateTokens } from "./compaction-e
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
 import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
 import { billFailedSummary, billOutOfTurn, type SummarySpent } from "./compaction-bill.js";
-import { toUsageFields } from "./convert.js";
+import { toUsageFields } from "./event-fields.js";
 import type { SessionCore } from "./core.js";
 
 export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./compaction-estimate.js";

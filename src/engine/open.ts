@@ -16,7 +16,7 @@ import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { commitChecked } from "./commit.js";
-import { createSession, findSession, latestSession, openSessionWriter, recordPath } from "../record/store.js";
+import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import { ApprovalPolicy } from "../tools/approval.js";
@@ -118,7 +118,7 @@ export function peekSessionModel(home: string, cwd: string, target: ResumeTarget
   const meta = readFreshMeta(dir);
   if (meta?.model) return meta.model;
   const fold = new RecordFold();
-  for (const line of loadRecord(recordPath(dir)).lines) fold.apply(line);
+  for (const line of loadRecord(recordFile(dir)).lines) fold.apply(line);
   return fold.model;
 }
 
@@ -132,7 +132,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   if (opts.resume) {
     ({ id, dir } = findResumeDir(home, cwd, opts.resume));
-    const loaded = loadRecord(recordPath(dir));
+    const loaded = loadRecord(recordFile(dir));
     warnings.push(...loaded.warnings);
     for (const line of loaded.lines) fold.apply(line);
     writer = openSessionWriter(dir, { lines: loaded.lines });
@@ -148,7 +148,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   } else {
     const created = createSession(home, { cwd, model: model.id });
     ({ id, dir, writer } = created);
-    for (const line of loadRecord(recordPath(dir)).lines) fold.apply(line);
+    for (const line of loadRecord(recordFile(dir)).lines) fold.apply(line);
   }
 
   const registry = createBuiltinRegistry();

@@ -1,4 +1,4 @@
-// How a turn ended, and what `tern run` exits with (R-CLI-2).
+// How a turn ended, and what `tern run` exits with (R-CLI-2; the library API exports it too).
 import type { StopReason } from "../record/types.js";
 
 export interface TurnError {

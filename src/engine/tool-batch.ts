@@ -2,7 +2,7 @@
 // and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
 import type { ToolCall } from "../provider/types.js";
 import type { ToolProgress, ToolResult } from "../tools/types.js";
-import { contentToText } from "./convert.js";
+import { contentToText } from "./event-fields.js";
 import type { SessionCore } from "./core.js";
 import { estimateTokens, recallPageTokens } from "./compaction-estimate.js";
 import { recallPage } from "./recall.js";

@@ -6,7 +6,7 @@ import { addUsage, emptyUsage } from "../config/pricing.js";
 import type { StreamResult, ToolCall, Usage } from "../provider/types.js";
 import { TurnBudget } from "./budget.js";
 import { uniqueCallIds } from "./call-ids.js";
-import { toUsageFields } from "./convert.js";
+import { toUsageFields } from "./event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";

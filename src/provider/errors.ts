@@ -59,3 +59,8 @@ export class ProviderError extends Error {
 export function isProviderError(value: unknown): value is ProviderError {
   return value instanceof ProviderError;
 }
+
+/** The error every cancelled request ends with, whichever layer noticed the abort first. */
+export function cancelledError(): ProviderError {
+  return new ProviderError({ errorClass: "cancelled", retryable: false, message: "request cancelled" });
+}

@@ -1,6 +1,6 @@
 // The OpenAI Chat Completions adapter (`openai-chat`): OpenAI and every compatible server.
 // One normalized request in, one normalized event stream out; every failure is a ProviderError.
-import { ProviderError } from "./errors.js";
+import { cancelledError, ProviderError } from "./errors.js";
 import { chatBodyChunks } from "./openai-body.js";
 import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
@@ -51,7 +51,7 @@ async function* streamChat(
       return;
     }
     for await (const frame of parseSse(response.chunks)) {
-      if (options.signal.aborted) throw cancelled();
+      if (options.signal.aborted) throw cancelledError();
       const events = state.handleData(frame.data, frame.event);
       for (const event of events) yield event;
     }
@@ -85,8 +85,4 @@ async function wholeCompletionAsChunk(chunks: AsyncIterable<string>): Promise<st
   if (Array.isArray(tool_calls))
     delta.tool_calls = tool_calls.map((call: object, index: number) => ({ index, ...call }));
   return JSON.stringify({ ...body, choices: [{ index: 0, delta, finish_reason: choice.finish_reason }] });
-}
-
-function cancelled(): ProviderError {
-  return new ProviderError({ errorClass: "cancelled", retryable: false, message: "request cancelled" });
 }

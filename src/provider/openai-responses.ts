@@ -1,6 +1,6 @@
 // The OpenAI Responses adapter (`openai-responses`, R-PROV-9): one NormalizedRequest →
 // POST <baseUrl>/responses → one stream of ProviderEvents ending in `done`. No retries here.
-import { isProviderError, ProviderError } from "./errors.js";
+import { cancelledError, isProviderError, ProviderError } from "./errors.js";
 import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSse } from "./sse.js";
@@ -41,7 +41,7 @@ async function* streamResponses(
       idleTimeoutMs: options.idleTimeoutMs,
     });
     for await (const frame of parseSse(response.chunks)) {
-      if (options.signal.aborted) throw cancelled();
+      if (options.signal.aborted) throw cancelledError();
       if (frame.data.trim() === "" || frame.data.trim() === "[DONE]") continue;
       let payload: unknown;
       try {
@@ -66,8 +66,4 @@ async function* streamResponses(
 
 function incomplete(message: string): ProviderError {
   return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
-}
-
-function cancelled(): ProviderError {
-  return new ProviderError({ errorClass: "cancelled", retryable: false, message: "request cancelled" });
 }

@@ -1,7 +1,7 @@
 // The retry policy around one model round (R-RETRY-1…6). It decides only from the fields of a
 // classified ProviderError; classification itself lives with the transport.
 import type { RetryConfig } from "../config/types.js";
-import { isProviderError, ProviderError } from "./errors.js";
+import { cancelledError, isProviderError, ProviderError } from "./errors.js";
 import type { NormalizedRequest, ProviderAdapter, ProviderEvent, StreamResult, Usage } from "./types.js";
 
 export interface RetryScheduled {
@@ -62,10 +62,6 @@ export function computeDelayMs(
   );
   const scale = 1 - retry.jitter + 2 * retry.jitter * random();
   return Math.max(0, Math.round(Math.min(maxMs, raw * scale)));
-}
-
-export function cancelledError(): ProviderError {
-  return new ProviderError({ errorClass: "cancelled", message: "request cancelled", retryable: false });
 }
 
 /** setTimeout that rejects with a `cancelled` error at once on abort and clears its timer. */

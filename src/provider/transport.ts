@@ -4,7 +4,7 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { classifyHttpError, redactSecrets } from "./classify.js";
-import { ProviderError } from "./errors.js";
+import { cancelledError, ProviderError } from "./errors.js";
 
 export interface StreamResponse {
   status: number;
@@ -268,10 +268,6 @@ function closedError(): NodeJS.ErrnoException {
   const error: NodeJS.ErrnoException = new Error("connection closed before the response was complete");
   error.code = "ECONNRESET";
   return error;
-}
-
-function cancelledError(): ProviderError {
-  return new ProviderError({ errorClass: "cancelled", retryable: false, message: "request cancelled" });
 }
 
 function idleError(ms: number): ProviderError {

@@ -38,10 +38,6 @@ export function storeImage(sessionDir: string, bytes: Buffer, mediaType: string)
   return ref;
 }
 
-export function isImageRef(ref: string): boolean {
-  return REF.test(ref);
-}
-
 /** The stored image as base64, or undefined when it was deleted or never stored. */
 export function loadImage(sessionDir: string, ref: string): { data: string; mediaType: string } | undefined {
   if (!REF.test(ref)) return undefined; // refs come from files on disk: never let one name a path

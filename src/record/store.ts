@@ -48,9 +48,6 @@ export function recordFile(sessionDir: string): string {
   return join(sessionDir, RECORD_FILE);
 }
 
-/** Alias of recordFile. */
-export const recordPath = recordFile;
-
 export interface CreateSessionOptions {
   cwd: string;
   model: string;

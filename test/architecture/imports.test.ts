@@ -1,6 +1,7 @@
 // DESIGN.md import rules: engine may import provider, tools, record, prompt, config; tui and cli
-// import engine (and config); nothing imports tui or cli; provider imports only config types.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// import engine (and config); nothing imports tui or cli; provider imports only config types;
+// no import cycles between files, not even type-only ones.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -88,4 +89,70 @@ describe("import rules", () => {
     }
     expect(bad).toEqual([]);
   });
+
+  it("has no import cycles, type-only imports included, beyond the known ones being removed", () => {
+    const cycles = importCycles().map((c) => c.join(", "));
+    // Each known cycle must still exist (delete it here once it is broken), and no new one may appear.
+    expect(cycles.filter((c) => !KNOWN_CYCLES.includes(c))).toEqual([]);
+    expect(KNOWN_CYCLES.filter((c) => !cycles.includes(c))).toEqual([]);
+  });
 });
+
+/**
+ * Cycles that predate the rule, each a strongly connected group of files (sorted). This list only
+ * shrinks: the front ends' cycles go when their shared types move to modules of their own.
+ */
+const KNOWN_CYCLES: string[] = [
+  "tui/commands.ts, tui/controller.ts, tui/side.ts",
+  "cli/archive-commands.ts, cli/checkpoint-commands.ts, cli/config-check.ts, cli/interactive.ts, cli/program.ts, cli/run.ts, cli/setup.ts",
+];
+
+/** The files each file imports (`import`, `import type`, `export … from`, dynamic `import()`). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files(SRC)) {
+    const edges: string[] = [];
+    const text = readFileSync(file, "utf8");
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
+      const base = resolve(file, "..", match[1]).replace(/\.js$/, "");
+      const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((f) => existsSync(f));
+      if (target) edges.push(relative(SRC, target));
+    }
+    graph.set(relative(SRC, file), edges);
+  }
+  return graph;
+}
+
+/** Groups of files that import each other, directly or around a loop (Tarjan's algorithm). */
+function importCycles(): string[][] {
+  const graph = importGraph();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1 || (graph.get(v) ?? []).includes(v)) groups.push(group.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return groups;
+}

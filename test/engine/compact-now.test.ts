@@ -7,7 +7,7 @@ import { coreOf } from "../../src/engine/session.js";
 import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/record/ledger.js";
 import { loadRecord } from "../../src/record/load.js";
-import { findSession, recordPath } from "../../src/record/store.js";
+import { findSession, recordFile } from "../../src/record/store.js";
 import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 
@@ -22,7 +22,7 @@ function ledgerRows(session: string) {
   }
 }
 
-const lines = (id: string) => loadRecord(recordPath(findSession(h.dirs.home, id)!.dir)).lines;
+const lines = (id: string) => loadRecord(recordFile(findSession(h.dirs.home, id)!.dir)).lines;
 
 describe("/compact now", () => {
   it("runs shed and summarize outside a turn and bills the summary on its own row at once", async () => {

@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
-import { findSession, recordPath } from "../../src/record/store.js";
+import { findSession, recordFile } from "../../src/record/store.js";
 import { playLongTurn } from "../support/long-turn.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
@@ -19,7 +19,7 @@ function windowed(contextWindow: number, threshold = 0.5) {
   };
 }
 
-const lines = (id: string) => loadRecord(recordPath(findSession(h.dirs.home, id)!.dir)).lines;
+const lines = (id: string) => loadRecord(recordFile(findSession(h.dirs.home, id)!.dir)).lines;
 
 describe("compaction within the open turn", () => {
   it("a shed that removed most of the real request goes on, though the provider's count is far above the estimate", async () => {

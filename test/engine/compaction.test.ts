@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
-import { findSession, recordPath } from "../../src/record/store.js";
+import { findSession, recordFile } from "../../src/record/store.js";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 
@@ -20,7 +20,7 @@ function smallWindow(contextWindow: number) {
 
 function recordLines(sessionId: string) {
   const found = findSession(h.dirs.home, sessionId)!;
-  return loadRecord(recordPath(found.dir)).lines;
+  return loadRecord(recordFile(found.dir)).lines;
 }
 
 const bigFile = (name: string, chars: number) =>
@@ -159,7 +159,7 @@ describe("compaction", () => {
     const out = await t.prompt(`a single huge prompt ${"q".repeat(4000)}`);
     expect(out.stopReason).toBe("context_overflow");
     expect(h.provider.requests).toHaveLength(0);
-    const lines = readFileSync(recordPath(findSession(h.dirs.home, t.session.id)!.dir), "utf8");
+    const lines = readFileSync(recordFile(findSession(h.dirs.home, t.session.id)!.dir), "utf8");
     expect(lines).toContain('"stopReason":"context_overflow"');
   });
 

@@ -4,13 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/record/ledger.js";
 import { loadRecord } from "../../src/record/load.js";
-import { findSession, recordPath } from "../../src/record/store.js";
+import { findSession, recordFile } from "../../src/record/store.js";
 import { type OpenAIUsageInput, openaiStream, openaiText } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 
 const h = useHarness();
 
-const lines = (id: string) => loadRecord(recordPath(findSession(h.dirs.home, id)!.dir)).lines;
+const lines = (id: string) => loadRecord(recordFile(findSession(h.dirs.home, id)!.dir)).lines;
 
 function rows(session: string) {
   const ledger = openLedger(h.dirs.home);

@@ -7,7 +7,7 @@ import { flagsToConfig } from "../../src/config/flags.js";
 import { loadConfig } from "../../src/config/load.js";
 import { resolveModel } from "../../src/config/resolve.js";
 import type { ResolvedModel } from "../../src/config/types.js";
-import { exportArchive } from "../../src/engine/archive.js";
+import { exportArchive } from "../../src/engine/session-queries.js";
 import { openSession, peekSessionModel, type ResumeTarget } from "../../src/engine/open.js";
 import { coreOf, type Session } from "../../src/engine/session.js";
 import type { ContentPart } from "../../src/provider/types.js";

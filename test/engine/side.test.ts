@@ -9,7 +9,7 @@ import { estimateTokens } from "../../src/engine/compaction.js";
 import { coreOf, type Session } from "../../src/engine/session.js";
 import { type SideEvent, STILL_RUNNING, TOOL_CALL_ONLY } from "../../src/engine/side.js";
 import { openLedger } from "../../src/record/ledger.js";
-import { findSession, recordPath } from "../../src/record/store.js";
+import { findSession, recordFile } from "../../src/record/store.js";
 import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 
@@ -23,7 +23,7 @@ function ledgerRows() {
     ledger.close();
   }
 }
-const recordBytes = (s: Session) => readFileSync(recordPath(findSession(h.dirs.home, s.id)!.dir));
+const recordBytes = (s: Session) => readFileSync(recordFile(findSession(h.dirs.home, s.id)!.dir));
 const ask = (s: Session, q: string, history: { question: string; answer: string }[] = []) => {
   const events: SideEvent[] = [];
   const result = s.askSide(q, {

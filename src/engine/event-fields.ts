@@ -1,5 +1,5 @@
 // Small conversions between the engine's internal shapes and the event / record shapes.
-import type { ContentPart, Usage } from "../provider/types.js";
+import type { Usage } from "../provider/types.js";
 import type { UsageFields } from "./events.js";
 
 export function toUsageFields(usage: Usage): UsageFields {
@@ -18,8 +18,4 @@ export function contentToText(
   return content
     .map((part) => (part.type === "text" ? (part.text ?? "") : `[image ${part.mediaType ?? ""}]`.trim()))
     .join("\n");
-}
-
-export function textContent(text: string): ContentPart[] {
-  return [{ type: "text", text }];
 }
