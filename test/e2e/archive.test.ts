@@ -1,4 +1,4 @@
-// Issue 4 through the built CLI: fork, export, sessions, metrics (R-REC-6, R-REC-8) and the v1
+// Through the built CLI: fork, export, sessions, metrics (R-REC-6, R-REC-8) and the v1
 // fixture (R-REC-7), each against real records in a temporary TERN_HOME.
 import {
   appendFileSync,

@@ -1,4 +1,4 @@
-// Issue 5, budgets and finish handling through `tern run --json` (R-BUD-1/-2, R-TURN-2/-4,
+// Budgets and finish handling through `tern run --json` (R-BUD-1/-2, R-TURN-2/-4,
 // R-CLI-2 exit codes): tool-call, model-call and duration limits, truncation, content filter.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 3's check through the built CLI: every provider fault either recovers with exactly one
+// Through the built CLI: every provider fault either recovers with exactly one
 // final answer (nothing of the failed attempt in stdout, events or record) after `retry_scheduled`
 // events with the configured / server-given delays, or fails at once with a clear message.
 // Counting (R-TURN-5), the maxRetries cap (R-RETRY-2) and SIGINT during a backoff (R-RETRY-6) too.

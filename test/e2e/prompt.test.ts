@@ -1,4 +1,4 @@
-// Issue 5, prompt assembly (SPEC §8) as the provider sees it: a byte-identical prefix across the
+// Prompt assembly (SPEC §8) as the provider sees it: a byte-identical prefix across the
 // rounds of a turn and a resumed session, AGENTS.md / --system / skills index, and its size.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

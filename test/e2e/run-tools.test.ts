@@ -1,4 +1,4 @@
-// Issue 2's check: `tern run --json --yes` against a real HTTP server, multi-round tool use with
+// `tern run --json --yes` against a real HTTP server, multi-round tool use with
 // every built-in file tool, exact tool results sent back, final text, exit 0, and a record that
 // `--continue` resumes.
 import { readFileSync, writeFileSync } from "node:fs";

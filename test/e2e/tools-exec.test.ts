@@ -1,4 +1,4 @@
-// Issue 5, executor scenarios through `tern run --json`: batch order and exact results
+// Executor scenarios through `tern run --json`: batch order and exact results
 // (R-TOOL-3), read-before-edit per turn (R-TOOL-1), bad calls as tool errors (R-TOOL-5, R-TOOL-4).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

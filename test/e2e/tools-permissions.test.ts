@@ -1,4 +1,4 @@
-// Issue 5, approval through `tern run` (R-TOOL-2) and workspace trust (R-CFG-2): allow rules
+// Approval through `tern run` (R-TOOL-2) and workspace trust (R-CFG-2): allow rules
 // without --yes, deny rules over --yes, and an untrusted `.tern/config.json` that can only tighten.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

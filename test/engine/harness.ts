@@ -1,4 +1,4 @@
-// Engine-level scaffolding for issue 5: a real session (openSession, real record, real tools)
+// Engine-level scaffolding: a real session (openSession, real record, real tools)
 // against the fake provider, with hooks (approve, onLimit) a front end would supply.
 import { afterEach, beforeEach } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";

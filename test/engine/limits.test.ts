@@ -1,4 +1,4 @@
-// Issue 5 at engine level: the onLimit hook of R-BUD-3 (yes grants one more allowance and the
+// At engine level: the onLimit hook of R-BUD-3 (yes grants one more allowance and the
 // stopped step goes ahead, yyy holds for the rest of the turn and its /retry, no stops).
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 4 at engine level (R-REC-5, R-REC-1): clear and rewind change what the next request
+// At engine level (R-REC-5, R-REC-1): clear and rewind change what the next request
 // carries while the archive keeps everything; the context record and a model switch survive resume.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 5 at engine level: turn-scoped state. Read-before-edit is per turn (R-TOOL-1), follow-ups
+// At engine level: turn-scoped state. Read-before-edit is per turn (R-TOOL-1), follow-ups
 // join after the current tool batch (R-TURN-7), the todo list outlives turns and owes a review
 // reminder (R-TODO), and `/yolo once` covers exactly the next turn (R-TOOL-2).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
