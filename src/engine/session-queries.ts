@@ -9,9 +9,9 @@ import {
   ledgerExists,
   type ModelTotals,
   openLedger,
-  rebuildLedger,
   type SessionTotals,
 } from "../record/ledger.js";
+import { rebuildLedger } from "../record/ledger-rebuild.js";
 import { findSession, listSessions, type SessionSummary, sessionsRoot } from "../record/store.js";
 import { SessionNotFoundError } from "./open.js";
 

@@ -1,83 +1,21 @@
 // The incremental fold of R-REC-1/-2: archive → model context, phase, open turn. Each apply is
 // O(1) except the rare withdrawals (compaction, cleared, rewound), so a live session and a
 // resume of a long record cost the same per line.
-import type { ContentPart, Message, ToolCall, Usage } from "../provider/types.js";
-import { addUsage, emptyUsage } from "../config/pricing.js";
+import type { Message } from "../provider/types.js";
+import { addUsage } from "../config/pricing.js";
 import { RecordError } from "./errors.js";
-import { admissible } from "./phases.js";
-import type {
-  CompactionRecord,
-  ContextRecord,
-  NewRecord,
-  Phase,
-  RecordContentPart,
-  RecordLine,
-  SessionStartRecord,
-} from "./types.js";
+import {
+  applyCompaction,
+  type Entry,
+  newRun,
+  type OpenCall,
+  type TurnInfo,
+  toContent,
+} from "./fold-parts.js";
+import { checkRecord } from "./fold-check.js";
+import type { ContextRecord, NewRecord, Phase, RecordLine, SessionStartRecord } from "./types.js";
 
-export interface RoundInfo {
-  round: number;
-  seq: number;
-  toolCalls: ToolCall[];
-  finish: string;
-}
-
-export interface TurnInfo {
-  turn: number;
-  /** ts of the turn's first user_prompt. */
-  startedAt: string;
-  /** ts of the newest line of this turn. */
-  lastTs: string;
-  rounds: RoundInfo[];
-  /** A turn_end was written after the turn's newest line. */
-  ended: boolean;
-  /**
-   * What the turn's current run recorded since its last turn_end (a `/retry` runs a turn again):
-   * what a turn_end written at crash recovery bills, so no request is billed twice.
-   */
-  run: RunInfo;
-}
-
-export interface RunInfo {
-  /** ts of the run's first line ("" until one is applied). */
-  startedAt: string;
-  rounds: number;
-  /** Requests sent: every assistant message's attempts and in-turn summaries. */
-  modelCalls: number;
-  /** Usage of those requests, failed attempts included. */
-  usage: Usage;
-  /** tool_results with outcome ok, error or interrupted. */
-  toolCalls: number;
-  toolErrors: number;
-}
-
-function newRun(startedAt = ""): RunInfo {
-  return { startedAt, rounds: 0, modelCalls: 0, usage: emptyUsage(), toolCalls: 0, toolErrors: 0 };
-}
-
-export interface OpenCall {
-  id: string;
-  name: string;
-  turn: number;
-  /** A tool_start exists: the call may have had effects. */
-  started: boolean;
-}
-
-/** One message of the model context with the record line it came from (compaction plans by seq). */
-export interface Entry {
-  seq: number;
-  turn: number;
-  msg: Message;
-}
-
-/** Record image parts travel without data; the engine hydrates them from attachments before sending. */
-export function toContent(parts: RecordContentPart[]): ContentPart[] {
-  return parts.map((p) =>
-    p.type === "image"
-      ? { type: "image", mediaType: p.mediaType, data: "", ref: p.ref }
-      : { type: "text", text: p.text },
-  );
-}
+export type { Entry } from "./fold-parts.js";
 
 export class RecordFold {
   private readonly lines: RecordLine[] = [];
@@ -154,39 +92,14 @@ export class RecordFold {
 
   /** Why this record may not be committed now, or null when it is admissible. */
   check(rec: NewRecord | RecordLine): string | null {
-    if (!admissible(rec.type, this._phase)) return `${rec.type} is not admissible in phase ${this._phase}`;
-    switch (rec.type) {
-      case "session_start":
-        return this.lines.length > 0 ? "session_start must be the first record" : null;
-      case "user_prompt":
-        return rec.turn < this.lastTurn || rec.turn < 1
-          ? `user_prompt turn ${rec.turn} goes back (newest turn is ${this.lastTurn})`
-          : null;
-      case "assistant_message":
-      case "notice":
-        return rec.turn !== this.lastTurn && !(rec.type === "notice" && rec.turn === 0)
-          ? `${rec.type} names turn ${rec.turn}, but the newest turn is ${this.lastTurn}`
-          : null;
-      case "turn_end":
-        return rec.turn !== this.lastTurn
-          ? `turn_end names turn ${rec.turn}, newest is ${this.lastTurn}`
-          : null;
-      case "tool_start": {
-        const call = this.pending.get(rec.id);
-        if (!call) return `tool_start for ${rec.id}, which is not an open call`;
-        return call.started ? `tool_start for ${rec.id} twice` : null;
-      }
-      case "tool_result":
-        return this.pending.has(rec.id) ? null : `tool_result for ${rec.id}, which is not an open call`;
-      case "compaction":
-        return rec.fromSeq <= rec.toSeq && rec.toSeq <= this._lastSeq
-          ? null
-          : `compaction range ${rec.fromSeq}..${rec.toSeq} is not within the record (last seq ${this._lastSeq})`;
-      case "redo":
-        return this.undone.length > 0 ? null : "redo without an undo to take back";
-      default:
-        return null;
-    }
+    return checkRecord(rec, {
+      phase: this._phase,
+      empty: this.lines.length === 0,
+      lastTurn: this.lastTurn,
+      lastSeq: this._lastSeq,
+      pending: this.pending,
+      canRedo: this.undone.length > 0,
+    });
   }
 
   apply(line: RecordLine): void {
@@ -296,7 +209,8 @@ export class RecordFold {
           run.usage = addUsage(run.usage, line.usage);
           run.modelCalls += line.modelCalls ?? 1;
         }
-        this.compact(line);
+        this.entries = applyCompaction(this.entries, this.bySeq, line);
+        this.cache = null;
         break;
       case "cleared":
         this.entries = [];
@@ -335,9 +249,8 @@ export class RecordFold {
 
   /** Puts withdrawn entries back in record order. */
   private restoreEntries(restored: Entry[]): void {
-    const merged = [...this.entries, ...restored].sort((a, b) => a.seq - b.seq);
     for (const e of restored) this.bySeq.set(e.seq, e);
-    this.entries = merged;
+    this.entries = [...this.entries, ...restored].sort((a, b) => a.seq - b.seq);
     this.cache = null;
     this._phase = "ReadyForUser";
   }
@@ -378,68 +291,5 @@ export class RecordFold {
     this.entries.push(entry);
     this.bySeq.set(seq, entry);
     this.cache?.push(msg);
-  }
-
-  /**
-   * Shed placeholders replace content of single lines, and shed arguments the arguments of single
-   * calls (ids and names stay, so every result still has its call); a summary replaces the whole
-   * range, which may also be the older rounds of the open turn.
-   */
-  private compact(line: CompactionRecord): void {
-    const inRange = (seq: number) => {
-      const entry = this.bySeq.get(seq);
-      return entry && entry.seq >= line.fromSeq && entry.seq <= line.toSeq ? entry : undefined;
-    };
-    for (const [key, text] of Object.entries(line.placeholders ?? {})) {
-      const entry = inRange(Number(key));
-      if (!entry) continue;
-      const m = entry.msg;
-      const content: ContentPart[] = [{ type: "text", text }];
-      entry.msg =
-        m.role === "assistant"
-          ? { role: "assistant", text, reasoning: "", toolCalls: m.toolCalls }
-          : m.role === "tool"
-            ? { ...m, content }
-            : { role: "user", content };
-    }
-    for (const [key, byCall] of Object.entries(line.arguments ?? {})) {
-      const entry = inRange(Number(key));
-      if (entry?.msg.role !== "assistant") continue;
-      const m = entry.msg;
-      entry.msg = {
-        role: "assistant",
-        text: m.text,
-        reasoning: "",
-        toolCalls: m.toolCalls.map((c) =>
-          typeof byCall[c.id] === "string" ? { ...c, arguments: byCall[c.id] } : c,
-        ),
-      };
-    }
-    if (line.summary !== undefined) {
-      let at = -1;
-      let turn = 0;
-      const kept: Entry[] = [];
-      for (const e of this.entries) {
-        if (e.seq >= line.fromSeq && e.seq <= line.toSeq) {
-          if (at < 0) {
-            at = kept.length;
-            turn = e.turn;
-          }
-          this.bySeq.delete(e.seq);
-        } else kept.push(e);
-      }
-      if (at < 0) at = kept.findIndex((e) => e.seq > line.toSeq);
-      if (at < 0) at = kept.length;
-      // The summary stands at the start of its range, so a later compaction over it removes it too.
-      const entry: Entry = {
-        seq: line.fromSeq,
-        turn,
-        msg: { role: "user", content: [{ type: "text", text: line.summary }] },
-      };
-      kept.splice(at, 0, entry);
-      this.bySeq.set(entry.seq, entry);
-      this.entries = kept;
-    }
-    this.cache = null;
   }
 }

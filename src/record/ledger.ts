@@ -1,14 +1,12 @@
 // R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
-// (bill.ts) — live after each billed line, and by `rebuildLedger` — so rebuilt equals live.
+// (bill.ts) — live after each billed line, and by `rebuildLedger` (ledger-rebuild.ts) — so rebuilt equals live.
 // better-sqlite3 is loaded on first use so a headless start does not pay for it.
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { type BillRow, billOf, type ModelPart, partOf } from "./bill.js";
-import { loadRecord } from "./load.js";
-import { recordFile, sessionsRoot } from "./store.js";
-import type { RecordLine } from "./types.js";
+import { type BillRow, type ModelPart, partOf } from "./bill.js";
+import { readAllRows } from "./ledger-rows.js";
 
 export type { BillRow as LedgerRow, RowKind } from "./bill.js";
 
@@ -251,74 +249,10 @@ function ensureSchema(db: Database.Database, home: string): void {
   }).immediate();
 }
 
-function isDamage(err: unknown): boolean {
+/** Whether an error says the file is not a readable SQLite database. */
+export function isDamage(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return typeof code === "string" && /^SQLITE_(NOTADB|CORRUPT)/.test(code);
-}
-
-export interface RebuildResult {
-  rows: number;
-  /** Sessions skipped (unreadable records) and torn-tail warnings. */
-  warnings: string[];
-}
-
-/** Every row of every record under `home`. */
-function readAllRows(home: string): { rows: BillRow[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const rows: BillRow[] = [];
-  const dirs = (p: string) => {
-    try {
-      return readdirSync(p, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => join(p, d.name));
-    } catch {
-      return [];
-    }
-  };
-  for (const ws of dirs(sessionsRoot(home))) {
-    for (const dir of dirs(ws)) {
-      let lines: RecordLine[];
-      try {
-        const loaded = loadRecord(recordFile(dir));
-        lines = loaded.lines;
-        warnings.push(...loaded.warnings);
-      } catch (err) {
-        warnings.push((err as Error).message);
-        continue;
-      }
-      rows.push(...billOf(lines));
-    }
-  }
-  return { rows, warnings };
-}
-
-/**
- * Recreates every row from the records, in one transaction. A ledger.db that is not a readable
- * SQLite database (damaged, or some other file) is removed and written anew.
- */
-export function rebuildLedger(home: string): RebuildResult {
-  const { rows, warnings } = readAllRows(home);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const fill = () => {
-    const ledger = openLedger(home);
-    try {
-      ledger.db.transaction(() => {
-        ledger.db.exec("DELETE FROM ledger_rows; DELETE FROM ledger_models;");
-        for (const r of rows) ledger.put(r);
-      })();
-      return ledger.rows().length;
-    } finally {
-      ledger.close();
-    }
-  };
-  try {
-    return { rows: fill(), warnings };
-  } catch (err) {
-    if (!(err instanceof LedgerDamagedError) && !isDamage(err)) throw err;
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ledgerPath(home)}${suffix}`, { force: true });
-    warnings.push(`${ledgerPath(home)} was damaged and has been replaced`);
-    return { rows: fill(), warnings };
-  }
 }
 
 /** Whether ledger.db exists (`tern metrics` on a new TERN_HOME creates nothing). */

@@ -1,17 +1,12 @@
 // R-REC-8: ledger.db as a real SQLite file — rows by kind, totals per session and per model,
 // rebuild from the records (also over a damaged or foreign file), concurrent writers.
+import { rebuildLedger } from "../../src/record/ledger-rebuild.js";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type LedgerRow,
-  LedgerDamagedError,
-  ledgerPath,
-  openLedger,
-  rebuildLedger,
-} from "../../src/record/ledger.js";
+import { type LedgerRow, LedgerDamagedError, ledgerPath, openLedger } from "../../src/record/ledger.js";
 import { createSession } from "../../src/record/store.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bundleChild, childEnv, R } from "./helpers.js";
