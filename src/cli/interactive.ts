@@ -6,7 +6,7 @@ import { createInterface, type Interface } from "node:readline/promises";
 import { addCost, money } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
-import type { CommonOptions } from "./program.js";
+import type { CommonOptions } from "./options.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";
 import { holdTypeAhead } from "../tui/terminal-modes.js";

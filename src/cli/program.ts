@@ -2,40 +2,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { registerSecretsFromEnv } from "../config/secrets.js";
 import { redactTerminalOutput } from "./redacted-output.js";
+import type { AcpOptions, CommonOptions, RunOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
-
-export interface CommonOptions {
-  model?: string;
-  baseUrl?: string;
-  config?: string;
-  continue?: boolean;
-  resume?: string;
-  system?: string;
-  yes?: boolean;
-  allow?: string[];
-  maxModelCalls?: string;
-  maxToolCalls?: string;
-  maxDuration?: string;
-  /** `--sandbox <mode>`: off | read-only | workspace-write (checked with the config, one-line error). */
-  sandbox?: string;
-  /** `--thinking <level>`: off | low | medium | high (R-PROV-10). */
-  thinking?: string;
-  /** `tern --plain`: the line mode instead of the Ink UI. */
-  plain?: boolean;
-}
-
-export interface RunOptions extends CommonOptions {
-  json?: boolean;
-  image?: string[];
-  compact?: boolean;
-}
-
-export interface AcpOptions {
-  model?: string;
-  baseUrl?: string;
-  system?: string;
-  allow?: string[];
-}
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

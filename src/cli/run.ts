@@ -5,7 +5,7 @@ import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
 import { exitCodeFor } from "../engine/stop.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
-import type { RunOptions } from "./program.js";
+import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";
 import { UsageError } from "./usage-error.js";

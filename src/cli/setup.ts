@@ -11,7 +11,7 @@ import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
 import type { SessionHooks } from "../engine/core.js";
-import type { CommonOptions } from "./program.js";
+import type { CommonOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
 
 export function ternHome(): string {

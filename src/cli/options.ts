@@ -1,0 +1,34 @@
+// The parsed options each command receives: apart from the parser, so the commands it loads
+// can name them without importing it back.
+export interface CommonOptions {
+  model?: string;
+  baseUrl?: string;
+  config?: string;
+  continue?: boolean;
+  resume?: string;
+  system?: string;
+  yes?: boolean;
+  allow?: string[];
+  maxModelCalls?: string;
+  maxToolCalls?: string;
+  maxDuration?: string;
+  /** `--sandbox <mode>`: off | read-only | workspace-write (checked with the config, one-line error). */
+  sandbox?: string;
+  /** `--thinking <level>`: off | low | medium | high (R-PROV-10). */
+  thinking?: string;
+  /** `tern --plain`: the line mode instead of the Ink UI. */
+  plain?: boolean;
+}
+
+export interface RunOptions extends CommonOptions {
+  json?: boolean;
+  image?: string[];
+  compact?: boolean;
+}
+
+export interface AcpOptions {
+  model?: string;
+  baseUrl?: string;
+  system?: string;
+  allow?: string[];
+}
