@@ -1,4 +1,4 @@
-// Issue 5, MCP tool sets through `tern run` (R-EXT): listed as <set>__<tool>, run with --yes,
+// MCP tool sets through `tern run` (R-EXT): listed as <set>__<tool>, run with --yes,
 // a call that never answers times out at timeoutSeconds as a tool error, a dead server is a notice.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
