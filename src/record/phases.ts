@@ -1,4 +1,4 @@
-// The phase machine of R-REC-2 (seed 004). `admissible` is the ONE rule shared by the live
+// The phase machine of R-REC-2. `admissible` is the ONE rule shared by the live
 // engine and by replay, so what a live door accepts and what a replayed record admits cannot drift.
 import type { Phase, RecordType } from "./types.js";
 

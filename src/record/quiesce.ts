@@ -1,4 +1,4 @@
-// R-REC-3 (seed 004): whatever ends an exchange, the record must leave a fresh prompt
+// R-REC-3: whatever ends an exchange, the record must leave a fresh prompt
 // admissible. Only what is genuinely owed is written: answers to committed calls, and a
 // capstone for a turn a crash cut off. Never an assistant message, never a system-role marker.
 import type { Usage } from "../provider/types.js";
