@@ -23,6 +23,13 @@ export function createOpenAIChatAdapter(endpoint: ProviderEndpoint): ProviderAda
   };
 }
 
+/** The headers of a streamed request to an OpenAI API (Chat Completions or Responses). */
+export function openaiStreamHeaders(endpoint: ProviderEndpoint): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
+  return Object.assign(headers, endpoint.headers);
+}
+
 export function chatCompletionsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
 }
@@ -33,11 +40,8 @@ async function* streamChat(
   request: NormalizedRequest,
   options: StreamOptions,
 ): AsyncGenerator<ProviderEvent, void, void> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  Object.assign(headers, endpoint.headers);
   const response = await postStream(chatCompletionsUrl(endpoint.baseUrl), {
-    headers,
+    headers: openaiStreamHeaders(endpoint),
     body: chatBodyChunks(request, wire),
     signal: options.signal,
     idleTimeoutMs: options.idleTimeoutMs,

@@ -1,6 +1,7 @@
 // The OpenAI Responses adapter (`openai-responses`, R-PROV-9): one NormalizedRequest →
 // POST <baseUrl>/responses → one stream of ProviderEvents ending in `done`. No retries here.
 import { cancelledError, isProviderError, ProviderError } from "./errors.js";
+import { openaiStreamHeaders } from "./openai-chat.js";
 import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSse } from "./sse.js";
@@ -29,9 +30,7 @@ async function* streamResponses(
   request: NormalizedRequest,
   options: StreamOptions,
 ): AsyncGenerator<ProviderEvent, void, void> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
-  Object.assign(headers, endpoint.headers);
+  const headers = openaiStreamHeaders(endpoint);
   const state = new ResponsesStreamState();
   try {
     const response = await postStream(responsesUrl(endpoint.baseUrl), {
