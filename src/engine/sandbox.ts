@@ -32,8 +32,10 @@ export function shellSandbox(
   hooks: SessionHooks,
 ): ShellSandbox | undefined {
   const policy = sandboxPolicy(config.sandbox, cwd, home);
+  // No sandbox asked for: no probe either (it spawns bwrap once, which a plain run need not pay).
+  if (!policy) return undefined;
   const mechanism = sandboxMechanism();
-  if (!policy || !mechanism.available) return undefined;
+  if (!mechanism.available) return undefined;
   const sandbox: ShellSandbox = { policy, wrap: (command) => sandboxedCommand(mechanism, policy, command) };
   if (hooks.offersOutsideSandbox) {
     let asked = 0;
