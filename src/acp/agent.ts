@@ -9,12 +9,12 @@ import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
-import { addCost } from "../config/pricing.js";
 import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
 import { UpdateStream } from "./updates.js";
+import { addCost } from "../vocab/cost.js";
 
 export interface AcpAgentOptions {
   version: string;

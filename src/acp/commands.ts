@@ -5,11 +5,11 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandHost } from "../commands/host.js";
 import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
-import { addCost } from "../config/pricing.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 import type { SideExchange } from "../engine/side.js";
 import type { TurnOutcome } from "../engine/stop.js";
+import { addCost } from "../vocab/cost.js";
 
 const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/quit"]);
 

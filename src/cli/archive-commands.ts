@@ -1,5 +1,4 @@
 // `tern sessions`, `tern export`, `tern fork`, `tern metrics`: read the archive and the ledger.
-import { money } from "../config/pricing.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import {
   exportArchive,
@@ -15,6 +14,7 @@ import { SessionNotFoundError } from "../engine/open.js";
 import { formatTable } from "./table.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
+import { money } from "../vocab/cost.js";
 
 function userErrors<T>(fn: () => T): T {
   try {

@@ -3,7 +3,6 @@
 // mode runs the same engine as `tern run`, streams the answer, asks for approval per batch
 // (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
-import { addCost, money } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../engine/prompt-input.js";
 import type { CommonOptions } from "./options.js";
@@ -13,6 +12,7 @@ import { holdTypeAhead } from "../tui/terminal-modes.js";
 import { runLineCommand } from "./line-commands.js";
 import { SideThread } from "./side-thread.js";
 import { prepareSession, ternHome } from "./setup.js";
+import { addCost, money } from "../vocab/cost.js";
 
 export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   if (!process.stdin.isTTY) {

@@ -1,8 +1,8 @@
 // Side questions in the line mode (`/btw`, R-SIDE-1..4): the thread of this process that goes
 // with the next question, what they cost (shown apart, never in the ledger), and Ctrl+C.
-import { addCost } from "../config/pricing.js";
 import type { Session } from "../engine/session.js";
 import type { SideExchange } from "../engine/side.js";
+import { addCost } from "../vocab/cost.js";
 
 /** Side questions of this process (R-SIDE-1): the thread that goes with the next question. */
 export class SideThread {

@@ -1,7 +1,7 @@
 // Report texts of the slash commands, from the session's read-only queries.
-import { money } from "../config/pricing.js";
 import type { TranscriptLine } from "../engine/session.js";
 import type { CommandHost } from "./host.js";
+import { money } from "../vocab/cost.js";
 
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";

@@ -1,7 +1,8 @@
 // Well-known models: context window, max output, image input, USD per million tokens.
 // Prices are list prices at the time of writing; `models.<id>` in config overrides any of them.
 import { UNKNOWN_MODEL_INFO } from "./defaults.js";
-import type { ModelInfo, Pricing } from "./types.js";
+import type { ModelInfo } from "./types.js";
+import type { Pricing } from "../vocab/cost.js";
 
 const m = (contextWindow: number, maxOutputTokens: number, images: boolean, pricing?: Pricing): ModelInfo =>
   pricing ? { contextWindow, maxOutputTokens, images, pricing } : { contextWindow, maxOutputTokens, images };

@@ -11,7 +11,7 @@ import {
   SANDBOX_MODE_NAMES,
   THINKING_NAMES,
 } from "./schema.js";
-import type { ThinkingLevel } from "./types.js";
+import type { ThinkingLevel } from "../vocab/levels.js";
 
 /** `--thinking <level>` / `/thinking <level>`: one clear line when the level is not one of ours. */
 export function parseThinking(raw: string, label = "--thinking"): ThinkingLevel {

@@ -1,10 +1,10 @@
 // The merged configuration after validation (SPEC §2). Names are camelCase; every key has a default.
+import type { Pricing } from "../vocab/cost.js";
+import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
+import type { WireApi } from "../vocab/messages.js";
 
-import type { HostedTool, ThinkingLevel } from "../provider/types.js";
-
-export type { HostedTool, ThinkingLevel };
-
-export type ProviderApi = "openai-chat" | "openai-responses" | "anthropic-messages";
+/** A provider's `api` key: one of the wire protocols. */
+export type ProviderApi = WireApi;
 
 export interface ProviderConfig {
   api: ProviderApi;
@@ -12,16 +12,6 @@ export interface ProviderConfig {
   /** Name of the environment variable holding the key; absent for local providers. */
   apiKeyEnv?: string;
   headers: Record<string, string>;
-}
-
-/** USD per million tokens. */
-export interface Pricing {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  /** USD per 1,000 provider-run web searches (R-PROV-11). */
-  webSearch?: number;
 }
 
 /** Wire quirks of one model's server (R-PROV-1, R-PROV-3); see provider `ProviderCompat`. */

@@ -1,5 +1,5 @@
 // Tool call ids as the next request needs them.
-import type { ToolCall } from "../provider/types.js";
+import type { ToolCall } from "../vocab/messages.js";
 
 /**
  * A model may send two calls with one id. Each call must get exactly one result and the next

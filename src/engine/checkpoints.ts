@@ -6,8 +6,8 @@ import { CheckpointError, hasGit, ShadowRepo } from "../checkpoint/shadow-repo.j
 import type { CheckpointsConfig } from "../config/types.js";
 import { workspaceKey } from "../record/store.js";
 import type { NewRecord, RecordLine } from "../record/types.js";
-import type { ToolCall } from "../provider/types.js";
 import type { ToolResult } from "../tools/types.js";
+import type { ToolCall } from "../vocab/messages.js";
 
 /** Tools that never change files: a batch of only these needs no snapshot after it. */
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);

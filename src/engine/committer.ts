@@ -1,9 +1,8 @@
 // The session's record writer in the engine's words: each commit goes through `commitChecked`
 // (the fold's full check, the write, the fold), and the ones front ends hear about are mapped
 // to their `--json` event here, in one place.
-import { computeCost } from "../config/pricing.js";
 import type { ResolvedModel } from "../config/types.js";
-import type { ContentPart, StreamResult, Usage } from "../provider/types.js";
+import type { StreamResult } from "../provider/types.js";
 import type { RecordFold } from "../record/fold.js";
 import { quiesce } from "../record/quiesce.js";
 import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
@@ -13,6 +12,9 @@ import { commitChecked } from "./commit.js";
 import { toUsageFields } from "./event-fields.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnError } from "./stop.js";
+import { computeCost } from "../vocab/cost.js";
+import type { ContentPart } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 /** What a round's request cost beyond its answer: retried attempts (R-PROV-6, R-REC-8). */
 export interface RoundAttempts {

@@ -1,9 +1,9 @@
 // The bill of compaction (R-PROV-6, R-REC-8): a summary request's attempts all count, and a
 // `/compact` run outside a turn is billed on a ledger row of its own, through its record line.
-import { computeCost, emptyUsage } from "../config/pricing.js";
-import type { Usage } from "../provider/types.js";
 import type { CompactionBill } from "../record/types.js";
 import type { SessionCore } from "./core.js";
+import { computeCost } from "../vocab/cost.js";
+import { emptyUsage, type Usage } from "../vocab/usage.js";
 
 /** What a summary request spent: every attempt's usage is billed, so the record keeps their sum. */
 export interface SummarySpent {

@@ -1,9 +1,9 @@
 // The chars/4 estimate of R-COMP-6 and the budget arithmetic built on it: when to compact, and
 // how much room a recalled page may take. The estimate decides and warns; it never reaches usage.
-import { type PrefixMemo, reusablePrefix } from "../provider/grown-prefix.js";
-import type { Message } from "../provider/types.js";
 import type { SessionCore } from "./core.js";
 import { requestLimitFor } from "./shrink-policy.js";
+import { reusablePrefix, type PrefixMemo } from "../vocab/grown-prefix.js";
+import type { Message } from "../vocab/messages.js";
 
 export const IMAGE_TOKENS = 1500;
 /** What a summary is assumed to cost when planning around one. */

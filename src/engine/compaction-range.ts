@@ -3,7 +3,6 @@
 // rounds, between its user prompt and its newest rounds (both stay verbatim). A range never ends
 // before a tool result, so no call is split from its result, and never reaches the newest round,
 // so the unclosed item of R-COMP-3 stays whole. The request itself is fitted under the window.
-import type { Message } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
 import {
   compactionLimit,
@@ -15,6 +14,7 @@ import {
 } from "./compaction-estimate.js";
 import { recentRoundsStart, roundIndex, shedCopy } from "./compaction-shed.js";
 import type { SessionCore } from "./core.js";
+import type { Message } from "../vocab/messages.js";
 
 /** Closed turns at the end of the context that summarizing keeps verbatim, when that is enough. */
 const KEEP_RECENT_TURNS = 1;

@@ -2,11 +2,11 @@
 // become placeholders, long assistant texts are cut, reasoning is dropped, and long string values
 // in tool-call arguments (write_file content, edit texts) are cut inside still-valid JSON, so
 // every protocol can still send the call. Every placeholder names turn and round for `recall`.
-import type { Message, ToolCall } from "../provider/types.js";
 import type { Entry } from "../record/fold.js";
 import { IMAGE_TOKENS } from "./compaction-estimate.js";
 import type { SessionCore } from "./core.js";
 import { CUT_TEXT_OVER, CUT_TEXT_TO, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
+import type { Message, ToolCall } from "../vocab/messages.js";
 
 /** Arguments shorter than this stay whole; in longer ones, string values over STRING_OVER are cut. */
 const SHED_ARGUMENTS_OVER = 1000;

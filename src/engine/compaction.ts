@@ -3,15 +3,16 @@
 // enough: older closed turns, then — when the open turn alone is too big — the open turn's older
 // rounds, become a model-written summary (compaction-range.ts picks them). Neither touches the
 // unclosed item nor splits a tool call from its result (R-COMP-3).
-import { addUsage, emptyUsage } from "../config/pricing.js";
 import { callModel } from "./model-call.js";
-import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
+import type { NormalizedRequest } from "../provider/types.js";
 import { compactionLimit, contextEstimate, estimateTokens } from "./compaction-estimate.js";
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
 import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
 import { billFailedSummary, billOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { toUsageFields } from "./event-fields.js";
 import type { SessionCore } from "./core.js";
+import type { Message } from "../vocab/messages.js";
+import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./compaction-estimate.js";
 

@@ -3,7 +3,7 @@
 // `requests` builds model requests (`request-builder.ts`).
 import type { Config, ResolvedModel } from "../config/types.js";
 import { scrubbedEnv } from "../config/secrets.js";
-import type { ContentPart, NormalizedRequest, ProviderAdapter, ToolSpec, Usage } from "../provider/types.js";
+import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
 import type { RecordFold } from "../record/fold.js";
 import type { NewRecord, RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
@@ -17,6 +17,8 @@ import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
 import { RequestBuilder } from "./request-builder.js";
 import { TodoState } from "./todo-state.js";
+import type { ContentPart, ToolSpec } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 export interface SessionHooks {
   /** Decides the calls of a batch that need asking (R-TOOL-2). */

@@ -1,6 +1,6 @@
 // Small conversions between the engine's internal shapes and the event / record shapes.
-import type { Usage } from "../provider/types.js";
 import type { UsageFields } from "./events.js";
+import type { Usage } from "../vocab/usage.js";
 
 export function toUsageFields(usage: Usage): UsageFields {
   return {

@@ -2,10 +2,8 @@
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
 import { join } from "node:path";
 import { modelInfo } from "../config/catalogue.js";
-import { computeCost } from "../config/pricing.js";
 import { registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import type { Usage } from "../provider/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
@@ -30,6 +28,8 @@ import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 import { makeToolSync } from "./tool-sync.js";
+import { computeCost } from "../vocab/cost.js";
+import type { Usage } from "../vocab/usage.js";
 
 export class SessionNotFoundError extends Error {}
 

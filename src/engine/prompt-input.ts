@@ -2,8 +2,8 @@
 // `--image` attach PNG, JPEG, GIF or WebP files (SPEC §10), refused over the provider's limit.
 import { resolve } from "node:path";
 import type { ProviderApi } from "../config/types.js";
-import type { ContentPart } from "../provider/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export class InputError extends Error {}
 

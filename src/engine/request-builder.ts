@@ -2,9 +2,10 @@
 // messages with their images' bytes loaded. Images reach the record as attachment refs (stored
 // once by content hash); their bytes are cached here so a long session reads each file once.
 import type { ResolvedModel } from "../config/types.js";
-import type { ContentPart, ImagePart, Message, NormalizedRequest, ToolSpec } from "../provider/types.js";
+import type { NormalizedRequest } from "../provider/types.js";
 import { loadImage, storeImage } from "../record/attachments.js";
 import type { RecordContentPart } from "../record/types.js";
+import type { ContentPart, ImagePart, Message, ToolSpec } from "../vocab/messages.js";
 
 export class RequestBuilder {
   private readonly imageCache = new Map<string, string>();

@@ -2,7 +2,6 @@
 // events come out through the bus, cancellation is an AbortSignal per running command.
 import type { PermissionMode, ResolvedModel } from "../config/types.js";
 import { createAdapter } from "../provider/index.js";
-import type { ContentPart } from "../provider/types.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/bash.js";
 import type { RecordLine } from "../record/types.js";
@@ -17,6 +16,7 @@ import { askSide, type SideExchange, type SideEvent, type SideResult } from "./s
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
 import { diffTurns, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
   /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */

@@ -2,14 +2,16 @@
 // command queue, so it runs while a turn runs. It reads the archive (what happened, not the
 // compacted model context) and commits, publishes and bills nothing: the question, the answer and
 // their usage stay out of the record, the event bus, the ledger and the follow-up queue.
-import { addUsage, computeCost, emptyUsage } from "../config/pricing.js";
 import { ProviderError } from "../provider/errors.js";
-import type { Message, NormalizedRequest, Usage } from "../provider/types.js";
+import type { NormalizedRequest } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
 import { estimateTokens } from "./compaction.js";
 import type { SessionCore } from "./core.js";
 import { callModel } from "./model-call.js";
 import { CUT_TEXT_OVER, CUT_TEXT_TO, requestLimitFor, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
+import { computeCost } from "../vocab/cost.js";
+import type { Message } from "../vocab/messages.js";
+import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 export interface SideExchange {
   question: string;

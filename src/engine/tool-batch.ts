@@ -1,11 +1,11 @@
 // One round's tool batch: publish the calls, let the executor decide approval once for the batch
 // and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
-import type { ToolCall } from "../provider/types.js";
 import type { ToolProgress, ToolResult } from "../tools/types.js";
 import { contentToText } from "./event-fields.js";
 import type { SessionCore } from "./core.js";
 import { estimateTokens, recallPageTokens } from "./compaction-estimate.js";
 import { recallPage } from "./recall.js";
+import type { ToolCall } from "../vocab/messages.js";
 
 export async function runToolBatch(
   core: SessionCore,

@@ -2,10 +2,10 @@
 // the engine waits for servers still starting (each at most its startTimeoutSeconds), puts the
 // ready servers' tools in the registry, and records a new `context` line when the tool list the
 // model sees changed, so a resume sends what the model saw.
-import type { ToolSpec } from "../provider/types.js";
 import type { ToolSets } from "../tools/mcp.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { SessionCore } from "./core.js";
+import type { ToolSpec } from "../vocab/messages.js";
 
 export function makeToolSync(
   core: SessionCore,

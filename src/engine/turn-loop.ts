@@ -2,14 +2,15 @@
 // rounds (request → stream → finish and budget checks → commit the answer → tool batch, until a
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
-import { addUsage, emptyUsage } from "../config/pricing.js";
-import type { StreamResult, ToolCall, Usage } from "../provider/types.js";
+import type { StreamResult } from "../provider/types.js";
 import { TurnBudget } from "./budget.js";
 import { uniqueCallIds } from "./call-ids.js";
 import { toUsageFields } from "./event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
+import type { ToolCall } from "../vocab/messages.js";
+import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 /** What one run of a turn has counted so far. */
 interface TurnState {

@@ -2,11 +2,13 @@
 // round's request, run a tool batch, compact, publish events. `turn.ts` wires a live session to
 // it; unit tests wire plain objects.
 import type { ExecutionBudget } from "../config/types.js";
-import type { ContentPart, StreamResult, ToolCall, Usage } from "../provider/types.js";
+import type { StreamResult } from "../provider/types.js";
 import type { ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./budget.js";
 import type { RoundAttempts, TurnEndFacts } from "./committer.js";
 import type { EngineEvent } from "./events.js";
+import type { ContentPart, ToolCall } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 export interface TurnInput {
   content: ContentPart[];

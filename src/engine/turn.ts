@@ -1,7 +1,5 @@
 // A turn of a live session: the loop (`turn-loop.ts`) wired to the session's record, provider,
 // tools and compaction through `TurnPorts`.
-import { addUsage, emptyUsage } from "../config/pricing.js";
-import type { Usage } from "../provider/types.js";
 import { compactTurnContext, overBudget } from "./compaction.js";
 import type { RoundAttempts } from "./committer.js";
 import type { SessionCore } from "./core.js";
@@ -10,6 +8,7 @@ import { callModel } from "./model-call.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
+import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
   return runTurnLoop(turnPorts(core), input, signal);

@@ -1,7 +1,7 @@
 // The tolerant tool-call accumulator (R-PROV-2). Providers disagree on how tool-call deltas are
 // shaped (missing index, ids on later chunks, indexes from 1, empty names in continuations,
 // whole calls in one delta); this folds them all into ordered calls. Arguments stay raw text.
-import type { ToolCall } from "./types.js";
+import type { ToolCall } from "../vocab/messages.js";
 
 /** One wire delta, already lifted out of the protocol's JSON. */
 export interface ToolCallDelta {

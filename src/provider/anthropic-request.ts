@@ -1,7 +1,9 @@
 // NormalizedRequest → Anthropic Messages request body. Anthropic needs strict user/assistant
 // alternation, tool results inside user messages, no empty text blocks, and signed thinking
 // blocks echoed back verbatim; prompt-cache breakpoints follow R-PROV-7.
-import type { ContentPart, Message, NormalizedRequest, ThinkingBlock, ThinkingLevel } from "./types.js";
+import type { NormalizedRequest } from "./types.js";
+import type { ThinkingLevel } from "../vocab/levels.js";
+import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 

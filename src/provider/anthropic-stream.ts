@@ -1,15 +1,9 @@
 // Anthropic Messages stream events → normalized ProviderEvents (wire facts §2). Pure state
 // machine: no I/O, so every frame order a server may send can be tested directly.
 import { classifyStreamError } from "./classify.js";
-import type {
-  FinishReason,
-  ProviderEvent,
-  ProviderItem,
-  StreamResult,
-  ThinkingBlock,
-  ToolCall,
-  Usage,
-} from "./types.js";
+import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
+import type { ProviderItem, ThinkingBlock, ToolCall } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 type BlockState =
   | { kind: "text" }

@@ -1,5 +1,6 @@
 // A classified provider failure (R-RETRY-1). Errors are values at this border: the retry
 // policy and the engine decide only from these fields.
+import type { Usage } from "../vocab/usage.js";
 
 export type ProviderErrorClass =
   | "rate_limit"
@@ -26,7 +27,7 @@ export interface ProviderErrorInit {
   /** The connection closed while the request body was still being written (R-RETRY-5). */
   duringBodyWrite?: boolean;
   /** Usage the failed request reported before failing, so the ledger matches the bill. */
-  usage?: import("./types.js").Usage;
+  usage?: Usage;
   /**
    * Anthropic "input length and `max_tokens` exceed context limit": the largest max_tokens that
    * fits beside this input, so the request can be sent again once with it (R-RETRY-1).
@@ -41,7 +42,7 @@ export class ProviderError extends Error {
   readonly retryAfterMs?: number;
   readonly duringBodyWrite: boolean;
   readonly maxOutputTokensFit?: number;
-  usage?: import("./types.js").Usage;
+  usage?: Usage;
 
   constructor(init: ProviderErrorInit) {
     super(init.message);

@@ -3,7 +3,6 @@
 // sends the fold's messages array, which only grows between compactions (a compaction, /clear or
 // rewind makes a new array), so the encoded history is kept per array and only the messages added
 // since the last round are encoded and appended. The bytes equal JSON.stringify(buildChatBody()).
-import { type PrefixMemo, reusablePrefix } from "./grown-prefix.js";
 import {
   bodyTail,
   buildChatBody,
@@ -14,7 +13,9 @@ import {
   echoField,
   mapMessage,
 } from "./openai-request.js";
-import type { Message, NormalizedRequest, ToolSpec } from "./types.js";
+import type { NormalizedRequest } from "./types.js";
+import { reusablePrefix, type PrefixMemo } from "../vocab/grown-prefix.js";
+import type { Message, ToolSpec } from "../vocab/messages.js";
 
 interface EncodedHistory extends PrefixMemo<Message> {
   buf: Buffer;

@@ -1,14 +1,7 @@
 // NormalizedRequest → OpenAI Chat Completions request body, including the multimodal bridge of
 // R-PROV-8 (tool messages cannot carry images, so a user message after the tool run holds them).
-import type {
-  ContentPart,
-  ImagePart,
-  Message,
-  NormalizedRequest,
-  ProviderCompat,
-  ToolResultMessage,
-  ToolSpec,
-} from "./types.js";
+import type { NormalizedRequest, ProviderCompat } from "./types.js";
+import type { ContentPart, ImagePart, Message, ToolResultMessage, ToolSpec } from "../vocab/messages.js";
 
 /** What an endpoint's rules add to the body beyond the normalized request. */
 export interface ChatWireOptions {

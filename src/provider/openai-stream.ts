@@ -3,7 +3,9 @@
 import { ToolCallAccumulator } from "./accumulator.js";
 import { classifyStreamError } from "./classify.js";
 import { ProviderError } from "./errors.js";
-import type { FinishReason, ProviderEvent, ReasoningField, StreamResult, Usage } from "./types.js";
+import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
+import type { ReasoningField } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 export class ChatStreamState {
   private text = "";

@@ -1,7 +1,8 @@
 // NormalizedRequest → OpenAI Responses request body (R-PROV-9). Stateless: `store: false`, the
 // whole history as `input` items, reasoning carried forward as `encrypted_content`.
 import { imagePlaceholder } from "./anthropic-request.js";
-import type { ContentPart, Message, NormalizedRequest, ProviderCompat, ProviderItem } from "./types.js";
+import type { NormalizedRequest, ProviderCompat } from "./types.js";
+import type { ContentPart, Message, ProviderItem } from "../vocab/messages.js";
 
 type Item = Record<string, unknown>;
 

@@ -2,7 +2,9 @@
 // I/O, so every event order a server may send can be tested directly.
 import { classifyStreamError } from "./classify.js";
 import type { ProviderError } from "./errors.js";
-import type { FinishReason, ProviderEvent, ProviderItem, StreamResult, ToolCall, Usage } from "./types.js";
+import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
+import type { ProviderItem, ToolCall } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 interface CallSlot {
   call: ToolCall;

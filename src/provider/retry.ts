@@ -1,8 +1,21 @@
 // The retry policy around one model round (R-RETRY-1…6). It decides only from the fields of a
 // classified ProviderError; classification itself lives with the transport.
-import type { RetryConfig } from "../config/types.js";
 import { cancelledError, isProviderError, ProviderError } from "./errors.js";
-import type { NormalizedRequest, ProviderAdapter, ProviderEvent, StreamResult, Usage } from "./types.js";
+import type { NormalizedRequest, ProviderAdapter, ProviderEvent, StreamResult } from "./types.js";
+import type { Usage } from "../vocab/usage.js";
+
+/**
+ * How often and how patiently to retry. The provider declares what it needs; config's `retry`
+ * section has this shape, so the provider folder needs nothing from config.
+ */
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelaySeconds: number;
+  factor: number;
+  /** Fraction of each delay drawn at random (0.2 = ±20 %), so clients never retry in step. */
+  jitter: number;
+  maxDelaySeconds: number;
+}
 
 export interface RetryScheduled {
   /** The attempt about to be made (2 for the first retry). */
@@ -27,7 +40,7 @@ export class DurationLimitError extends Error {
 }
 
 export interface StreamWithRetryOptions {
-  retry: RetryConfig;
+  retry: RetryPolicy;
   signal: AbortSignal;
   idleTimeoutMs: number;
   /** Epoch ms when the turn's duration budget runs out (or null). */
@@ -50,7 +63,7 @@ export interface StreamWithRetryOptions {
 export function computeDelayMs(
   failedAttempts: number,
   error: ProviderError,
-  retry: RetryConfig,
+  retry: RetryPolicy,
   random: () => number = Math.random,
 ): number {
   // A server-given delay is honoured as given, never capped (R-RETRY-2).

@@ -1,95 +1,17 @@
-// The normalized provider vocabulary (R-PROV-1). Adapters translate between this and a wire
-// protocol; nothing here knows about turns, tools' meaning or the record.
-
-export interface TextPart {
-  type: "text";
-  text: string;
-}
-
-/** An image travels as base64 data; `ref` names its stored attachment (content hash) when there is one. */
-export interface ImagePart {
-  type: "image";
-  mediaType: string;
-  data: string;
-  ref?: string;
-}
-
-export type ContentPart = TextPart | ImagePart;
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  /** Raw JSON text as the model sent it; parsed only by the tool layer (R-PROV-2, R-TOOL-5). */
-  arguments: string;
-  /** Opaque provider data that must be echoed back (e.g. Gemini `extra_content`). */
-  extra?: Record<string, unknown>;
-}
-
-/** Anthropic thinking block, kept with its signature so it can be sent back verbatim. */
-export interface ThinkingBlock {
-  thinking: string;
-  signature: string;
-  /** An Anthropic `redacted_thinking` block: `thinking` is "" and `signature` holds its opaque `data`. */
-  redacted?: true;
-}
-
-export interface UserMessage {
-  role: "user";
-  content: ContentPart[];
-}
-
-export interface AssistantMessage {
-  role: "assistant";
-  text: string;
-  reasoning: string;
-  toolCalls: ToolCall[];
-  thinkingBlocks?: ThinkingBlock[];
-  /**
-   * The chat-completions delta field that carried `reasoning` (`reasoning_content` or `reasoning`),
-   * so it can be echoed back in that field where the API requires it (R-PROV-3).
-   */
-  reasoningField?: ReasoningField;
-  /**
-   * Output the provider must get back exactly, in the order it came, that has no normalized form:
-   * Responses reasoning items (`encrypted_content`) and `web_search_call` items, Anthropic
-   * `server_tool_use` / `web_search_tool_result` blocks (R-PROV-9, R-PROV-11). Sent back only to
-   * the protocol that produced it, before the message's text and tool calls.
-   */
-  providerItems?: ProviderItem[];
-}
-
-export type WireApi = "openai-chat" | "openai-responses" | "anthropic-messages";
-
-export interface ProviderItem {
-  api: WireApi;
-  item: Record<string, unknown>;
-}
-
-export type ThinkingLevel = "off" | "low" | "medium" | "high";
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "low", "medium", "high"];
-
-/** Tools the provider runs itself (R-PROV-11); tern only switches them on. */
-export type HostedTool = "web_search";
-export const HOSTED_TOOLS: readonly HostedTool[] = ["web_search"];
-
-export type ReasoningField = "reasoning_content" | "reasoning";
-
-export interface ToolResultMessage {
-  role: "tool";
-  toolCallId: string;
-  toolName: string;
-  content: ContentPart[];
-  isError: boolean;
-}
-
-export type Message = UserMessage | AssistantMessage | ToolResultMessage;
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
+// What an adapter takes and gives (R-PROV-1): the normalized request, stream events and result,
+// and an endpoint's wire quirks. Adapters translate between these and a wire protocol; the
+// messages inside come from the shared vocabulary (src/vocab/).
+import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
+import type {
+  Message,
+  ProviderItem,
+  ReasoningField,
+  ThinkingBlock,
+  ToolCall,
+  ToolSpec,
+  WireApi,
+} from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 export interface NormalizedRequest {
   model: string;
@@ -113,16 +35,6 @@ export interface NormalizedRequest {
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | `other:${string}`;
-
-/** R-PROV-6: `prompt` is ALL input tokens, cached ones included. */
-export interface Usage {
-  prompt: number;
-  completion: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Provider-run web searches this request made (billed per search, R-PROV-11); absent = 0. */
-  webSearches?: number;
-}
 
 export interface StreamResult {
   text: string;

@@ -9,9 +9,9 @@
 //   compaction inside a turn is already in that turn's turn_end and has no `bill`.
 // - Lines a fork copied from its parent (up to `session_start.parent.seq`) are the parent's
 //   rows, and are skipped here.
-import { addCost, addUsage, billedInput, emptyUsage } from "../config/pricing.js";
-import type { Usage } from "../provider/types.js";
 import type { RecordLine, SessionStartRecord } from "./types.js";
+import { addCost } from "../vocab/cost.js";
+import { addUsage, billedInput, emptyUsage, type Usage } from "../vocab/usage.js";
 
 export type RowKind = "turn" | "compaction";
 

@@ -1,13 +1,13 @@
 // R-REC-6 export: the archive (not the model context) as JSON, or as Markdown a person reads.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { money } from "../config/pricing.js";
 import { attachmentsDir } from "./attachments.js";
 import { RecordError } from "./errors.js";
 import { loadRecord } from "./load.js";
 import { type SessionMeta, totalCost } from "./meta.js";
 import { findSession, recordFile, sessionMeta } from "./store.js";
 import type { RecordContentPart, RecordLine, TurnEndRecord } from "./types.js";
+import { money } from "../vocab/cost.js";
 
 export type ExportFormat = "md" | "json";
 

@@ -1,8 +1,8 @@
 // The shapes the record fold keeps per turn, round, open call and context entry, and how a
 // compaction record changes the context entries.
-import { emptyUsage } from "../config/pricing.js";
-import type { ContentPart, Message, ToolCall, Usage } from "../provider/types.js";
 import type { CompactionRecord, RecordContentPart } from "./types.js";
+import type { ContentPart, Message, ToolCall } from "../vocab/messages.js";
+import { emptyUsage, type Usage } from "../vocab/usage.js";
 
 export interface RoundInfo {
   round: number;

@@ -1,8 +1,6 @@
 // The incremental fold of R-REC-1/-2: archive → model context, phase, open turn. Each apply is
 // O(1) except the rare withdrawals (compaction, cleared, rewound), so a live session and a
 // resume of a long record cost the same per line.
-import type { Message } from "../provider/types.js";
-import { addUsage } from "../config/pricing.js";
 import { RecordError } from "./errors.js";
 import {
   applyCompaction,
@@ -14,6 +12,8 @@ import {
 } from "./fold-parts.js";
 import { checkRecord } from "./fold-check.js";
 import type { ContextRecord, NewRecord, Phase, RecordLine, SessionStartRecord } from "./types.js";
+import type { Message } from "../vocab/messages.js";
+import { addUsage } from "../vocab/usage.js";
 
 export type { Entry } from "./fold-parts.js";
 

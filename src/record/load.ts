@@ -1,9 +1,9 @@
 // Reading record.jsonl. A torn last line (no newline: a crash mid-write) is ignored with a
 // warning; a complete line that does not load stops the load, wherever it is (R-REC-4). Older lines get defaults (R-REC-7).
-import { emptyUsage } from "../config/pricing.js";
 import { readFileSync } from "node:fs";
 import { RecordError } from "./errors.js";
 import { RECORD_VERSION, type RecordLine, type RecordType } from "./types.js";
+import { emptyUsage } from "../vocab/usage.js";
 
 export interface LoadedRecord {
   lines: RecordLine[];

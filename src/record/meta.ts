@@ -2,8 +2,8 @@
 // derived: stale or missing (its recordSize differs from the record's size) means rebuild.
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { addCost } from "../config/pricing.js";
 import type { RecordLine } from "./types.js";
+import { addCost } from "../vocab/cost.js";
 
 export interface SessionMeta {
   id: string;

@@ -1,9 +1,9 @@
 // R-REC-3: whatever ends an exchange, the record must leave a fresh prompt
 // admissible. Only what is genuinely owed is written: answers to committed calls, and a
 // capstone for a turn a crash cut off. Never an assistant message, never a system-role marker.
-import type { Usage } from "../provider/types.js";
 import type { RecordFold } from "./fold.js";
 import type { NewRecord } from "./types.js";
+import type { Usage } from "../vocab/usage.js";
 
 export type QuiesceReason = "cancelled" | "session_ended" | "replied" | "failed";
 

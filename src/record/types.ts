@@ -1,13 +1,7 @@
 // Record line types of record.jsonl (SPEC §6). Documented field by field in docs/record-format.md.
-import type {
-  ProviderItem,
-  ReasoningField,
-  ThinkingBlock,
-  ToolCall,
-  ToolSpec,
-  Usage,
-} from "../provider/types.js";
 import type { ToolOutcome } from "../tools/types.js";
+import type { ProviderItem, ReasoningField, ThinkingBlock, ToolCall, ToolSpec } from "../vocab/messages.js";
+import type { Usage } from "../vocab/usage.js";
 
 export const RECORD_VERSION = 1;
 

@@ -1,13 +1,13 @@
 // Runs one batch of tool calls (R-TOOL-2/-3/-4): argument parsing, one approval round for the
 // whole batch, at most 8 at once with per-file ordering, each result delivered as it finishes
 // (through the R-TOOL-6 output gate), and cancellation. Never throws for a tool failure.
-import type { ToolCall } from "../provider/types.js";
 import type { ApprovalPolicy } from "./approval.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
 import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+import type { ToolCall } from "../vocab/messages.js";
 
 export type ApprovalAnswer = "approved" | "denied" | "always";
 

@@ -3,8 +3,8 @@
 // when they are a PNG, JPEG, GIF or WebP within the per-image limit, and everything the model
 // cannot take as it is (resource links, binary resources, audio, oversized or unknown images) is
 // described by uri, name, type and size instead of vanishing. SVG is text, not an image.
-import type { ContentPart } from "../provider/types.js";
 import type { ToolResult } from "./types.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export interface McpContentLimits {
   /**

@@ -4,8 +4,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redactDeep } from "../config/secrets.js";
-import type { ContentPart } from "../provider/types.js";
 import type { ToolResult } from "./types.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export interface OutputLimits {
   /** Characters of text per result (`toolOutputLimit`). */

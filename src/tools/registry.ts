@@ -1,9 +1,9 @@
 // The tool registry and argument parsing (R-TOOL-5): bad JSON, schema violations and unknown
 // names become tool results the model can learn from, never exceptions.
 import { z } from "zod";
-import type { ToolSpec } from "../provider/types.js";
 import { clip, fail } from "./results.js";
 import type { Tool, ToolResult } from "./types.js";
+import type { ToolSpec } from "../vocab/messages.js";
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();

@@ -1,6 +1,6 @@
 // Small constructors for tool results, so every tool words outcomes the same way.
-import type { ContentPart } from "../provider/types.js";
 import type { ToolResult } from "./types.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export function ok(text: string, extra: ContentPart[] = []): ToolResult {
   return { outcome: "ok", content: [{ type: "text", text }, ...extra] };

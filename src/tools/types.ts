@@ -1,8 +1,8 @@
 // Tool vocabulary shared by the registry, the executor and the engine.
 import type { z } from "zod";
-import type { ContentPart } from "../provider/types.js";
 import type { SandboxPolicy } from "../sandbox/policy.js";
 import type { McpToolInfo } from "./mcp-names.js";
+import type { ContentPart } from "../vocab/messages.js";
 
 export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrupted";
 

@@ -2,12 +2,12 @@
 // the live stream is committed block by block as blocks complete (R-UI-13), an interrupted
 // answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
-import { addCost } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { completeBlocksEnd } from "./markdown.js";
 import { type ItemKind, type Phase, progressDetail, type UiState } from "./state.js";
 import type { ToolRun } from "./tool-view.js";
+import { addCost } from "../vocab/cost.js";
 
 /** §10: text from outside never drives the terminal; control sequences go before it is stored. */
 export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {

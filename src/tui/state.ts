@@ -1,6 +1,5 @@
 // The UI state and its pure reducer: engine events and UI actions in, state out. Components
 // only draw this state; time comes in with the actions (`now`) so the reducer stays pure.
-import { addCost } from "../config/pricing.js";
 import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import {
@@ -13,6 +12,7 @@ import {
 import { commitLive, hostedToolLine, money, onEvent, print } from "./state-events.js";
 import type { ToolRun } from "./tool-view.js";
 import type { Menu } from "./completion.js";
+import { addCost } from "../vocab/cost.js";
 
 export { hostedToolLine, money };
 

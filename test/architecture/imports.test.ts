@@ -1,19 +1,22 @@
-// DESIGN.md import rules: engine may import provider, tools, record, prompt, config; tui and cli
-// import engine (and config); nothing imports tui or cli; provider imports only config types;
-// no import cycles between files, not even type-only ones.
+// DESIGN.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
+// arithmetic) is the ground floor and imports nothing; provider imports only vocab; engine may
+// import provider, tools, record, prompt, config; front ends (tui, cli, acp, commands) import
+// engine and config; nothing imports tui or cli; no import cycles between files, not even
+// type-only ones.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(import.meta.dirname, "../../src");
 
+/** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
   cli: ["engine", "config", "tui", "commands", "acp"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
-  lib: ["engine", "config", "provider", "tools", "record"],
+  lib: ["engine", "config", "tools", "record"],
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
@@ -22,12 +25,17 @@ const ALLOWED: Record<string, string[]> = {
   checkpoint: [],
   // The OS sandbox knows the file system and its mechanisms only.
   sandbox: [],
-  provider: ["config"],
-  tools: ["provider", "config", "sandbox"],
-  record: ["provider", "tools", "config"],
+  // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).
+  provider: [],
+  tools: ["config", "sandbox"],
+  record: ["tools", "config"],
   prompt: ["config"],
-  config: ["provider"],
+  config: [],
+  // The ground floor.
+  vocab: [],
 };
+
+const GROUND = "vocab";
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -44,7 +52,7 @@ describe("import rules", () => {
       const text = readFileSync(file, "utf8");
       for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)) {
         const target = relative(SRC, resolve(file, "..", match[1])).split("/")[0];
-        if (target === folder || target.startsWith("..")) continue;
+        if (target === folder || target === GROUND || target.startsWith("..")) continue;
         if (!(ALLOWED[folder] ?? []).includes(target))
           violations.push(`${relative(SRC, file)} imports ${target}/`);
       }
@@ -78,16 +86,27 @@ describe("import rules", () => {
     expect(bad).toEqual([]);
   });
 
-  it("provider imports only types from config", () => {
-    const bad: string[] = [];
-    for (const file of files(join(SRC, "provider"))) {
+  it("the vocabulary is the ground floor: it imports nothing, not even a package or a Node module", () => {
+    const imports: string[] = [];
+    for (const file of files(join(SRC, GROUND)))
+      for (const match of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g))
+        if (!match[1].startsWith("./")) imports.push(`${relative(SRC, file)} imports ${match[1]}`);
+    expect(files(join(SRC, GROUND)).length).toBeGreaterThan(0);
+    expect(imports).toEqual([]);
+  });
+
+  it("the vocabulary has one home: no other folder re-exports it", () => {
+    const reexports: string[] = [];
+    for (const file of files(SRC))
       for (const match of readFileSync(file, "utf8").matchAll(
-        /import\s+(type\s+)?[^;]*?from\s+"(\.\.\/config\/[^"]+)"/g,
+        /export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s*"([^"]+)"/g,
       )) {
-        if (!match[1]) bad.push(relative(SRC, file));
+        const target = relative(SRC, resolve(file, "..", match[1])).split("/")[0];
+        const folder = relative(SRC, file).split("/")[0];
+        // The library entry (`import … from "tern"`) is the one public door and may name vocabulary types.
+        if (target === GROUND && folder !== GROUND && folder !== "lib") reexports.push(relative(SRC, file));
       }
-    }
-    expect(bad).toEqual([]);
+    expect(reexports).toEqual([]);
   });
 
   it("has no import cycles, type-only imports included, beyond the known ones being removed", () => {

@@ -10,11 +10,11 @@ import type { ResolvedModel } from "../../src/config/types.js";
 import { exportArchive } from "../../src/engine/session-queries.js";
 import { openSession, peekSessionModel, type ResumeTarget } from "../../src/engine/open.js";
 import { coreOf, type Session } from "../../src/engine/session.js";
-import type { ContentPart } from "../../src/provider/types.js";
 import { loadRecord } from "../../src/record/load.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText } from "../support/openai-script.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import type { ContentPart } from "../../src/vocab/messages.js";
 
 let dirs: TempDirs;
 let provider: FakeProvider;

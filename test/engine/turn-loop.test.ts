@@ -8,8 +8,9 @@ import { runTurnLoop } from "../../src/engine/turn-loop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "../../src/engine/turn-ports.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { DurationLimitError } from "../../src/provider/retry.js";
-import type { StreamResult, ToolCall } from "../../src/provider/types.js";
+import type { StreamResult } from "../../src/provider/types.js";
 import type { ToolResult } from "../../src/tools/types.js";
+import type { ToolCall } from "../../src/vocab/messages.js";
 
 const usage = { prompt: 10, completion: 2, cacheRead: 0, cacheWrite: 0 };
 

@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ContentPart } from "../../src/provider/types.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
+import type { ContentPart } from "../../src/vocab/messages.js";
 
 const h = useHarness();
 const ws = (name: string) => join(h.dirs.workspace, name);

@@ -1,9 +1,10 @@
 // The request body the Anthropic adapter puts on the wire, as the fake provider received it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
-import type { Message, NormalizedRequest } from "../../src/provider/types.js";
+import type { NormalizedRequest } from "../../src/provider/types.js";
 import { anthropicStream } from "../support/anthropic-script.js";
 import { FakeProvider } from "../support/fake-provider.js";
+import type { Message } from "../../src/vocab/messages.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {

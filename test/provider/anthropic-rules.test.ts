@@ -10,10 +10,11 @@ import { buildAnthropicBody } from "../../src/provider/anthropic-request.js";
 import { classifyHttpError } from "../../src/provider/classify.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
-import type { Message, NormalizedRequest } from "../../src/provider/types.js";
+import type { NormalizedRequest } from "../../src/provider/types.js";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
 import { anthropicViolations } from "../support/anthropic-rules.js";
 import { FakeProvider } from "../support/fake-provider.js";
+import type { Message } from "../../src/vocab/messages.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {

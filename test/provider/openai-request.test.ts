@@ -1,10 +1,11 @@
 // What the openai-chat adapter sends: URL, headers, body mapping and the multimodal bridge (R-PROV-8).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_PLACEHOLDER } from "../../src/provider/openai-request.js";
-import type { Message, NormalizedRequest } from "../../src/provider/types.js";
+import type { NormalizedRequest } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText } from "../support/openai-script.js";
 import { baseRequest, collect } from "./openai-helpers.js";
+import type { Message } from "../../src/vocab/messages.js";
 
 let provider: FakeProvider;
 beforeAll(async () => {

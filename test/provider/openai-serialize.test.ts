@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { serializeChatBody } from "../../src/provider/openai-body.js";
 import { buildChatBody } from "../../src/provider/openai-request.js";
-import type { Message, NormalizedRequest } from "../../src/provider/types.js";
+import type { NormalizedRequest } from "../../src/provider/types.js";
+import type { Message } from "../../src/vocab/messages.js";
 
 const PNG = { type: "image" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
 const TOOLS = [

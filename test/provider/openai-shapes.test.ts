@@ -7,9 +7,10 @@ import { serializeChatBody } from "../../src/provider/openai-body.js";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { buildChatBody, chatWireOptions } from "../../src/provider/openai-request.js";
 import { normalizeUsage } from "../../src/provider/openai-stream.js";
-import type { Message, NormalizedRequest, ProviderCompat, StreamResult } from "../../src/provider/types.js";
+import type { NormalizedRequest, ProviderCompat, StreamResult } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { baseRequest, collect, texts } from "./openai-helpers.js";
+import type { Message } from "../../src/vocab/messages.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {

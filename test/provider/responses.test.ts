@@ -7,16 +7,12 @@ import { ProviderError } from "../../src/provider/errors.js";
 import { createAdapter } from "../../src/provider/index.js";
 import { buildResponsesBody } from "../../src/provider/responses-request.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
-import type {
-  Message,
-  NormalizedRequest,
-  ProviderEvent,
-  StreamResult,
-  Usage,
-} from "../../src/provider/types.js";
+import type { NormalizedRequest, ProviderEvent, StreamResult } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiError } from "../support/openai-script.js";
 import { responsesStream, responsesViolations } from "../support/responses-script.js";
+import type { Message } from "../../src/vocab/messages.js";
+import type { Usage } from "../../src/vocab/usage.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {

@@ -5,10 +5,11 @@ import type { RetryConfig } from "../../src/config/types.js";
 import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
-import type { NormalizedRequest, ProviderAdapter, Usage } from "../../src/provider/types.js";
+import type { NormalizedRequest, ProviderAdapter } from "../../src/provider/types.js";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
 import { FakeProvider, type ScriptedResponse } from "../support/fake-provider.js";
 import { openaiError, openaiStream, openaiText } from "../support/openai-script.js";
+import type { Usage } from "../../src/vocab/usage.js";
 
 const retry: RetryConfig = {
   maxRetries: 5,

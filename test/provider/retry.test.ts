@@ -14,8 +14,8 @@ import type {
   ProviderAdapter,
   ProviderEvent,
   StreamResult,
-  Usage,
 } from "../../src/provider/types.js";
+import type { Usage } from "../../src/vocab/usage.js";
 
 const retry: RetryConfig = {
   maxRetries: 5,

@@ -4,8 +4,9 @@ import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import type { ToolCall, Usage } from "../../src/provider/types.js";
 import type { NewRecord, RecordLine } from "../../src/record/types.js";
+import type { ToolCall } from "../../src/vocab/messages.js";
+import type { Usage } from "../../src/vocab/usage.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -3,10 +3,10 @@
 // reports a prompt size from tern's own chars/4 estimator, and measures every request the fake
 // server received: the estimate and the raw bytes. Shared by e2e tests and bench/.
 import { estimateTokens } from "../../src/engine/compaction-estimate.js";
-import type { ContentPart, Message } from "../../src/provider/types.js";
 import { anthropicStream } from "./anthropic-script.js";
 import type { FakeProvider, RecordedRequest, ScriptedResponse } from "./fake-provider.js";
 import { openaiText, openaiToolCalls } from "./openai-script.js";
+import type { ContentPart, Message } from "../../src/vocab/messages.js";
 
 export type Protocol = "openai-chat" | "anthropic-messages";
 

@@ -2,13 +2,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ToolCall } from "../../src/provider/types.js";
 import { ApprovalPolicy } from "../../src/tools/approval.js";
 import { type BatchHooks, type PendingCall, ToolExecutor } from "../../src/tools/executor.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
 import type { Tool, ToolResult } from "../../src/tools/types.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
+import type { ToolCall } from "../../src/vocab/messages.js";
 
 let dirs: TempDirs;
 beforeEach(() => {

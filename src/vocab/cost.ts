@@ -1,26 +1,14 @@
 // Cost of one usage report (R-PROV-6). An unknown price makes the cost unknown (null), never 0.
-import type { Usage } from "../provider/types.js";
-import type { Pricing } from "./types.js";
+import type { Usage } from "./usage.js";
 
-export function emptyUsage(): Usage {
-  return { prompt: 0, completion: 0, cacheRead: 0, cacheWrite: 0 };
-}
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  const sum: Usage = {
-    prompt: a.prompt + b.prompt,
-    completion: a.completion + b.completion,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-  };
-  const searches = (a.webSearches ?? 0) + (b.webSearches ?? 0);
-  if (searches > 0) sum.webSearches = searches;
-  return sum;
-}
-
-/** Billed input, the ledger column: prompt − cacheRead. */
-export function billedInput(usage: Usage): number {
-  return Math.max(0, usage.prompt - usage.cacheRead);
+/** USD per million tokens. */
+export interface Pricing {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** USD per 1,000 provider-run web searches (R-PROV-11). */
+  webSearch?: number;
 }
 
 /** USD. `prompt` includes cached tokens, so the cached parts are taken out of the input price. */

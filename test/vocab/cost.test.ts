@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "../../src/config/catalogue.js";
-import { addCost, addUsage, billedInput, computeCost, emptyUsage } from "../../src/config/pricing.js";
+import { addCost, computeCost } from "../../src/vocab/cost.js";
+import { addUsage, billedInput, emptyUsage } from "../../src/vocab/usage.js";
 
 describe("pricing (R-PROV-6)", () => {
   it("charges uncached input, cache reads and writes at their own prices, per million", () => {
