@@ -1,4 +1,4 @@
-// Chooses the wire adapter for an endpoint. The engine imports providers only through here.
+// Chooses the wire adapter for an endpoint, so the engine never names a protocol's module.
 import { createAnthropicAdapter } from "./anthropic-messages.js";
 import { createOpenAIChatAdapter } from "./openai-chat.js";
 import { createOpenAIResponsesAdapter } from "./openai-responses.js";

@@ -80,8 +80,34 @@ function trackEscalation(p: Promise<void>): void {
   void p.finally(() => escalations.delete(p));
 }
 
-/** Resolves once every process group tern told to stop is gone (SIGKILL sent where needed). */
+/**
+ * Process groups whose shell has exited while something it started in the background (`server &`)
+ * still runs. They may keep running while the session lives (a dev server the model started), but
+ * not past it: `settleProcessKills` stops them before tern exits (R-BASH-1: no descendant outlives tern).
+ */
+const leftovers = new Set<number>();
+
+/** Any member of the group left, zombies included; a cheap check (no /proc scan) for each call's end. */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Resolves once every process group tern started is gone: groups told to stop, and groups a
+ * finished command left running in the background (SIGTERM, then SIGKILL where needed).
+ */
 export async function settleProcessKills(): Promise<void> {
+  for (const pgid of leftovers) {
+    leftovers.delete(pgid);
+    if (!groupExists(pgid)) continue;
+    killGroup(pgid, "SIGTERM");
+    trackEscalation(escalate(pgid));
+  }
   while (escalations.size > 0) await Promise.all([...escalations]);
 }
 
@@ -144,6 +170,7 @@ export function runBash(
       signal.removeEventListener("abort", onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
+      if (exit && !stopped && child.pid !== undefined && groupExists(child.pid)) leftovers.add(child.pid);
       output.push(decoders[0].end() + decoders[1].end());
       resolve(describe(output.text(), exit, stopped, timeoutSeconds, spawnError));
     };
