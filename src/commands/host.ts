@@ -52,3 +52,6 @@ export interface SlashCommand {
   timing: CommandTiming | ((args: string[]) => CommandTiming);
   run(host: CommandHost, args: string[], rest: string): void | Promise<void>;
 }
+
+/** The one line a failed command prints. */
+export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

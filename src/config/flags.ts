@@ -2,15 +2,15 @@
 // bad flag fails the same way a bad file does, naming the flag.
 import { ConfigError } from "./errors.js";
 import { describeRuleError } from "./rule-syntax.js";
+import type { ConfigLayer } from "./schema.js";
 import {
   BUDGET_RULES,
-  type ConfigLayer,
   isSandboxMode,
   isThinkingLevel,
   MODEL_ID_RE,
   SANDBOX_MODE_NAMES,
   THINKING_NAMES,
-} from "./schema.js";
+} from "./schema-rules.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
 
 /** `--thinking <level>` / `/thinking <level>`: one clear line when the level is not one of ours. */

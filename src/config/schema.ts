@@ -1,79 +1,33 @@
 // The schema of one config file (a layer): every key optional, because merging needs to know
-// what a layer actually set. Defaults live in defaults.ts; errors become ONE line (R-CFG-1).
+// what a layer actually set. Defaults live in defaults.ts, the value rules in schema-rules.ts;
+// parse-layer.ts turns a failure into ONE line (R-CFG-1).
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
-import { ConfigError } from "./errors.js";
-import { findJsonSyntaxError } from "./json-position.js";
-import { describeRuleError } from "./rule-syntax.js";
-
-const rule = <T>(check: (v: unknown) => boolean, expected: string) =>
-  z.custom<T>((v) => v !== undefined && check(v), {
-    error: (issue) => (issue.input === undefined ? "required" : expected),
-  });
-const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-const isInt = (v: unknown): v is number => Number.isInteger(v);
-
-export const positiveNumber = rule<number>((v) => isNum(v) && v > 0, "must be a number > 0");
-const nonNegativeNumber = rule<number>((v) => isNum(v) && v >= 0, "must be a number >= 0");
-const nonNegativeInt = rule<number>((v) => isInt(v) && (v as number) >= 0, "must be an integer >= 0");
-const positiveInt = rule<number>((v) => isInt(v) && (v as number) > 0, "must be a positive integer");
-const fraction = rule<number>((v) => isNum(v) && v >= 0 && v < 1, "must be a number in [0, 1)");
-const timerSeconds = rule<number>(
-  (v) => isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS,
-  `must be a number > 0 and <= ${MAX_TIMER_SECONDS}`,
-);
-
-/** Budget field rules, shared with the CLI flags (R-BUD-1). */
-export const BUDGET_RULES = {
-  maximumModelCalls: {
-    check: (v: unknown) => v === null || (isInt(v) && (v as number) > 0),
-    expected: "must be a positive integer or null",
-  },
-  maximumToolCalls: {
-    check: (v: unknown) => v === null || (isInt(v) && (v as number) >= 0),
-    expected: "must be an integer >= 0 or null",
-  },
-  maximumDurationSeconds: {
-    check: (v: unknown) => v === null || (isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS),
-    expected: `must be a number > 0 and <= ${MAX_TIMER_SECONDS}, or null`,
-  },
-} as const;
-
-const budgetField = (k: keyof typeof BUDGET_RULES) =>
-  rule<number | null>(BUDGET_RULES[k].check, BUDGET_RULES[k].expected).optional();
-
-export const SANDBOX_MODE_NAMES = ["off", "read-only", "workspace-write"] as const;
-export type SandboxModeName = (typeof SANDBOX_MODE_NAMES)[number];
-export const isSandboxMode = (v: unknown): v is SandboxModeName =>
-  typeof v === "string" && (SANDBOX_MODE_NAMES as readonly string[]).includes(v);
-
-export const MODEL_ID_RE = /^[^/\s]+\/\S+$/;
-const PROVIDER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const TOOL_SET_NAME_RE = /^[a-z0-9_-]+$/;
-const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const modelString = rule<string>(
-  (v) => typeof v === "string" && MODEL_ID_RE.test(v),
-  'must be "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-5"',
-);
-const httpUrl = rule<string>((v) => {
-  if (typeof v !== "string") return false;
-  try {
-    const u = new URL(v);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "must be an http(s) URL");
-const stringList = z.array(z.string());
-/** Permission rules: a bad one is a configuration error naming its index (R-TOOL-2, R-CFG-1). */
-const ruleList = z.array(
-  z.string().superRefine((text, ctx) => {
-    const error = describeRuleError(text);
-    if (error) ctx.addIssue({ code: "custom", message: error });
-  }),
-);
+import {
+  apiRule,
+  budgetField,
+  ENV_NAME_RE,
+  fraction,
+  httpUrl,
+  isInt,
+  isSandboxMode,
+  isThinkingLevel,
+  MODEL_ID_RE,
+  modelString,
+  nonNegativeInt,
+  nonNegativeNumber,
+  positiveInt,
+  positiveNumber,
+  PROVIDER_ID_RE,
+  rule,
+  ruleList,
+  type SandboxModeName,
+  stringList,
+  type THINKING_NAMES,
+  timerSeconds,
+  TOOL_SET_NAME_RE,
+} from "./schema-rules.js";
 
 /** One MCP server (R-EXT): stdio (`command`) or Streamable HTTP (`url`), never both. */
 const toolSet = z
@@ -100,15 +54,6 @@ const toolSet = z
         message: "a tool set has either command or url, not both",
       });
   });
-
-export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
-const apiRule = rule<(typeof API_NAMES)[number]>(
-  (v) => (API_NAMES as readonly unknown[]).includes(v),
-  'must be "openai-chat", "openai-responses" or "anthropic-messages"',
-);
-export const THINKING_NAMES = ["off", "low", "medium", "high"] as const;
-export const isThinkingLevel = (v: unknown): v is (typeof THINKING_NAMES)[number] =>
-  (THINKING_NAMES as readonly unknown[]).includes(v);
 
 const provider = z.strictObject({
   api: apiRule.optional(),
@@ -250,78 +195,3 @@ export const layerSchema = z.strictObject({
 
 /** One validated layer (a file, or the CLI flags). */
 export type ConfigLayer = z.output<typeof layerSchema>;
-
-/** `a.b[0]["openai/gpt-4.1"]` */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const seg of path) {
-    if (typeof seg === "number") out += `[${seg}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(String(seg))) out += out ? `.${String(seg)}` : String(seg);
-    else out += `[${JSON.stringify(String(seg))}]`;
-  }
-  return out;
-}
-
-type Issue = z.core.$ZodIssue;
-
-/** Descends into the union branch that got furthest, so `executionBudget.x` errors name `x`. */
-function pickIssue(issue: Issue): Issue {
-  if (issue.code !== "invalid_union") return issue;
-  let best: Issue | undefined;
-  for (const branch of issue.errors) {
-    for (const inner of branch) {
-      if (inner.path.length > 0 || inner.code === "unrecognized_keys") {
-        if (!best) best = { ...inner, path: [...issue.path, ...inner.path] } as Issue;
-      }
-    }
-  }
-  return best ? pickIssue(best) : issue;
-}
-
-function describe(issue: Issue): { path: PropertyKey[]; text: string } {
-  const path = [...issue.path];
-  if (issue.code === "unrecognized_keys") {
-    path.push(issue.keys[0]);
-    return { path, text: "unknown key" };
-  }
-  if (issue.code === "invalid_type") {
-    const input = (issue as { input?: unknown }).input;
-    if (input === undefined) return { path, text: "required" };
-    const expected: Record<string, string> = {
-      object: "must be an object",
-      array: "must be an array",
-      string: "must be a string",
-      boolean: "must be true or false",
-    };
-    return { path, text: expected[issue.expected] ?? `must be ${issue.expected}` };
-  }
-  return { path, text: issue.message };
-}
-
-/** Validates parsed JSON as a layer; `label` names the file in the error. */
-export function validateLayer(data: unknown, label: string): ConfigLayer {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ConfigError(`${label}: must be a JSON object`);
-  }
-  const result = layerSchema.safeParse(data, { reportInput: true });
-  if (result.success) return result.data;
-  const { path, text } = describe(pickIssue(result.error.issues[0]));
-  throw new ConfigError(path.length ? `${label}: ${formatPath(path)}: ${text}` : `${label}: ${text}`);
-}
-
-/** Parses and validates one config file's text. */
-export function parseConfigText(raw: string, label: string): ConfigLayer {
-  // A byte-order mark is what some editors put first; JSON.parse rejects it (§10).
-  const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    if (text.trim() === "") throw new ConfigError(`${label}: empty file (expected a JSON object)`);
-    const at = findJsonSyntaxError(text);
-    throw new ConfigError(
-      at ? `${label}:${at.line}:${at.column}: invalid JSON: ${at.message}` : `${label}: invalid JSON`,
-    );
-  }
-  return validateLayer(data, label);
-}

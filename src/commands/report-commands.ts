@@ -1,0 +1,66 @@
+// Slash commands that only report: they read the session's queries and print, busy or not.
+import { exportArchive } from "../engine/session-queries.js";
+import { renderTodos } from "../engine/session.js";
+import { errorText, type SlashCommand } from "./host.js";
+import { costText, historyText, statsText, statusText } from "./reports.js";
+
+export const reportCommands = {
+  status: {
+    name: "/status",
+    description: "session, model, context and cost",
+    timing: "now",
+    run: (host) => host.print(statusText(host)),
+  },
+  cost: {
+    name: "/cost",
+    description: "cost of this session so far",
+    timing: "now",
+    run: (host) => host.print(`cost so far: ${costText(host)}`),
+  },
+  todos: {
+    name: "/todos",
+    description: "the todo list",
+    timing: "now",
+    run: (host) => {
+      const todos = host.session.todos();
+      host.print(todos.length === 0 ? "no todos" : renderTodos([...todos]));
+    },
+  },
+  history: {
+    name: "/history",
+    args: "[N]",
+    description: "the last N prompts (default 10)",
+    timing: "now",
+    run: (host, args) => {
+      const n = args[0] ? Number(args[0]) : 10;
+      if (!Number.isInteger(n) || n <= 0) return host.print("usage: /history [N]");
+      host.print(historyText(host.session.transcript(), n));
+    },
+  },
+  stats: {
+    name: "/stats",
+    description: "tool calls by tool",
+    timing: "now",
+    run: (host) => host.print(statsText(host.session.transcript())),
+  },
+  export: {
+    name: "/export",
+    args: "[md|json]",
+    description: "print this session's archive",
+    timing: "now",
+    run: (host, args) => {
+      try {
+        host.print(exportArchive(host.home, host.session.id, args[0] === "json" ? "json" : "md"));
+      } catch (err) {
+        host.error(errorText(err));
+      }
+    },
+  },
+  mcp: {
+    name: "/mcp",
+    args: "[reconnect <name>]",
+    description: "MCP servers: state and tools; reconnect one",
+    timing: "now",
+    run: async (host, args) => host.print(await host.session.mcp(args)),
+  },
+} satisfies Record<string, SlashCommand>;
