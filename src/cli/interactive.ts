@@ -4,7 +4,7 @@
 // (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
 import { createInterface, type Interface } from "node:readline/promises";
 import type { EngineEvent } from "../engine/events.js";
-import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { CommonOptions } from "./options.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";

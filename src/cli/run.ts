@@ -1,9 +1,9 @@
 // `tern run`: one turn, headless. With --json, stdout carries only JSON Lines events;
 // without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
-import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
-import { exitCodeFor } from "../engine/stop.js";
+import { exitCodeFor } from "./exit-codes.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";

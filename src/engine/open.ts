@@ -2,6 +2,7 @@
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
 import { join } from "node:path";
 import { modelInfo } from "../config/catalogue.js";
+import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import { registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
@@ -23,7 +24,6 @@ import { createBuiltinRegistry } from "../tools/index.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";
-import { LIMIT_BYTES } from "./prompt-input.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
@@ -166,7 +166,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     parallel: config.parallelTools,
     limits: {
       maxChars: config.toolOutputLimit,
-      maxImageBytes: LIMIT_BYTES[model.endpoint.api],
+      maxImageBytes: IMAGE_LIMIT_BYTES[model.endpoint.api],
       fullOutputDir: join(dir, "tool-output"),
     },
   });

@@ -1,4 +1,5 @@
-// How a turn ended, and what `tern run` exits with (R-CLI-2; the library API exports it too).
+// How a turn ended, as the front ends and the library API see it (`tern run` maps it to its exit
+// code in cli/exit-codes.ts).
 import type { StopReason } from "../record/types.js";
 
 export interface TurnError {
@@ -13,17 +14,4 @@ export interface TurnOutcome {
   /** The final assistant text of the turn (what `tern run` prints on stdout). */
   finalText: string;
   error?: TurnError;
-}
-
-export function exitCodeFor(stop: StopReason): number {
-  switch (stop) {
-    case "completed":
-      return 0;
-    case "failed":
-      return 1;
-    case "cancelled":
-      return 130;
-    default:
-      return 3;
-  }
 }

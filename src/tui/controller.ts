@@ -3,7 +3,7 @@
 // the engine; they read the store and report keys here (keys.ts).
 import type { Config } from "../config/types.js";
 import type { SessionHooks } from "../engine/core.js";
-import { buildPromptContent, InputError } from "../engine/prompt-input.js";
+import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { Session } from "../engine/session.js";
 import { ApprovalFlow } from "./approval-flow.js";
 import { greeting } from "./greeting.js";

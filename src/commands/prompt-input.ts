@@ -1,21 +1,18 @@
-// Turns typed prompt text (+ `--image` files) into message content: `@path/to/img.png` and
-// `--image` attach PNG, JPEG, GIF or WebP files (SPEC §10), refused over the provider's limit.
+// Typed prompt input, shared by every front end that takes text from the user: the text (+
+// `--image` files) becomes message content; `@path/to/img.png` and `--image` attach PNG, JPEG,
+// GIF or WebP files (SPEC §10), refused over the provider's limit.
 import { resolve } from "node:path";
+import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { ProviderApi } from "../config/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
 import type { ContentPart } from "../vocab/messages.js";
 
+/** A prompt that cannot be sent as typed: one line naming the file and why. */
 export class InputError extends Error {}
 
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
-/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB); tool images are held to them too (R-TOOL-6). */
-export const LIMIT_BYTES: Record<ProviderApi, number> = {
-  "anthropic-messages": 5 * 1024 * 1024,
-  "openai-chat": 20 * 1024 * 1024,
-  "openai-responses": 20 * 1024 * 1024,
-};
 
-export function sniffImageType(bytes: Buffer): string | undefined {
+function sniffImageType(bytes: Buffer): string | undefined {
   if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return "image/png";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
   if (bytes.length >= 6 && bytes.subarray(0, 4).toString("latin1") === "GIF8") return "image/gif";
@@ -28,9 +25,9 @@ export function sniffImageType(bytes: Buffer): string | undefined {
   return undefined;
 }
 
-export function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart {
+function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart {
   const abs = resolve(cwd, path);
-  const limit = LIMIT_BYTES[api];
+  const limit = IMAGE_LIMIT_BYTES[api];
   let bytes: Buffer;
   try {
     // Non-blocking and checked on the open file: a FIFO, device or folder is refused, never read (SPEC §10).
