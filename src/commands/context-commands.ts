@@ -40,9 +40,7 @@ export const contextCommands = {
       const turn = rest[0] === undefined ? host.session.status().lastTurn - 1 : Number(rest[0]);
       if (!Number.isInteger(turn) || turn < 0) return host.print("usage: /rewind [turn] [files]");
       if (withFiles)
-        return fileChange(host, "rewound", () =>
-          host.session.send({ type: "undo", turns: 0, fromTurn: turn + 1 }),
-        );
+        return fileChange(host, "rewound", () => host.session.send({ type: "rewind_files", turn }));
       try {
         await host.session.send({ type: "rewind", turn });
         host.print(`turns after ${turn} withdrawn from the context`);

@@ -15,7 +15,7 @@ import type { SessionCore } from "./core.js";
 import { askSide, type SideExchange, type SideEvent, type SideResult } from "./side.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
-import { diffTurns, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
+import { diffTurns, redoUndo, restoreAfterTurn, UndoError, type UndoReport, undoTurns } from "./undo.js";
 import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
@@ -37,7 +37,12 @@ export type SessionCommand =
    */
   | { type: "compact" }
   /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */
-  | { type: "undo"; turns: number; force?: boolean; fromTurn?: number }
+  | { type: "undo"; turns: number; force?: boolean }
+  /**
+   * `/rewind N files`: files back to how they were after turn N and the turns after it withdrawn,
+   * also when a `rewind` already withdrew them from the context (R-CKPT-3).
+   */
+  | { type: "rewind_files"; turn: number; force?: boolean }
   /** `/redo`: take back the newest undo, files and turns. */
   | { type: "redo"; force?: boolean };
 
@@ -123,7 +128,7 @@ export class Session {
   /** Queue a command; it runs after every command sent before it. */
   send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
   send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
-  send(command: Extract<SessionCommand, { type: "undo" | "redo" }>): Promise<UndoReport>;
+  send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     const result = this.tail.then(() => this.execute(command));
@@ -197,6 +202,7 @@ export class Session {
         case "compact":
           return await compactNow(this.core, controller.signal);
         case "undo":
+        case "rewind_files":
         case "redo": {
           const checkpoints = this.core.checkpoints;
           if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
@@ -209,8 +215,10 @@ export class Session {
           const force = command.force === true;
           const report =
             command.type === "undo"
-              ? await undoTurns(repo, access, { turns: command.turns, force, fromTurn: command.fromTurn })
-              : await redoUndo(repo, access, { force });
+              ? await undoTurns(repo, access, { turns: command.turns, force })
+              : command.type === "rewind_files"
+                ? await restoreAfterTurn(repo, access, { turn: command.turn, force })
+                : await redoUndo(repo, access, { force });
           checkpoints.restoredTo(newestTree(this.core.fold.archive));
           return report;
         }

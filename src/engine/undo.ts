@@ -76,32 +76,46 @@ export interface RecordAccess {
 export async function undoTurns(
   repo: ShadowRepo,
   access: RecordAccess,
-  opts: { turns: number; force: boolean; fromTurn?: number },
+  opts: { turns: number; force: boolean },
 ): Promise<UndoReport> {
   const { live } = undoHistory(access.archive);
-  let turns: number[];
-  if (opts.fromTurn !== undefined) {
-    // `/rewind N` with files: the files go back to before turn N+1 even when /rewind already
-    // withdrew those turns from the context.
-    const from = opts.fromTurn;
-    turns = live.filter((t) => t >= from);
-    if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
-      throw new UndoError(`no turn ${from} to restore the files to before`);
-    if (turns.length === 0) turns = [from];
-  } else {
-    if (live.length === 0) throw new UndoError("no turn to undo");
-    if (opts.turns > live.length)
-      throw new UndoError(`only ${live.length} turn${live.length === 1 ? "" : "s"} to undo`);
-    turns = live.slice(live.length - opts.turns);
-  }
-  const target = treeBefore(access.archive, opts.fromTurn ?? turns[0]);
+  if (live.length === 0) throw new UndoError("no turn to undo");
+  if (opts.turns > live.length)
+    throw new UndoError(`only ${live.length} turn${live.length === 1 ? "" : "s"} to undo`);
+  const turns = live.slice(live.length - opts.turns);
+  return restoreBefore(repo, access, turns[0], turns, opts.force);
+}
+
+/**
+ * `/rewind N files`: the files go back to how they were after turn N (before turn N+1), also when
+ * `/rewind` already withdrew the later turns from the context.
+ */
+export async function restoreAfterTurn(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  opts: { turn: number; force: boolean },
+): Promise<UndoReport> {
+  const from = opts.turn + 1;
+  if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
+    throw new UndoError(`no turn ${from} to restore the files to before`);
+  const turns = undoHistory(access.archive).live.filter((t) => t >= from);
+  return restoreBefore(repo, access, from, turns.length > 0 ? turns : [from], opts.force);
+}
+
+/** Files back to the snapshot before turn `from`; `turns` (withdrawn from `from` on) is what the report names. */
+async function restoreBefore(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  from: number,
+  turns: number[],
+  force: boolean,
+): Promise<UndoReport> {
+  const target = treeBefore(access.archive, from);
   if (!target || !(await repo.hasObject(target)))
-    throw new UndoError(
-      `no snapshot from before turn ${opts.fromTurn ?? turns[0]} (checkpoints were off then)`,
-    );
-  const now = await currentState(repo, access.archive, opts.force);
+    throw new UndoError(`no snapshot from before turn ${from} (checkpoints were off then)`);
+  const now = await currentState(repo, access.archive, force);
   const restored = await restoreTree(repo, now, target);
-  access.commit({ type: "undo", toTurn: (opts.fromTurn ?? turns[0]) - 1, tree: now, restored: target });
+  access.commit({ type: "undo", toTurn: from - 1, tree: now, restored: target });
   return { turns, restored };
 }
 

@@ -132,6 +132,24 @@ describe("line-mode slash commands", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("/rewind N files takes back exactly the turns after N, however many", async () => {
+    const { t, ctx, printed } = await lineContext("approved");
+    for (const n of [1, 2, 3]) {
+      h.provider.enqueue(
+        openaiToolCalls([{ id: `w${n}`, name: "write_file", args: { path: `${n}.txt`, content: "x\n" } }]),
+        openaiText(`wrote ${n}`),
+      );
+      await t.prompt(`turn ${n}`);
+    }
+    await runLineCommand("/rewind 1 files", ctx);
+    expect(printed.at(-1)).toMatch(/^rewound 2 turns \(2, 3\); 2 paths restored\n/);
+    expect([1, 2, 3].map((n) => existsSync(join(h.dirs.workspace, `${n}.txt`)))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
   it("rewinds, refuses a turn that does not exist, exports, and quits", async () => {
     const { t, ctx, printed } = await lineContext();
     h.provider.enqueue(openaiText("first"), openaiText("second"), openaiText("third"));
