@@ -2,18 +2,15 @@
 // against the provider's size limit as `--image` files are), embedded text resources as text
 // naming their URI, resource links as `@uri` mentions. Audio is refused: no tern model takes it.
 import * as acp from "@agentclientprotocol/sdk";
+import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
+import type { ProviderApi } from "../config/types.js";
 import type { SessionCommand } from "../engine/session.js";
 
 type ContentPart = Extract<SessionCommand, { type: "prompt" }>["content"][number];
 
-/** Provider limits per image (Anthropic 5 MB, OpenAI 20 MB), as for `--image`. */
-const LIMIT_BYTES: Record<string, number> = {
-  "anthropic-messages": 5 * 1024 * 1024,
-  "openai-chat": 20 * 1024 * 1024,
-};
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-export function promptContent(blocks: acp.ContentBlock[], api: string): ContentPart[] {
+export function promptContent(blocks: acp.ContentBlock[], api: ProviderApi): ContentPart[] {
   const parts: ContentPart[] = [];
   for (const block of blocks) {
     switch (block.type) {
@@ -27,7 +24,8 @@ export function promptContent(blocks: acp.ContentBlock[], api: string): ContentP
             `image: ${block.mimeType} is not PNG, JPEG, GIF or WebP`,
           );
         const bytes = Math.floor((block.data.length * 3) / 4);
-        const limit = LIMIT_BYTES[api] ?? LIMIT_BYTES["anthropic-messages"];
+        // The same limit per image as `--image` (config/image-limits.ts).
+        const limit = IMAGE_LIMIT_BYTES[api];
         if (bytes > limit)
           throw acp.RequestError.invalidParams(
             undefined,
