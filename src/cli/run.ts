@@ -3,7 +3,7 @@
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
-import { exitCodeFor } from "./exit-codes.js";
+import { exitCodeFor } from "../commands/exit-codes.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";

@@ -25,7 +25,7 @@ export type { Usage } from "../vocab/usage.js";
 export type { TodoItem } from "../tools/types.js";
 export type { Config, PermissionMode, ResolvedModel } from "../config/types.js";
 export type { RecordLine, StopReason } from "../record/types.js";
-export { exitCodeFor } from "../cli/exit-codes.js";
+export { exitCodeFor } from "../commands/exit-codes.js";
 
 export interface OpenedTernSession {
   session: Session;

@@ -1,5 +1,5 @@
-// What `tern run` exits with for how its turn ended (R-CLI-2): part of the CLI contract, so it
-// lives with the CLI; the library API exports it for programs that want to exit the same way.
+// What `tern run` exits with for how its turn ended (R-CLI-2). Kept with what the front ends
+// share, so the CLI and the library API (a program that wants to exit as `tern run` does) read one table.
 import type { TurnOutcome } from "../engine/stop.js";
 
 export function exitCodeFor(stop: TurnOutcome["stopReason"]): number {
