@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anthropicViolations } from "../support/anthropic-rules.js";
+import { anthropicViolations } from "../support/request-rules.js";
 import { anthropicStream } from "../support/anthropic-script.js";
 import { cliEnv, jsonEvents, TERN_BIN } from "../support/cli.js";
 import { openaiToolCalls } from "../support/openai-script.js";

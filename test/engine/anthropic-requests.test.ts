@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
-import { anthropicViolations } from "../support/anthropic-rules.js";
+import { anthropicViolations } from "../support/request-rules.js";
 import { useHarness } from "./harness.js";
 
 const h = useHarness();

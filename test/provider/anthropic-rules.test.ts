@@ -12,7 +12,7 @@ import { ProviderError } from "../../src/provider/errors.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
 import type { NormalizedRequest } from "../../src/provider/types.js";
 import { anthropicError, anthropicStream } from "../support/anthropic-script.js";
-import { anthropicViolations } from "../support/anthropic-rules.js";
+import { anthropicViolations } from "../support/request-rules.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import type { Message } from "../../src/vocab/messages.js";
 

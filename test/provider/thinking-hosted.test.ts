@@ -9,7 +9,7 @@ import {
 import { AnthropicStreamState } from "../../src/provider/anthropic-stream.js";
 import { buildChatBody, chatWireOptions } from "../../src/provider/openai-request.js";
 import type { NormalizedRequest, ProviderEvent } from "../../src/provider/types.js";
-import { anthropicViolations } from "../support/anthropic-rules.js";
+import { anthropicViolations } from "../support/request-rules.js";
 
 const TOOL = { name: "bash", description: "Run", parameters: { type: "object" } };
 const req = (over: Partial<NormalizedRequest> = {}): NormalizedRequest => ({

@@ -1,8 +1,30 @@
 // A real HTTP server on 127.0.0.1 (port 0) that plays scripted responses, one per request,
 // in FIFO order, and records every request for assertions. Protocol-specific builders
 // (openai-script.ts, anthropic-script.ts) turn a readable script into raw SSE frames.
+//
+// Like the real providers it checks every request body (request-rules.ts): one that breaks a
+// rule is answered 400 in that provider's error shape, and the violation is kept until the
+// shared afterEach (legality-setup.ts) fails the test that caused it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { protocolOfPath, refusalBody, requestViolations } from "./request-rules.js";
+
+export interface FakeProviderOptions {
+  /**
+   * Why this test sends requests a real provider would refuse. When set, such a request is
+   * served its script as usual and its violations stay on `RecordedRequest.violations` (and
+   * `FakeProvider.violations`) for the test to assert, instead of failing the test.
+   */
+  allowIllegalRequests?: string;
+}
+
+/** Violations not yet reported, across every provider this test file started. */
+const unreported: string[] = [];
+
+/** Takes (and forgets) every violation not yet reported; the shared afterEach throws on them. */
+export function takeUnreportedViolations(): string[] {
+  return unreported.splice(0, unreported.length);
+}
 
 export type Fault =
   /** Destroy the socket as soon as the request head arrives, before any response header. */
@@ -35,6 +57,8 @@ export interface RecordedRequest {
   rawBody: string;
   /** The SSE frames actually written to the client (a fault cuts them short): what the provider reported. */
   sent: string[];
+  /** The request rules this body breaks (request-rules.ts); empty for a legal request. */
+  violations: string[];
 }
 
 export class FakeProvider {
@@ -47,6 +71,7 @@ export class FakeProvider {
   private constructor(
     private readonly server: Server,
     readonly port: number,
+    private readonly options: FakeProviderOptions,
   ) {
     server.on("connection", (socket) => {
       this.sockets.add(socket);
@@ -54,14 +79,19 @@ export class FakeProvider {
     });
   }
 
-  static async start(): Promise<FakeProvider> {
+  static async start(options: FakeProviderOptions = {}): Promise<FakeProvider> {
     let provider: FakeProvider | undefined;
     const server = createServer((req, res) => {
       provider!.handle(req, res).catch(() => res.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    provider = new FakeProvider(server, (server.address() as AddressInfo).port);
+    provider = new FakeProvider(server, (server.address() as AddressInfo).port, options);
     return provider;
+  }
+
+  /** Every rule broken by the requests received so far, each prefixed with its request. */
+  get violations(): string[] {
+    return this.requests.flatMap((request, n) => request.violations.map((v) => `request ${n + 1}: ${v}`));
   }
 
   /** `http://127.0.0.1:PORT` */
@@ -118,8 +148,12 @@ export class FakeProvider {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.responder) {
       const recorded = await this.record(req);
+      const refusal = this.check(recorded);
+      if (refusal) return this.serve(req, res, refusal, recorded);
       return this.serve(req, res, this.responder(recorded) ?? this.nextScript(), recorded);
     }
+    // Taken on arrival, so concurrent requests meet the queue in the order they arrived.
+    const fromQueue = this.queue.length > 0;
     const script = this.nextScript();
     if (script.fault?.kind === "close_during_body") {
       this.requests.push({
@@ -129,12 +163,38 @@ export class FakeProvider {
         body: null,
         rawBody: "",
         sent: [],
+        violations: [],
       });
       req.socket.destroy();
       return;
     }
     const recorded = await this.record(req);
+    const refusal = this.check(recorded);
+    if (refusal) {
+      // The refused request never reached the model: its script waits for the next one.
+      if (fromQueue) this.queue.unshift(script);
+      return this.serve(req, res, refusal, recorded);
+    }
     return this.serve(req, res, script, recorded);
+  }
+
+  /** The real API's 400 for a request that breaks its rules, or undefined to serve the script. */
+  private check(recorded: RecordedRequest): ScriptedResponse | undefined {
+    const protocol = protocolOfPath(recorded.path);
+    if (
+      !protocol ||
+      recorded.method !== "POST" ||
+      typeof recorded.body !== "object" ||
+      recorded.body === null
+    )
+      return undefined;
+    recorded.violations = requestViolations(protocol, recorded.body);
+    if (recorded.violations.length === 0 || this.options.allowIllegalRequests) return undefined;
+    const n = this.requests.indexOf(recorded) + 1;
+    for (const violation of recorded.violations) {
+      unreported.push(`fake provider :${this.port}, request ${n} (POST ${recorded.path}): ${violation}`);
+    }
+    return { status: 400, body: refusalBody(protocol, recorded.violations) };
   }
 
   private async record(req: IncomingMessage): Promise<RecordedRequest> {
@@ -150,6 +210,7 @@ export class FakeProvider {
       body,
       rawBody,
       sent: [],
+      violations: [],
     };
     this.requests.push(recorded);
     return recorded;

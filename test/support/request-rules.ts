@@ -1,0 +1,201 @@
+// What the real providers refuse in a request body, in one place: the fake provider checks every
+// request it receives with `requestViolations` (so every test that talks to it checks legality),
+// and tests that capture a body call the per-protocol checkers directly.
+//
+// The rule every protocol shares: a tool call the model made is answered by exactly one tool
+// result, in the place the protocol requires, and no tool result answers a call that is not
+// there. A cut call answered by a `not_executed` / `interrupted` result is answered: the wire
+// sees a tool result like any other. Messages name the id, as the real APIs do.
+
+export type WireProtocol = "openai-chat" | "anthropic-messages" | "openai-responses";
+
+/** The protocol a request path speaks (`…/chat/completions`, `…/messages`, `…/responses`). */
+export function protocolOfPath(path: string): WireProtocol | undefined {
+  const bare = path.split("?")[0].replace(/\/+$/, "");
+  if (bare.endsWith("/chat/completions")) return "openai-chat";
+  if (bare.endsWith("/messages")) return "anthropic-messages";
+  if (bare.endsWith("/responses")) return "openai-responses";
+  return undefined;
+}
+
+/** Every rule the body breaks for its protocol (empty = a real provider would accept it). */
+export function requestViolations(protocol: WireProtocol, body: unknown): string[] {
+  if (protocol === "openai-chat") return chatToolViolations(body);
+  if (protocol === "anthropic-messages") return anthropicViolations(body);
+  return responsesToolViolations(body);
+}
+
+/** The HTTP answer the real API gives a body that breaks its rules: status 400, its error shape. */
+export function refusalBody(protocol: WireProtocol, violations: readonly string[]): string {
+  const message = violations.join("; ");
+  if (protocol === "anthropic-messages") {
+    return JSON.stringify({
+      type: "error",
+      error: { type: "invalid_request_error", message },
+      request_id: "req_fake_refused",
+    });
+  }
+  const param = protocol === "openai-chat" ? "messages" : "input";
+  return JSON.stringify({ error: { message, type: "invalid_request_error", param, code: null } });
+}
+
+/**
+ * Chat Completions: an assistant message with `tool_calls` is followed, before any other message,
+ * by one `tool` message per `tool_call_id`; a `tool` message answers a call of that message.
+ * Ids need only be unique within one assistant message (local servers reuse `call_0` per turn).
+ */
+export function chatToolViolations(body: any): string[] {
+  const problems: string[] = [];
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  let i = 0;
+  while (i < messages.length) {
+    const message = messages[i];
+    if (message?.role === "tool") {
+      problems.push(
+        `messages.[${i}]: a 'tool' message (tool_call_id ${message.tool_call_id}) must be a response to a preceding message with 'tool_calls'`,
+      );
+      i++;
+      continue;
+    }
+    const calls: any[] =
+      message?.role === "assistant" && Array.isArray(message.tool_calls) ? message.tool_calls : [];
+    i++;
+    if (calls.length === 0) continue;
+    const owed = new Set<string>();
+    for (const call of calls) {
+      if (owed.has(call?.id)) problems.push(`messages.[${i - 1}]: duplicate tool_call_id ${call?.id}`);
+      owed.add(call?.id);
+    }
+    const answered = new Set<string>();
+    for (; i < messages.length && messages[i]?.role === "tool"; i++) {
+      const id = messages[i].tool_call_id;
+      if (answered.has(id)) problems.push(`messages.[${i}]: tool_call_id ${id} is answered twice`);
+      else if (!owed.has(id))
+        problems.push(
+          `messages.[${i}]: tool_call_id ${id} answers no call of the assistant message before it`,
+        );
+      answered.add(id);
+    }
+    const missing = [...owed].filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      problems.push(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(", ")}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * Anthropic Messages: each `tool_use` block is answered by a `tool_result` block with its id in
+ * the very next message (a user message, tool results before anything else); a `tool_result`
+ * answers a `tool_use` of the message right before; `tool_use` ids are unique in the request.
+ */
+export function anthropicToolViolations(body: any): string[] {
+  const problems: string[] = [];
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const seenUses = new Set<string>();
+  let previousUses = new Set<string>();
+  messages.forEach((message, i) => {
+    const blocks: any[] = Array.isArray(message?.content) ? message.content : [];
+    const uses = new Set<string>();
+    if (message?.role === "assistant") {
+      blocks.forEach((block, b) => {
+        if (block?.type !== "tool_use") return;
+        if (seenUses.has(block.id))
+          problems.push(`messages.${i}.content.${b}: \`tool_use\` ids must be unique (${block.id})`);
+        seenUses.add(block.id);
+        uses.add(block.id);
+      });
+    }
+    const answered = new Set<string>();
+    let pastResults = false;
+    blocks.forEach((block, b) => {
+      if (block?.type !== "tool_result") {
+        pastResults = true;
+        return;
+      }
+      const id = block.tool_use_id;
+      const where = `messages.${i}.content.${b}`;
+      if (message?.role !== "user") problems.push(`${where}: a tool_result (${id}) outside a user message`);
+      else if (!previousUses.has(id))
+        problems.push(
+          `${where}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
+      else if (answered.has(id)) problems.push(`${where}: tool_use_id ${id} is answered twice`);
+      else if (pastResults)
+        problems.push(
+          `${where}: the tool_result for ${id} comes after other content; tool_result blocks must come first`,
+        );
+      answered.add(id);
+    });
+    const missing = [...previousUses].filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      problems.push(
+        `messages.${i - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      );
+    }
+    previousUses = uses;
+  });
+  if (previousUses.size > 0) {
+    problems.push(
+      `messages.${messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${[...previousUses].join(", ")}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Anthropic's other published rules: tool blocks need tool definitions ("Requests which include
+ * tool_use or tool_result blocks must define tools"), tool_choice needs tools, roles alternate
+ * starting with the user, max_tokens is set, no empty text block; plus the tool-call pairing.
+ */
+export function anthropicViolations(body: any): string[] {
+  const problems: string[] = [];
+  const tools: unknown[] = Array.isArray(body?.tools) ? body.tools : [];
+  if (!Number.isInteger(body?.max_tokens) || body.max_tokens < 1) problems.push("max_tokens missing");
+  if (body?.tool_choice !== undefined && tools.length === 0) problems.push("tool_choice without tools");
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  if (messages[0]?.role !== "user") problems.push("first message is not a user message");
+  messages.forEach((message, i) => {
+    if (i > 0 && messages[i - 1].role === message.role)
+      problems.push(`messages ${i - 1} and ${i} share a role`);
+    const blocks: any[] = Array.isArray(message.content) ? message.content : [];
+    for (const block of blocks) {
+      if ((block.type === "tool_use" || block.type === "tool_result") && tools.length === 0) {
+        problems.push(`message ${i} holds a ${block.type} block but the request defines no tools`);
+      }
+      if (block.type === "text" && block.text === "") problems.push(`message ${i} holds an empty text block`);
+    }
+  });
+  return [...problems, ...anthropicToolViolations(body)];
+}
+
+/**
+ * Responses: every `function_call` item's `call_id` has one `function_call_output` after it, and
+ * every output answers a call before it; call ids are unique in the input.
+ */
+export function responsesToolViolations(body: any): string[] {
+  const problems: string[] = [];
+  const input: any[] = Array.isArray(body?.input) ? body.input : [];
+  const calls = new Set<string>();
+  const outputs = new Set<string>();
+  input.forEach((item, k) => {
+    if (item?.type === "function_call") {
+      if (calls.has(item.call_id))
+        problems.push(`input[${k}]: duplicate function_call call_id ${item.call_id}`);
+      calls.add(item.call_id);
+    } else if (item?.type === "function_call_output") {
+      if (!calls.has(item.call_id))
+        problems.push(
+          `input[${k}]: No tool call found for function call output with call_id ${item.call_id}.`,
+        );
+      else if (outputs.has(item.call_id))
+        problems.push(`input[${k}]: function call output for call_id ${item.call_id} appears twice`);
+      else outputs.add(item.call_id);
+    }
+  });
+  for (const id of calls)
+    if (!outputs.has(id)) problems.push(`No tool output found for function call ${id}.`);
+  return problems;
+}
