@@ -126,9 +126,13 @@ function fitRange(core: SessionCore, span: Span, openTurn: boolean): SummaryRang
   const inRange = entries.slice(span.start, end + 1);
   // Only an earlier summary in range: nothing new to summarize.
   if (!inRange.some((e) => e.msg.role === "assistant")) return undefined;
+  // A batch's results stand in call order but were committed as the calls finished, so the
+  // range's last entry need not hold its highest seq: a seq range up to it would leave a result
+  // behind without its call. The range spans the lowest to the highest seq it holds.
+  const seqs = inRange.map((e) => e.seq);
   return {
-    from: inRange[0].seq,
-    to: inRange.at(-1)!.seq,
+    from: Math.min(...seqs),
+    to: Math.max(...seqs),
     label: label(core, inRange, openTurn),
     openTurn,
     history,

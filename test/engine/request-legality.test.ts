@@ -1,0 +1,94 @@
+// Requests stay legal across what reshapes the model context: every tool call answered in its
+// place, no orphan result (the fake provider refuses an illegal request with the real API's 400
+// and the shared afterEach fails the test). The batches here finish out of call order, so their
+// results are committed in another order than the context presents them.
+import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EngineEvent } from "../../src/engine/events.js";
+import { isSummaryRequest } from "../support/long-turn.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { toolMessages, useHarness } from "./harness.js";
+
+const h = useHarness();
+
+/** Resolves once a tool_result event for `id` was published. */
+function resultOf(events: EngineEvent[], id: string): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = () =>
+      events.some((e) => e.type === "tool_result" && (e as any).id === id) ? resolve() : setTimeout(poll, 5);
+    poll();
+  });
+}
+
+describe("requests after a batch whose results were committed out of call order", () => {
+  it("a summary of a turn cut mid-batch takes all of its results along", async () => {
+    const t = await h.start();
+    // `slow` never finishes on its own: cancelled after `fast` committed, its `interrupted`
+    // result is committed after fast's, though the context presents it first (call order).
+    h.provider.enqueue(
+      openaiToolCalls([
+        { id: "slow", name: "bash", args: { command: "sleep 60" } },
+        { id: "fast", name: "bash", args: { command: "echo quick" } },
+      ]),
+    );
+    const first = t.prompt("one");
+    await resultOf(t.events, "fast");
+    t.session.cancel();
+    expect((await first).stopReason).toBe("cancelled");
+
+    h.provider.enqueue(openaiText("two"));
+    await t.prompt("second");
+    h.provider.enqueue(openaiText("THE SUMMARY"));
+    await t.session.send({ type: "compact" });
+
+    h.provider.enqueue(openaiText("three"));
+    const third = await t.prompt("third");
+    expect(third.stopReason).toBe("completed");
+    const body = h.provider.requests.at(-1)!.body;
+    expect(body.messages[1].content).toMatch(/^\[Summary of turn 1/);
+    expect(toolMessages(body)).toEqual([]);
+  });
+
+  it("a summary of the open turn's older rounds takes all of their results along", async () => {
+    writeFileSync(join(h.dirs.workspace, "big.txt"), `${"y".repeat(99)}\n`.repeat(40));
+    const t = await h.start({
+      config: (c: any) => {
+        c.autoCompactThreshold = 0.8;
+        c.models["local/mock-1"] = { contextWindow: 6000 };
+      },
+    });
+    // Every round's batch finishes out of call order: `late<i>` waits until `early<i>` (a big
+    // read) has been committed, so whichever rounds a summary ends on, its last batch is one.
+    const rounds = 30;
+    for (let i = 0; i < rounds; i++)
+      h.provider.enqueue(
+        openaiToolCalls([
+          {
+            id: `late${i}`,
+            name: "bash",
+            args: { command: `while [ ! -f go${i} ]; do sleep 0.02; done; echo late` },
+          },
+          { id: `early${i}`, name: "read_file", args: { path: "big.txt" } },
+        ]),
+      );
+    h.provider.setFallback(openaiText("finished"));
+    h.provider.setResponder((request) =>
+      isSummaryRequest("openai-chat", request.body) ? openaiText("SUMMARY OF ROUNDS") : undefined,
+    );
+    const unsubscribe = t.session.subscribe((e) => {
+      const id = e.type === "tool_result" ? String((e as any).id) : "";
+      if (id.startsWith("early")) writeFileSync(join(h.dirs.workspace, `go${id.slice(5)}`), "");
+    });
+    const out = await t.prompt("go");
+    unsubscribe();
+    expect(out.stopReason).toBe("completed");
+    expect(t.events.some((e) => e.type === "compaction" && (e as any).stage === "summarize")).toBe(true);
+    // Every round's two results went out together with their call, summarized or verbatim.
+    const last = h.provider.requests.at(-1)!.body;
+    const ids = toolMessages(last).map((m) => m.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const pairs = ids.map((id) => id.replace(/^(late|early)/, ""));
+    for (const n of pairs) expect(ids.filter((id) => id.replace(/^(late|early)/, "") === n)).toHaveLength(2);
+  }, 60_000);
+});
