@@ -6,11 +6,11 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { anthropicViolations } from "../support/request-rules.js";
+import { anthropicViolations, responsesViolations } from "../support/request-rules.js";
 import { anthropicStream } from "../support/anthropic-script.js";
 import { cliEnv, jsonEvents, TERN_BIN } from "../support/cli.js";
 import { openaiToolCalls } from "../support/openai-script.js";
-import { responsesStream, responsesViolations } from "../support/responses-script.js";
+import { responsesStream } from "../support/responses-script.js";
 import { type E2E, useE2E } from "./tools-support.js";
 
 const e = useE2E({

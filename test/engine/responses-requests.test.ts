@@ -5,7 +5,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiError } from "../support/openai-script.js";
-import { responsesStream, responsesViolations } from "../support/responses-script.js";
+import { responsesStream } from "../support/responses-script.js";
+import { responsesViolations } from "../support/request-rules.js";
 import { useHarness } from "./harness.js";
 
 const h = useHarness();

@@ -10,7 +10,8 @@ import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.j
 import type { NormalizedRequest, ProviderEvent, StreamResult } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiError } from "../support/openai-script.js";
-import { responsesStream, responsesViolations } from "../support/responses-script.js";
+import { responsesStream } from "../support/responses-script.js";
+import { responsesViolations } from "../support/request-rules.js";
 import type { Message } from "../../src/vocab/messages.js";
 import type { Usage } from "../../src/vocab/usage.js";
 

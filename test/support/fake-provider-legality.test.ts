@@ -81,7 +81,10 @@ describe("the fake provider checks every request", () => {
     });
     const refused = await post("/v1/responses", {
       model: "m",
-      input: [{ type: "function_call", call_id: "fc_1" }],
+      stream: true,
+      store: false,
+      tools: [{ type: "function", name: "read" }],
+      input: [{ type: "function_call", call_id: "fc_1", name: "read", arguments: "{}" }],
     });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(

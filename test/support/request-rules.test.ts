@@ -16,6 +16,7 @@ import {
   refusalBody,
   requestViolations,
   responsesToolViolations,
+  responsesViolations,
 } from "./request-rules.js";
 
 const user = (text: string) => ({ role: "user", content: text });
@@ -219,6 +220,25 @@ describe("Responses", () => {
     expect(responsesToolViolations({ input: [call("c1"), output("c1"), call("c1"), output("c1")] })).toEqual([
       "input[2]: duplicate function_call call_id c1",
       "input[3]: function call output for call_id c1 appears twice",
+    ]);
+  });
+});
+
+describe("Responses, stateless", () => {
+  it("refuses server ids, reasoning without its encrypted content, calls without tools", () => {
+    const body = {
+      stream: true,
+      store: false,
+      input: [
+        { id: "rs_1", type: "reasoning", summary: [] },
+        { type: "function_call", call_id: "c1", name: "read", arguments: "{}" },
+        { type: "function_call_output", call_id: "c1", output: "ok" },
+      ],
+    };
+    expect(responsesViolations(body)).toEqual([
+      "input 0 (reasoning) carries a server id",
+      "input 0 is a reasoning item without encrypted_content",
+      "input 1 is a function_call but no tools are defined",
     ]);
   });
 });

@@ -22,7 +22,7 @@ export function protocolOfPath(path: string): WireProtocol | undefined {
 export function requestViolations(protocol: WireProtocol, body: unknown): string[] {
   if (protocol === "openai-chat") return chatToolViolations(body);
   if (protocol === "anthropic-messages") return anthropicViolations(body);
-  return responsesToolViolations(body);
+  return responsesViolations(body);
 }
 
 /** The HTTP answer the real API gives a body that breaks its rules: status 400, its error shape. */
@@ -198,4 +198,27 @@ export function responsesToolViolations(body: any): string[] {
   for (const id of calls)
     if (!outputs.has(id)) problems.push(`No tool output found for function call ${id}.`);
   return problems;
+}
+
+/**
+ * What the Responses API refuses in a stateless (`store: false`) request: item ids the server
+ * never stored, reasoning without its encrypted content, tool_choice without tools, function_call
+ * items when no tools are defined; plus the tool-call pairing. tern always streams without
+ * storing, so a body that does not is refused here too.
+ */
+export function responsesViolations(body: any): string[] {
+  const problems: string[] = [];
+  if (body?.stream !== true) problems.push("stream is not true");
+  if (body?.store !== false) problems.push("store is not false");
+  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
+  if (body?.tool_choice !== undefined && tools.length === 0) problems.push("tool_choice without tools");
+  const input: any[] = Array.isArray(body?.input) ? body.input : [];
+  input.forEach((item, i) => {
+    if (item?.id !== undefined) problems.push(`input ${i} (${item.type ?? item.role}) carries a server id`);
+    if (item?.type === "reasoning" && typeof item.encrypted_content !== "string")
+      problems.push(`input ${i} is a reasoning item without encrypted_content`);
+    if (item?.type === "function_call" && tools.length === 0)
+      problems.push(`input ${i} is a function_call but no tools are defined`);
+  });
+  return [...problems, ...responsesToolViolations(body)];
 }

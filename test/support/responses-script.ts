@@ -231,31 +231,3 @@ export class ResponsesStreamBuilder {
 export function responsesStream(): ResponsesStreamBuilder {
   return new ResponsesStreamBuilder();
 }
-
-/**
- * What the Responses API refuses in a stateless (`store: false`) request, as a checker for bodies
- * a test captured: item ids the server never stored, reasoning without its encrypted content,
- * function_call_output without a preceding function_call of the same call_id, tool_choice
- * without tools, and function_call items when no tools are defined.
- */
-export function responsesViolations(body: any): string[] {
-  const problems: string[] = [];
-  if (body?.stream !== true) problems.push("stream is not true");
-  if (body?.store !== false) problems.push("store is not false");
-  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
-  if (body?.tool_choice !== undefined && tools.length === 0) problems.push("tool_choice without tools");
-  const input: any[] = Array.isArray(body?.input) ? body.input : [];
-  const calls = new Set<string>();
-  input.forEach((item, i) => {
-    if (item.id !== undefined) problems.push(`input ${i} (${item.type ?? item.role}) carries a server id`);
-    if (item.type === "reasoning" && typeof item.encrypted_content !== "string")
-      problems.push(`input ${i} is a reasoning item without encrypted_content`);
-    if (item.type === "function_call") {
-      if (tools.length === 0) problems.push(`input ${i} is a function_call but no tools are defined`);
-      calls.add(item.call_id);
-    }
-    if (item.type === "function_call_output" && !calls.has(item.call_id))
-      problems.push(`input ${i} answers call ${item.call_id}, which no earlier function_call made`);
-  });
-  return problems;
-}
