@@ -6,7 +6,11 @@ import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineEvent } from "../../src/engine/events.js";
+import type { Config } from "../../src/config/types.js";
+import { anthropicStream } from "../support/anthropic-script.js";
+import type { ScriptedResponse } from "../support/fake-provider.js";
 import { isSummaryRequest } from "../support/long-turn.js";
+import { responsesStream } from "../support/responses-script.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
 
@@ -21,34 +25,76 @@ function resultOf(events: EngineEvent[], id: string): Promise<void> {
   });
 }
 
+interface Wire {
+  configure(c: Config): void;
+  calls(ids: { id: string; command: string }[]): ScriptedResponse;
+  text(text: string): ScriptedResponse;
+}
+
+const WIRES: Record<string, Wire> = {
+  "openai-chat": {
+    configure: () => {},
+    calls: (ids) => openaiToolCalls(ids.map(({ id, command }) => ({ id, name: "bash", args: { command } }))),
+    text: (text) => openaiText(text),
+  },
+  "anthropic-messages": {
+    configure: (c) => {
+      c.model = "anth/claude-test";
+      c.providers.anth = { api: "anthropic-messages", baseUrl: "http://127.0.0.1:9/v1", headers: {} };
+    },
+    calls: (ids) => {
+      const stream = anthropicStream();
+      for (const { id, command } of ids) stream.toolUse({ id, name: "bash", input: { command } });
+      return stream.stop("tool_use").build();
+    },
+    text: (text) => anthropicStream().text(text).build(),
+  },
+  "openai-responses": {
+    configure: (c) => {
+      c.model = "resp/gpt-test";
+      c.providers.resp = { api: "openai-responses", baseUrl: "http://127.0.0.1:9/v1", headers: {} };
+    },
+    calls: (ids) => {
+      const stream = responsesStream();
+      for (const { id, command } of ids) stream.functionCall({ callId: id, name: "bash", args: { command } });
+      return stream.build();
+    },
+    text: (text) => responsesStream().text(text).build(),
+  },
+};
+
 describe("requests after a batch whose results were committed out of call order", () => {
-  it("a summary of a turn cut mid-batch takes all of its results along", async () => {
-    const t = await h.start();
-    // `slow` never finishes on its own: cancelled after `fast` committed, its `interrupted`
-    // result is committed after fast's, though the context presents it first (call order).
-    h.provider.enqueue(
-      openaiToolCalls([
-        { id: "slow", name: "bash", args: { command: "sleep 60" } },
-        { id: "fast", name: "bash", args: { command: "echo quick" } },
-      ]),
-    );
-    const first = t.prompt("one");
-    await resultOf(t.events, "fast");
-    t.session.cancel();
-    expect((await first).stopReason).toBe("cancelled");
+  it.each(Object.keys(WIRES))(
+    "%s: a summary of a turn cut mid-batch takes all of its results along",
+    async (api) => {
+      const wire = WIRES[api];
+      const t = await h.start({ config: wire.configure });
+      // `slow` never finishes on its own: cancelled after `fast` committed, its `interrupted`
+      // result is committed after fast's, though the context presents it first (call order).
+      h.provider.enqueue(
+        wire.calls([
+          { id: "slow", command: "sleep 60" },
+          { id: "fast", command: "echo quick" },
+        ]),
+      );
+      const first = t.prompt("one");
+      await resultOf(t.events, "fast");
+      t.session.cancel();
+      expect((await first).stopReason).toBe("cancelled");
 
-    h.provider.enqueue(openaiText("two"));
-    await t.prompt("second");
-    h.provider.enqueue(openaiText("THE SUMMARY"));
-    await t.session.send({ type: "compact" });
+      h.provider.enqueue(wire.text("two"));
+      await t.prompt("second");
+      h.provider.enqueue(wire.text("THE SUMMARY"));
+      await t.session.send({ type: "compact" });
 
-    h.provider.enqueue(openaiText("three"));
-    const third = await t.prompt("third");
-    expect(third.stopReason).toBe("completed");
-    const body = h.provider.requests.at(-1)!.body;
-    expect(body.messages[1].content).toMatch(/^\[Summary of turn 1/);
-    expect(toolMessages(body)).toEqual([]);
-  });
+      h.provider.enqueue(wire.text("three"));
+      const third = await t.prompt("third");
+      expect(third.stopReason).toBe("completed");
+      const sent = h.provider.requests.at(-1)!.rawBody;
+      expect(sent).toContain("[Summary of turn 1");
+      expect(sent).not.toContain("slow");
+    },
+  );
 
   it("a summary of the open turn's older rounds takes all of their results along", async () => {
     writeFileSync(join(h.dirs.workspace, "big.txt"), `${"y".repeat(99)}\n`.repeat(40));
