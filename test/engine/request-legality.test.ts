@@ -12,7 +12,8 @@ import type { ScriptedResponse } from "../support/fake-provider.js";
 import { isSummaryRequest } from "../support/long-turn.js";
 import { responsesStream } from "../support/responses-script.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { toolMessages, useHarness } from "./harness.js";
+import { forkArchive } from "../../src/engine/session-queries.js";
+import { type TestSession, toolMessages, useHarness } from "./harness.js";
 
 const h = useHarness();
 
@@ -137,4 +138,77 @@ describe("requests after a batch whose results were committed out of call order"
     const pairs = ids.map((id) => id.replace(/^(late|early)/, ""));
     for (const n of pairs) expect(ids.filter((id) => id.replace(/^(late|early)/, "") === n)).toHaveLength(2);
   }, 60_000);
+});
+
+describe("session operations around a batch whose results were committed out of call order", () => {
+  /** A turn whose batch is cut: `fast<n>` committed, then `slow<n>` interrupted by a cancel. */
+  async function cutTurn(t: TestSession, n: number): Promise<void> {
+    h.provider.enqueue(
+      openaiToolCalls([
+        { id: `slow${n}`, name: "bash", args: { command: "sleep 60" } },
+        { id: `fast${n}`, name: "bash", args: { command: "echo quick" } },
+      ]),
+    );
+    const turn = t.prompt(`turn ${n}`);
+    await resultOf(t.events, `fast${n}`);
+    t.session.cancel();
+    expect((await turn).stopReason).toBe("cancelled");
+  }
+  const sentIds = () => toolMessages(h.provider.requests.at(-1)!.body).map((m) => m.id);
+
+  it("/retry, /rewind, /clear: each next request answers exactly the calls it carries", async () => {
+    const t = await h.start();
+    await cutTurn(t, 1);
+    h.provider.enqueue(openaiText("retried"));
+    expect((await t.session.send({ type: "retry" })).stopReason).toBe("completed");
+    expect(sentIds()).toEqual(["slow1", "fast1"]);
+
+    await cutTurn(t, 2);
+    await t.session.send({ type: "rewind", turn: 1 });
+    h.provider.enqueue(openaiText("after rewind"));
+    await t.prompt("turn 3");
+    expect(sentIds()).toEqual(["slow1", "fast1"]);
+
+    await t.session.send({ type: "clear" });
+    h.provider.enqueue(openaiText("after clear"));
+    await t.prompt("turn 4");
+    expect(sentIds()).toEqual([]);
+  });
+
+  it("a side question while the first call still runs and the second has finished", async () => {
+    const t = await h.start();
+    h.provider.enqueue(
+      openaiToolCalls([
+        { id: "slow", name: "bash", args: { command: "while [ ! -f go ]; do sleep 0.02; done; echo slow" } },
+        { id: "fast", name: "bash", args: { command: "echo quick" } },
+      ]),
+      openaiText("side answer"),
+      openaiText("turn done"),
+    );
+    const turn = t.prompt("run both");
+    await resultOf(t.events, "fast");
+    const side = await t.session.askSide("what runs?", {
+      history: [],
+      signal: new AbortController().signal,
+      onEvent: () => {},
+    });
+    expect(side).toMatchObject({ ok: true, text: "side answer" });
+    expect(toolMessages(h.provider.requests[1].body).map((m) => m.id)).toEqual(["fast", "slow"]);
+    writeFileSync(join(h.dirs.workspace, "go"), "");
+    expect((await turn).stopReason).toBe("completed");
+    expect(sentIds()).toEqual(["slow", "fast"]);
+  });
+
+  it("a fork at the cut turn and a resume of it send the batch whole", async () => {
+    const t = await h.start();
+    await cutTurn(t, 1);
+    h.provider.enqueue(openaiText("two"));
+    await t.prompt("turn 2");
+    const forked = forkArchive(h.dirs.home, t.session.id, 1);
+    await t.session.close();
+    const resumed = await h.start({ resume: { id: forked } });
+    h.provider.enqueue(openaiText("in the fork"));
+    expect((await resumed.prompt("go on")).stopReason).toBe("completed");
+    expect(sentIds()).toEqual(["slow1", "fast1"]);
+  });
 });
