@@ -111,6 +111,7 @@ export function applyCompaction(
     let at = -1;
     let turn = 0;
     const kept: Entry[] = [];
+    const removedCalls = new Set<string>();
     for (const e of entries) {
       if (e.seq >= line.fromSeq && e.seq <= line.toSeq) {
         if (at < 0) {
@@ -118,10 +119,12 @@ export function applyCompaction(
           turn = e.turn;
         }
         bySeq.delete(e.seq);
+        if (e.msg.role === "assistant") for (const call of e.msg.toolCalls) removedCalls.add(call.id);
       } else kept.push(e);
     }
     if (at < 0) at = kept.findIndex((e) => e.seq > line.toSeq);
     if (at < 0) at = kept.length;
+    dropOrphanedResults(kept, at, removedCalls, bySeq);
     // The summary stands at the start of its range, so a later compaction over it removes it too.
     const entry: Entry = {
       seq: line.fromSeq,
@@ -133,4 +136,26 @@ export function applyCompaction(
     return kept;
   }
   return entries;
+}
+
+/**
+ * Results right after a summarized range that answer calls the summary removed: older versions
+ * ended a range at its last entry's seq, which a batch committed out of call order does not
+ * hold, so such a record leaves results behind without their call, a request no API accepts.
+ * Only the run of tool results right after the range goes, so a later call reusing an id stays.
+ */
+function dropOrphanedResults(
+  kept: Entry[],
+  at: number,
+  removedCalls: ReadonlySet<string>,
+  bySeq: Map<number, Entry>,
+): void {
+  let end = at;
+  while (end < kept.length) {
+    const m = kept[end].msg;
+    if (m.role !== "tool" || !removedCalls.has(m.toolCallId)) break;
+    bySeq.delete(kept[end].seq);
+    end++;
+  }
+  kept.splice(at, end - at);
 }
