@@ -17,6 +17,7 @@ import {
   statSync,
   utimesSync,
 } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const args = process.argv.slice(2);
@@ -49,6 +50,28 @@ const dropZodLocales = {
   },
 };
 
+// The built-in tools' JSON schemas, converted from their zod schemas once here rather than in
+// every process (src/tools/builtin/index.ts reads them): bundle the registry, ask it.
+const probe = "node_modules/.cache/tern-tool-schemas.mjs";
+await build({
+  stdin: {
+    contents:
+      'import { createBuiltinRegistry } from "./src/tools/index.ts"; export const definitions = createBuiltinRegistry().definitions();',
+    resolveDir: ".",
+    loader: "ts",
+  },
+  outfile: probe,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  plugins: [dropZodLocales],
+  logLevel: "warning",
+});
+const { definitions } = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
+const toolSchemas = Object.fromEntries(definitions.map((d) => [d.name, d.parameters]));
+
 // Build beside the target and swap it in at the end, so a process running the old build (a
 // test, a session) never finds it half-written.
 const out = `${target}.build-${process.pid}`;
@@ -71,7 +94,7 @@ const result = await build({
   plugins: [dropZodLocales, noReactDevtools],
   // Loaded with require() on first use (ledger, skills front matter), never on the start path.
   external: ["better-sqlite3", "yaml"],
-  define: { __TERN_VERSION__: JSON.stringify(version) },
+  define: { __TERN_VERSION__: JSON.stringify(version), __TERN_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",
   },

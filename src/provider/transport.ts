@@ -2,7 +2,6 @@
 // must know whether a connection died while the request body was still being written (R-RETRY-5),
 // which fetch hides. Every failure leaves here as a classified ProviderError.
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { classifyHttpError, redactSecrets } from "./classify.js";
 import { cancelledError, ProviderError } from "./errors.js";
 
@@ -28,7 +27,9 @@ const HIGH_WATER_CHUNKS = 64;
 export async function postStream(url: string, init: PostStreamInit): Promise<StreamResponse> {
   if (init.signal.aborted) throw cancelledError();
   const target = parseUrl(url);
-  const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+  // node:https (and TLS with it) is loaded only for an https URL: a local server never pays for it.
+  const send = target.protocol === "https:" ? (await import("node:https")).request : httpRequest;
+  if (init.signal.aborted) throw cancelledError();
   // Chunks go to the socket as they are: the encoded history is shared between rounds.
   const headers: Record<string, string> = { "content-type": "application/json", ...lowerKeys(init.headers) };
   const chunks = typeof init.body === "string" ? [Buffer.from(init.body, "utf8")] : init.body;

@@ -118,9 +118,26 @@ const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model,
 
 type DatabaseCtor = typeof Database;
 let ctor: DatabaseCtor | undefined;
+let addonPath: string | null | undefined;
 function sqlite(): DatabaseCtor {
   ctor ??= createRequire(import.meta.url)("better-sqlite3") as DatabaseCtor;
   return ctor;
+}
+
+/**
+ * The addon's own path, handed to the constructor: without it better-sqlite3 finds the file
+ * through the `bindings` package, which walks a stack trace and probes a dozen paths (a few ms of
+ * every turn end). A build elsewhere than build/Release falls back to that search.
+ */
+function nativeBinding(): { nativeBinding?: string } {
+  if (addonPath === undefined) {
+    try {
+      addonPath = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+    } catch {
+      addonPath = null;
+    }
+  }
+  return addonPath ? { nativeBinding: addonPath } : {};
 }
 
 export function ledgerPath(home: string): string {
@@ -208,9 +225,13 @@ export function openLedger(home: string): Ledger {
   const Db = sqlite();
   let db: Database.Database | undefined;
   try {
-    db = new Db(ledgerPath(home), { timeout: 5000 });
+    db = new Db(ledgerPath(home), { timeout: 5000, ...nativeBinding() });
     db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
+    // The ledger is derived (rebuilt from the records on demand), so a commit need not wait for
+    // the disk: in WAL mode NORMAL still never corrupts the file, it may only lose the newest rows
+    // on a power cut, which `tern metrics --rebuild` restores. Saves an fsync per turn end.
+    db.pragma("synchronous = NORMAL");
     ensureSchema(db, home);
     narrowLedgerFiles(home);
     return new Ledger(db);

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { defaultConfig } from "../../config/defaults.js";
 import { scrubbedEnv } from "../../config/secrets.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
@@ -18,8 +19,8 @@ const KILL_SETTLE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
 
-const schema = z.object({ command: z.string().min(1).describe("Shell command") });
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() => z.object({ command: z.string().min(1).describe("Shell command") }));
+type Args = z.infer<ReturnType<typeof schema>>;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -240,7 +241,9 @@ export const bashTool: Tool<Args> = {
   description:
     "Run a shell command with bash in the workspace; stdout and stderr are returned together. Non-zero " +
     "exit is an error. Long output is cut in the middle; avoid interactive commands.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "shell",
   paths: () => [],
   run: (args, ctx) =>

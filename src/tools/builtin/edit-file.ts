@@ -1,18 +1,21 @@
 // edit_file: replaces an exact, unique string (R-TOOL-1); needs a read in this turn.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
 import { checkEditable, writeAndMark } from "./edit-common.js";
 
-const schema = z.object({
-  path: z.string().describe("File path"),
-  old_string: z.string().describe("Exact text to replace"),
-  new_string: z.string().describe("Replacement text"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().describe("File path"),
+    old_string: z.string().describe("Exact text to replace"),
+    new_string: z.string().describe("Replacement text"),
+    replace_all: z.boolean().optional().describe("Replace every occurrence"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 function countOccurrences(haystack: string, needle: string): number {
   let count = 0;
@@ -25,7 +28,9 @@ export const editFileTool: Tool<Args> = {
   description:
     "Replace an exact string in a file. old_string must match exactly once (whitespace included) unless " +
     "replace_all is true. Read the file in this turn first.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "edit",
   paths: (args) => [args.path],
   async run(args, ctx) {

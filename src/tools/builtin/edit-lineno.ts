@@ -1,6 +1,7 @@
 // edit_lineno: replaces lines start..end, 1-based inclusive (R-TOOL-1); needs a read in this turn.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
@@ -9,24 +10,28 @@ import { numberLines } from "./read-file.js";
 
 const CONTEXT = 2;
 
-const schema = z.object({
-  path: z.string().describe("File path"),
-  start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
-  end_line: z
-    .number()
-    .int()
-    .min(0)
-    .describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
-  new_text: z.string().describe("Replacement lines ('' deletes)"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().describe("File path"),
+    start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
+    end_line: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
+    new_text: z.string().describe("Replacement lines ('' deletes)"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 export const editLinenoTool: Tool<Args> = {
   name: "edit_lineno",
   description:
     "Replace lines start_line..end_line (1-based, inclusive) with new_text, using line numbers from a " +
     "read_file of this turn. end_line = start_line - 1 inserts before start_line.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "edit",
   paths: (args) => [args.path],
   async run(args, ctx) {

@@ -1,6 +1,7 @@
 // glob: lists files matching a fast-glob pattern, gitignore-aware, sorted and capped.
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
@@ -8,16 +9,20 @@ import { listFiles } from "./file-walk.js";
 
 const MAX_FILES = 500;
 
-const schema = z.object({
-  pattern: z.string().describe("Glob, e.g. src/**/*.ts"),
-  path: z.string().optional().describe("Folder the pattern is relative to (default: workspace)"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    pattern: z.string().describe("Glob, e.g. src/**/*.ts"),
+    path: z.string().optional().describe("Folder the pattern is relative to (default: workspace)"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 export const globTool: Tool<Args> = {
   name: "glob",
   description: "List files matching a glob pattern, sorted. Skips .gitignored files, .git and node_modules.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "read",
   paths: (args) => [args.path ?? "."],
   async run(args, ctx) {

@@ -2,7 +2,7 @@
 // the thread that runs it, so a runaway pattern (catastrophic backtracking) would freeze tern,
 // Ctrl+C included. The worker is terminated on timeout or cancel (R-TOOL-6). The worker's code
 // is plain JavaScript in a string, so it runs the same from sources and from the bundle.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 
 export interface SearchRequest {
   pattern: string;
@@ -59,14 +59,20 @@ for (let f = 0; f < files.length; f++) {
 parentPort.postMessage({ matches, total, skipped });
 `;
 
-export function searchFiles(
+/** node:worker_threads is loaded on the first search: a run that never greps does not pay for it. */
+let workerClass: Promise<typeof Worker> | undefined;
+
+export async function searchFiles(
   req: SearchRequest,
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<SearchOutcome> {
-  if (signal.aborted) return Promise.resolve({ kind: "cancelled" });
+  if (signal.aborted) return { kind: "cancelled" };
+  workerClass ??= import("node:worker_threads").then((m) => m.Worker);
+  const WorkerClass = await workerClass;
+  if (signal.aborted) return { kind: "cancelled" };
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: req });
+    const worker = new WorkerClass(WORKER_SOURCE, { eval: true, workerData: req });
     let settled = false;
     const finish = (outcome: SearchOutcome) => {
       if (settled) return;

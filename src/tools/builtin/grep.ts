@@ -1,6 +1,7 @@
 // grep: a JavaScript regex over the files under a folder, gitignore-aware, capped output.
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
@@ -14,19 +15,23 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** A search that takes longer is a runaway pattern or far too wide a search (R-TOOL-6). */
 const SEARCH_TIMEOUT_MS = 20_000;
 
-const schema = z.object({
-  pattern: z.string().describe("JavaScript regular expression"),
-  path: z.string().optional().describe("File or folder to search (default: workspace)"),
-  glob: z.string().optional().describe("Only files matching this glob, e.g. **/*.ts"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    pattern: z.string().describe("JavaScript regular expression"),
+    path: z.string().optional().describe("File or folder to search (default: workspace)"),
+    glob: z.string().optional().describe("Only files matching this glob, e.g. **/*.ts"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
     "Search file contents with a JavaScript regex. Output lines are path:line:text. Skips .gitignored, " +
     "binary, .git and node_modules files.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "read",
   paths: (args) => [args.path ?? "."],
   async run(args, ctx) {

@@ -24,6 +24,16 @@ export const builtinTools: Tool[] = [
   webFetchTool,
 ];
 
+/**
+ * The built-in tools' JSON schemas, as `scripts/build.mjs` computed them from the zod schemas
+ * with `toolJsonSchema`: converting them again in every process costs a headless start several
+ * ms. Run from the sources (tests), it is undefined and the registry converts as usual.
+ */
+declare const __TERN_TOOL_SCHEMAS__: Record<string, Record<string, unknown>> | undefined;
+if (typeof __TERN_TOOL_SCHEMAS__ === "object") {
+  for (const tool of builtinTools) tool.jsonSchema = __TERN_TOOL_SCHEMAS__[tool.name];
+}
+
 export {
   bashTool,
   editFileTool,

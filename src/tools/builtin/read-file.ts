@@ -1,5 +1,6 @@
 // read_file: line-numbered text (R-TOOL-1), images as image parts; a text read authorizes edits.
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
@@ -8,12 +9,14 @@ import { FileTooLargeError, NotRegularFileError, readRegularFile } from "./safe-
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 
-const schema = z.object({
-  path: z.string().describe("File path (workspace-relative or absolute)"),
-  offset: z.number().int().min(1).optional().describe("First line, 1-based"),
-  limit: z.number().int().min(1).optional().describe("Max lines (default 2000)"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().describe("File path (workspace-relative or absolute)"),
+    offset: z.number().int().min(1).optional().describe("First line, 1-based"),
+    limit: z.number().int().min(1).optional().describe("Max lines (default 2000)"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** Detects the image types the providers accept by their magic bytes, not by the name. */
 export function imageMediaType(buf: Buffer): string | null {
@@ -67,7 +70,9 @@ export const readFileTool: Tool<Args> = {
   description:
     "Read a file with 1-based line numbers (`cat -n` style). Use offset/limit for large files. " +
     "Images (png, jpeg, gif, webp) are returned as images. A read is required before editing a file.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "read",
   paths: (args) => [args.path],
   async run(args, ctx) {

@@ -1,26 +1,31 @@
 // recall: the reading door of R-COMP-7; returns archived content that compaction removed.
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
 
-const schema = z.object({
-  turn: z.number().int().min(1).describe("Turn number"),
-  round: z.number().int().min(1).optional().describe("Round within the turn"),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Where to continue reading: the offset named at the end of the previous page"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    turn: z.number().int().min(1).describe("Turn number"),
+    round: z.number().int().min(1).optional().describe("Round within the turn"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Where to continue reading: the offset named at the end of the previous page"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 export const recallTool: Tool<Args> = {
   name: "recall",
   description:
     "Return the full archived content of an earlier turn (or one round of it) that compaction replaced " +
     "with a summary or placeholder, one page at a time; a long text ends with the offset of the next page.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "read",
   paths: () => [],
   async run(args, ctx) {

@@ -1,19 +1,22 @@
 // todo_write: replaces the session's todo list (R-TODO); the list outlives turns.
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { ok } from "../results.js";
 import type { TodoItem, Tool } from "../types.js";
 
-const schema = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1),
-        status: z.enum(["pending", "in_progress", "completed"]),
-      }),
-    )
-    .describe("The whole list; replaces the previous one"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    todos: z
+      .array(
+        z.object({
+          content: z.string().min(1),
+          status: z.enum(["pending", "in_progress", "completed"]),
+        }),
+      )
+      .describe("The whole list; replaces the previous one"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 const MARK: Record<TodoItem["status"], string> = { pending: "[ ]", in_progress: "[>]", completed: "[x]" };
 
@@ -27,7 +30,9 @@ export const todoWriteTool: Tool<Args> = {
   description:
     "Replace the session's todo list. Use it to plan multi-step work and keep statuses current " +
     "(one item in_progress at a time).",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "read",
   paths: () => [],
   async run(args, ctx) {

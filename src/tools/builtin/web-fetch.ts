@@ -3,6 +3,7 @@
 // characters sent back. A redirect to another host is not followed: the model is told where it
 // leads, so a rule that allows one domain never fetches from another.
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool, ToolResult } from "../types.js";
 
@@ -11,16 +12,18 @@ const MAX_REDIRECTS = 5;
 const MAX_BYTES = 5 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
 
-const schema = z.object({
-  url: z.string().describe("The http(s) URL to fetch"),
-  max_chars: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    url: z.string().describe("The http(s) URL to fetch"),
+    max_chars: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 /** The host a `web_fetch(domain)` rule is matched against, or undefined for a URL that is not http(s). */
 export function fetchHost(url: unknown): string | undefined {
@@ -161,7 +164,9 @@ export const webFetchTool: Tool<Args> = {
   description:
     "Fetch an http(s) URL with GET and return its text; HTML pages come back as markdown. Use it to read " +
     "documentation or an issue page. Redirects to another host are reported, not followed.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "fetch",
   paths: () => [],
   run: (args, ctx) => webFetch(args, ctx.signal),

@@ -2,23 +2,28 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
 import { checkEditable, writeAndMark } from "./edit-common.js";
 
-const schema = z.object({
-  path: z.string().describe("File path"),
-  content: z.string().describe("Full new content"),
-});
-type Args = z.infer<typeof schema>;
+const schema = lazySchema(() =>
+  z.object({
+    path: z.string().describe("File path"),
+    content: z.string().describe("Full new content"),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
 
 export const writeFileTool: Tool<Args> = {
   name: "write_file",
   description:
     "Create a file (parent folders too) or replace its whole content. Overwriting an existing file needs a " +
     "read_file of it in this turn; prefer edit_file for small changes.",
-  schema,
+  get schema() {
+    return schema();
+  },
   kind: "edit",
   paths: (args) => [args.path],
   async run(args, ctx) {
