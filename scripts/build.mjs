@@ -92,8 +92,9 @@ const result = await build({
   minifyIdentifiers: true,
   metafile: analyze,
   plugins: [dropZodLocales, noReactDevtools],
-  // Loaded with require() on first use (ledger, skills front matter), never on the start path.
-  external: ["better-sqlite3", "yaml"],
+  // Loaded with require() on first use (skills front matter), never on the start path.
+  // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
+  external: ["yaml"],
   define: { __TERN_VERSION__: JSON.stringify(version), __TERN_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",

@@ -1,10 +1,9 @@
 // R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
 // (bill.ts) — live after each billed line, and by `rebuildLedger` (ledger-rebuild.ts) — so rebuilt equals live.
-// better-sqlite3 is loaded on first use so a headless start does not pay for it.
 import { chmodSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { type BillRow, type ModelPart, partOf } from "./bill.js";
 import { readAllRows } from "./ledger-rows.js";
 
@@ -116,28 +115,30 @@ const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model,
   VALUES (@session, @kind, @turn, @seq, @model, @started, @modelCalls, @prompt, @completion, @cacheRead,
   @cacheWrite, @billedInput, @cost)`;
 
-type DatabaseCtor = typeof Database;
-let ctor: DatabaseCtor | undefined;
-let addonPath: string | null | undefined;
-function sqlite(): DatabaseCtor {
-  ctor ??= createRequire(import.meta.url)("better-sqlite3") as DatabaseCtor;
-  return ctor;
+/**
+ * Opens the SQLite file. The build bundles better-sqlite3's JavaScript (one chunk instead of a
+ * dozen CommonJS files resolved at the first turn end; the addon itself loads only here, in the
+ * constructor), and the addon is opened by its path, which skips the `bindings` package's search
+ * (a stack trace and a dozen probed paths). Where the addon is not at its usual place, the
+ * installed package is loaded as it is and finds it its own way.
+ */
+function openDatabase(file: string, options: Database.Options): Database.Database {
+  const addon = addonPath();
+  if (addon) return new Database(file, { ...options, nativeBinding: addon });
+  const Installed = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  return new Installed(file, options);
 }
 
-/**
- * The addon's own path, handed to the constructor: without it better-sqlite3 finds the file
- * through the `bindings` package, which walks a stack trace and probes a dozen paths (a few ms of
- * every turn end). A build elsewhere than build/Release falls back to that search.
- */
-function nativeBinding(): { nativeBinding?: string } {
-  if (addonPath === undefined) {
+let addonFile: string | null | undefined;
+function addonPath(): string | null {
+  if (addonFile === undefined) {
     try {
-      addonPath = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+      addonFile = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
     } catch {
-      addonPath = null;
+      addonFile = null;
     }
   }
-  return addonPath ? { nativeBinding: addonPath } : {};
+  return addonFile;
 }
 
 export function ledgerPath(home: string): string {
@@ -222,10 +223,9 @@ export class Ledger {
  * Throws LedgerDamagedError when the file is not a readable SQLite database.
  */
 export function openLedger(home: string): Ledger {
-  const Db = sqlite();
   let db: Database.Database | undefined;
   try {
-    db = new Db(ledgerPath(home), { timeout: 5000, ...nativeBinding() });
+    db = openDatabase(ledgerPath(home), { timeout: 5000 });
     db.pragma("busy_timeout = 5000");
     db.pragma("journal_mode = WAL");
     // The ledger is derived (rebuilt from the records on demand), so a commit need not wait for

@@ -108,10 +108,14 @@ export async function bundleChild(entry: string, outDir: string): Promise<(args:
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["better-sqlite3"],
+    // Bundled CommonJS (better-sqlite3) requires Node's own modules.
+    banner: {
+      js: "import { createRequire as __childRequire } from 'node:module'; const require = __childRequire(import.meta.url);",
+    },
     logLevel: "warning",
   });
-  // createRequire resolution honours NODE_PATH, so the bundle finds the project's native module.
+  // better-sqlite3's JavaScript is bundled as tern's build bundles it; the ledger finds its addon
+  // with createRequire, whose resolution honours NODE_PATH.
   const env = { ...process.env, NODE_PATH: resolve(here, "../../node_modules") };
   return (args) => execFileSync(process.execPath, [outfile, ...args], { env, encoding: "utf8" });
 }
