@@ -72,6 +72,12 @@ await build({
 const { definitions } = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
 const toolSchemas = Object.fromEntries(definitions.map((d) => [d.name, d.parameters]));
 
+// Bundled CommonJS code calls `require` (Node's own modules, mostly). Every chunk gets one, made
+// on its first call: a createRequire per chunk loaded costs path work at start-up for chunks
+// that never require anything.
+const requireShim =
+  "import { createRequire as __ternCreateRequire } from 'node:module'; let __ternRequire; const require = (id) => (__ternRequire ??= __ternCreateRequire(import.meta.url))(id);";
+
 // Build beside the target and swap it in at the end, so a process running the old build (a
 // test, a session) never finds it half-written.
 const out = `${target}.build-${process.pid}`;
@@ -97,7 +103,7 @@ const result = await build({
   external: ["yaml"],
   define: { __TERN_VERSION__: JSON.stringify(version), __TERN_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
   banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",
+    js: `#!/usr/bin/env node\n${requireShim}`,
   },
   logLevel: "warning",
 });
@@ -118,7 +124,7 @@ await build({
   minifySyntax: true,
   define: { __TERN_VERSION__: JSON.stringify(version) },
   banner: {
-    js: "import { createRequire as __ternCreateRequire } from 'node:module'; const require = __ternCreateRequire(import.meta.url);",
+    js: requireShim,
   },
   logLevel: "warning",
 });
