@@ -101,7 +101,12 @@ const result = await build({
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
   external: ["yaml"],
-  define: { __TERN_VERSION__: JSON.stringify(version), __TERN_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
+  // The schemas go in as one string literal, parsed where they are used: an object literal would
+  // be hoisted into the chunk every entry loads, `tern --version` included.
+  define: {
+    __TERN_VERSION__: JSON.stringify(version),
+    __TERN_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
+  },
   banner: {
     js: `#!/usr/bin/env node\n${requireShim}`,
   },

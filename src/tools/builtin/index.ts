@@ -29,9 +29,10 @@ export const builtinTools: Tool[] = [
  * with `toolJsonSchema`: converting them again in every process costs a headless start several
  * ms. Run from the sources (tests), it is undefined and the registry converts as usual.
  */
-declare const __TERN_TOOL_SCHEMAS__: Record<string, Record<string, unknown>> | undefined;
-if (typeof __TERN_TOOL_SCHEMAS__ === "object") {
-  for (const tool of builtinTools) tool.jsonSchema = __TERN_TOOL_SCHEMAS__[tool.name];
+declare const __TERN_TOOL_SCHEMAS__: string | undefined;
+if (typeof __TERN_TOOL_SCHEMAS__ === "string") {
+  const schemas = JSON.parse(__TERN_TOOL_SCHEMAS__) as Record<string, Record<string, unknown>>;
+  for (const tool of builtinTools) tool.jsonSchema = schemas[tool.name];
 }
 
 export {
