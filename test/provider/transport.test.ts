@@ -239,3 +239,20 @@ describe("postStream", () => {
     }
   });
 });
+
+describe("postStream over https", () => {
+  it("speaks TLS for an https URL: a server that answers in plain HTTP is a classified failure", async () => {
+    const error = await failure(post(`https://127.0.0.1:${provider.port}/v1/x`));
+    expect(error.errorClass).not.toBe("cancelled");
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it("a cancel while the TLS module is still loading is a cancellation, not a hang", async () => {
+    const controller = new AbortController();
+    const pending = post(`https://127.0.0.1:${provider.port}/v1/x`, controller.signal, 60_000);
+    controller.abort();
+    const error = await failure(pending);
+    expect(error.errorClass).toBe("cancelled");
+    expect(provider.requests).toHaveLength(0);
+  });
+});

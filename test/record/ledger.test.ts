@@ -54,6 +54,12 @@ describe("ledger", () => {
     l.close();
   });
 
+  it("commits without waiting for the disk (synchronous=NORMAL): the ledger is derived and rebuildable", () => {
+    const l = openLedger(dirs.home);
+    expect(l.db.pragma("synchronous", { simple: true })).toBe(1);
+    l.close();
+  });
+
   it("keys rows by session, kind, turn and seq; putSession replaces a session's rows", () => {
     const l = openLedger(dirs.home);
     l.put(row("s1", 1, 0.5));

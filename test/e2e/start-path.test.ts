@@ -1,0 +1,48 @@
+// What a one-round headless run loads: the start-up budget lives in bench/, but which modules a
+// run pays for is a fact a test can hold without a clock.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createBuiltinRegistry } from "../../src/tools/index.js";
+import { openaiText } from "../support/openai-script.js";
+import { useE2E } from "./tools-support.js";
+
+const HOOK = resolve(import.meta.dirname, "../fixtures/loaded-modules-hook.cjs");
+
+describe("the start path of tern run", () => {
+  const e = useE2E();
+
+  async function oneRound(): Promise<{ builtins: string[]; commonjs: string[] }> {
+    e.provider.enqueue(openaiText("Done."));
+    const out = join(e.dirs.root, "loaded.json");
+    const r = await e.run(["run", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl, "hi"], {
+      OPENAI_API_KEY: "sk-test-key",
+      NODE_OPTIONS: `--require ${HOOK}`,
+      TERN_TEST_LOADED_FILE: out,
+    });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe("Done.");
+    return JSON.parse(readFileSync(out, "utf8"));
+  }
+
+  it("over http loads neither TLS nor worker threads, and the ledger costs no CommonJS file but its addon", async () => {
+    const loaded = await oneRound();
+    expect(loaded.builtins).toContain("http");
+    for (const name of ["https", "tls", "worker_threads"]) expect(loaded.builtins).not.toContain(name);
+    // better-sqlite3's JavaScript is bundled and its addon opened by path (no `bindings` search).
+    expect(loaded.commonjs.map((f) => f.split("node_modules/").pop())).toEqual([
+      "better-sqlite3/build/Release/better_sqlite3.node",
+    ]);
+    expect(existsSync(join(e.dirs.home, "ledger.db"))).toBe(true);
+  });
+
+  it("sends the built-in tools' JSON schemas exactly as the sources derive them (the build computes them once)", async () => {
+    await oneRound();
+    const sent = e.provider.requests[0].body.tools.map((t: any) => [t.function.name, t.function.parameters]);
+    const derived = createBuiltinRegistry()
+      .definitions()
+      .map((d) => [d.name, d.parameters]);
+    expect(sent).toEqual(derived);
+  });
+});
