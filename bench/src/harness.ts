@@ -191,3 +191,22 @@ export function expectExit(result: SpawnResult, what: string, code = 0): void {
     );
   }
 }
+
+export interface Plan {
+  warmup: number;
+  runs: number;
+  /** Runs of the heavy benchmarks (resume, long session). */
+  heavyRuns: number;
+}
+
+export const MB = 1024 * 1024;
+
+/** Runs `fn` warmup + runs times and keeps the measured runs. */
+export async function repeat<T>(plan: { warmup: number; runs: number }, fn: () => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < plan.warmup + plan.runs; i++) {
+    const value = await fn();
+    if (i >= plan.warmup) out.push(value);
+  }
+  return out;
+}

@@ -4,15 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  bashLoopBench,
-  longSessionBench,
-  oneRoundBench,
-  type Plan,
-  resumeBench,
-  startBench,
-  toolLoopBench,
-} from "./cli-benches.js";
+import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } from "./cli-benches.js";
+import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
