@@ -6,8 +6,8 @@ import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
 import { frameWidths, liveRows } from "./live-view.js";
-import type { Item } from "./state.js";
 import { itemRows } from "./transcript-view.js";
+import type { Item } from "./ui-state.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -6,9 +6,9 @@ import { sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
 import { menuRows } from "./slash-menu.js";
-import { turnTokens } from "./state-events.js";
-import { elapsed, money, phaseText, type UiState } from "./state.js";
+import { elapsed, money, phaseText, turnTokens } from "./status-text.js";
 import { callLine } from "./tool-view.js";
+import type { UiState } from "./ui-state.js";
 
 export interface LiveRows {
   /** Everything above the composer. */

@@ -2,7 +2,8 @@
 // double Ctrl+C, then unmounts and closes the session.
 import { render } from "ink";
 import { App, lastFrame } from "./app.js";
-import { TuiController, type TuiDeps } from "./controller.js";
+import { TuiController } from "./controller.js";
+import type { TuiDeps } from "./controller-types.js";
 import {
   giveBackTypeAhead,
   holdTypeAhead,

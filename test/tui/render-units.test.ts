@@ -9,7 +9,9 @@ import { diffRows } from "../../src/tui/diff-view.js";
 import { loadHighlighter } from "../../src/tui/highlight.js";
 import { composerRows, frameWidths, liveRows } from "../../src/tui/live-view.js";
 import { completeBlocksEnd, renderMarkdown } from "../../src/tui/markdown.js";
-import { initialState, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
+import { reduce } from "../../src/tui/reducer.js";
+import type { UiAction } from "../../src/tui/ui-actions.js";
+import { initialState, type UiState } from "../../src/tui/ui-state.js";
 import { Store } from "../../src/tui/store.js";
 import { callLine, resultRows } from "../../src/tui/tool-view.js";
 

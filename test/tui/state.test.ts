@@ -1,7 +1,10 @@
 // The UI reducer: engine events and UI actions in, state out (pure, no terminal).
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../src/engine/events.js";
-import { initialState, phaseText, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
+import { reduce } from "../../src/tui/reducer.js";
+import { phaseText } from "../../src/tui/status-text.js";
+import type { UiAction } from "../../src/tui/ui-actions.js";
+import { initialState, type UiState } from "../../src/tui/ui-state.js";
 
 const start = () => initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 });
 const ev = (event: EngineEvent, now = 0): UiAction => ({ type: "event", event, now });
