@@ -12,7 +12,11 @@ function side(state: UiState, patch: Partial<SideState>): UiState {
 export function reduceSide(state: UiState, action: SideAction): UiState {
   switch (action.type) {
     case "side_ask":
-      return side(state, { open: true, pending: { question: action.question, text: "", reasoning: false } });
+      return side(state, {
+        open: true,
+        scroll: 0,
+        pending: { question: action.question, text: "", reasoning: false },
+      });
     case "side_event": {
       const pending = state.side.pending;
       if (!pending) return state;
@@ -35,7 +39,7 @@ export function reduceSide(state: UiState, action: SideAction): UiState {
       if (!action.ok)
         return side(state, { pending: { ...pending, error: action.error ?? "side question failed" } });
       const thread = [...state.side.thread, { question: pending.question, answer: action.text }];
-      return side(state, { thread, index: thread.length - 1, pending: null });
+      return side(state, { thread, index: thread.length - 1, scroll: 0, pending: null });
     }
     case "side_close":
       return side(state, { open: false, pending: state.side.pending?.error ? null : state.side.pending });
@@ -43,9 +47,14 @@ export function reduceSide(state: UiState, action: SideAction): UiState {
       return side(state, { open: false, pending: null });
     case "side_step": {
       const max = state.side.thread.length - 1;
-      return side(state, { index: Math.max(0, Math.min(max, state.side.index + action.delta)) });
+      const index = Math.max(0, Math.min(max, state.side.index + action.delta));
+      return index === state.side.index ? state : side(state, { index, scroll: 0 });
+    }
+    case "side_scroll": {
+      const scroll = Math.max(0, Math.min(action.max, state.side.scroll + action.delta));
+      return scroll === state.side.scroll ? state : side(state, { scroll });
     }
     case "side_clear":
-      return side(state, { thread: [], index: 0, pending: null, open: false });
+      return side(state, { thread: [], index: 0, scroll: 0, pending: null, open: false });
   }
 }

@@ -13,6 +13,8 @@ export type SideAction =
   | { type: "side_close" }
   | { type: "side_cancel" }
   | { type: "side_step"; delta: number }
+  /** Scrolls the finished answer shown, within 0..max (how far the drawn panel can move). */
+  | { type: "side_scroll"; delta: number; max: number }
   | { type: "side_clear" };
 
 export type UiAction =

@@ -61,6 +61,8 @@ export interface SideState {
   thread: SideExchange[];
   /** Which exchange the panel shows when nothing is pending. */
   index: number;
+  /** Rows of that finished answer scrolled past (it is read from the top). */
+  scroll: number;
   pending: SidePending | null;
 }
 
@@ -136,7 +138,7 @@ export function initialState(
     menu: null,
     approval: null,
     limit: null,
-    side: { open: false, thread: [], index: 0, pending: null },
+    side: { open: false, thread: [], index: 0, scroll: 0, pending: null },
     status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
     toolRounds: 0,
   };

@@ -154,6 +154,23 @@ describe("tui state", () => {
     expect(failed.side.pending).toMatchObject({ question: "q4", error: "boom" });
   });
 
+  it("side panel: a finished answer scrolls within what the panel can show, from the top again on a new one", () => {
+    let s = run(start(), { type: "side_ask", question: "q1" }, { type: "side_done", ok: true, text: "a1" });
+    expect(s.side.scroll).toBe(0);
+    s = reduce(s, { type: "side_scroll", delta: 3, max: 5 });
+    expect(s.side.scroll).toBe(3);
+    expect(reduce(s, { type: "side_scroll", delta: 10, max: 5 }).side.scroll).toBe(5);
+    expect(reduce(s, { type: "side_scroll", delta: -10, max: 5 }).side.scroll).toBe(0);
+    // Another answer (a new one, or an earlier one stepped to) is read from its top.
+    expect(
+      run(s, { type: "side_ask", question: "q2" }, { type: "side_done", ok: true, text: "a2" }).side.scroll,
+    ).toBe(0);
+    s = run(s, { type: "side_ask", question: "q2" }, { type: "side_done", ok: true, text: "a2" });
+    s = reduce(s, { type: "side_scroll", delta: 2, max: 5 });
+    expect(reduce(s, { type: "side_step", delta: -1 }).side).toMatchObject({ index: 0, scroll: 0 });
+    expect(reduce(s, { type: "side_clear" }).side.scroll).toBe(0);
+  });
+
   it("clears the live text and the phase when the work ends", () => {
     const s = run(
       start(),
