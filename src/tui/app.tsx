@@ -5,9 +5,10 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
+import { lastFrame } from "./last-frame.js";
 import { frameWidths, liveRows } from "./live-view.js";
-import type { Item } from "./state.js";
 import { itemRows } from "./transcript-view.js";
+import type { Item } from "./ui-state.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -21,9 +22,6 @@ function useNow(on: boolean, ms = 120): number {
   }, [on, ms]);
   return now;
 }
-
-/** The frame last drawn, for the resize handler (run.tsx) to erase it exactly. */
-export const lastFrame = { widths: [] as number[] };
 
 function Transcript({ items, cols }: { items: Item[]; cols: number }) {
   return (
@@ -76,6 +74,7 @@ export function App({ ctl }: { ctl: TuiController }) {
     }
   }
   lastFrame.widths = frameWidths(live, cols);
+  lastFrame.side = live.sideScroll;
   return (
     <>
       <Transcript items={committed} cols={cols} />

@@ -5,7 +5,7 @@
 import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
-import type { TuiController } from "./controller.js";
+import type { UiControl } from "./controller-types.js";
 import { askSideQuestion } from "./side.js";
 
 export const KEY_HINTS = [
@@ -15,7 +15,7 @@ export const KEY_HINTS = [
   "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
 ];
 
-function hostFor(ctl: TuiController): CommandHost {
+function hostFor(ctl: UiControl): CommandHost {
   const say = (text: string) => ctl.print("info", text);
   return {
     session: ctl.session,
@@ -54,7 +54,7 @@ function hostFor(ctl: TuiController): CommandHost {
   };
 }
 
-export async function runSlash(ctl: TuiController, text: string): Promise<void> {
+export async function runSlash(ctl: UiControl, text: string): Promise<void> {
   const { name, args, rest } = parseCommandLine(text);
   const say = (out: string) => ctl.print("info", out);
   const command = findCommand(name);

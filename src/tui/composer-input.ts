@@ -8,8 +8,8 @@ import { editInEditor } from "./editor.js";
 import { HistoryStore } from "./history-store.js";
 import { Pastes } from "./paste.js";
 import type { Cut } from "./readline.js";
-import type { ItemKind } from "./state.js";
 import type { Store } from "./store.js";
+import type { ItemKind } from "./ui-state.js";
 
 /** A listing older than this is refreshed (in the background) when an `@` is typed. */
 const FILES_FRESH_MS = 10_000;

@@ -1,37 +1,20 @@
 // The UI's one stateful object: owns the current session, turns user intents (Enter, Ctrl+C,
 // y/n/a) into engine commands, and feeds engine events to the store. Components never call
-// the engine; they read the store and report keys here (keys.ts).
+// the engine; they read the store and report keys here (keys.ts). The work itself runs in
+// `turn-runner.ts`, the engine's prompts are answered by `approval-flow.ts` and `limit-flow.ts`.
 import type { Config } from "../config/types.js";
-import type { SessionHooks } from "../engine/core.js";
-import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { Session } from "../engine/session.js";
 import { ApprovalFlow } from "./approval-flow.js";
-import { greeting } from "./greeting.js";
 import { ComposerInput } from "./composer-input.js";
+import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
+import { greeting } from "./greeting.js";
+import { LimitFlow } from "./limit-flow.js";
 import { RawInput } from "./raw-input.js";
-import { initialState, type ItemKind } from "./state.js";
 import { Store } from "./store.js";
+import { TurnRunner } from "./turn-runner.js";
+import { initialState, type ItemKind } from "./ui-state.js";
 
-export interface OpenedUi {
-  session: Session;
-  config: Config;
-  warnings: string[];
-  resumed: boolean;
-}
-
-export interface TuiDeps {
-  /** Opens (or resumes) a session with these hooks; the cli front end owns configuration. */
-  open(hooks: TuiHooks, resume?: string): Promise<OpenedUi>;
-  home: string;
-  cwd: string;
-  baseUrl?: string;
-}
-
-type LimitAnswer = "yes" | "no" | "all";
-type ContentPart = ReturnType<typeof buildPromptContent>[number];
-export type TuiHooks = SessionHooks;
-
-export class TuiController {
+export class TuiController implements UiControl {
   readonly store: Store;
   session!: Session;
   config!: Config;
@@ -45,13 +28,11 @@ export class TuiController {
   private resolveExit!: () => void;
   private unsubscribe: (() => void) | undefined;
   private readonly approvals: ApprovalFlow;
-  private limitResolve: ((answer: LimitAnswer) => void) | undefined;
+  private readonly limits: LimitFlow;
+  private readonly turns: TurnRunner;
   private sideAbort: AbortController | undefined;
-  /** The running turn or compaction, so session switches wait for it to settle. */
-  private work: Promise<unknown> = Promise.resolve();
   /** Session-changing commands (/clear, /resume, /fork) run one after another, in the order typed. */
   private chain: Promise<unknown> = Promise.resolve();
-  private compacting = false;
   private lastEmptyCtrlC = 0;
   private exiting = false;
   private greeted = false;
@@ -59,19 +40,28 @@ export class TuiController {
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
     this.approvals = new ApprovalFlow(this.store);
+    this.limits = new LimitFlow(this.store);
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,
       cwd: deps.cwd,
       print: (kind, text) => this.print(kind, text),
     });
+    this.turns = new TurnRunner({
+      store: this.store,
+      session: () => this.session,
+      cwd: deps.cwd,
+      expandPastes: (text) => this.composer.pastes.expand(text),
+      print: (kind, text) => this.print(kind, text),
+      exiting: () => this.exiting,
+    });
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
     this.hooks = {
       approve: (calls) => this.approvals.ask(calls),
-      onLimit: (limit, used, allowed) => this.askLimit(limit, used, allowed),
-      takeFollowUp: () => this.takeFollowUp(),
+      onLimit: (limit, used, allowed) => this.limits.ask(limit, used, allowed),
+      takeFollowUp: () => this.turns.takeFollowUp(),
       offersOutsideSandbox: true,
     };
   }
@@ -107,10 +97,6 @@ export class TuiController {
     );
   }
 
-  get isCompacting(): boolean {
-    return this.compacting;
-  }
-
   // ---- composer -------------------------------------------------------------------------
 
   /** Enter in the composer. */
@@ -120,8 +106,7 @@ export class TuiController {
     const shown = state.composer.trim();
     if (state.limit) {
       this.composer.set({ text: "", cursor: 0 });
-      const answer = shown.toLowerCase();
-      this.answerLimit(answer === "yyy" ? "all" : answer.startsWith("y") ? "yes" : "no");
+      this.limits.answerTyped(shown);
       return;
     }
     if (!shown) {
@@ -129,7 +114,7 @@ export class TuiController {
       if (state.queue.length === 0) return;
       this.store.dispatch({ type: "hold", held: false });
       if (state.busy) this.session.cancel();
-      else this.sendQueued();
+      else this.turns.sendQueued();
       return;
     }
     this.composer.set({ text: "", cursor: 0 });
@@ -137,6 +122,7 @@ export class TuiController {
     // This process recalls what the composer showed; the file keeps the text as sent.
     this.composer.history.add(shown, text);
     if (/^\/[A-Za-z]/.test(text)) {
+      // Loaded on first use: the command table is not needed to draw the first screen.
       void import("./commands.js").then((m) => m.runSlash(this, text));
       return;
     }
@@ -159,7 +145,7 @@ export class TuiController {
       return;
     }
     if (state.limit) {
-      this.answerLimit("no");
+      this.limits.answer("no");
       return;
     }
     if (state.busy) {
@@ -191,77 +177,26 @@ export class TuiController {
     this.store.dispatch({ type: "print", kind: "output", text: item.tool.content ?? "" });
   }
 
-  // ---- turns ----------------------------------------------------------------------------
+  // ---- work -----------------------------------------------------------------------------
 
-  private content(text: string): ContentPart[] | undefined {
-    try {
-      return buildPromptContent(
-        this.composer.pastes.expand(text),
-        this.deps.cwd,
-        [],
-        this.session.status().model.endpoint.api,
-      );
-    } catch (err) {
-      if (err instanceof InputError) {
-        this.print("error", err.message);
-        return undefined;
-      }
-      throw err;
-    }
+  get isCompacting(): boolean {
+    return this.turns.isCompacting;
   }
 
-  async runPrompt(text: string): Promise<void> {
-    const content = this.content(text);
-    if (!content) return;
-    this.print("user", `› ${text}`);
-    await this.runWork(() => this.session.send({ type: "prompt", content }), { kind: "thinking" });
+  runPrompt(text: string): Promise<void> {
+    return this.turns.runPrompt(text);
   }
 
-  /** Runs one engine command as "work": busy while it runs, then the queue moves on. */
-  async runWork<T>(
-    fn: () => Promise<T>,
-    phase: { kind: "thinking" } | { kind: "compacting" },
-  ): Promise<T | undefined> {
-    this.store.dispatch({ type: "busy", busy: true, phase });
-    this.compacting = phase.kind === "compacting";
-    const work = fn();
-    this.work = work.catch(() => undefined);
-    try {
-      return await work;
-    } catch (err) {
-      this.print("error", err instanceof Error ? err.message : String(err));
-      return undefined;
-    } finally {
-      this.compacting = false;
-      this.store.dispatch({ type: "busy", busy: false });
-      this.sendQueued();
-    }
+  runWork<T>(fn: () => Promise<T>, phase: WorkPhase): Promise<T | undefined> {
+    return this.turns.runWork(fn, phase);
   }
 
   /** Waits until the running turn or compaction has settled. */
   settled(): Promise<unknown> {
-    return this.work;
+    return this.turns.settled();
   }
 
-  /** Text still queued when the work ends starts the next turn (R-TURN-7). */
-  private sendQueued(): void {
-    const state = this.state;
-    if (this.exiting || state.busy || state.held || state.queue.length === 0) return;
-    const next = state.queue[0];
-    this.store.dispatch({ type: "dequeue" });
-    void this.runPrompt(next);
-  }
-
-  /** R-TURN-7: the engine takes the oldest queued follow-up after each tool batch. */
-  private takeFollowUp(): ContentPart[] | undefined {
-    const state = this.state;
-    if (state.held || state.queue.length === 0) return undefined;
-    const text = state.queue[0];
-    this.store.dispatch({ type: "dequeue" });
-    const content = this.content(text);
-    if (content) this.print("user", `› ${text}`);
-    return content;
-  }
+  // ---- sessions -------------------------------------------------------------------------
 
   /** Runs a session-changing command after the ones typed before it. */
   serial(fn: () => Promise<void>): Promise<void> {
@@ -294,34 +229,17 @@ export class TuiController {
     this.exiting = true;
     this.sideAbort?.abort();
     this.answerApproval("n", true);
-    this.answerLimit("no");
+    this.limits.answer("no");
     this.session.cancel();
     this.resolveExit();
   }
 
-  // ---- prompts from the engine ------------------------------------------------------------
+  // ---- prompts from the engine, side questions --------------------------------------------
 
   /** Answers the prompt's current call (or all remaining); the batch resolves once all are answered. */
   answerApproval(answer: "y" | "n" | "a", all = false): void {
     this.approvals.answer(answer, all);
   }
-
-  private askLimit(limit: string, used: number, allowed: number): Promise<LimitAnswer> {
-    return new Promise((resolve) => {
-      this.limitResolve = resolve;
-      this.store.dispatch({ type: "limit", prompt: { limit, used, allowed } });
-    });
-  }
-
-  private answerLimit(answer: LimitAnswer): void {
-    const resolve = this.limitResolve;
-    if (!resolve) return;
-    this.limitResolve = undefined;
-    this.store.dispatch({ type: "limit", prompt: null });
-    resolve(answer);
-  }
-
-  // ---- side questions ----------------------------------------------------------------------
 
   setSideAbort(controller: AbortController | undefined): void {
     this.sideAbort = controller;

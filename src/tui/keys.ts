@@ -4,6 +4,7 @@ import type { Key } from "ink";
 import { approvalKey } from "./approval-keys.js";
 import { composerKey } from "./composer-keys.js";
 import type { TuiController } from "./controller.js";
+import { lastFrame } from "./last-frame.js";
 
 /** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
 export function onInput(ctl: TuiController, input: string, key: Key): void {
@@ -68,8 +69,10 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
 }
 
 /**
- * R-SIDE-5: Esc, Enter or Space close the panel; Left / Right step; x clears the thread. Only
- * Esc acts while the composer holds text: typing always reaches the composer.
+ * R-SIDE-5: Esc, Enter or Space close the panel; Left / Right step; x clears the thread; a
+ * finished answer taller than the panel scrolls with PgUp/PgDn, and with ↑/↓ when the composer
+ * is empty. Only Esc and the page keys act while the composer holds text: typing always reaches
+ * the composer.
  */
 function sideKey(ctl: TuiController, input: string, key: Key): boolean {
   const state = ctl.state;
@@ -77,7 +80,20 @@ function sideKey(ctl: TuiController, input: string, key: Key): boolean {
     ctl.store.dispatch({ type: "side_close" });
     return true;
   }
+  const scroll = state.side.pending ? null : lastFrame.side;
+  if (scroll && (key.pageUp || key.pageDown)) {
+    ctl.store.dispatch({
+      type: "side_scroll",
+      delta: key.pageUp ? -scroll.page : scroll.page,
+      max: scroll.max,
+    });
+    return true;
+  }
   if (state.composer !== "") return false;
+  if (scroll && (key.upArrow || key.downArrow) && !state.menu) {
+    ctl.store.dispatch({ type: "side_scroll", delta: key.upArrow ? -1 : 1, max: scroll.max });
+    return true;
+  }
   if (key.return || input === " ") ctl.store.dispatch({ type: "side_close" });
   else if (key.leftArrow) ctl.store.dispatch({ type: "side_step", delta: -1 });
   else if (key.rightArrow) ctl.store.dispatch({ type: "side_step", delta: 1 });

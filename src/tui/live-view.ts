@@ -5,10 +5,11 @@
 import { sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
+import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
-import { turnTokens } from "./state-events.js";
-import { elapsed, money, phaseText, type UiState } from "./state.js";
+import { elapsed, money, phaseText, turnTokens } from "./status-text.js";
 import { callLine } from "./tool-view.js";
+import type { UiState } from "./ui-state.js";
 
 export interface LiveRows {
   /** Everything above the composer. */
@@ -18,6 +19,8 @@ export interface LiveRows {
   /** The completion menu under the composer (empty when closed). */
   menu: string[];
   status: string;
+  /** How far the side panel's finished answer can scroll (null: it fits, or no panel). */
+  sideScroll: SideScroll | null;
 }
 
 /** What the composer draws for typed text: a tab as two spaces, a control character as ^X. */
@@ -68,32 +71,6 @@ export function composerRows(
   const start = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
   const hidden = rows.length - room;
   return [...rows.slice(start, start + room), style.gray(`${pad}(${hidden} more lines)`)];
-}
-
-function sideRows(state: UiState, cols: number, spinner: string, max: number): string[] {
-  const side = state.side;
-  const pending = side.pending;
-  const shown = pending ?? side.thread[side.index];
-  if (!shown || max < 3) return [];
-  const position = pending ? "" : ` (${side.index + 1}/${side.thread.length})`;
-  let body: string[];
-  if (pending?.error)
-    body = wrapLines(style.red(`side question failed: ${sanitize(pending.error)}`), cols - 2);
-  else if (pending && !pending.text)
-    body = [`${spinner} ${pending.reasoning ? "Thinking" : "Waiting for the model"}`];
-  else body = renderMarkdown(pending ? pending.text : (shown as { answer: string }).answer, cols - 2);
-  const head = truncate(style.blue(`btw: ${sanitize(shown.question)}${position}`), cols);
-  const foot = style.gray(
-    truncate("Esc/Enter/Space close · ←/→ earlier answers · x clear thread · Ctrl+C cancel", cols),
-  );
-  const room = Math.max(1, max - 2);
-  if (body.length > room) {
-    // While it streams the newest rows matter; a finished answer is read from the top.
-    body = pending
-      ? [style.gray(`… ${body.length - room + 1} rows above`), ...body.slice(-(room - 1))]
-      : [...body.slice(0, room - 1), style.gray(`… ${body.length - room + 1} more rows`)];
-  }
-  return [head, ...body.map((r) => `  ${r}`), foot];
 }
 
 function queueRows(state: UiState, cols: number): string[] {
@@ -181,9 +158,10 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const limit = take(limitRows(state, cols));
   const approval = state.approval ? take(approvalRows(state.approval, cols, room, now)) : [];
   const queue = take(queueRows(state, cols));
-  const side = state.side.open
-    ? take(sideRows(state, cols, spinner, Math.max(3, Math.floor(room * 0.6))))
-    : [];
+  const panel = state.side.open
+    ? sidePanel(state, cols, spinner, Math.max(3, Math.floor(room * 0.6)))
+    : { rows: [], scroll: null };
+  const side = take(panel.rows);
   const running =
     state.approval || state.running.length === 0
       ? []
@@ -204,6 +182,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     composer,
     menu,
     status,
+    sideScroll: panel.scroll,
   };
 }
 

@@ -1,8 +1,10 @@
 // Starts the Ink UI: opens the session through the cli's opener, renders, waits for /quit or a
 // double Ctrl+C, then unmounts and closes the session.
 import { render } from "ink";
-import { App, lastFrame } from "./app.js";
-import { TuiController, type TuiDeps } from "./controller.js";
+import { App } from "./app.js";
+import { TuiController } from "./controller.js";
+import type { TuiDeps } from "./controller-types.js";
+import { lastFrame } from "./last-frame.js";
 import {
   giveBackTypeAhead,
   holdTypeAhead,

@@ -1,8 +1,8 @@
 // /btw (R-SIDE-1..5): one side question with its own cancellation; the answer goes to the side
 // panel only (never the transcript, the queue or the record).
-import type { TuiController } from "./controller.js";
+import type { UiControl } from "./controller-types.js";
 
-export async function askSideQuestion(ctl: TuiController, question: string): Promise<void> {
+export async function askSideQuestion(ctl: UiControl, question: string): Promise<void> {
   const controller = new AbortController();
   ctl.setSideAbort(controller);
   ctl.store.dispatch({ type: "side_ask", question });

@@ -1,6 +1,8 @@
 // A tiny external store around the reducer: the controller dispatches, React subscribes
 // (useSyncExternalStore), so components hold no state of their own beyond drawing.
-import { type UiAction, type UiState, reduce } from "./state.js";
+import { reduce } from "./reducer.js";
+import type { UiAction } from "./ui-actions.js";
+import type { UiState } from "./ui-state.js";
 
 export class Store {
   private listeners = new Set<() => void>();

@@ -2,8 +2,8 @@
 // tool calls as their readable line and output, the rest as coloured lines.
 import { sanitize, style, wrapLines } from "./ansi.js";
 import { renderMarkdown } from "./markdown.js";
-import type { Item } from "./state.js";
 import { toolRows } from "./tool-view.js";
+import type { Item } from "./ui-state.js";
 
 const PAINT: Partial<Record<Item["kind"], (t: string) => string>> = {
   user: style.cyan,

@@ -20,6 +20,8 @@ export const KEYS = {
   down: "\x1b[B",
   home: "\x1b[H",
   end: "\x1b[F",
+  pageUp: "\x1b[5~",
+  pageDown: "\x1b[6~",
   ctrlA: "\x01",
   ctrlE: "\x05",
   /** What xterm sends for Alt+Enter (meta sends escape). */

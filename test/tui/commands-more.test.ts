@@ -120,10 +120,8 @@ describe("tern interactive report commands", () => {
     const from = lines.lastIndexOf("{");
     const block = lines.slice(from, lines.indexOf("}", from) + 1).join("\n");
     // Long values wrap at the terminal's width, so the block is checked piece by piece.
-    const session = vt
-      .screen()
-      .join("\n")
-      .match(/· session (\S+)\s*$/m)![1];
+    // The block can be on screen before the rest of its frame (the status line) is.
+    const session = (await vt.waitForScreen(/· session \S+\s*$/m)).match(/· session (\S+)\s*$/m)![1];
     expect(block).toMatch(new RegExp(`^ {2}"session": \\{\\n {4}"id": "${session}",`, "m"));
     expect(block).toMatch(/^ {2}"records": \[$/m);
     expect(block).toContain('"type": "session_start"');

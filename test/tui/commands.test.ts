@@ -129,6 +129,8 @@ describe("tern interactive slash commands", () => {
     t.provider.enqueue(openaiText("first answer"), openaiText("fork answer"), openaiText("back home"));
     const vt = await t.start();
     await turn(vt, "original prompt", 1);
+    // The turn's line can be on screen before the rest of its frame (the status line) is.
+    await vt.waitForScreen(/· session \S+\s*$/m);
     const original = statusSession(vt.screen());
     await vt.type("/fork");
     await vt.press("enter");

@@ -141,10 +141,8 @@ describe("tern interactive UI prompts and sessions", () => {
     await vt.type("hello");
     await vt.press("enter");
     await vt.waitFor("— turn 1 · completed");
-    const before = vt
-      .screen()
-      .join("\n")
-      .match(/session (\S+)\s*$/m)![1];
+    // The turn's line can be on screen before the rest of its frame (the status line) is.
+    const before = (await vt.waitForScreen(/session \S+\s*$/m)).match(/session (\S+)\s*$/m)![1];
     await vt.type("/fork");
     await vt.press("enter");
     const text = await vt.waitFor(/forked into (\S+)/);

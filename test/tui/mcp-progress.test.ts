@@ -2,7 +2,10 @@
 // back to Thinking when the result arrives.
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../src/engine/events.js";
-import { initialState, phaseText, reduce, type UiAction } from "../../src/tui/state.js";
+import { reduce } from "../../src/tui/reducer.js";
+import { phaseText } from "../../src/tui/status-text.js";
+import type { UiAction } from "../../src/tui/ui-actions.js";
+import { initialState } from "../../src/tui/ui-state.js";
 
 const ev = (event: EngineEvent): UiAction => ({ type: "event", event, now: 0 });
 

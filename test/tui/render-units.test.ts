@@ -9,7 +9,9 @@ import { diffRows } from "../../src/tui/diff-view.js";
 import { loadHighlighter } from "../../src/tui/highlight.js";
 import { composerRows, frameWidths, liveRows } from "../../src/tui/live-view.js";
 import { completeBlocksEnd, renderMarkdown } from "../../src/tui/markdown.js";
-import { initialState, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
+import { reduce } from "../../src/tui/reducer.js";
+import type { UiAction } from "../../src/tui/ui-actions.js";
+import { initialState, type UiState } from "../../src/tui/ui-state.js";
 import { Store } from "../../src/tui/store.js";
 import { callLine, resultRows } from "../../src/tui/tool-view.js";
 
@@ -187,6 +189,36 @@ describe("live region", () => {
     expect(height).toBeLessThan(20);
     expect(plain(live.above).join("\n")).toContain("line 199");
     expect(plain(live.composer).at(-1)).toMatch(/\(\d+ more lines\)/);
+  });
+
+  it("shows a long finished side answer a window at a time, says where, and how far it can scroll", () => {
+    const answer = Array.from({ length: 40 }, (_, i) => `- point ${String(i + 1).padStart(2, "0")}`).join(
+      "\n",
+    );
+    let s = run(
+      start(),
+      { type: "side_ask", question: "long?" },
+      { type: "side_done", ok: true, text: answer },
+    );
+    const top = liveRows(s, 60, 24, 0, "⠋");
+    const shown = plain(top.above).join("\n");
+    expect(shown).toContain("point 01");
+    expect(shown).not.toContain("point 40");
+    expect(shown).toMatch(/rows 1-\d+ of 40 · ↑\/↓ PgUp\/PgDn scroll/);
+    expect(top.sideScroll).not.toBeNull();
+    const { max } = top.sideScroll!;
+    s = reduce(s, { type: "side_scroll", delta: 1000, max });
+    const bottom = plain(liveRows(s, 60, 24, 0, "⠋").above).join("\n");
+    expect(bottom).toContain("point 40");
+    expect(bottom).not.toContain("point 01");
+    expect(bottom).toMatch(new RegExp(`rows ${max + 1}-40 of 40`));
+    // A short answer fits: nothing to scroll.
+    const short = run(
+      start(),
+      { type: "side_ask", question: "q" },
+      { type: "side_done", ok: true, text: "fits" },
+    );
+    expect(liveRows(short, 60, 24, 0, "⠋").sideScroll).toBeNull();
   });
 
   it("counts the completion menu inside the fit and in the frame widths used by the resize erase", () => {

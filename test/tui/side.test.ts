@@ -106,6 +106,68 @@ describe("tern /btw side panel", () => {
   });
 });
 
+describe("a long finished side answer", () => {
+  it("scrolls in the panel with ↓/↑ and PgDn/PgUp, so every row can be read, and stays out of the scrollback", async () => {
+    const answer = Array.from({ length: 60 }, (_, i) => `- point ${String(i + 1).padStart(2, "0")}`).join(
+      "\n",
+    );
+    t.provider.enqueue(openaiText(answer));
+    const vt = await t.start();
+    await vt.type("/btw a long list?");
+    await vt.press("enter");
+    await vt.waitForScreen("btw: a long list? (1/1)");
+    await vt.waitForScreen(/rows 1-\d+ of 60 · ↑\/↓ PgUp\/PgDn scroll/);
+    expect(vt.screen().join("\n")).toContain("point 01");
+    expect(vt.screen().join("\n")).not.toContain("point 60");
+    // Row by row with ↓: each step brings the next point into view, down to the last one.
+    const seen = new Set<string>();
+    const collect = () => {
+      for (const m of vt
+        .screen()
+        .join("\n")
+        .matchAll(/point (\d\d)/g))
+        seen.add(m[1]);
+    };
+    collect();
+    for (let i = 0; i < 60 && !seen.has("60"); i++) {
+      const before = vt
+        .screen()
+        .join("\n")
+        .match(/rows (\d+)-/)![1];
+      await vt.press("down");
+      await vt.waitForScreen(new RegExp(`rows ${Number(before) + 1}-`));
+      collect();
+    }
+    expect([...seen].sort()).toEqual(Array.from({ length: 60 }, (_, i) => String(i + 1).padStart(2, "0")));
+    await vt.waitForScreen(/rows \d+-60 of 60/);
+    // At the end ↓ does not run on past it: the first ↑ after it moves the window up a row.
+    const last = vt
+      .screen()
+      .join("\n")
+      .match(/rows (\d+)-60 of 60/)![1];
+    await vt.press("down");
+    await vt.press("down");
+    await vt.press("up");
+    await vt.waitForScreen(new RegExp(`rows ${Number(last) - 1}-59 of 60`));
+    // PgUp goes back a page at a time to the top; PgDn moves a page down again.
+    for (let i = 0; i < 30 && !/rows 1-/.test(vt.screen().join("\n")); i++) {
+      const before = vt
+        .screen()
+        .join("\n")
+        .match(/rows (\d+)-/)![1];
+      await vt.press("pageUp");
+      await vt.waitForScreen(new RegExp(`rows (?!${before}-)\\d+-`));
+    }
+    expect(vt.screen().join("\n")).toContain("point 01");
+    await vt.press("pageDown");
+    await vt.waitForGone("point 01");
+    // Closed, the answer leaves no trace: it never went to the scrollback (R-SIDE-4).
+    await vt.press("escape");
+    await vt.waitForGone("btw: a long list?");
+    expect(vt.text()).not.toContain("point 30");
+  });
+});
+
 describe("side question cost (R-SIDE-4)", () => {
   it("the status line shows what side questions cost apart from the session's cost", async () => {
     t.provider.enqueue(

@@ -1,7 +1,10 @@
 // The UI reducer: engine events and UI actions in, state out (pure, no terminal).
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../src/engine/events.js";
-import { initialState, phaseText, reduce, type UiAction, type UiState } from "../../src/tui/state.js";
+import { reduce } from "../../src/tui/reducer.js";
+import { phaseText } from "../../src/tui/status-text.js";
+import type { UiAction } from "../../src/tui/ui-actions.js";
+import { initialState, type UiState } from "../../src/tui/ui-state.js";
 
 const start = () => initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 });
 const ev = (event: EngineEvent, now = 0): UiAction => ({ type: "event", event, now });
@@ -149,6 +152,23 @@ describe("tui state", () => {
       { type: "side_done", ok: false, text: "", error: "boom" },
     );
     expect(failed.side.pending).toMatchObject({ question: "q4", error: "boom" });
+  });
+
+  it("side panel: a finished answer scrolls within what the panel can show, from the top again on a new one", () => {
+    let s = run(start(), { type: "side_ask", question: "q1" }, { type: "side_done", ok: true, text: "a1" });
+    expect(s.side.scroll).toBe(0);
+    s = reduce(s, { type: "side_scroll", delta: 3, max: 5 });
+    expect(s.side.scroll).toBe(3);
+    expect(reduce(s, { type: "side_scroll", delta: 10, max: 5 }).side.scroll).toBe(5);
+    expect(reduce(s, { type: "side_scroll", delta: -10, max: 5 }).side.scroll).toBe(0);
+    // Another answer (a new one, or an earlier one stepped to) is read from its top.
+    expect(
+      run(s, { type: "side_ask", question: "q2" }, { type: "side_done", ok: true, text: "a2" }).side.scroll,
+    ).toBe(0);
+    s = run(s, { type: "side_ask", question: "q2" }, { type: "side_done", ok: true, text: "a2" });
+    s = reduce(s, { type: "side_scroll", delta: 2, max: 5 });
+    expect(reduce(s, { type: "side_step", delta: -1 }).side).toMatchObject({ index: 0, scroll: 0 });
+    expect(reduce(s, { type: "side_clear" }).side.scroll).toBe(0);
   });
 
   it("clears the live text and the phase when the work ends", () => {

@@ -4,10 +4,11 @@
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
 import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
-import { completeBlocksEnd } from "./markdown.js";
-import { type ItemKind, type Phase, progressDetail, type UiState } from "./state.js";
-import type { ToolRun } from "./tool-view.js";
 import { addCost } from "../vocab/cost.js";
+import { completeBlocksEnd } from "./markdown.js";
+import { money, progressDetail } from "./status-text.js";
+import type { ToolRun } from "./tool-view.js";
+import type { ItemKind, Phase, UiState } from "./ui-state.js";
 
 /** §10: text from outside never drives the terminal; control sequences go before it is stored. */
 export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
@@ -32,14 +33,6 @@ export function hostedToolLine(event: { name: string; detail: string }): string 
   const detail = stripControlSequences(event.detail);
   return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
 }
-
-/** `$?` while a price is unknown (R-UI-15), never a made-up `$0.0000`. */
-export function money(cost: number | null): string {
-  return cost === null ? "$?" : `$${cost.toFixed(4)}`;
-}
-
-/** Rough output tokens of streamed text until the round's usage says exactly. */
-const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 
 /** What the phase is once no prompt is up: a running tool, else waiting for the model. */
 function settledPhase(state: UiState, now: number): Phase {
@@ -205,9 +198,4 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     default:
       return state;
   }
-}
-
-/** Output tokens of the running turn: exact for finished rounds, estimated for the streaming one. */
-export function turnTokens(state: UiState): number {
-  return state.turn ? state.turn.tokens + estimateTokens(state.turn.roundChars) : 0;
 }

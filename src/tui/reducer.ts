@@ -1,0 +1,85 @@
+// The UI state's pure reducer: UI actions in, state out. Components only draw the state; time
+// comes in with the actions (`now`) so the reducer stays pure. Engine events are reduced by
+// `event-reducer.ts`, the side panel's actions by `side-reducer.ts`.
+import { answer, newApproval } from "./approval.js";
+import { commitLive, onEvent, print } from "./event-reducer.js";
+import { reduceSide } from "./side-reducer.js";
+import type { UiAction } from "./ui-actions.js";
+import type { UiState } from "./ui-state.js";
+
+export function reduce(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case "event":
+      return onEvent(state, action.event, action.now);
+    case "print":
+      return print(state, action.kind, action.text);
+    case "compose":
+      return {
+        ...state,
+        composer: action.text,
+        cursor: Math.max(0, Math.min(action.text.length, action.cursor ?? action.text.length)),
+      };
+    case "enqueue":
+      return { ...state, queue: [...state.queue, action.text] };
+    case "dequeue":
+      return { ...state, queue: state.queue.slice(1), held: state.queue.length > 1 && state.held };
+    case "take_back":
+      return { ...state, queue: state.queue.slice(0, -1), held: state.queue.length > 1 && state.held };
+    case "menu":
+      return { ...state, menu: action.menu };
+    case "drop_queue":
+      return { ...state, queue: [], held: false };
+    case "hold":
+      return { ...state, held: action.held };
+    case "busy": {
+      // Text still live when the work ends (no turn_end came) stays on screen.
+      const next = action.busy ? state : commitLive(state);
+      return {
+        ...next,
+        busy: action.busy,
+        phase: action.phase !== undefined ? action.phase : action.busy ? state.phase : null,
+        running: action.busy ? state.running : [],
+        turn: action.busy ? state.turn : null,
+      };
+    }
+    case "approval": {
+      if (action.calls)
+        return {
+          ...state,
+          approval: newApproval(action.calls, action.now ?? 0),
+          phase: { kind: "approval" },
+        };
+      const next = { ...state, approval: null };
+      if (state.phase?.kind !== "approval") return next;
+      const first = state.running[0];
+      return {
+        ...next,
+        phase: first
+          ? { kind: "tool", name: first.name, since: action.now }
+          : { kind: "thinking", since: action.now },
+      };
+    }
+    case "approval_answer":
+      return state.approval
+        ? { ...state, approval: answer(state.approval, action.answer, action.all) }
+        : state;
+    case "approval_scroll":
+      return state.approval ? { ...state, approval: action.approval } : state;
+    case "limit":
+      return { ...state, limit: action.prompt };
+    case "session":
+      return {
+        ...state,
+        status: {
+          ...state.status,
+          model: action.model,
+          sessionId: action.sessionId,
+          contextWindow: action.contextWindow,
+          ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
+          cost: action.priced === false ? null : state.status.cost,
+        },
+      };
+    default:
+      return reduceSide(state, action);
+  }
+}

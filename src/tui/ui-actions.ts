@@ -1,0 +1,47 @@
+// What can happen to the UI state: engine events (with the time they arrived, so the reducers
+// stay pure) and the UI's own actions. Types only.
+import type { EngineEvent } from "../engine/events.js";
+import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
+import type { Menu } from "./completion.js";
+import type { ItemKind, LimitPrompt, Phase } from "./ui-state.js";
+
+/** The side panel's actions (/btw), reduced by `side-reducer.ts`. */
+export type SideAction =
+  | { type: "side_ask"; question: string }
+  | { type: "side_event"; kind: "reasoning_delta" | "text_delta"; text: string }
+  | { type: "side_done"; ok: boolean; text: string; error?: string; cost?: number | null }
+  | { type: "side_close" }
+  | { type: "side_cancel" }
+  | { type: "side_step"; delta: number }
+  /** Scrolls the finished answer shown, within 0..max (how far the drawn panel can move). */
+  | { type: "side_scroll"; delta: number; max: number }
+  | { type: "side_clear" };
+
+export type UiAction =
+  | { type: "event"; event: EngineEvent; now: number }
+  | { type: "print"; kind: ItemKind; text: string }
+  /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
+  | { type: "compose"; text: string; cursor?: number }
+  | { type: "enqueue"; text: string }
+  | { type: "dequeue" }
+  /** The newest queued follow-up leaves the queue (it went back into the composer). */
+  | { type: "take_back" }
+  | { type: "menu"; menu: Menu | null }
+  | { type: "drop_queue" }
+  | { type: "hold"; held: boolean }
+  | { type: "busy"; busy: boolean; phase?: Phase | null }
+  | { type: "approval"; calls: ApprovalCall[] | null; now?: number }
+  /** Answers the prompt's current call (`all`: every call not answered yet). */
+  | { type: "approval_answer"; answer: ApprovalAnswer; all?: boolean }
+  | { type: "approval_scroll"; approval: ApprovalState }
+  | { type: "limit"; prompt: LimitPrompt | null }
+  /** `priced: false`: the model has no known price, so the cost shows `$?` (R-UI-15). */
+  | {
+      type: "session";
+      model: string;
+      sessionId: string;
+      contextWindow: number;
+      thinking?: string;
+      priced?: boolean;
+    }
+  | SideAction;

@@ -1,0 +1,145 @@
+// The shape of the UI state and its starting value. Types only plus `initialState`: the
+// reducers, the views and the controller all read this module, and it imports none of them.
+import type { ApprovalState } from "./approval.js";
+import type { Menu } from "./completion.js";
+import type { ToolRun } from "./tool-view.js";
+
+export type ItemKind =
+  | "user"
+  | "assistant"
+  | "tool"
+  | "info"
+  | "error"
+  | "turn"
+  | "retry"
+  | "interrupted"
+  /** A tool call's whole output, asked for with Ctrl+O. */
+  | "output";
+
+/** A committed transcript item: written once to the scrollback, never redrawn. */
+export interface Item {
+  id: number;
+  kind: ItemKind;
+  /** Plain text (for an assistant item: its markdown source). */
+  text: string;
+  /** A finished tool call, drawn as its readable line and output (tool items only). */
+  tool?: ToolRun;
+}
+
+/** `since`: when the phase began (ms), for the elapsed time the progress row shows. */
+export type Phase =
+  | { kind: "thinking"; since?: number }
+  | { kind: "tool"; name: string; since?: number; detail?: string }
+  | { kind: "approval"; since?: number }
+  | { kind: "compacting"; since?: number }
+  | { kind: "retry"; attempt: number; until: number; message?: string };
+
+/** The running turn, for the progress row's elapsed time and live token count (R-UI-15). */
+export interface TurnProgress {
+  start: number;
+  /** Output tokens of finished rounds (from usage). */
+  tokens: number;
+  /** Characters streamed since the last usage, for an estimate. */
+  roundChars: number;
+}
+
+export interface SideExchange {
+  question: string;
+  answer: string;
+}
+
+export interface SidePending {
+  question: string;
+  text: string;
+  reasoning: boolean;
+  error?: string;
+}
+
+export interface SideState {
+  open: boolean;
+  /** Answered exchanges of this process, oldest first. */
+  thread: SideExchange[];
+  /** Which exchange the panel shows when nothing is pending. */
+  index: number;
+  /** Rows of that finished answer scrolled past (it is read from the top). */
+  scroll: number;
+  pending: SidePending | null;
+}
+
+export interface LimitPrompt {
+  limit: string;
+  used: number;
+  allowed: number;
+}
+
+export interface StatusInfo {
+  model: string;
+  sessionId: string;
+  contextWindow: number;
+  /** The reasoning level in force (R-PROV-10); "" = not known yet. */
+  thinking?: string;
+  /** Prompt tokens of the newest usage: what the context holds now. */
+  lastPrompt: number;
+  tokens: number;
+  /** USD of the finished turns and `/compact` summaries (the ledger's rows); null once a price was unknown. */
+  cost: number | null;
+  /** USD of side questions, shown apart: they stay out of the ledger (R-SIDE-4). */
+  sideCost: number | null;
+}
+
+export interface UiState {
+  items: Item[];
+  nextId: number;
+  /** The streaming text of the current round. */
+  live: string;
+  /** Reasoning of the running round, shown dimmed until its answer starts (then collapsed). */
+  liveReasoning: string;
+  /** How much of `live` is already committed to the scrollback (complete blocks). */
+  flushed: number;
+  /** Calls of the current batch that have not finished. */
+  running: ToolRun[];
+  turn: TurnProgress | null;
+  busy: boolean;
+  phase: Phase | null;
+  /** Follow-ups typed while busy (R-UI-1), oldest first. */
+  queue: string[];
+  /** After Ctrl+C the queue is kept but not sent until an empty Enter (R-UI-5). */
+  held: boolean;
+  composer: string;
+  /** Where typing goes in the composer: an index into `composer` (0..length). */
+  cursor: number;
+  /** The completion menu under the composer (`/` commands, `@` files), if open. */
+  menu: Menu | null;
+  approval: ApprovalState | null;
+  limit: LimitPrompt | null;
+  side: SideState;
+  status: StatusInfo;
+  /** Rounds of the running turn that asked for tools (R-UI-9). */
+  toolRounds: number;
+}
+
+export function initialState(
+  status: Omit<StatusInfo, "lastPrompt" | "tokens" | "cost" | "sideCost">,
+): UiState {
+  return {
+    items: [],
+    nextId: 1,
+    live: "",
+    liveReasoning: "",
+    flushed: 0,
+    running: [],
+    turn: null,
+    busy: false,
+    phase: null,
+    queue: [],
+    held: false,
+    composer: "",
+    cursor: 0,
+    menu: null,
+    approval: null,
+    limit: null,
+    side: { open: false, thread: [], index: 0, scroll: 0, pending: null },
+    status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
+    toolRounds: 0,
+  };
+}
