@@ -7,9 +7,10 @@ import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
-import { elapsed, money, phaseText, turnTokens } from "./status-text.js";
+import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
 import { callLine } from "./tool-view.js";
 import type { UiState } from "./ui-state.js";
+import { money } from "../vocab/cost.js";
 
 export interface LiveRows {
   /** Everything above the composer. */
@@ -124,10 +125,10 @@ export function statusText(state: UiState, cols: number): string {
   const thinking = s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
   // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
-  const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost)} side questions)` : "";
+  const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost)}${side} · session ${s.sessionId}`,
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side} · session ${s.sessionId}`,
       cols,
     ),
   );

@@ -3,10 +3,8 @@
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { Phase, UiState } from "./ui-state.js";
 
-/** `$?` while a price is unknown (R-UI-15), never a made-up `$0.0000`. */
-export function money(cost: number | null): string {
-  return cost === null ? "$?" : `$${cost.toFixed(4)}`;
-}
+/** How the status line shows a cost while a price is unknown (R-UI-15), never a made-up `$0.0000`. */
+export const UNKNOWN_COST = "$?";
 
 /** Whole seconds left of a retry wait, counted down by the progress row (R-RETRY-3). */
 export function secondsLeft(until: number, now: number): number {

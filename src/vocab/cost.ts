@@ -32,7 +32,10 @@ export function addCost(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : a + b;
 }
 
-/** USD with enough digits for cheap turns; an unknown price stays visibly unknown, never $0. */
-export function money(cost: number | null): string {
-  return cost === null ? "unknown" : `$${cost.toFixed(4)}`;
+/**
+ * USD with enough digits for cheap turns; an unknown price stays visibly unknown, never $0. Reports
+ * spell it out; the UI's narrow status line passes `"$?"`.
+ */
+export function money(cost: number | null, unknown = "unknown"): string {
+  return cost === null ? unknown : `$${cost.toFixed(4)}`;
 }
