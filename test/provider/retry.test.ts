@@ -1,5 +1,6 @@
 // Retry policy against a scripted in-process adapter: exact delays, budgets, discards, cancellation.
-import { describe, expect, it } from "vitest";
+import { getEventListeners } from "node:events";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RetryConfig } from "../../src/config/types.js";
 import { ProviderError, type ProviderErrorInit } from "../../src/provider/errors.js";
 import {
@@ -233,19 +234,36 @@ describe("streamWithRetry", () => {
   });
 
   it("cancellation during the backoff sleep resolves at once and clears the timer", async () => {
-    const ac = new AbortController();
-    const adapter = scriptedAdapter([{ error: perr({ errorClass: "server", status: 500 }) }]);
-    const h = harness({ signal: ac.signal });
-    const started = Date.now();
-    const p = streamWithRetry(adapter, request, {
-      ...h.opts,
-      retry: { ...retry, baseDelaySeconds: 60, maxDelaySeconds: 60 },
-      sleep: undefined,
-      onRetry: () => setTimeout(() => ac.abort(), 10),
-    });
-    await expect(p).rejects.toMatchObject({ errorClass: "cancelled" });
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(adapter.calls).toBe(1);
+    // A fake clock: the 60 s backoff timer is visible, and nothing moves unless the test says so.
+    vi.useFakeTimers();
+    try {
+      const ac = new AbortController();
+      const adapter = scriptedAdapter([{ error: perr({ errorClass: "server", status: 500 }) }]);
+      const h = harness({ signal: ac.signal });
+      let retried!: () => void;
+      const scheduled = new Promise<void>((resolve) => (retried = resolve));
+      const p = streamWithRetry(adapter, request, {
+        ...h.opts,
+        retry: { ...retry, baseDelaySeconds: 60, maxDelaySeconds: 60 },
+        sleep: undefined,
+        onRetry: () => retried(),
+      });
+      const outcome = p.then(
+        () => "resolved",
+        (e) => e,
+      );
+      await scheduled;
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1); // the backoff timer is armed
+      ac.abort();
+      // Not one millisecond of the 60 s passes on the clock, yet the call is over.
+      await vi.advanceTimersByTimeAsync(0);
+      await expect(Promise.race([outcome, "still waiting"])).resolves.toMatchObject({ errorClass: "cancelled" });
+      expect(vi.getTimerCount()).toBe(0);
+      expect(adapter.calls).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("cancellation during the stream throws cancelled and does not retry", async () => {
@@ -302,13 +320,46 @@ describe("streamWithRetry", () => {
 });
 
 describe("abortableSleep", () => {
-  it("resolves after the delay and rejects at once on abort", async () => {
-    await abortableSleep(5, new AbortController().signal);
+  // A fake clock, so "after the delay" and "at once" are exact and independent of the machine.
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function settled(p: Promise<void>): () => string {
+    let state = "pending";
+    p.then(
+      () => (state = "resolved"),
+      (e) => (state = `rejected: ${e?.errorClass}`),
+    );
+    return () => state;
+  }
+
+  it("resolves after the delay, not before, and leaves no listener", async () => {
     const ac = new AbortController();
-    const t = Date.now();
-    const p = abortableSleep(60_000, ac.signal);
+    const state = settled(abortableSleep(5000, ac.signal));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(state()).toBe("pending");
+    await vi.advanceTimersByTimeAsync(1);
+    expect(state()).toBe("resolved");
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+  });
+
+  it("rejects at once on abort and clears its timer", async () => {
+    const ac = new AbortController();
+    const state = settled(abortableSleep(60_000, ac.signal));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(1);
     ac.abort();
-    await expect(p).rejects.toMatchObject({ errorClass: "cancelled" });
-    expect(Date.now() - t).toBeLessThan(1000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state()).toBe("rejected: cancelled");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("rejects an already-aborted signal without arming a timer", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const state = settled(abortableSleep(60_000, ac.signal));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state()).toBe("rejected: cancelled");
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
