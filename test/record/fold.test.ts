@@ -385,7 +385,8 @@ describe("RecordFold", () => {
     expect(JSON.stringify(f.messages)).not.toBe(snapshot);
   });
 
-  it("resumes a 10,000-round record in well under a second", () => {
+  // Its speed is the bench's resume row (10,000 rounds, spawn to first request ≤ 1 s).
+  it("folds a 10,000-round record into every message, in order", () => {
     const recs: NewRecord[] = [R.start(), R.context(), R.user(1, "go")];
     for (let i = 1; i <= 10_000; i++) {
       recs.push(R.assistant(1, i, `round ${i}`, [call(`c${i}`, "bash", { command: `echo ${i}` })]));
@@ -394,11 +395,11 @@ describe("RecordFold", () => {
     }
     recs.push(R.assistant(1, 10_001, "done"), R.end(1));
     const lines = stamp(recs);
-    const t0 = performance.now();
     const f = RecordFold.from(lines);
-    const n = f.messages.length;
-    const elapsed = performance.now() - t0;
-    expect(n).toBe(20_002);
-    expect(elapsed).toBeLessThan(1000);
+    expect(f.messages).toHaveLength(20_002);
+    expect(f.messages[1]).toMatchObject({ role: "assistant", text: "round 1" });
+    expect(f.messages[20_000]).toMatchObject({ role: "tool", toolCallId: "c10000" });
+    expect(f.messages.at(-1)).toMatchObject({ role: "assistant", text: "done" });
+    expect(f.phase).toBe("ReadyForUser");
   });
 });

@@ -127,7 +127,8 @@ describe("resume", () => {
     expect(readFileSync(file, "utf8")).not.toContain("tool_res\n");
   });
 
-  it("loads and folds a 10,000-round record from disk in under a second", () => {
+  // Its speed is the bench's resume row (10,000 rounds, spawn to first request ≤ 1 s).
+  it("loads and folds a 10,000-round record from disk, and recovery only ends the open turn", () => {
     const file = join(dirs.root, "big.jsonl");
     const w = RecordWriter.open(file);
     w.append(R.start());
@@ -139,13 +140,12 @@ describe("resume", () => {
       w.append(R.result(1, `c${i}`, "bash", `${i}\n`.repeat(20)));
     }
     w.close();
-    const t0 = performance.now();
-    const f = RecordFold.from(loadRecord(file).lines);
+    const loaded = loadRecord(file);
+    expect(loaded.warnings).toEqual([]);
+    const f = RecordFold.from(loaded.lines);
     const recs = recoverOnLoad(f);
-    const n = f.messages.length;
-    const elapsed = performance.now() - t0;
-    expect(n).toBe(20_001);
+    expect(f.messages).toHaveLength(20_001);
+    expect(f.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "c10000" });
     expect(recs.map((r) => r.type)).toEqual(["turn_end"]);
-    expect(elapsed).toBeLessThan(1000);
   });
 });
