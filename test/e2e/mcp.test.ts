@@ -20,10 +20,9 @@ describe("MCP tool sets end to end", () => {
       ]),
       openaiText("done"),
     );
-    const started = Date.now();
+    // fx__hang never answers: without its own 1 s timer the run would hang until it is killed (code null).
     const run = await ternRun(e, ["--yes"]);
     expect(run.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(8000);
     const names = e.provider.requests[0].body.tools.map((t: any) => t.function.name);
     expect(names).toEqual(expect.arrayContaining(["fx__echo", "fx__hang", "fx__crash", "fx__bad", "bash"]));
     const echo = e.provider.requests[0].body.tools.find((t: any) => t.function.name === "fx__echo");

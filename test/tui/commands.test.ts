@@ -76,9 +76,10 @@ describe("tern interactive slash commands", () => {
     expect(vt.text()).not.toContain("context cleared");
     await vt.type("/quit");
     await vt.press("enter");
-    // Well under the 2 s the UI would wait for a compaction that was not cancelled.
-    const code = await Promise.race([vt.exited, new Promise((r) => setTimeout(() => r("hung"), 1500))]);
-    expect(code).toBe(0);
+    // The stalled summary request never ends by itself: the UI says it was cancelled only when
+    // /quit cancelled it (otherwise the UI gives up waiting after 2 s and leaves without a word).
+    expect(await vt.exited).toBe(0);
+    expect(vt.text()).toContain("request cancelled");
     expect(t.provider.requests).toHaveLength(3);
   });
 
