@@ -143,7 +143,7 @@ async function runAndKill(
   const exited = new Promise<NodeJS.Signals | null>((resolve) =>
     child.on("exit", (_code, signal) => resolve(signal)),
   );
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + 15_000;
   let seen = "";
   for (;;) {
     const complete = stdout.slice(0, stdout.lastIndexOf("\n") + 1);
