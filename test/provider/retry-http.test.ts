@@ -103,7 +103,10 @@ describe("retry over HTTP", () => {
   it("reads retry-after as an HTTP date", async () => {
     // Ten minutes ahead, to the second: the wait read back is that date minus the time already
     // passed, and a minute of slack covers a machine that is slow to get the answer through.
-    fake.enqueue(rateLimit({ "retry-after": new Date(Date.now() + 600_000).toUTCString() }), openaiText("ok"));
+    fake.enqueue(
+      rateLimit({ "retry-after": new Date(Date.now() + 600_000).toUTCString() }),
+      openaiText("ok"),
+    );
     const { promise, log } = run(openai());
     await promise;
     expect(log.sleeps[0]).toBeGreaterThan(540_000);

@@ -258,7 +258,9 @@ describe("streamWithRetry", () => {
       ac.abort();
       // Not one millisecond of the 60 s passes on the clock, yet the call is over.
       await vi.advanceTimersByTimeAsync(0);
-      await expect(Promise.race([outcome, "still waiting"])).resolves.toMatchObject({ errorClass: "cancelled" });
+      await expect(Promise.race([outcome, "still waiting"])).resolves.toMatchObject({
+        errorClass: "cancelled",
+      });
       expect(vi.getTimerCount()).toBe(0);
       expect(adapter.calls).toBe(1);
     } finally {

@@ -35,7 +35,11 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 }
 
 /** A server that accepts connections and never answers, for header-phase timeouts and aborts. */
-async function silentServer(): Promise<{ url: string; allClosed: () => Promise<void>; close: () => Promise<void> }> {
+async function silentServer(): Promise<{
+  url: string;
+  allClosed: () => Promise<void>;
+  close: () => Promise<void>;
+}> {
   const sockets = new Set<Socket>();
   const open = new Set<Socket>();
   let onClosed = () => {};
