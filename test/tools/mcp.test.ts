@@ -269,9 +269,13 @@ describe("MCP tool sets (R-EXT)", () => {
       notify: (t) => notices.push(t),
     });
     sets.start();
+    // Wait for the pid itself, not just the file: a loaded machine can show the file created and
+    // still empty, and isAlive(0) would ask about our own process group.
+    const readPid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0);
     const deadline = Date.now() + 20_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    while (readPid() <= 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    const pid = readPid();
+    expect(pid).toBeGreaterThan(0);
     await sets.close();
     sets = null;
     expect(isAlive(pid)).toBe(false);
