@@ -23,6 +23,11 @@ export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./
 const KEEP_RECENT_ROUNDS = [3, 1];
 /** R-COMP-4: a compaction must free at least this share of the context, or the turn stops. */
 const MIN_FREED = 0.1;
+/**
+ * Summary requests one compaction may make when each fits only part of the history: enough for a
+ * history about ten windows large, and a bound on what one compaction can cost.
+ */
+const MAX_SUMMARY_PASSES = 10;
 /** Share of the limit the context is brought to when the newest round's results must be cut. */
 const OVERSIZE_TARGET = 0.8;
 
@@ -81,13 +86,23 @@ export async function compact(
     }
     if (enough()) break;
   }
-  // Older closed turns first; the open turn's rounds only when that was not enough.
+  // Older closed turns first; the open turn's rounds only when that was not enough. A summary
+  // request must fit the window, so a history several windows large (a long session resumed)
+  // is summarized a window at a time, each summary folding in the one before it, within this one
+  // compaction — while each pass frees at least 10%, and at most MAX_SUMMARY_PASSES times.
   for (const plan of [closedTurnsRange, openTurnRange]) {
-    if (enough()) break;
-    const range = plan(core);
-    if (!range) continue;
-    await summarizeRange(core, range, hooks);
-    ran = true;
+    for (let pass = 0; pass < MAX_SUMMARY_PASSES; pass++) {
+      // A forced compaction (/compact) summarizes once, and again only while still over the limit.
+      if (pass === 0 ? enough() : force ? size() <= limit : enough()) break;
+      const range = plan(core);
+      if (!range) break;
+      const previous = contextEstimate(core);
+      await summarizeRange(core, range, hooks);
+      ran = true;
+      // Another pass only after one that paid off (R-COMP-4's 10%, per pass): never a string of
+      // summary requests that each free a sliver.
+      if (previous - contextEstimate(core) < previous * MIN_FREED) break;
+    }
   }
   // Still over: the newest round's own results are too big for the window. Cut them to fit, with
   // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
