@@ -3,6 +3,7 @@
 // what gets replaced. One process-wide set, filled when the configuration is known, read by
 // every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
 import type { Config } from "./types.js";
+import { escapeRegExp, globToRegExp } from "./wildcard.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
 export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
@@ -12,10 +13,6 @@ export const REDACTED = "[redacted]";
 
 const secrets = new Set<string>();
 let matcher: RegExp | null = null;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex. */
 function spellings(value: string): string[] {
@@ -61,16 +58,16 @@ function rebuildMatcher(): void {
 }
 
 const compiled = new Map<string, RegExp>();
-function globToRegExp(glob: string): RegExp {
+function compiledGlob(glob: string): RegExp {
   let re = compiled.get(glob);
   if (!re) {
-    re = new RegExp(`^${glob.split("*").map(escapeRegExp).join(".*")}$`, "i");
+    re = globToRegExp(glob, "i");
     compiled.set(glob, re);
   }
   return re;
 }
 
-const matchesAny = (name: string, globs: string[]) => globs.some((g) => globToRegExp(g).test(name));
+const matchesAny = (name: string, globs: string[]) => globs.some((g) => compiledGlob(g).test(name));
 
 /** Every configured provider's key variable (the one `apiKeyEnv` names). */
 function providerKeyNames(config: Config): Set<string> {

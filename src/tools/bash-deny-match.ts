@@ -2,6 +2,7 @@
 // whole text as a glob, an unknown or globbed program standing for the rule's program, and
 // `program -flags… rest` patterns with short flags compared as a set.
 import type { ShellWord } from "./shell-types.js";
+import { globToRegExp } from "../config/wildcard.js";
 
 /** A word as a deny rule compares it. */
 export interface DenyWord {
@@ -16,14 +17,6 @@ export class DenyAnalysisTooLarge extends Error {}
 
 export function toDenyWord(w: ShellWord): DenyWord {
   return { value: w.value, unknown: w.expands, globs: w.globs };
-}
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
 }
 
 /** A command word's own glob (`/bin/r?`, `r*`) read as a regular expression. */

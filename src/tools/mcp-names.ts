@@ -3,6 +3,7 @@
 // `mcp__<set>__<tool>`, `mcp__<set>` for the whole server), with argument patterns.
 import { createHash } from "node:crypto";
 import { mcpArgsMatch as jsonArgsMatch } from "./rules.js";
+import { globToRegExp } from "../config/wildcard.js";
 
 /** Providers accept tool names matching ^[a-zA-Z0-9_-]{1,64}$. */
 export const MAX_TOOL_NAME = 64;
@@ -42,14 +43,6 @@ export function exposedToolName(set: string, tool: string, taken: ReadonlySet<st
 export function mcpRuleAliases(exposed: string, info: McpToolInfo): string[] {
   const own = `${info.set}__${info.tool}`;
   return [exposed, own, `mcp__${own}`, `mcp__${exposed}`, `mcp__${info.set}`];
-}
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
 }
 
 /** The string values of the arguments (nested too), at most 200, so a huge call stays cheap to judge. */

@@ -10,6 +10,7 @@ import { readRule } from "../config/rule-syntax.js";
 import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
 import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
+import { globToRegExp } from "../config/wildcard.js";
 
 export interface Rule {
   text: string;
@@ -23,14 +24,6 @@ export interface Rule {
 export function parseRule(text: string): Rule | null {
   const r = readRule(text);
   return "error" in r ? null : r;
-}
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "s");
 }
 
 /** MCP tools answer to `<set>__<tool>` and to the Claude-style `mcp__<set>__<tool>`. */
