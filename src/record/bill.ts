@@ -15,7 +15,20 @@ import { addUsage, billedInput, emptyUsage, type Usage } from "../vocab/usage.js
 
 export type RowKind = "turn" | "compaction";
 
-export interface BillRow {
+/** What the provider billed for a set of requests: the figures every row, share and total carries. */
+export interface BilledUsage {
+  modelCalls: number;
+  prompt: number;
+  completion: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** prompt − cacheRead (R-PROV-6). */
+  billedInput: number;
+  /** USD; null = unknown (any part with an unknown price makes the whole unknown). */
+  cost: number | null;
+}
+
+export interface BillRow extends BilledUsage {
   kind: RowKind;
   session: string;
   cwd: string;
@@ -32,30 +45,14 @@ export interface BillRow {
   /** The newest run's stop reason; `completed` for a compaction row. */
   stopReason: string;
   rounds: number;
-  modelCalls: number;
   toolCalls: number;
   toolErrors: number;
-  prompt: number;
-  completion: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** prompt − cacheRead (R-PROV-6). */
-  billedInput: number;
-  /** USD; null = unknown (any run with an unknown price makes the row unknown). */
-  cost: number | null;
 }
 
 /** One model's share of a row: a turn whose runs were served by different models (a `/model`
  * switch, then `/retry`) bills each model for its own requests. */
-export interface ModelPart {
+export interface ModelPart extends BilledUsage {
   model: string;
-  modelCalls: number;
-  prompt: number;
-  completion: number;
-  cacheRead: number;
-  cacheWrite: number;
-  billedInput: number;
-  cost: number | null;
 }
 
 /** A row as derived from the record, with its per-model shares. */
@@ -178,28 +175,28 @@ export function partOf(row: BillRow): ModelPart {
   return { model, modelCalls, prompt, completion, cacheRead, cacheWrite, billedInput, cost };
 }
 
+/** Two billed figures added up; the usage part keeps `addUsage`'s arithmetic. */
+function addBilled(a: BilledUsage, b: BilledUsage): BilledUsage & Usage {
+  const usage = addUsage(a, b);
+  return {
+    ...usage,
+    modelCalls: a.modelCalls + b.modelCalls,
+    billedInput: billedInput(usage),
+    cost: addCost(a.cost, b.cost),
+  };
+}
+
 /** Adds a later run of the same turn (a `/retry`) to its row: counts and usage add up. */
 function addRun(row: DerivedRow, run: DerivedRow): void {
   const share = row.parts.find((p) => p.model === run.model);
   if (!share) row.parts.push(partOf(run));
-  else {
-    const sum = addUsage(share, run);
-    Object.assign(share, sum, {
-      modelCalls: share.modelCalls + run.modelCalls,
-      billedInput: billedInput(sum),
-      cost: addCost(share.cost, run.cost),
-    });
-  }
-  const usage = addUsage(row, run);
-  Object.assign(row, usage, {
+  else Object.assign(share, addBilled(share, run));
+  Object.assign(row, addBilled(row, run), {
     model: run.model,
     durationMs: row.durationMs + run.durationMs,
     stopReason: run.stopReason,
     rounds: row.rounds + run.rounds,
-    modelCalls: row.modelCalls + run.modelCalls,
     toolCalls: row.toolCalls + run.toolCalls,
     toolErrors: row.toolErrors + run.toolErrors,
-    billedInput: billedInput(usage),
-    cost: addCost(row.cost, run.cost),
   });
 }

@@ -4,21 +4,13 @@ import { chmodSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { type BillRow, type ModelPart, partOf } from "./bill.js";
+import { type BilledUsage, type BillRow, type ModelPart, partOf } from "./bill.js";
 import { readAllRows } from "./ledger-rows.js";
 
 export type { BillRow as LedgerRow, RowKind } from "./bill.js";
 
 /** What the provider billed over a set of rows, with the figure a user checks to see that caching works. */
-export interface BillTotals {
-  modelCalls: number;
-  prompt: number;
-  completion: number;
-  cacheRead: number;
-  cacheWrite: number;
-  billedInput: number;
-  /** USD; null when any row's cost is unknown. */
-  cost: number | null;
+export interface BillTotals extends BilledUsage {
   /** cacheRead / prompt; null when nothing was sent. */
   cacheHitRate: number | null;
 }
