@@ -1,7 +1,7 @@
 // A real pseudo-terminal for UI tests: the built CLI runs under node-pty (100x30) and its
 // output feeds an @xterm/headless terminal, so tests read what a person would see, scrollback
 // included.
-import xterm from "@xterm/headless";
+import xterm, { type IBufferCell } from "@xterm/headless";
 import { type IPty, spawn } from "node-pty";
 import { cliEnv, TERN_BIN } from "./cli.js";
 
@@ -93,27 +93,23 @@ export class VTerm {
 
   /** The characters of the visible screen drawn in inverse video (the composer's cursor cell). */
   inverse(): string {
-    const buffer = this.term.buffer.active;
-    let out = "";
-    for (let y = 0; y < this.term.rows; y++) {
-      const line = buffer.getLine(buffer.viewportY + y);
-      for (let x = 0; line && x < this.term.cols; x++) {
-        const cell = line.getCell(x);
-        if (cell?.isInverse()) out += cell.getChars() || " ";
-      }
-    }
-    return out;
+    return this.cellsWhere((cell) => cell.isInverse() !== 0);
   }
 
   /** The characters of the visible screen drawn dimmed (faint), e.g. streamed reasoning. */
   dim(): string {
+    return this.cellsWhere((cell) => cell.isDim() !== 0);
+  }
+
+  /** The characters of the visible screen whose cell has an attribute, in reading order. */
+  private cellsWhere(has: (cell: IBufferCell) => boolean): string {
     const buffer = this.term.buffer.active;
     let out = "";
     for (let y = 0; y < this.term.rows; y++) {
       const line = buffer.getLine(buffer.viewportY + y);
       for (let x = 0; line && x < this.term.cols; x++) {
         const cell = line.getCell(x);
-        if (cell?.isDim()) out += cell.getChars() || " ";
+        if (cell && has(cell)) out += cell.getChars() || " ";
       }
     }
     return out;

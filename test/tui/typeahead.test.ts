@@ -15,20 +15,36 @@ function echoOff(pts: string): boolean {
   return /(^|\s)-echo(\s|$)/.test(run.stdout);
 }
 
+/**
+ * The UI started with one MCP server that takes `seconds` to start, returned once tern has
+ * switched the terminal's echo off (it is opening the session and holds typed keys).
+ */
+async function startWithSlowServer(seconds: number): Promise<VTerm> {
+  writeFileSync(
+    join(t.dirs.home, "config.json"),
+    JSON.stringify({
+      toolSets: [{ name: "slow", command: "sleep", args: [String(seconds)], timeoutSeconds: 30 }],
+    }),
+  );
+  const vt = new VTerm({
+    home: t.dirs.home,
+    cwd: t.dirs.workspace,
+    args: ["--model", "local/mock-1", "--base-url", t.provider.baseUrl],
+  });
+  const pts = (vt.pty as unknown as { ptsName: string }).ptsName;
+  try {
+    await vi.waitFor(() => expect(echoOff(pts)).toBe(true), { timeout: 15_000, interval: 20 });
+  } catch (err) {
+    await vt.close();
+    throw err;
+  }
+  return vt;
+}
+
 describe("tern start-up", () => {
   it("holds keys typed before the UI is ready: no echo above it, they land in the composer", async () => {
-    writeFileSync(
-      join(t.dirs.home, "config.json"),
-      JSON.stringify({ toolSets: [{ name: "slow", command: "sleep", args: ["2"], timeoutSeconds: 30 }] }),
-    );
-    const vt = new VTerm({
-      home: t.dirs.home,
-      cwd: t.dirs.workspace,
-      args: ["--model", "local/mock-1", "--base-url", t.provider.baseUrl],
-    });
+    const vt = await startWithSlowServer(2);
     try {
-      const pts = (vt.pty as unknown as { ptsName: string }).ptsName;
-      await vi.waitFor(() => expect(echoOff(pts)).toBe(true), { timeout: 15_000, interval: 20 });
       // Echo went off while the session was still opening: nothing of the UI is drawn yet.
       expect(vt.text()).not.toMatch(/context \d+%/);
       await vt.type("typed early");
@@ -41,18 +57,8 @@ describe("tern start-up", () => {
   });
 
   it("Ctrl+C while the UI starts still leaves, and gives the terminal back", async () => {
-    writeFileSync(
-      join(t.dirs.home, "config.json"),
-      JSON.stringify({ toolSets: [{ name: "slow", command: "sleep", args: ["5"], timeoutSeconds: 30 }] }),
-    );
-    const vt = new VTerm({
-      home: t.dirs.home,
-      cwd: t.dirs.workspace,
-      args: ["--model", "local/mock-1", "--base-url", t.provider.baseUrl],
-    });
+    const vt = await startWithSlowServer(5);
     try {
-      const pts = (vt.pty as unknown as { ptsName: string }).ptsName;
-      await vi.waitFor(() => expect(echoOff(pts)).toBe(true), { timeout: 15_000, interval: 20 });
       await vt.write("\x03");
       expect(await vt.exited).toBe(130);
       expect(vt.raw).not.toMatch(/context \d+%/);
