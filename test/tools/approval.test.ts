@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/approval.js";
 import { bashAllowMatches, bashDenyMatches, parseRule, simpleCommands } from "../../src/tools/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { bashCall as bash, writeCall as write } from "./helpers.js";
 
 let dirs: TempDirs;
 beforeEach(() => {
@@ -11,18 +12,6 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-const bash = (command: string): ApprovalCall => ({
-  name: "bash",
-  args: { command },
-  kind: "shell",
-  paths: [],
-});
-const write = (path: string): ApprovalCall => ({
-  name: "write_file",
-  args: { path },
-  kind: "edit",
-  paths: [path],
-});
 const read = (path: string): ApprovalCall => ({
   name: "read_file",
   args: { path },

@@ -1,4 +1,5 @@
-// Shared test scaffolding: a real ToolContext over a temp workspace.
+// Shared test scaffolding: a real ToolContext over a temp workspace, and approval calls.
+import type { ApprovalCall } from "../../src/tools/approval.js";
 import { TurnReadTracker } from "../../src/tools/read-tracker.js";
 import type { TodoItem, ToolContext, ToolResult } from "../../src/tools/types.js";
 
@@ -27,3 +28,17 @@ export function makeCtx(
 export function textOf(r: ToolResult): string {
   return r.content.map((c) => (c.type === "text" ? c.text : `[image ${c.mediaType}]`)).join("\n");
 }
+
+/** Calls as the approval policy sees them. */
+export const bashCall = (command: string): ApprovalCall => ({
+  name: "bash",
+  args: { command },
+  kind: "shell",
+  paths: [],
+});
+export const writeCall = (path: string): ApprovalCall => ({
+  name: "write_file",
+  args: { path },
+  kind: "edit",
+  paths: [path],
+});

@@ -9,6 +9,7 @@ import { type ApprovalCall, ApprovalPolicy } from "../../src/tools/approval.js";
 import { realPathLoose } from "../../src/tools/paths.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { bashCall as bash, writeCall as write } from "./helpers.js";
 
 let dirs: TempDirs;
 beforeEach(() => {
@@ -16,18 +17,6 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-const bash = (command: string): ApprovalCall => ({
-  name: "bash",
-  args: { command },
-  kind: "shell",
-  paths: [],
-});
-const write = (path: string): ApprovalCall => ({
-  name: "write_file",
-  args: { path },
-  kind: "edit",
-  paths: [path],
-});
 const mcp = (name: string, args: unknown = {}): ApprovalCall => ({ name, args, kind: "mcp", paths: [] });
 type Mode = "ask" | "auto-edit" | "yolo";
 const policy = (mode: Mode, allow: string[] = [], deny: string[] = []) =>
