@@ -5,6 +5,8 @@ import { redactTerminalOutput } from "./redacted-output.js";
 import type { AcpOptions, CommonOptions, RunOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
 
+const loadCommands = () => import("./commands.js");
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function addCommonOptions(cmd: Command): Command {
@@ -37,7 +39,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
   addCommonOptions(program);
   program.option("--plain", "line-based interactive mode instead of the full-screen UI");
   program.action(async (opts: CommonOptions) => {
-    setResult(import("./interactive.js").then((m) => m.interactiveCommand(opts)));
+    setResult(loadCommands().then((m) => m.interactiveCommand(opts)));
   });
 
   addCommonOptions(
@@ -50,7 +52,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--image <file>", "attach an image (repeatable)", collect)
     .option("--compact", "compact the resumed session's context before the turn")
     .action((prompt: string[], opts: RunOptions) => {
-      setResult(import("./run.js").then((m) => m.runCommand(prompt, opts)));
+      setResult(loadCommands().then((m) => m.runCommand(prompt, opts)));
     });
 
   program
@@ -64,7 +66,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--system <text>", "extra system text for every session")
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
     .action((opts: AcpOptions) => {
-      setResult(import("./acp.js").then((m) => m.acpCommand(opts, version)));
+      setResult(loadCommands().then((m) => m.acpCommand(opts, version)));
     });
 
   program
@@ -72,7 +74,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .description("list the sessions of this workspace")
     .option("--json", "print JSON")
     .action((opts: { json?: boolean }) => {
-      setResult(import("./archive-commands.js").then((m) => m.sessionsCommand(opts)));
+      setResult(loadCommands().then((m) => m.sessionsCommand(opts)));
     });
 
   program
@@ -81,7 +83,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .argument("<id>", "session id (a unique prefix is enough)")
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
     .action((id: string, opts: { format: "md" | "json" }) => {
-      setResult(import("./archive-commands.js").then((m) => m.exportCommand(id, opts)));
+      setResult(loadCommands().then((m) => m.exportCommand(id, opts)));
     });
 
   program
@@ -90,7 +92,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .argument("<id>", "session id")
     .option("--at <turn>", "last turn to copy (default: all)")
     .action((id: string, opts: { at?: string }) => {
-      setResult(import("./archive-commands.js").then((m) => m.forkCommand(id, opts)));
+      setResult(loadCommands().then((m) => m.forkCommand(id, opts)));
     });
 
   program
@@ -100,7 +102,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--since <date>", "only turns started on or after this date")
     .option("--rebuild", "recreate the ledger from the session records")
     .action((opts: { json?: boolean; since?: string; rebuild?: boolean }) => {
-      setResult(import("./archive-commands.js").then((m) => m.metricsCommand(opts)));
+      setResult(loadCommands().then((m) => m.metricsCommand(opts)));
     });
 
   program
@@ -110,7 +112,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--turns <n>", "how many turns to undo (default 1)")
     .option("--force", "restore even if files changed since the session's last snapshot")
     .action((id: string | undefined, opts: { turns?: string; force?: boolean }) => {
-      setResult(import("./checkpoint-commands.js").then((m) => m.undoCommand(id, opts)));
+      setResult(loadCommands().then((m) => m.undoCommand(id, opts)));
     });
 
   program
@@ -119,7 +121,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--force", "restore even if files changed since the undo")
     .action((id: string | undefined, opts: { force?: boolean }) => {
-      setResult(import("./checkpoint-commands.js").then((m) => m.redoCommand(id, opts)));
+      setResult(loadCommands().then((m) => m.redoCommand(id, opts)));
     });
 
   program
@@ -128,7 +130,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--turn <n>", "only this turn")
     .action((id: string | undefined, opts: { turn?: string }) => {
-      setResult(import("./checkpoint-commands.js").then((m) => m.diffCommand(id, opts)));
+      setResult(loadCommands().then((m) => m.diffCommand(id, opts)));
     });
 
   const config = program.command("config").description("configuration");
@@ -138,7 +140,7 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--config <file>", "extra config file")
     .option("--model <provider/model>", "model flag to include")
     .action((opts: { config?: string; model?: string }) => {
-      setResult(import("./config-check.js").then((m) => m.configCheckCommand(opts)));
+      setResult(loadCommands().then((m) => m.configCheckCommand(opts)));
     });
 
   return program;

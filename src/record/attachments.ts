@@ -1,7 +1,7 @@
 // Images live once per session under attachments/, named by content hash, and the record
 // refers to them by that name. Deleted only when no remaining transcript mentions them (R-REC-5).
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { RecordContentPart, RecordLine } from "./types.js";
 
@@ -23,9 +23,14 @@ export function attachmentsDir(sessionDir: string): string {
   return join(sessionDir, "attachments");
 }
 
+// Required on the first image, not imported: a static import loads OpenSSL (~1.7 MB) into every
+// run, and most have no image.
+let crypto: typeof import("node:crypto") | undefined;
+
 /** Stores the bytes (once) and returns the ref `<sha256 hex>.<ext>`. */
 export function storeImage(sessionDir: string, bytes: Buffer, mediaType: string): string {
-  const ref = `${createHash("sha256").update(bytes).digest("hex")}.${EXT[mediaType] ?? "bin"}`;
+  crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  const ref = `${crypto.createHash("sha256").update(bytes).digest("hex")}.${EXT[mediaType] ?? "bin"}`;
   const dir = attachmentsDir(sessionDir);
   const file = join(dir, ref);
   if (!existsSync(file)) {

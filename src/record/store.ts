@@ -1,10 +1,10 @@
 // Where sessions live: $TERN_HOME/sessions/<workspace-key>/<session-id>/record.jsonl plus
 // attachments/ and the derived meta.json. Listing reads meta.json, never whole records,
 // unless the summary is missing or stale.
-import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { RecordError } from "./errors.js";
+import { sha256Hex } from "./sha256.js";
 import { lockSession } from "./lock.js";
 import { loadRecord } from "./load.js";
 import {
@@ -32,16 +32,21 @@ export function workspaceKey(cwd: string): string {
       .replace(/[^A-Za-z0-9._-]+/g, "_")
       .replace(/^\.+/, "")
       .slice(0, 40) || "root";
-  return `${name}-${createHash("sha256").update(abs).digest("hex").slice(0, 10)}`;
+  return `${name}-${sha256Hex(abs).slice(0, 10)}`;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
-/** `YYYYMMDD-HHMMSS-xxxxxx` (UTC time, random hex): sorts by creation second. */
+/**
+ * `YYYYMMDD-HHMMSS-xxxxxx` (UTC time, random hex): sorts by creation second. The random part only
+ * has to differ between sessions started in the same second (createSession retries a taken id), so
+ * Math.random serves and no start loads node:crypto for it.
+ */
 export function newSessionId(now: Date = new Date()): string {
   const d = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
   const t = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  return `${d}-${t}-${randomBytes(3).toString("hex")}`;
+  const random = Math.floor(Math.random() * 0x1000000);
+  return `${d}-${t}-${random.toString(16).padStart(6, "0")}`;
 }
 
 export function recordFile(sessionDir: string): string {

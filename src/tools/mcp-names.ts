@@ -1,7 +1,7 @@
 // Names of MCP tools (R-EXT, R-TOOL-2): what the model sees (`<set>__<tool>`, at most 64
 // characters, unique) and what a permission rule may call them (`<set>__<tool>`, Claude-style
 // `mcp__<set>__<tool>`, `mcp__<set>` for the whole server), with argument patterns.
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { mcpArgsMatch as jsonArgsMatch } from "./rules.js";
 import { globToRegExp } from "../config/wildcard.js";
 
@@ -17,8 +17,13 @@ export interface McpToolInfo {
   readOnly: boolean;
 }
 
+// Required when a name needs a hash, not imported: a static import loads OpenSSL (~1.7 MB) into
+// every run, and most runs have no MCP tool whose name had to change.
+let crypto: typeof import("node:crypto") | undefined;
+
 function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, HASH_LEN);
+  crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return crypto.createHash("sha256").update(text).digest("hex").slice(0, HASH_LEN);
 }
 
 /**
