@@ -17,6 +17,7 @@ import {
   statSync,
   utimesSync,
 } from "node:fs";
+import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -45,6 +46,32 @@ const dropZodLocales = {
   setup(b) {
     b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
       contents: "export {};",
+      loader: "js",
+    }));
+  },
+};
+
+// tern's own schemas use zod/mini, so only the checks they name are bundled. The MCP and ACP SDKs
+// use zod's full API, and zod/mini shares its core modules with it: bundled together, every core
+// function either SDK uses would sit in a chunk the start path loads. So tern's zod/mini imports
+// get a private copy of zod (its own namespace: same files, separate modules) that tree-shakes to
+// what tern uses; the SDKs keep theirs in the chunks only they load.
+const privateZodMini = {
+  name: "private-zod-mini",
+  setup(b) {
+    const ns = "tern-zod";
+    b.onResolve({ filter: /^zod\/(mini|v4\/locales\/en\.js)$/ }, async (args) => {
+      if (args.namespace === ns || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+      return { path: r.path, namespace: ns, sideEffects: false };
+    });
+    b.onResolve({ filter: /.*/, namespace: ns }, async (args) => {
+      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
+      return { path: r.path, namespace: ns, sideEffects: false };
+    });
+    b.onLoad({ filter: /.*/, namespace: ns }, (args) => ({
+      contents: readFileSync(args.path, "utf8"),
+      resolveDir: dirname(args.path),
       loader: "js",
     }));
   },
@@ -97,7 +124,7 @@ const result = await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   metafile: analyze,
-  plugins: [dropZodLocales, noReactDevtools],
+  plugins: [dropZodLocales, noReactDevtools, privateZodMini],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
   external: ["yaml"],
@@ -166,6 +193,11 @@ if (existsSync(target)) renameSync(target, old);
 renameSync(out, target);
 rmSync(old, { recursive: true, force: true });
 
+if (analyze && args.includes("--inputs")) {
+  for (const [file, output] of Object.entries(result.metafile.outputs))
+    for (const [input, info] of Object.entries(output.inputs))
+      console.log(`${file.split("/").pop()}\t${info.bytesInOutput}\t${input}`);
+}
 if (analyze) {
   // Per output: size, entry, chunks it imports (`?` = dynamic), biggest inputs by package.
   for (const [file, output] of Object.entries(result.metafile.outputs)) {

@@ -1,8 +1,9 @@
 // One config file's text → a validated layer, or ONE error line naming the file, the line and
 // column of a JSON syntax error, or the key path and what it must be (R-CFG-1).
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { ConfigError } from "./errors.js";
 import { findJsonSyntaxError } from "./json-position.js";
+import "./zod-messages.js";
 import { type ConfigLayer, layerSchema } from "./schema.js";
 
 /** `a.b[0]["openai/gpt-4.1"]` */

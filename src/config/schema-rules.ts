@@ -1,6 +1,6 @@
 // The value rules of the config schema, each failing with the one phrase its error line ends in
 // ("must be a number > 0"), and the names and patterns the CLI flags check against too.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
 import { describeRuleError } from "./rule-syntax.js";
 
@@ -38,7 +38,7 @@ export const BUDGET_RULES = {
 } as const;
 
 export const budgetField = (k: keyof typeof BUDGET_RULES) =>
-  rule<number | null>(BUDGET_RULES[k].check, BUDGET_RULES[k].expected).optional();
+  z.optional(rule<number | null>(BUDGET_RULES[k].check, BUDGET_RULES[k].expected));
 
 export const SANDBOX_MODE_NAMES = ["off", "read-only", "workspace-write"] as const;
 export type SandboxModeName = (typeof SANDBOX_MODE_NAMES)[number];
@@ -66,10 +66,12 @@ export const httpUrl = rule<string>((v) => {
 export const stringList = z.array(z.string());
 /** Permission rules: a bad one is a configuration error naming its index (R-TOOL-2, R-CFG-1). */
 export const ruleList = z.array(
-  z.string().superRefine((text, ctx) => {
-    const error = describeRuleError(text);
-    if (error) ctx.addIssue({ code: "custom", message: error });
-  }),
+  z.string().check(
+    z.superRefine((text, ctx) => {
+      const error = describeRuleError(text);
+      if (error) ctx.addIssue({ code: "custom", message: error });
+    }),
+  ),
 );
 
 export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;

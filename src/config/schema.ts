@@ -1,8 +1,10 @@
 // The schema of one config file (a layer): every key optional, because merging needs to know
 // what a layer actually set. Defaults live in defaults.ts, the value rules in schema-rules.ts;
-// parse-layer.ts turns a failure into ONE line (R-CFG-1).
+// parse-layer.ts turns a failure into ONE line (R-CFG-1). Written with zod/mini: the same checks
+// and issues as zod's chained API, but only what the schema uses is bundled — every run with a
+// config file validates it, and the full API cost a start ~20 ms and ~5 MB.
 import { isAbsolute } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
 import {
   apiRule,
@@ -29,98 +31,103 @@ import {
   TOOL_SET_NAME_RE,
 } from "./schema-rules.js";
 
+const optional = z.optional;
+const stringMap = () => z.record(z.string(), z.string());
+
 /** One MCP server (R-EXT): stdio (`command`) or Streamable HTTP (`url`), never both. */
 const toolSet = z
   .strictObject({
     name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
-    command: rule<string>(
-      (v) => typeof v === "string" && v.length > 0,
-      "must be a non-empty string",
-    ).optional(),
-    args: stringList.default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    url: httpUrl.optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    timeoutSeconds: timerSeconds.default(120),
-    startTimeoutSeconds: timerSeconds.default(30),
+    command: optional(
+      rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string"),
+    ),
+    args: z._default(stringList, []),
+    env: z._default(stringMap(), {}),
+    url: optional(httpUrl),
+    headers: optional(stringMap()),
+    timeoutSeconds: z._default(timerSeconds, 120),
+    startTimeoutSeconds: z._default(timerSeconds, 30),
   })
-  .superRefine((set, ctx) => {
-    if (set.command === undefined && set.url === undefined)
-      ctx.addIssue({ code: "custom", path: ["command"], message: "required (or url for an HTTP server)" });
-    if (set.command !== undefined && set.url !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["url"],
-        message: "a tool set has either command or url, not both",
-      });
-  });
+  .check(
+    z.superRefine((set, ctx) => {
+      if (set.command === undefined && set.url === undefined)
+        ctx.addIssue({ code: "custom", path: ["command"], message: "required (or url for an HTTP server)" });
+      if (set.command !== undefined && set.url !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["url"],
+          message: "a tool set has either command or url, not both",
+        });
+    }),
+  );
 
 const provider = z.strictObject({
-  api: apiRule.optional(),
-  baseUrl: httpUrl.optional(),
-  apiKeyEnv: rule<string>(
-    (v) => typeof v === "string" && ENV_NAME_RE.test(v),
-    "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not a key",
-  ).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  api: optional(apiRule),
+  baseUrl: optional(httpUrl),
+  apiKeyEnv: optional(
+    rule<string>(
+      (v) => typeof v === "string" && ENV_NAME_RE.test(v),
+      "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not a key",
+    ),
+  ),
+  headers: optional(stringMap()),
 });
 
 const pricing = z.strictObject({
   input: nonNegativeNumber,
   output: nonNegativeNumber,
-  cacheRead: nonNegativeNumber.optional(),
-  cacheWrite: nonNegativeNumber.optional(),
-  webSearch: nonNegativeNumber.optional(),
+  cacheRead: optional(nonNegativeNumber),
+  cacheWrite: optional(nonNegativeNumber),
+  webSearch: optional(nonNegativeNumber),
 });
 
 const compat = z.strictObject({
-  echoReasoning: z.boolean().optional(),
-  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).optional(),
+  echoReasoning: optional(z.boolean()),
+  maxTokensField: optional(z.enum(["max_tokens", "max_completion_tokens"])),
 });
 
 const model = z.strictObject({
-  contextWindow: positiveInt.optional(),
-  maxOutputTokens: positiveInt.optional(),
-  images: z.boolean().optional(),
-  pricing: pricing.optional(),
-  compat: compat.optional(),
-  reasoning: z.boolean().optional(),
-  api: apiRule.optional(),
-  thinking: rule<(typeof THINKING_NAMES)[number]>(
-    isThinkingLevel,
-    'must be "off", "low", "medium" or "high"',
-  ).optional(),
-  hostedTools: z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"')).optional(),
+  contextWindow: optional(positiveInt),
+  maxOutputTokens: optional(positiveInt),
+  images: optional(z.boolean()),
+  pricing: optional(pricing),
+  compat: optional(compat),
+  reasoning: optional(z.boolean()),
+  api: optional(apiRule),
+  thinking: optional(
+    rule<(typeof THINKING_NAMES)[number]>(isThinkingLevel, 'must be "off", "low", "medium" or "high"'),
+  ),
+  hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
 });
 
-const keyedBy = (re: RegExp, expected: string) => (rec: Record<string, unknown>, ctx: z.RefinementCtx) => {
-  for (const key of Object.keys(rec)) {
-    if (!re.test(key)) ctx.addIssue({ code: "custom", path: [key], message: `key ${expected}` });
-  }
-};
+/** A record whose keys must match `re`: each bad key is an issue naming it. */
+const keyedBy = <T extends z.ZodMiniType>(values: T, re: RegExp, expected: string) =>
+  z.record(z.string(), values).check(
+    z.superRefine((rec, ctx) => {
+      for (const key of Object.keys(rec)) {
+        if (!re.test(key)) ctx.addIssue({ code: "custom", path: [key], message: `key ${expected}` });
+      }
+    }),
+  );
+
+const absolutePath = rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path");
 
 export const layerSchema = z.strictObject({
-  model: modelString.optional(),
-  providers: z
-    .record(z.string(), provider)
-    .superRefine(keyedBy(PROVIDER_ID_RE, "must be a provider id ([A-Za-z0-9_.-]+)"))
-    .optional(),
-  models: z
-    .record(z.string(), model)
-    .superRefine(keyedBy(MODEL_ID_RE, 'must be "<provider>/<model>"'))
-    .optional(),
-  retry: z
-    .strictObject({
-      maxRetries: nonNegativeInt.optional(),
-      baseDelaySeconds: positiveNumber.optional(),
-      factor: positiveNumber.optional(),
-      jitter: fraction.optional(),
-      maxDelaySeconds: positiveNumber.optional(),
-    })
-    .optional(),
-  streamIdleTimeoutSeconds: timerSeconds.optional(),
-  executionBudget: z
-    .union(
+  model: optional(modelString),
+  providers: optional(keyedBy(provider, PROVIDER_ID_RE, "must be a provider id ([A-Za-z0-9_.-]+)")),
+  models: optional(keyedBy(model, MODEL_ID_RE, 'must be "<provider>/<model>"')),
+  retry: optional(
+    z.strictObject({
+      maxRetries: optional(nonNegativeInt),
+      baseDelaySeconds: optional(positiveNumber),
+      factor: optional(positiveNumber),
+      jitter: optional(fraction),
+      maxDelaySeconds: optional(positiveNumber),
+    }),
+  ),
+  streamIdleTimeoutSeconds: optional(timerSeconds),
+  executionBudget: optional(
+    z.union(
       [
         z.literal("unlimited"),
         z.strictObject({
@@ -130,67 +137,65 @@ export const layerSchema = z.strictObject({
         }),
       ],
       { error: 'must be "unlimited" or an object' },
-    )
-    .optional(),
-  bashTimeoutSeconds: rule<number | null | "unlimited">(
-    (v) =>
-      v === null ||
-      v === "unlimited" ||
-      (isInt(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_SECONDS),
-    `must be a positive integer <= ${MAX_TIMER_SECONDS}, null or "unlimited"`,
-  )
-    .transform((v) => (v === "unlimited" ? null : v))
-    .optional(),
-  toolSets: z
-    .array(toolSet)
-    .superRefine((sets, ctx) => {
-      const seen = new Set<string>();
-      sets.forEach((s, i) => {
-        if (seen.has(s.name))
-          ctx.addIssue({ code: "custom", path: [i, "name"], message: "duplicate tool set name" });
-        seen.add(s.name);
-      });
-    })
-    .optional(),
-  autoCompactThreshold: fraction.optional(),
-  maxTruncationContinues: nonNegativeInt.optional(),
-  trustedWorkspaces: z
-    .array(rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path"))
-    .optional(),
-  parallelTools: z.boolean().optional(),
-  checkpoints: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      maxFiles: positiveInt.optional(),
-    })
-    .optional(),
-  sandbox: z
-    .strictObject({
-      mode: rule<SandboxModeName>(
-        isSandboxMode,
-        'must be "off", "read-only" or "workspace-write"',
-      ).optional(),
-      network: z.boolean().optional(),
-      writableRoots: z
-        .array(rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path"))
-        .optional(),
-    })
-    .optional(),
-  toolOutputLimit: rule<number>(
-    (v) => isInt(v) && (v as number) >= 1000,
-    "must be an integer >= 1000",
-  ).optional(),
-  shellEnv: z.strictObject({ exclude: stringList.optional(), include: stringList.optional() }).optional(),
-  permissions: z
-    .strictObject({
-      mode: rule<"ask" | "auto-edit" | "yolo">(
-        (v) => v === "ask" || v === "auto-edit" || v === "yolo",
-        'must be "ask", "auto-edit" or "yolo"',
-      ).optional(),
-      allow: ruleList.optional(),
-      deny: ruleList.optional(),
-    })
-    .optional(),
+    ),
+  ),
+  bashTimeoutSeconds: optional(
+    z.pipe(
+      rule<number | null | "unlimited">(
+        (v) =>
+          v === null ||
+          v === "unlimited" ||
+          (isInt(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_SECONDS),
+        `must be a positive integer <= ${MAX_TIMER_SECONDS}, null or "unlimited"`,
+      ),
+      z.transform((v: number | null | "unlimited") => (v === "unlimited" ? null : v)),
+    ),
+  ),
+  toolSets: optional(
+    z.array(toolSet).check(
+      z.superRefine((sets, ctx) => {
+        const seen = new Set<string>();
+        sets.forEach((s, i) => {
+          if (seen.has(s.name))
+            ctx.addIssue({ code: "custom", path: [i, "name"], message: "duplicate tool set name" });
+          seen.add(s.name);
+        });
+      }),
+    ),
+  ),
+  autoCompactThreshold: optional(fraction),
+  maxTruncationContinues: optional(nonNegativeInt),
+  trustedWorkspaces: optional(z.array(absolutePath)),
+  parallelTools: optional(z.boolean()),
+  checkpoints: optional(
+    z.strictObject({
+      enabled: optional(z.boolean()),
+      maxFiles: optional(positiveInt),
+    }),
+  ),
+  sandbox: optional(
+    z.strictObject({
+      mode: optional(rule<SandboxModeName>(isSandboxMode, 'must be "off", "read-only" or "workspace-write"')),
+      network: optional(z.boolean()),
+      writableRoots: optional(z.array(absolutePath)),
+    }),
+  ),
+  toolOutputLimit: optional(
+    rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000"),
+  ),
+  shellEnv: optional(z.strictObject({ exclude: optional(stringList), include: optional(stringList) })),
+  permissions: optional(
+    z.strictObject({
+      mode: optional(
+        rule<"ask" | "auto-edit" | "yolo">(
+          (v) => v === "ask" || v === "auto-edit" || v === "yolo",
+          'must be "ask", "auto-edit" or "yolo"',
+        ),
+      ),
+      allow: optional(ruleList),
+      deny: optional(ruleList),
+    }),
+  ),
 });
 
 /** One validated layer (a file, or the CLI flags). */

@@ -31,7 +31,6 @@ export { TurnReadTracker } from "./read-tracker.js";
 export {
   ToolRegistry,
   parseArguments,
-  toolJsonSchema,
   unknownToolResult,
   type ParsedArguments,
 } from "./registry.js";

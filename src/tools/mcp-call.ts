@@ -3,7 +3,7 @@
 // that already finished, and no listener stays behind on the turn's signal), progress
 // notifications passed on, and errors carried as the server said them.
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ToolSetConfig } from "../config/types.js";
 import type { Connection } from "./mcp-connect.js";
 import { type McpContentLimits, mapMcpResult } from "./mcp-content.js";

@@ -1,6 +1,6 @@
 // The tool registry and argument parsing (R-TOOL-5): bad JSON, schema violations and unknown
 // names become tool results the model can learn from, never exceptions.
-import { z } from "zod";
+import "../config/zod-messages.js";
 import { clip, fail } from "./results.js";
 import type { Tool, ToolResult } from "./types.js";
 import type { ToolSpec } from "../vocab/messages.js";
@@ -31,29 +31,16 @@ export class ToolRegistry {
     return [...this.tools.values()].map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: t.jsonSchema ?? toolJsonSchema(t.schema),
+      parameters: jsonSchemaOf(t),
     }));
   }
 }
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/** A compact JSON schema: no `$schema`, no default safe-integer bounds (they only cost bytes). */
-export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete json.$schema;
-  return stripSafeBounds(json) as Record<string, unknown>;
-}
-
-function stripSafeBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(stripSafeBounds);
-  if (!node || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if ((k === "maximum" && v === MAX_SAFE) || (k === "minimum" && v === -MAX_SAFE)) continue;
-    out[k] = stripSafeBounds(v);
-  }
-  return out;
+function jsonSchemaOf(tool: Tool): Record<string, unknown> {
+  // Built-in tools get theirs from the build (from the sources: as their module loads), MCP tools
+  // from their server.
+  if (!tool.jsonSchema) throw new Error(`tool '${tool.name}' has no JSON schema`);
+  return tool.jsonSchema;
 }
 
 export type ParsedArguments<Args> = { ok: true; args: Args } | { ok: false; result: ToolResult };

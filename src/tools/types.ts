@@ -1,5 +1,5 @@
 // Tool vocabulary shared by the registry, the executor and the engine.
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { SandboxPolicy } from "../sandbox/policy.js";
 import type { McpToolInfo } from "./mcp-names.js";
 import type { ContentPart } from "../vocab/messages.js";
@@ -77,9 +77,12 @@ export interface ShellSandbox {
 export interface Tool<Args = any> {
   name: string;
   description: string;
-  schema: z.ZodType<Args>;
+  schema: z.ZodMiniType<Args>;
   kind: ToolKind;
-  /** A JSON schema sent to the model as-is instead of one derived from `schema` (MCP tools pass the server's own). */
+  /**
+   * The JSON schema sent to the model: built-in tools get theirs from the build (converted from
+   * `schema` once); MCP tools pass the server's own.
+   */
   jsonSchema?: Record<string, unknown>;
   /** Workspace-relative or absolute paths the call touches: per-file ordering and approval. */
   paths(args: Args, cwd: string): string[];

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ApprovalPolicy } from "../../src/tools/approval.js";
 import { type BatchHooks, type PendingCall, ToolExecutor } from "../../src/tools/executor.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
@@ -54,7 +54,7 @@ function sleeper(events: string[]): Tool<{ path: string; ms: number; fail?: bool
   return {
     name: "sleeper",
     description: "test",
-    schema: z.object({ path: z.string(), ms: z.number(), fail: z.boolean().optional() }),
+    schema: z.object({ path: z.string(), ms: z.number(), fail: z.optional(z.boolean()) }),
     kind: "read",
     paths: (a) => [a.path],
     async run(a) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { builtinTools } from "../../src/tools/builtin/index.js";
 import { lazySchema } from "../../src/tools/lazy-schema.js";
 import { parseArguments } from "../../src/tools/registry.js";

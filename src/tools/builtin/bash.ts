@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { defaultConfig } from "../../config/defaults.js";
 import { scrubbedEnv } from "../../config/secrets.js";
@@ -19,7 +19,9 @@ const KILL_SETTLE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
 
-const schema = lazySchema(() => z.object({ command: z.string().min(1).describe("Shell command") }));
+const schema = lazySchema(() =>
+  z.object({ command: z.string().check(z.minLength(1), z.describe("Shell command")) }),
+);
 type Args = z.infer<ReturnType<typeof schema>>;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -1,6 +1,6 @@
 // edit_file: replaces an exact, unique string (R-TOOL-1); needs a read in this turn.
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -9,10 +9,10 @@ import { checkEditable, writeAndMark } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().describe("File path"),
-    old_string: z.string().describe("Exact text to replace"),
-    new_string: z.string().describe("Replacement text"),
-    replace_all: z.boolean().optional().describe("Replace every occurrence"),
+    path: z.string().check(z.describe("File path")),
+    old_string: z.string().check(z.describe("Exact text to replace")),
+    new_string: z.string().check(z.describe("Replacement text")),
+    replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

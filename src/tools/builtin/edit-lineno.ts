@@ -1,6 +1,6 @@
 // edit_lineno: replaces lines start..end, 1-based inclusive (R-TOOL-1); needs a read in this turn.
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -12,14 +12,15 @@ const CONTEXT = 2;
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().describe("File path"),
-    start_line: z.number().int().min(1).describe("First line to replace, 1-based"),
+    path: z.string().check(z.describe("File path")),
+    start_line: z.int().check(z.minimum(1), z.describe("First line to replace, 1-based")),
     end_line: z
-      .number()
       .int()
-      .min(0)
-      .describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
-    new_text: z.string().describe("Replacement lines ('' deletes)"),
+      .check(
+        z.minimum(0),
+        z.describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
+      ),
+    new_text: z.string().check(z.describe("Replacement lines ('' deletes)")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

@@ -1,6 +1,6 @@
 // glob: lists files matching a fast-glob pattern, gitignore-aware, sorted and capped.
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -11,8 +11,8 @@ const MAX_FILES = 500;
 
 const schema = lazySchema(() =>
   z.object({
-    pattern: z.string().describe("Glob, e.g. src/**/*.ts"),
-    path: z.string().optional().describe("Folder the pattern is relative to (default: workspace)"),
+    pattern: z.string().check(z.describe("Glob, e.g. src/**/*.ts")),
+    path: z.optional(z.string()).check(z.describe("Folder the pattern is relative to (default: workspace)")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

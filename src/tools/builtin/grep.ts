@@ -1,6 +1,6 @@
 // grep: a JavaScript regex over the files under a folder, gitignore-aware, capped output.
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
@@ -17,9 +17,9 @@ const SEARCH_TIMEOUT_MS = 20_000;
 
 const schema = lazySchema(() =>
   z.object({
-    pattern: z.string().describe("JavaScript regular expression"),
-    path: z.string().optional().describe("File or folder to search (default: workspace)"),
-    glob: z.string().optional().describe("Only files matching this glob, e.g. **/*.ts"),
+    pattern: z.string().check(z.describe("JavaScript regular expression")),
+    path: z.optional(z.string()).check(z.describe("File or folder to search (default: workspace)")),
+    glob: z.optional(z.string()).check(z.describe("Only files matching this glob, e.g. **/*.ts")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

@@ -26,13 +26,17 @@ export const builtinTools: Tool[] = [
 
 /**
  * The built-in tools' JSON schemas, as `scripts/build.mjs` computed them from the zod schemas
- * with `toolJsonSchema`: converting them again in every process costs a headless start several
- * ms. Run from the sources (tests), it is undefined and the registry converts as usual.
+ * with `toolJsonSchema`: converting them in every process would put the converter on the start
+ * path and cost a headless start several ms. Run from the sources (tests), they are converted
+ * here, once, as the module loads.
  */
 declare const __TERN_TOOL_SCHEMAS__: string | undefined;
 if (typeof __TERN_TOOL_SCHEMAS__ === "string") {
   const schemas = JSON.parse(__TERN_TOOL_SCHEMAS__) as Record<string, Record<string, unknown>>;
   for (const tool of builtinTools) tool.jsonSchema = schemas[tool.name];
+} else {
+  const { toolJsonSchema } = await import("../json-schema.js");
+  for (const tool of builtinTools) tool.jsonSchema = toolJsonSchema(tool.schema);
 }
 
 export {

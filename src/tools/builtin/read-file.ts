@@ -1,5 +1,5 @@
 // read_file: line-numbered text (R-TOOL-1), images as image parts; a text read authorizes edits.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -11,9 +11,9 @@ const MAX_LINE_CHARS = 2000;
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().describe("File path (workspace-relative or absolute)"),
-    offset: z.number().int().min(1).optional().describe("First line, 1-based"),
-    limit: z.number().int().min(1).optional().describe("Max lines (default 2000)"),
+    path: z.string().check(z.describe("File path (workspace-relative or absolute)")),
+    offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line, 1-based")),
+    limit: z.optional(z.int().check(z.minimum(1))).check(z.describe("Max lines (default 2000)")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

@@ -1,19 +1,16 @@
 // recall: the reading door of R-COMP-7; returns archived content that compaction removed.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
-    turn: z.number().int().min(1).describe("Turn number"),
-    round: z.number().int().min(1).optional().describe("Round within the turn"),
+    turn: z.int().check(z.minimum(1), z.describe("Turn number")),
+    round: z.optional(z.int().check(z.minimum(1))).check(z.describe("Round within the turn")),
     offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("Where to continue reading: the offset named at the end of the previous page"),
+      .optional(z.int().check(z.minimum(0)))
+      .check(z.describe("Where to continue reading: the offset named at the end of the previous page")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

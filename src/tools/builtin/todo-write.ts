@@ -1,5 +1,5 @@
 // todo_write: replaces the session's todo list (R-TODO); the list outlives turns.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { ok } from "../results.js";
 import type { TodoItem, Tool } from "../types.js";
@@ -9,11 +9,11 @@ const schema = lazySchema(() =>
     todos: z
       .array(
         z.object({
-          content: z.string().min(1),
+          content: z.string().check(z.minLength(1)),
           status: z.enum(["pending", "in_progress", "completed"]),
         }),
       )
-      .describe("The whole list; replaces the previous one"),
+      .check(z.describe("The whole list; replaces the previous one")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

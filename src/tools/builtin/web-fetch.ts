@@ -2,7 +2,7 @@
 // needs it). Bounded in every way a page can misbehave: scheme, redirects, bytes, time, and the
 // characters sent back. A redirect to another host is not followed: the model is told where it
 // leads, so a rule that allows one domain never fetches from another.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool, ToolResult } from "../types.js";
@@ -14,13 +14,10 @@ const TIMEOUT_MS = 30_000;
 
 const schema = lazySchema(() =>
   z.object({
-    url: z.string().describe("The http(s) URL to fetch"),
+    url: z.string().check(z.describe("The http(s) URL to fetch")),
     max_chars: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`),
+      .optional(z.int().check(z.positive()))
+      .check(z.describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`)),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;

@@ -1,7 +1,7 @@
 // write_file: creates or overwrites a file; overwriting needs a read in this turn (R-TOOL-1).
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -10,8 +10,8 @@ import { checkEditable, writeAndMark } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().describe("File path"),
-    content: z.string().describe("Full new content"),
+    path: z.string().check(z.describe("File path")),
+    content: z.string().check(z.describe("Full new content")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
