@@ -193,6 +193,30 @@ if (existsSync(target)) renameSync(target, old);
 renameSync(out, target);
 rmSync(old, { recursive: true, force: true });
 
+if (analyze && args.includes("--reach")) {
+  // For each chunk: the entry outputs whose static import closure contains it.
+  const outs = result.metafile.outputs;
+  const closure = (file, seen = new Set()) => {
+    for (const i of outs[file].imports)
+      if (i.kind === "import-statement" && !i.external && outs[i.path] && !seen.has(i.path)) {
+        seen.add(i.path);
+        closure(i.path, seen);
+      }
+    return seen;
+  };
+  const entries = Object.keys(outs).filter((f) => outs[f].entryPoint && f.endsWith(".js"));
+  for (const f of Object.keys(outs).filter((f) => f.endsWith(".js"))) {
+    const by = entries
+      .filter((e) => e === f || closure(e).has(f))
+      .map((e) =>
+        e
+          .split("/")
+          .pop()
+          .replace(/-[A-Z0-9]+\.js$/, ""),
+      );
+    console.log(`${f.split("/").pop()}\t${outs[f].bytes}\t${by.join(",")}`);
+  }
+}
 if (analyze && args.includes("--inputs")) {
   for (const [file, output] of Object.entries(result.metafile.outputs))
     for (const [input, info] of Object.entries(output.inputs))

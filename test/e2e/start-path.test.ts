@@ -26,10 +26,13 @@ describe("the start path of tern run", () => {
     return JSON.parse(readFileSync(out, "utf8"));
   }
 
-  it("over http loads neither TLS nor worker threads, and the ledger costs no CommonJS file but its addon", async () => {
+  it("over http loads neither TLS, crypto nor worker threads, and the ledger costs no CommonJS file but its addon", async () => {
     const loaded = await oneRound();
     expect(loaded.builtins).toContain("http");
-    for (const name of ["https", "tls", "worker_threads"]) expect(loaded.builtins).not.toContain(name);
+    // node:crypto brings OpenSSL (~1.7 MB): the workspace key is hashed in JavaScript, images and
+    // MCP names require crypto only when they need a hash.
+    for (const name of ["https", "tls", "worker_threads", "crypto"])
+      expect(loaded.builtins).not.toContain(name);
     // better-sqlite3's JavaScript is bundled and its addon opened by path (no `bindings` search).
     expect(loaded.commonjs.map((f) => f.split("node_modules/").pop())).toEqual([
       "better-sqlite3/build/Release/better_sqlite3.node",
