@@ -2,7 +2,7 @@
 // tool-argument deltas, as the test builder writes them) cut at arbitrary network-like chunk
 // boundaries, parsed by the product's SSE framing and folded by its stream state machine.
 import { ChatStreamState } from "../../src/provider/openai-stream.js";
-import { parseSse } from "../../src/provider/sse.js";
+import { parseSseBatches } from "../../src/provider/sse.js";
 import { openaiStream } from "../../test/support/openai-script.js";
 
 /** Deterministic PRNG so every run measures the same stream. */
@@ -82,8 +82,8 @@ export async function parseOnce(stream: SseStream): Promise<number> {
   const started = process.hrtime.bigint();
   const state = new ChatStreamState(200);
   let events = 0;
-  for await (const frame of parseSse(feed(stream.chunks)))
-    events += state.handleData(frame.data, frame.event).length;
+  for await (const frames of parseSseBatches(feed(stream.chunks)))
+    for (const frame of frames) events += state.handleData(frame.data, frame.event).length;
   const done = state.finish().find((e) => e.type === "done");
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (done?.type !== "done" || done.result.text.length !== stream.textChars || events === 0)

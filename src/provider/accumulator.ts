@@ -32,6 +32,10 @@ interface Slot {
 
 export class ToolCallAccumulator {
   private readonly slots: Slot[] = [];
+  /** The earliest slot holding each id and the newest slot opened at each wire index: a stream
+   * with hundreds of calls must not scan every slot for each delta. */
+  private readonly byId = new Map<string, Slot>();
+  private readonly byWireIndex = new Map<number, Slot>();
 
   get size(): number {
     return this.slots.length;
@@ -40,7 +44,7 @@ export class ToolCallAccumulator {
   /** Folds one delta in; returns the events it makes visible (start once id and name are known, then argument text). */
   apply(delta: ToolCallDelta): ToolCallEvent[] {
     const slot = this.slotFor(delta);
-    if (delta.id && !slot.id) slot.id = delta.id;
+    if (delta.id && !slot.id) this.name(slot, delta.id);
     // Continuations may carry `name: ""`; an empty name never overwrites a stored one.
     if (delta.name && !slot.name) slot.name = delta.name;
     if (delta.extra) slot.extra = { ...slot.extra, ...delta.extra };
@@ -61,7 +65,7 @@ export class ToolCallAccumulator {
     const events: ToolCallEvent[] = [];
     for (const slot of this.slots) {
       if (slot.started || !this.isReal(slot)) continue;
-      if (!slot.id) slot.id = `call_tern_${slot.position}`;
+      if (!slot.id) this.name(slot, `call_tern_${slot.position}`);
       events.push(...this.start(slot));
     }
     return events;
@@ -100,14 +104,14 @@ export class ToolCallAccumulator {
   private slotFor(delta: ToolCallDelta): Slot {
     const index = typeof delta.index === "number" ? delta.index : undefined;
     if (delta.id) {
-      const byId = this.slots.find((slot) => slot.id === delta.id);
+      const byId = this.byId.get(delta.id);
       // A model may reuse an id for a second call: a named start at another index is a new call.
       const reused =
         byId && delta.name && index !== undefined && byId.wireIndex !== undefined && byId.wireIndex !== index;
       if (byId && !reused) return byId;
     }
     if (index !== undefined) {
-      const byIndex = this.findByIndex(index);
+      const byIndex = this.byWireIndex.get(index);
       // Same index but a different id: a server reusing index 0 for every call. Open a new slot.
       if (byIndex && !(delta.id && byIndex.id && byIndex.id !== delta.id)) return byIndex;
       return this.open(index);
@@ -117,10 +121,11 @@ export class ToolCallAccumulator {
     return this.open(undefined);
   }
 
-  private findByIndex(index: number): Slot | undefined {
-    for (let i = this.slots.length - 1; i >= 0; i--)
-      if (this.slots[i].wireIndex === index) return this.slots[i];
-    return undefined;
+  /** Gives a slot its id; lookups by id find the earliest slot holding it. */
+  private name(slot: Slot, id: string): void {
+    slot.id = id;
+    const known = this.byId.get(id);
+    if (!known || known.position > slot.position) this.byId.set(id, slot);
   }
 
   private open(wireIndex: number | undefined): Slot {
@@ -135,6 +140,7 @@ export class ToolCallAccumulator {
       extra: undefined,
     };
     this.slots.push(slot);
+    if (wireIndex !== undefined) this.byWireIndex.set(wireIndex, slot);
     return slot;
   }
 }

@@ -3,7 +3,7 @@
 import { buildAnthropicBody } from "./anthropic-request.js";
 import { AnthropicStreamState } from "./anthropic-stream.js";
 import { isProviderError, ProviderError } from "./errors.js";
-import { parseSse } from "./sse.js";
+import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
 import type {
   NormalizedRequest,
@@ -46,18 +46,20 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
         const frames =
           type.includes("application/json") && !type.includes("event-stream")
             ? wholeMessageAsFrames(response.chunks)
-            : parseSse(response.chunks);
+            : parseSseBatches(response.chunks);
         try {
-          for await (const frame of frames) {
-            let payload: unknown;
-            try {
-              payload = JSON.parse(frame.data);
-            } catch {
-              throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
+          batches: for await (const batch of frames) {
+            for (const frame of batch) {
+              let payload: unknown;
+              try {
+                payload = JSON.parse(frame.data);
+              } catch {
+                throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
+              }
+              yield* state.handle(payload, frame.event);
+              // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
+              if (state.stopped) break batches;
             }
-            yield* state.handle(payload, frame.event);
-            // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
-            if (state.stopped) break;
           }
         } catch (error) {
           // Cut or stalled after the stop reason: only `message_stop` was missing, the answer is whole.
@@ -86,53 +88,55 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
  * Some compatible servers ignore `stream: true` and answer with one Message object: replay it as
  * the event sequence a stream would have sent, so one code path reads both.
  */
-async function* wholeMessageAsFrames(
-  chunks: AsyncIterable<string>,
-): AsyncGenerator<{ event?: string; data: string }> {
+async function* wholeMessageAsFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseEvent[]> {
   let text = "";
   for await (const chunk of chunks) text += chunk;
+  yield messageFrames(text);
+}
+
+function messageFrames(text: string): SseEvent[] {
   let message: any;
   try {
     message = JSON.parse(text);
   } catch {
-    yield { data: text };
-    return;
+    return [{ data: text }];
   }
-  if (message?.type !== "message" || !Array.isArray(message.content)) {
-    yield { data: text }; // an error object, classified by the stream state
-    return;
-  }
-  const frame = (event: string, data: object) => ({ event, data: JSON.stringify({ type: event, ...data }) });
+  // An error object: classified by the stream state.
+  if (message?.type !== "message" || !Array.isArray(message.content)) return [{ data: text }];
+  const frames: SseEvent[] = [];
+  const frame = (event: string, data: object) =>
+    frames.push({ event, data: JSON.stringify({ type: event, ...data }) });
   const { content, stop_reason, usage, ...rest } = message;
-  yield frame("message_start", { message: { ...rest, content: [], usage } });
+  frame("message_start", { message: { ...rest, content: [], usage } });
   for (const [index, block] of (content as any[]).entries()) {
     if (block.type === "tool_use") {
-      yield frame("content_block_start", { index, content_block: { ...block, input: {} } });
+      frame("content_block_start", { index, content_block: { ...block, input: {} } });
       const partial_json = JSON.stringify(block.input ?? {});
-      yield frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
+      frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json } });
     } else if (block.type === "text") {
-      yield frame("content_block_start", { index, content_block: { type: "text", text: "" } });
-      yield frame("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
+      frame("content_block_start", { index, content_block: { type: "text", text: "" } });
+      frame("content_block_delta", { index, delta: { type: "text_delta", text: block.text } });
     } else if (block.type === "thinking") {
-      yield frame("content_block_start", {
+      frame("content_block_start", {
         index,
         content_block: { type: "thinking", thinking: "", signature: "" },
       });
-      yield frame("content_block_delta", {
+      frame("content_block_delta", {
         index,
         delta: { type: "thinking_delta", thinking: block.thinking },
       });
-      yield frame("content_block_delta", {
+      frame("content_block_delta", {
         index,
         delta: { type: "signature_delta", signature: block.signature ?? "" },
       });
     } else {
-      yield frame("content_block_start", { index, content_block: block });
+      frame("content_block_start", { index, content_block: block });
     }
-    yield frame("content_block_stop", { index });
+    frame("content_block_stop", { index });
   }
-  yield frame("message_delta", { delta: { stop_reason, stop_sequence: null }, usage });
-  yield frame("message_stop", {});
+  frame("message_delta", { delta: { stop_reason, stop_sequence: null }, usage });
+  frame("message_stop", {});
+  return frames;
 }
 
 function isTransportCut(error: unknown): boolean {

@@ -4,6 +4,7 @@ import { classifyStreamError } from "./classify.js";
 import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
 import type { ProviderItem, ThinkingBlock, ToolCall } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
+import { TextBuilder } from "./text-builder.js";
 
 type BlockState =
   | { kind: "text" }
@@ -50,8 +51,8 @@ export class AnthropicStreamState {
   /** server_tool_use / web_search_tool_result blocks, echoed back exactly (R-PROV-11). */
   private readonly hostedItems: ProviderItem[] = [];
   private webSearches = 0;
-  private text = "";
-  private reasoning = "";
+  private readonly text = new TextBuilder();
+  private readonly reasoning = new TextBuilder();
   private rawFinish: string | null = null;
   private raw: RawUsage | null = null;
   /** `message_stop` arrived: the stream is complete. */
@@ -119,8 +120,8 @@ export class AnthropicStreamState {
           ? "tool_calls"
           : "stop";
     return {
-      text: this.text,
-      reasoning: this.reasoning,
+      text: this.text.text(),
+      reasoning: this.reasoning.text(),
       thinkingBlocks: this.thinkingBlocks,
       ...(this.hostedItems.length > 0 ? { providerItems: this.hostedItems } : {}),
       toolCalls: this.toolCalls,
@@ -228,14 +229,14 @@ export class AnthropicStreamState {
 
   private appendText(text: unknown): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
-    this.text += text;
+    this.text.add(text);
     return [{ type: "text_delta", text }];
   }
 
   private appendThinking(block: ThinkingBlock, text: unknown): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
     block.thinking += text;
-    this.reasoning += text;
+    this.reasoning.add(text);
     return [{ type: "reasoning_delta", text }];
   }
 

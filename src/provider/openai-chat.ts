@@ -4,7 +4,7 @@ import { cancelledError, ProviderError } from "./errors.js";
 import { chatBodyChunks } from "./openai-body.js";
 import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
-import { parseSse } from "./sse.js";
+import { parseSseBatches } from "./sse.js";
 import { postStream } from "./transport.js";
 import type {
   NormalizedRequest,
@@ -54,10 +54,12 @@ async function* streamChat(
       yield* state.finish();
       return;
     }
-    for await (const frame of parseSse(response.chunks)) {
-      if (options.signal.aborted) throw cancelledError();
-      const events = state.handleData(frame.data, frame.event);
-      for (const event of events) yield event;
+    for await (const frames of parseSseBatches(response.chunks)) {
+      for (const frame of frames) {
+        if (options.signal.aborted) throw cancelledError();
+        const events = state.handleData(frame.data, frame.event);
+        for (const event of events) yield event;
+      }
     }
     yield* state.finish();
   } catch (error) {

@@ -4,7 +4,7 @@ import { cancelledError, isProviderError, ProviderError } from "./errors.js";
 import { openaiStreamHeaders } from "./openai-chat.js";
 import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
-import { parseSse } from "./sse.js";
+import { parseSseBatches } from "./sse.js";
 import { postStream } from "./transport.js";
 import type {
   NormalizedRequest,
@@ -39,20 +39,21 @@ async function* streamResponses(
       signal: options.signal,
       idleTimeoutMs: options.idleTimeoutMs,
     });
-    for await (const frame of parseSse(response.chunks)) {
-      if (options.signal.aborted) throw cancelledError();
-      if (frame.data.trim() === "" || frame.data.trim() === "[DONE]") continue;
-      let payload: unknown;
-      try {
-        payload = JSON.parse(frame.data);
-      } catch {
-        throw incomplete(
-          `the provider sent a stream frame that is not valid JSON: ${frame.data.slice(0, 80)}`,
-        );
+    frames: for await (const frames of parseSseBatches(response.chunks)) {
+      for (const frame of frames) {
+        if (options.signal.aborted) throw cancelledError();
+        const data = frame.data.trim();
+        if (data === "" || data === "[DONE]") continue;
+        let payload: unknown;
+        try {
+          payload = JSON.parse(data);
+        } catch {
+          throw incomplete(`the provider sent a stream frame that is not valid JSON: ${data.slice(0, 80)}`);
+        }
+        yield* state.handle(payload, frame.event);
+        // Stop at the terminal event: a server that keeps the connection open must not cost a timeout.
+        if (state.complete) break frames;
       }
-      yield* state.handle(payload, frame.event);
-      // Stop at the terminal event: a server that keeps the connection open must not cost a timeout.
-      if (state.complete) break;
     }
     if (!state.complete) throw incomplete("the stream ended without response.completed");
   } catch (error) {

@@ -6,10 +6,11 @@ import { ProviderError } from "./errors.js";
 import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
 import type { ReasoningField } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
+import { TextBuilder } from "./text-builder.js";
 
 export class ChatStreamState {
-  private text = "";
-  private reasoning = "";
+  private readonly text = new TextBuilder();
+  private readonly reasoning = new TextBuilder();
   private reasoningField: ReasoningField | undefined;
   private rawFinish: string | null = null;
   private sawDone = false;
@@ -68,8 +69,8 @@ export class ChatStreamState {
     const events: ProviderEvent[] = [...this.calls.flush()];
     const toolCalls = this.calls.calls();
     const result: StreamResult = {
-      text: this.text,
-      reasoning: this.reasoning,
+      text: this.text.text(),
+      reasoning: this.reasoning.text(),
       thinkingBlocks: [],
       ...(this.reasoningField ? { reasoningField: this.reasoningField } : {}),
       toolCalls,
@@ -124,13 +125,13 @@ export class ChatStreamState {
 
   private addText(text: string | undefined, events: ProviderEvent[]): void {
     if (!text) return;
-    this.text += text;
+    this.text.add(text);
     events.push({ type: "text_delta", text });
   }
 
   private addReasoning(text: string | undefined, events: ProviderEvent[]): void {
     if (!text) return;
-    this.reasoning += text;
+    this.reasoning.add(text);
     events.push({ type: "reasoning_delta", text });
   }
 

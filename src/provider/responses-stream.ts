@@ -5,6 +5,7 @@ import type { ProviderError } from "./errors.js";
 import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
 import type { ProviderItem, ToolCall } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
+import { TextBuilder } from "./text-builder.js";
 
 interface CallSlot {
   call: ToolCall;
@@ -12,8 +13,8 @@ interface CallSlot {
 }
 
 export class ResponsesStreamState {
-  private text = "";
-  private reasoning = "";
+  private readonly text = new TextBuilder();
+  private readonly reasoning = new TextBuilder();
   private readonly calls: CallSlot[] = [];
   /** Function-call slots by item id and by output index (deltas name either). */
   private readonly callsByItem = new Map<string, CallSlot>();
@@ -83,8 +84,8 @@ export class ResponsesStreamState {
     let finish = this.finish ?? "stop";
     if (finish === "stop" && toolCalls.length > 0) finish = "tool_calls";
     return {
-      text: this.text,
-      reasoning: this.reasoning,
+      text: this.text.text(),
+      reasoning: this.reasoning.text(),
       thinkingBlocks: [],
       ...(providerItems.length > 0 ? { providerItems } : {}),
       toolCalls,
@@ -178,14 +179,14 @@ export class ResponsesStreamState {
   private appendText(text: unknown, itemId: unknown): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
     if (itemId !== undefined) this.streamed.add(String(itemId));
-    this.text += text;
+    this.text.add(text);
     return [{ type: "text_delta", text }];
   }
 
   private appendReasoning(text: unknown, itemId: unknown): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
     if (itemId !== undefined) this.streamed.add(String(itemId));
-    this.reasoning += text;
+    this.reasoning.add(text);
     return [{ type: "reasoning_delta", text }];
   }
 

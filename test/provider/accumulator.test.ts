@@ -84,4 +84,30 @@ describe("ToolCallAccumulator (R-PROV-2)", () => {
     expect(acc.calls()).toEqual([]);
     expect(acc.flush()).toEqual([]);
   });
+
+  it("routes deltas by id and by wire index among hundreds of calls in one answer", () => {
+    const acc = new ToolCallAccumulator();
+    const n = 300;
+    for (let i = 0; i < n; i++) acc.apply({ index: i, id: `c${i}`, name: "read_file", arguments: "{" });
+    // Continuations in reverse order, half by wire index and half by id only.
+    for (let i = n - 1; i >= 0; i--)
+      acc.apply(i % 2 ? { index: i, arguments: `"n":${i}` } : { id: `c${i}`, arguments: `"n":${i}` });
+    for (let i = 0; i < n; i++) acc.apply({ index: i, arguments: "}" });
+    const calls = acc.calls();
+    expect(calls).toHaveLength(n);
+    expect(calls.every((c, i) => c.id === `c${i}` && c.arguments === `{"n":${i}}`)).toBe(true);
+  });
+
+  it("sends a delta that names an id held by two calls to the earlier one", () => {
+    const acc = new ToolCallAccumulator();
+    acc.apply({ index: 0, name: "x" });
+    acc.apply({ index: 1, id: "a", name: "y", arguments: "{}" });
+    // A named start for id "a" at another index: the id is reused, so slot 0 takes it too.
+    acc.apply({ index: 0, id: "a", name: "x", arguments: "[" });
+    acc.apply({ id: "a", arguments: "]" });
+    expect(acc.calls().map((c) => [c.id, c.name, c.arguments])).toEqual([
+      ["a", "x", "[]"],
+      ["a", "y", "{}"],
+    ]);
+  });
 });
