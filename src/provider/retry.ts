@@ -101,16 +101,19 @@ async function* untilAborted<T>(
   source: AsyncGenerator<T, void, void>,
   signal: AbortSignal,
 ): AsyncGenerator<T> {
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(cancelledError());
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  aborted.catch(() => {});
+  // One waiter per step, dropped when the step ends: racing every step against one long-lived
+  // abort promise would hang a reaction on it per event until the attempt ends.
+  let interrupt: ((error: ProviderError) => void) | undefined;
+  const onAbort = () => interrupt?.(cancelledError());
+  signal.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
       if (signal.aborted) throw cancelledError();
-      const next = await Promise.race([source.next(), aborted]);
+      const next = await new Promise<IteratorResult<T, void>>((resolve, reject) => {
+        interrupt = reject;
+        source.next().then(resolve, reject);
+      });
+      interrupt = undefined;
       if (next.done) return;
       yield next.value;
     }
