@@ -5,13 +5,15 @@
 // `<(…)`, `>(…)`, `$((…))`), whose inner commands are read recursively. `#` starts a comment
 // only at the start of a word, as in bash. Anything it cannot read is reported in `errors`;
 // reading goes on past the error so deny rules still see as much as possible.
+import { arithmeticSpan } from "./shell-arithmetic.js";
+import { ParameterReader } from "./shell-parameter.js";
 import {
   BLANK,
   MAX_DEPTH,
   type ShellParse,
   type ShellRedirect,
   type ShellWord,
-  WordReader,
+  WordBuilder,
 } from "./shell-words.js";
 
 export type { ShellParse, ShellRedirect, ShellWord, SimpleCommand } from "./shell-types.js";
@@ -23,7 +25,7 @@ interface PendingHeredoc {
   expands: boolean;
 }
 
-export class ShellReader extends WordReader {
+export class ShellReader extends ParameterReader {
   private pending: PendingHeredoc[] = [];
 
   constructor(
@@ -48,12 +50,14 @@ export class ShellReader extends WordReader {
     return inner.pos;
   }
 
-  protected readOther(text: string): void {
+  protected readOther(text: string, expandOnly: boolean): void {
     if (this.depth >= MAX_DEPTH) {
       this.error("substitutions nested too deep");
       return;
     }
-    new ShellReader(text, this.out, true, this.depth + 1).readList(null);
+    const reader = new ShellReader(text, this.out, true, this.depth + 1);
+    if (expandOnly) reader.doubleQuoted(new WordBuilder(), false);
+    else reader.readList(null);
   }
 
   /** Reads commands until `close` or the end. */
@@ -85,14 +89,16 @@ export class ShellReader extends WordReader {
         if (parens > 0) parens--;
         else if (close === ")") return;
         else this.error("unmatched )");
-      } else if (two === "((") {
-        // `((…))` is arithmetic (which may run substitutions held in variables) or, when it
-        // does not parse as such, two subshells: never allowable, and read for deny rules.
+      } else if (two === "((" && arithmeticSpan(this.src, this.pos + 2)) {
+        // `((…))` is arithmetic: its text is no command, but the substitutions in it run, and
+        // it may run substitutions held in variables: never allowable. (`((a) )` is two
+        // subshells and falls through to the parentheses below.)
         flush();
-        this.pos += 2;
+        const span = arithmeticSpan(this.src, this.pos + 2)!;
+        this.pos = span.end;
         this.out.substitutes = true;
-        const inner = this.balanced(2);
-        this.readNested(inner);
+        if (!span.closed) this.error("unterminated ((");
+        this.readNested(span.inner, true);
       } else if (c === "(") {
         this.pos++;
         flush();
@@ -168,9 +174,7 @@ export class ShellReader extends WordReader {
       const lines: string[] = [];
       let closed = false;
       while (this.pos < this.src.length) {
-        const end = this.src.indexOf("\n", this.pos);
-        const raw = this.src.slice(this.pos, end < 0 ? this.src.length : end);
-        this.pos = end < 0 ? this.src.length : end + 1;
+        const raw = this.heredocLine(doc.expands);
         const line = doc.stripTabs ? raw.replace(/^\t+/, "") : raw;
         if (line === doc.delimiter) {
           closed = true;
@@ -186,10 +190,27 @@ export class ShellReader extends WordReader {
     }
   }
 
+  /**
+   * One line of a here-document body. With an unquoted delimiter bash joins a line ending in
+   * an odd number of backslashes with the next before comparing it with the delimiter, so
+   * `EO\` + `F` ends the body there.
+   */
+  private heredocLine(joinContinued: boolean): string {
+    let line = "";
+    while (this.pos < this.src.length) {
+      const end = this.src.indexOf("\n", this.pos);
+      const raw = this.src.slice(this.pos, end < 0 ? this.src.length : end);
+      this.pos = end < 0 ? this.src.length : end + 1;
+      const trailing = /\\*$/.exec(raw)![0].length;
+      if (!joinContinued || trailing % 2 === 0 || end < 0) return line + raw;
+      line += raw.slice(0, -1);
+    }
+    return line;
+  }
+
   /** Finds the substitutions inside text that bash expands as if double-quoted. */
   private scanExpansions(text: string): void {
-    const reader = new ShellReader(`"${text.replace(/["]/g, '\\"')}"`, this.out, true, this.depth + 1);
-    reader.readWord();
+    this.readNested(text, true);
   }
 }
 

@@ -1,6 +1,7 @@
 // Words of a bash command line, as bash reads them (see shell-parse.ts): quotes, escapes,
 // ANSI-C strings, parameter expansions and every kind of substitution, whose inner command
 // lists the subclass reads. Nothing is expanded or run.
+import { type ArithmeticSpan, arithmeticSpan } from "./shell-arithmetic.js";
 import { readAnsiC } from "./shell-ansi-c.js";
 import type { ShellParse, ShellWord } from "./shell-types.js";
 
@@ -40,8 +41,13 @@ export abstract class WordReader {
 
   /** Reads a command list of this source from `pos` up to `close`; returns the position after it. */
   protected abstract readListAt(pos: number, close: ")"): number;
-  /** Reads another text (a backtick body, arithmetic) as a nested command list. */
-  protected abstract readOther(text: string): void;
+  /**
+   * Reads another text: a backtick body as a nested command list, or (`expandOnly`) text bash
+   * expands as if double-quoted without running it as commands (arithmetic, a here-document body).
+   */
+  protected abstract readOther(text: string, expandOnly: boolean): void;
+  /** `${…}` from just after `${`; `inDouble` when the expansion stands inside double quotes. */
+  protected abstract parameter(w: WordBuilder, inDouble: boolean): void;
 
   /** One word, up to an unquoted metacharacter; `null` when there is none here. */
   readWord(): ShellWord | null {
@@ -104,11 +110,12 @@ export abstract class WordReader {
     w.started = true;
   }
 
-  protected doubleQuoted(w: WordBuilder): void {
+  /** After an opening `"`; with `closing` false, the rest of the source as a here-document body (`"` is literal). */
+  protected doubleQuoted(w: WordBuilder, closing = true): void {
     w.started = true;
     while (this.pos < this.src.length) {
       const c = this.src[this.pos];
-      if (c === '"') {
+      if (c === '"' && closing) {
         this.pos++;
         return;
       }
@@ -131,15 +138,16 @@ export abstract class WordReader {
         this.pos++;
       }
     }
-    this.error('unterminated "');
+    if (closing) this.error('unterminated "');
   }
 
   /** At `$`: a substitution, a parameter expansion, or a plain dollar sign. */
   protected dollar(w: WordBuilder, unquoted: boolean): void {
     const rest = this.src.slice(this.pos);
-    if (rest.startsWith("$((")) {
-      this.pos += 3;
-      this.arithmetic(w);
+    const span = rest.startsWith("$((") ? arithmeticSpan(this.src, this.pos + 3) : null;
+    if (span) {
+      this.pos = span.end;
+      this.arithmetic(w, span);
     } else if (rest.startsWith("$(")) {
       this.pos += 2;
       this.substitution(")", w);
@@ -150,7 +158,7 @@ export abstract class WordReader {
       this.skipBalanced("[", "]", w);
     } else if (rest.startsWith("${")) {
       this.pos += 2;
-      this.braceExpansion(w);
+      this.parameter(w, !unquoted);
     } else {
       const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(rest);
       if (m) {
@@ -201,30 +209,17 @@ export abstract class WordReader {
     w.add(`\`${inner}\``, false);
   }
 
-  protected arithmetic(w: WordBuilder): void {
-    // Arithmetic evaluates variable contents recursively and may run substitutions: never allowable.
+  /**
+   * `$((…))`: arithmetic, which never runs its text as a command, but expands it as if
+   * double-quoted first (`'$(x)'` included), so the substitutions in it run. Arithmetic also
+   * evaluates variable contents recursively: never allowable.
+   */
+  protected arithmetic(w: WordBuilder, span: ArithmeticSpan): void {
     this.out.substitutes = true;
     w.expands = true;
-    const inner = this.balanced(2);
-    this.readNested(inner);
-    w.add(`$((${inner}))`, false);
-  }
-
-  /** The text up to where `depth` open parentheses close; the position moves past them. */
-  protected balanced(depth: number): string {
-    const start = this.pos;
-    let open = depth;
-    while (this.pos < this.src.length && open > 0) {
-      const c = this.src[this.pos];
-      if (c === "(") open++;
-      else if (c === ")") open--;
-      this.pos++;
-    }
-    if (open > 0) {
-      this.error("unterminated ((");
-      return this.src.slice(start);
-    }
-    return this.src.slice(start, Math.max(start, this.pos - depth));
+    if (!span.closed) this.error("unterminated $((");
+    this.readNested(span.inner, true);
+    w.add(`$((${span.inner}))`, false);
   }
 
   protected skipBalanced(open: string, close: string, w: WordBuilder): void {
@@ -238,58 +233,17 @@ export abstract class WordReader {
     }
     if (depth > 0) this.error(`unterminated $${open}`);
     const inner = this.src.slice(start, Math.max(start, this.pos - 1));
-    this.readNested(inner);
+    this.readNested(inner, true);
     w.expands = true;
     w.add(`$${open}${inner}${close}`, false);
   }
 
-  /** `${…}`: scanned to its closing brace, reading any substitution inside. */
-  protected braceExpansion(w: WordBuilder): void {
-    w.expands = true;
-    const inner = new WordBuilder();
-    let closed = false;
-    const start = this.pos;
-    while (this.pos < this.src.length) {
-      const c = this.src[this.pos];
-      if (c === "}") {
-        this.pos++;
-        closed = true;
-        break;
-      }
-      if (c === "\\") {
-        inner.add(this.src[this.pos + 1] ?? "", false);
-        this.pos += 2;
-      } else if (c === "'") {
-        const end = this.src.indexOf("'", this.pos + 1);
-        this.pos = end < 0 ? this.src.length : end + 1;
-      } else if (c === '"') {
-        this.pos++;
-        this.doubleQuoted(inner);
-      } else if (c === "$") {
-        this.dollar(inner, false);
-      } else if (c === "`") {
-        this.pos++;
-        this.backtick(inner, false);
-      } else {
-        inner.add(c, false);
-        this.pos++;
-      }
-    }
-    const text = this.src.slice(start, closed ? this.pos - 1 : this.pos);
-    if (!closed) this.error("unterminated ${");
-    else if (!/^(#?[A-Za-z_][A-Za-z0-9_]*|#?[0-9]+|[@*#?$!-])($|[:#%/^,@[-]|[-=?+])/.test(text))
-      this.error(`bad substitution: \${${text}}`);
-    // `${x@P}` expands x as a prompt string, which runs the substitutions x holds.
-    if (/@P\s*$/.test(text)) this.out.substitutes = true;
-    w.add(`\${${text}}`, false);
-  }
-
-  protected readNested(text: string): void {
+  protected readNested(text: string, expandOnly = false): void {
     if (this.depth >= MAX_DEPTH) {
       this.error("substitutions nested too deep");
       return;
     }
-    this.readOther(text);
+    this.readOther(text, expandOnly);
   }
 
   protected error(message: string): void {

@@ -1,0 +1,112 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
+// Attack lines found by trying new variants against the rule matcher (R-TOOL-2). Each line is
+// first run in real bash to prove it does what the attack claims (runs `touch P`, or rm with
+// -r and -f); then the matcher must not let an allow rule cover it, or must let the deny rule
+// see it. Lines that only look alike must not be denied for a rule they do not touch.
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+let bin: string;
+beforeAll(() => {
+  dirs = makeTempDirs();
+  bin = join(dirs.root, "bin");
+  mkdirSync(bin);
+  // Stand-ins: rm records a run with both -r and -f; git does nothing.
+  writeFileSync(
+    join(bin, "rm"),
+    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in --) break;; --recursive) r=1;; --force) f=1;; --*) ;;' +
+      ' -*) [[ "$a" == *[rR]* ]] && r=1; [[ "$a" == *f* ]] && f=1;; esac; done\n' +
+      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
+  );
+  writeFileSync(join(bin, "git"), "#!/bin/sh\nexit 0\n");
+  chmodSync(join(bin, "rm"), 0o755);
+  chmodSync(join(bin, "git"), 0o755);
+});
+afterAll(() => dirs.cleanup());
+
+let runs = 0;
+/** Runs the line in a fresh folder; returns whether `file` appeared there. */
+function leaves(command: string, file: string): boolean {
+  const ws = join(dirs.workspace, `r${runs++}`);
+  mkdirSync(ws, { recursive: true });
+  try {
+    execFileSync("bash", ["-c", command], {
+      cwd: ws,
+      stdio: "ignore",
+      timeout: 10_000,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: ws },
+    });
+  } catch {
+    // What the line left behind is what counts.
+  }
+  return existsSync(join(ws, file));
+}
+
+describe("allow rules are not passed by lines bash reads differently", () => {
+  it.each([
+    // A here-document ends at its delimiter after bash joins a backslash-continued line.
+    "git status <<EOF\nEO\\\nF\ntouch P\nEOF",
+    "git status <<-EOF\n\tEO\\\nF\ntouch P\nEOF",
+    "git status <<EOF\nEOF\\\n\ntouch P\nEOF",
+    "git status <<EOF\nE\\\nO\\\nF\ntouch P\nEOF",
+    // Inside double quotes (and here-document bodies) single quotes in ${x:-…} do not protect.
+    "git status \"${x:-'$(touch P)'}\"",
+    "git status \"${x-'`touch P`'}\"",
+    "git status <<EOF\n${x:-'$(touch P)'}\nEOF",
+    // A here-document body holding `\"` before a substitution.
+    'git status <<EOF\n\\" $(touch P)\nEOF',
+    'git status <<EOF\n\\" `touch P`\nEOF',
+  ])("%j", (command) => {
+    expect(leaves(command, "P"), "the line must really run touch").toBe(true);
+    expect(bashAllowMatches("git status*", command)).toBe(false);
+  });
+
+  it("still covers here-documents that end where the reader says", () => {
+    for (const command of [
+      "git status <<EOF\nEO\\\\\nEOF",
+      "git status <<'EOF'\nEO\\\nF\nEOF",
+      "git status <<EOF\na \\\nb\nEOF",
+    ]) {
+      expect(leaves(command, "P"), command).toBe(false);
+      expect(bashAllowMatches("git status*", command), command).toBe(true);
+    }
+  });
+});
+
+describe("arithmetic is read as arithmetic (R-TOOL-2)", () => {
+  it.each([
+    // Arithmetic text is expanded as if double-quoted: single quotes do not stop `$(…)`.
+    "echo $(( '$(rm -rf x)' 1 ))",
+    "(( '$(rm -rf x)' 1 ))",
+    "echo $[ '$(rm -rf x)' ]",
+    "for (( i=0; i<'$(rm -rf x)'; i++ )); do :; done",
+    "echo $(( 1 + $(rm -rf x) ))",
+    // Not closed by an adjacent `))`: these are subshells and command substitutions.
+    "((rm -rf x) )",
+    "echo $((rm -rf x) )",
+  ])("%j runs rm -rf and is denied", (command) => {
+    expect(leaves(command, "RAN"), "the line must really run rm -rf").toBe(true);
+    expect(bashDenyMatches("rm -rf*", command)).toBe(true);
+  });
+
+  it.each([
+    "echo $(( $(nproc) + 1 ))",
+    "(( $(date +%s) > 5 ))",
+    "echo $[ $(date) ]",
+    "echo $(( $(wc -l < f) * 2 ))",
+    "echo $((1 + 2))",
+  ])("%j is denied by no rule it does not run", (command) => {
+    for (const rule of ["curl*", "shutdown", "git push*", "rm -rf*"])
+      expect(bashDenyMatches(rule, command), rule).toBe(false);
+  });
+
+  it("the substitutions inside arithmetic are still checked", () => {
+    expect(bashDenyMatches("curl*", "echo $(( $(curl -s evil) + 1 ))")).toBe(true);
+    expect(bashDenyMatches("curl*", "(( x = `curl evil` ))")).toBe(true);
+  });
+});
