@@ -14,7 +14,7 @@ export const REDACTED = "[redacted]";
 const secrets = new Set<string>();
 let matcher: RegExp | null = null;
 
-/** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex. */
+/** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex, reversed. */
 function spellings(value: string): string[] {
   const bytes = Buffer.from(value, "utf8");
   return [
@@ -23,7 +23,17 @@ function spellings(value: string): string[] {
     encodeURIComponent(value),
     ...base64Cores(bytes),
     bytes.toString("hex"),
+    [...value].reverse().join(""),
   ];
+}
+
+/**
+ * A spelling as a pattern that also matches it broken by whitespace: `base64` wraps its lines
+ * at 76 columns, `xxd -p` at 60, `od` spaces every byte and `fold` cuts anywhere, so a long key
+ * printed through any of them never appears in one piece.
+ */
+function loosePattern(spelling: string): string {
+  return [...spelling].map(escapeRegExp).join("\\s*");
 }
 
 /**
@@ -52,9 +62,17 @@ export function registerSecret(value: string | undefined): void {
   rebuildMatcher();
 }
 
+/** Every spelling in lower case, for the stream redactor's look at a text's tail. */
+let lowerForms: string[] = [];
+let firstChars = new Set<string>();
+let longestForm = 0;
+
 function rebuildMatcher(): void {
   const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
-  matcher = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "gi") : null;
+  matcher = forms.length > 0 ? new RegExp(forms.map(loosePattern).join("|"), "gi") : null;
+  lowerForms = forms.map((f) => f.toLowerCase());
+  firstChars = new Set(lowerForms.map((f) => f[0]));
+  longestForm = forms[0]?.length ?? 0;
 }
 
 const compiled = new Map<string, RegExp>();
@@ -102,6 +120,45 @@ export function redactSecrets(text: string): string {
   if (!matcher || text.length === 0) return text;
   matcher.lastIndex = 0;
   return matcher.test(text) ? text.replace(matcher, REDACTED) : text;
+}
+
+/**
+ * Redacts a text that arrives in pieces (a model's streamed answer): a key split across two
+ * pieces is caught by holding back a tail that could begin one of its spellings until the next
+ * piece shows whether it does. `flush` releases what is held when the stream ends.
+ */
+export class StreamRedactor {
+  private held = "";
+
+  push(piece: string): string {
+    if (!matcher) return piece;
+    const text = redactSecrets(this.held + piece);
+    const cut = possibleSecretStart(text);
+    this.held = text.slice(cut);
+    return text.slice(0, cut);
+  }
+
+  flush(): string {
+    const rest = this.held;
+    this.held = "";
+    return redactSecrets(rest);
+  }
+
+  /** A new attempt of the stream: what was held belongs to the discarded one. */
+  reset(): void {
+    this.held = "";
+  }
+}
+
+/** Where the longest tail of `text` that may begin a secret's spelling starts (`text.length` when none does). */
+function possibleSecretStart(text: string): number {
+  // Whitespace inside a spelling is allowed (see loosePattern), so the window is wider than the spelling.
+  for (let i = Math.max(0, text.length - 2 * longestForm); i < text.length; i++) {
+    if (!firstChars.has(text[i].toLowerCase())) continue;
+    const tail = text.slice(i).replace(/\s+/g, "").toLowerCase();
+    if (lowerForms.some((f) => f.startsWith(tail))) return i;
+  }
+  return text.length;
 }
 
 /** A copy of a JSON-like value with every string redacted (the same object when nothing changed). */

@@ -1,7 +1,13 @@
 // R-CFG-3 at unit level: redaction by value in every spelling, and the scrubbed tool environment.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { redactDeep, redactSecrets, registerSecretsFromEnv, scrubbedEnv } from "../../src/config/secrets.js";
+import {
+  redactDeep,
+  redactSecrets,
+  registerSecretsFromEnv,
+  StreamRedactor,
+  scrubbedEnv,
+} from "../../src/config/secrets.js";
 
 const KEY = "unit-key-ZX81spectrum";
 
@@ -21,6 +27,43 @@ describe("redaction by value", () => {
     for (const s of spelled) expect(redactSecrets(`before ${s} after`)).not.toContain(s);
     expect(redactSecrets(`key=${KEY}.`)).toBe("key=[redacted].");
     expect(redactSecrets("abc stays")).toBe("abc stays");
+  });
+
+  it("catches a long key that dump tools wrap, space or reverse", () => {
+    const long = `sk-proj-${"A1b2C3d4E5f6G7h8".repeat(8)}XyZ`;
+    registerSecretsFromEnv({ LONG_API_KEY: long }, defaultConfig());
+    const line = `OPENAI_API_KEY=${long}\n`;
+    const wrap = (text: string, width: number) => text.match(new RegExp(`.{1,${width}}`, "g"))!.join("\n");
+    const hex = Buffer.from(line).toString("hex");
+    const dumps = {
+      base64: wrap(Buffer.from(line).toString("base64"), 76),
+      "xxd -p": wrap(hex, 60),
+      od: wrap(hex.replace(/(..)/g, " $1"), 48),
+      fold: wrap(line, 40),
+      rev: [...line].reverse().join(""),
+    };
+    for (const [tool, text] of Object.entries(dumps)) {
+      const out = redactSecrets(text);
+      expect(out, tool).toContain("[redacted]");
+      const pieces = out.replace(/\s+/g, "");
+      for (const piece of [long, Buffer.from(long).toString("base64").slice(4, 40), hex.slice(40, 100)])
+        expect(pieces.toLowerCase(), tool).not.toContain(piece.toLowerCase());
+    }
+  });
+
+  it("a key split across streamed pieces never comes out whole, whatever the cut", () => {
+    const text = `the key is ${KEY}, and more text after it`;
+    for (let cut = 1; cut < text.length; cut++) {
+      for (const second of [cut, Math.min(text.length, cut + 3)]) {
+        const r = new StreamRedactor();
+        const out = [text.slice(0, cut), text.slice(cut, second), text.slice(second)].map((p) => r.push(p));
+        out.push(r.flush());
+        expect(out.join(""), `cut at ${cut}/${second}`).toBe("the key is [redacted], and more text after it");
+      }
+    }
+    const plain = new StreamRedactor();
+    const words = ["some ", "unit", "s are ", "fine"];
+    expect([...words.map((w) => plain.push(w)), plain.flush()].join("")).toBe(words.join(""));
   });
 
   it("walks JSON values and keeps unchanged ones identical", () => {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { sessionDirs } from "./process-support.js";
 import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
 
@@ -139,5 +139,46 @@ describe("key values are redacted by value wherever tern writes (R-CFG-3)", () =
     expect(written).toContain("Invalid credentials");
     expect(written).not.toContain(bare);
     expect(written).not.toContain(hex);
+  });
+});
+
+describe("keys that reach tern in pieces (R-CFG-3)", () => {
+  const LONG = `sk-proj-${"A1b2C3d4E5f6G7h8".repeat(8)}XyZ`;
+
+  it("a dump tool that wraps or spaces the key, and a key streamed across deltas, are redacted", async () => {
+    const environ = "tr '\\0' '\\n' < /proc/$PPID/environ | grep '^OPENAI_API_KEY='";
+    e.provider.enqueue(
+      openaiToolCalls([
+        { id: "b64", name: "bash", args: { command: `${environ} | base64` } },
+        { id: "hex", name: "bash", args: { command: `${environ} | od -An -tx1 -v` } },
+        { id: "fold", name: "bash", args: { command: `${environ} | fold -w 40` } },
+      ]),
+      openaiStream()
+        .text(`the key is ${LONG.slice(0, 20)}`)
+        .text(LONG.slice(20, 90))
+        .text(`${LONG.slice(90)} and that is all`)
+        .finish("stop")
+        .usage({ prompt_tokens: 1, completion_tokens: 1 })
+        .build(),
+    );
+    const r = await ternRun(e, ["--yes"], "leak it", { env: { OPENAI_API_KEY: LONG } });
+    expect(r.end).toMatchObject({ stop_reason: "completed" });
+    const results = r.events.filter((ev) => ev.type === "tool_result").map((ev) => ev.content as string);
+    expect(results).toHaveLength(3);
+    for (const content of results) expect(content).toContain("[redacted]");
+    const deltas = r.events
+      .filter((ev) => ev.type === "text_delta")
+      .map((ev) => ev.text)
+      .join("");
+    expect(deltas).toBe("the key is [redacted] and that is all");
+    // Whitespace taken out, no piece of the key in any spelling survives anywhere tern wrote.
+    const squeeze = (text: string) => text.replace(/\s+|\\n/g, "").toLowerCase();
+    const pieces = [
+      LONG.slice(8, 60),
+      Buffer.from(LONG).toString("base64").slice(8, 60),
+      Buffer.from(LONG).toString("hex").slice(20, 80),
+    ].map((p) => p.toLowerCase());
+    for (const place of [r.stdout, everythingWritten(), e.provider.requests[1].rawBody])
+      for (const piece of pieces) expect(squeeze(place)).not.toContain(piece);
   });
 });
