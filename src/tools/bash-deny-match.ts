@@ -11,12 +11,20 @@ export interface DenyWord {
   unknown: boolean;
   /** Unquoted glob characters: compared as a glob against the rule's program. */
   globs: boolean;
+  /** Read by bash as `NAME=value` (set when known from the parse). */
+  assignment?: boolean;
 }
 
 export class DenyAnalysisTooLarge extends Error {}
 
 export function toDenyWord(w: ShellWord): DenyWord {
-  return { value: w.value, unknown: w.expands, globs: w.globs };
+  return { value: w.value, unknown: w.expands, globs: w.globs, assignment: isAssignment(w) };
+}
+
+/** `NAME=…`, `NAME+=…` or `NAME[…]=…` with the name and `=` written unquoted: bash reads it as an assignment. */
+export function isAssignment(w: ShellWord): boolean {
+  const m = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.exec(w.value);
+  return m !== null && w.unquoted.slice(0, m[0].length).every(Boolean);
 }
 
 /** A command word's own glob (`/bin/r?`, `r*`) read as a regular expression. */
@@ -99,7 +107,9 @@ export function viewMatches(p: DenyPattern, view: DenyWord[]): boolean {
   const have = new Set<string>();
   const operands: string[] = [];
   let options = true;
-  for (const w of rest) {
+  for (const [k, w] of rest.entries()) {
+    // A flag glued to an expansion (`-r$X`, `-r"$(…)"`) may carry any flag.
+    if (options && w.startsWith("-") && view[k + 1].unknown) for (const r of p.flags.required) have.add(r);
     const long = w.startsWith("--") ? LONG_FLAGS[w.slice(2)] : undefined;
     if (options && w === "--") options = false;
     else if (options && /^-[A-Za-z0-9]+$/.test(w)) for (const ch of w.slice(1)) have.add(normalizeFlag(ch));

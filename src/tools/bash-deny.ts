@@ -1,89 +1,37 @@
 // What a deny rule sees of a bash command (R-TOOL-2): every simple command, also inside
-// substitutions, here-documents fed to a shell, and the strings of `bash -c`, `sh -c`, `eval`;
-// through wrappers (`sudo`, `env`, `timeout`, `xargs`, `exec`, …), leading `VAR=…`
-// assignments and a program's directory; with brace expansion and `$IFS`-style splitting
-// undone; and with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
+// substitutions (arithmetic and single-quoted text that builtins evaluate included),
+// here-documents fed to a shell, and the strings of `bash -c`, `sh -c`, `eval`, `trap`; through
+// wrappers (`sudo`, `env`, `timeout`, `xargs`, `exec`, …), leading `VAR=…` assignments and a
+// program's directory; with brace expansion and `$IFS`-style splitting undone, the values the
+// line itself gives its variables, aliases and positional parameters put in (bash-deny-facts.ts),
+// and with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
+import { aliasExpanded, type LineFacts, lineFacts, substituted } from "./bash-deny-facts.js";
 import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";
+import {
+  EVALUATORS,
+  FIND_EXEC,
+  KEYWORDS,
+  POSITIONAL_WRAPPERS,
+  SHELLS,
+  STRING_RUNNERS,
+  WRAPPERS,
+} from "./bash-deny-programs.js";
+import { decodedForms, scriptStrings } from "./bash-deny-text.js";
 import { braceExpanded } from "./brace-expand.js";
-import { parseShell, type SimpleCommand } from "./shell-parse.js";
+import { parseExpanded, parseShell, type SimpleCommand } from "./shell-parse.js";
 
-/** Programs that run their remaining arguments (after their own options) as a command. */
-const WRAPPERS = new Set([
-  "sudo",
-  "doas",
-  "env",
-  "nice",
-  "ionice",
-  "timeout",
-  "command",
-  "builtin",
-  "exec",
-  "xargs",
-  "nohup",
-  "time",
-  "stdbuf",
-  "setsid",
-  "chroot",
-  "taskset",
-  "chrt",
-  "unbuffer",
-  "flock",
-  "strace",
-  "ltrace",
-  "parallel",
-  "busybox",
-  "caffeinate",
-  "systemd-run",
-  "firejail",
-  "torsocks",
-  "proxychains",
-  "proxychains4",
-  "catchsegv",
-  "valgrind",
-  "fakeroot",
-  "sg",
-  "!",
-  "{",
-  "if",
-  "then",
-  "elif",
-  "else",
-  "while",
-  "until",
-  "do",
-  "coproc",
-  "ssh",
-  "watch",
-  "su",
-  "runuser",
-]);
-/** Shells whose non-option arguments (the `-c` string) are command lines themselves. */
-const SHELLS = new Set([
-  "sh",
-  "bash",
-  "dash",
-  "zsh",
-  "ksh",
-  "mksh",
-  "ash",
-  "yash",
-  "fish",
-  "tcsh",
-  "csh",
-  "rbash",
-]);
-/** Programs whose arguments, joined by spaces, are one command line. */
-const STRING_RUNNERS = new Set(["eval", "watch", "su", "runuser", "script", "ssh", "alias"]);
-/** Builtins that run text as commands. */
-const EVALUATORS = new Set(["eval", "source", "."]);
-const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 // Bounds on the analysis: a long script yields tens of thousands of views at most; past these
 // the line counts as matching (deny stays on the safe side) rather than eating memory.
 const MAX_VIEWS = 200_000;
 const MAX_VIEW_WORDS = 4_000_000;
 const MAX_DEPTH = 8;
+
+interface Walk {
+  add(view: DenyWord[]): void;
+  facts: LineFacts;
+}
 
 /** Every way a deny rule may see the simple commands of a command line. */
 export function denyViews(command: string): DenyWord[][] {
@@ -99,38 +47,61 @@ export function denyViews(command: string): DenyWord[][] {
     if (views.length >= MAX_VIEWS || words > MAX_VIEW_WORDS) throw new DenyAnalysisTooLarge();
     views.push(view);
   };
-  collectLine(command, 0, add);
+  const parsed = parseShell(command);
+  const walk: Walk = { add, facts: lineFacts(parsed, command) };
+  collectLine(command, 0, walk);
   // A line bash would refuse runs nothing, but a deny rule stays on the safe side: the same
   // text read again with its quotes ignored.
-  if (parseShell(command).errors.length) collectLine(command.replace(/['"`]/g, " "), 1, add);
+  if (parsed.errors.length) collectLine(command.replace(/['"`]/g, " "), 1, walk);
   // Text a shell or eval will run may be built by other commands (`echo rm -rf / | sh`,
-  // `bash -c "$(printf …)"`): then every argument of every command may be a command.
+  // `bash -c "$(printf …)"`, `cat <<< '…' | bash`): then every argument of every command, and
+  // every here-document or here-string of the line, may be a command.
   if (views.some((v) => SHELLS.has(v[0].value) || EVALUATORS.has(v[0].value))) {
     for (const view of [...views]) {
       for (let j = 1; j < view.length; j++) {
-        unwrap(view, j, 0, add, new Set());
-        if (/\s/.test(view[j].value)) collectLine(view[j].value, 1, add);
+        unwrap(view, j, 0, walk, new Set());
+        if (/\s/.test(view[j].value)) collectLine(view[j].value, 1, walk);
+        for (const text of decodedForms(view[j].value)) collectLine(text, 1, walk);
       }
     }
+    for (const cmd of parsed.commands)
+      for (const r of cmd.redirects) if (r.body !== undefined) collectBody(r.body, 1, walk);
   }
   return views;
 }
 
-function collectLine(command: string, depth: number, add: (v: DenyWord[]) => void): void {
+function collectLine(command: string, depth: number, walk: Walk): void {
   if (depth > MAX_DEPTH) throw new DenyAnalysisTooLarge();
   const parsed = parseShell(command);
-  for (const cmd of parsed.commands) collectCommand(cmd, depth, add);
+  if (depth > 0) lineFacts(parsed, command, walk.facts);
+  for (const cmd of parsed.commands) collectCommand(cmd, depth, walk);
 }
 
-function collectCommand(cmd: SimpleCommand, depth: number, add: (v: DenyWord[]) => void): void {
+/** A here-document body as a shell reads it: as written, and with its expansion escapes undone. */
+function collectBody(body: string, depth: number, walk: Walk): void {
+  collectLine(body, depth, walk);
+  const unescaped = body.replace(/\\\n/g, "").replace(/\\([$`\\])/g, "$1");
+  if (unescaped !== body) collectLine(unescaped, depth, walk);
+}
+
+function collectCommand(cmd: SimpleCommand, depth: number, walk: Walk): void {
   const plain = cmd.words.map(toDenyWord);
   const expanded = [plain, ...braceExpanded(cmd.words)];
-  const variants = [...expanded, ...expanded.flatMap(splitOnExpansions)];
-  for (const words of variants) unwrap(words, 0, depth, add, new Set());
+  const variants = [
+    ...expanded,
+    ...expanded.flatMap(splitOnExpansions),
+    ...expanded.flatMap((v) => substituted(v, walk.facts)),
+  ];
+  for (const words of variants) unwrap(words, 0, depth, walk, new Set());
+  // Quoted text holding `$(…)` runs it when a builtin evaluates it as arithmetic or an array
+  // subscript (`let 'a[$(…)]'`, `[[ -v 'a[$(…)]' ]]`, `x='a[$(…)]'; (( x ))`).
+  for (const w of cmd.words)
+    if (!w.expands && /\$\(|`/.test(w.value))
+      for (const inner of parseExpanded(w.value).commands) collectCommand(inner, depth + 1, walk);
   // Input fed to a shell (`bash <<EOF`, `sh <<< "…"`) is a command line too.
   const program = programOf(plain, 0);
   if (program !== null && SHELLS.has(basename(plain[program].value))) {
-    for (const r of cmd.redirects) if (r.body !== undefined) collectLine(r.body, depth + 1, add);
+    for (const r of cmd.redirects) if (r.body !== undefined) collectBody(r.body, depth + 1, walk);
   }
 }
 
@@ -139,11 +110,45 @@ function basename(program: string): string {
   return slash >= 0 && slash < program.length - 1 ? program.slice(slash + 1) : program;
 }
 
+/** Whether bash reads the word as an assignment (its value may expand: `x=$(…)` is one). */
+function assigns(w: DenyWord): boolean {
+  return w.assignment ?? (!w.unknown && ASSIGNMENT.test(w.value));
+}
+
 /** Index of the program word after leading assignments, or null when there is none. */
 function programOf(words: DenyWord[], from: number): number | null {
   let i = from;
-  while (i < words.length && !words[i].unknown && ASSIGNMENT.test(words[i].value)) i++;
+  while (i < words.length && assigns(words[i])) i++;
   return i < words.length ? i : null;
+}
+
+/**
+ * Where a wrapper's command may start: after its options and their values, assignments (`env`),
+ * numbers and durations (`timeout 5`, `nice -n 10`) and, for some, one positional argument. A
+ * word whose value is only known when it runs counts as a program only there, so that
+ * `sudo wc -l "$f"` is not read as running `$f`.
+ */
+function commandPositions(words: DenyWord[], at: number, name: string): Set<number> {
+  const open = new Set<number>();
+  let positional = POSITIONAL_WRAPPERS.has(name) ? 1 : 0;
+  let afterOption = false;
+  for (let j = at + 1; j < words.length; j++) {
+    open.add(j);
+    const w = words[j];
+    if (w.value.startsWith("-")) {
+      afterOption = true;
+      continue;
+    }
+    if (assigns(w) || (!w.unknown && /^\d+(\.\d+)?[smhd]?$/.test(w.value))) {
+      afterOption = false;
+      continue;
+    }
+    // Right after an option a word may be its value or the command; look one further.
+    if (afterOption) afterOption = false;
+    else if (positional > 0) positional--;
+    else break;
+  }
+  return open;
 }
 
 /** Adds the command from `from` on, and every command a wrapper or shell in it would run. */
@@ -151,49 +156,69 @@ function unwrap(
   words: DenyWord[],
   from: number,
   depth: number,
-  add: (v: DenyWord[]) => void,
+  walk: Walk,
   visited: Set<number>,
+  aliased: Set<string> = new Set(),
 ): void {
   if (visited.has(from)) return;
   visited.add(from);
   const at = programOf(words, from);
   if (at === null) return;
+  const { add } = walk;
+  // An alias the line defines stands for its text (bash expands each alias once).
+  const alias = aliased.has(words[at].value) ? null : aliasExpanded(words, at, walk.facts);
+  if (alias) unwrap(alias, from, depth, walk, new Set(), new Set([...aliased, words[at].value]));
   const program = { ...words[at], value: basename(words[at].value) };
   const args = words.slice(at + 1);
   add([program, ...args]);
   for (const rest of afterGlobalOptions(args)) add([program, ...rest]);
   const name = program.value;
-  if (WRAPPERS.has(name)) {
+  if (KEYWORDS.has(name) && !program.unknown) {
+    unwrap(words, at + 1, depth, walk, visited, aliased);
+  } else if (name === "function" && !program.unknown) {
+    // `function name { body; }`: the body's first command follows the name (and its `{`).
+    unwrap(words, at + 2, depth, walk, visited, aliased);
+  } else if (WRAPPERS.has(name)) {
     // Options of wrappers differ (`sudo -u root`, `timeout -s KILL 5`, `xargs -I{}`): rather
     // than know each, every later word is tried as the start of the wrapped command.
+    const open = commandPositions(words, at, name);
     for (let j = at + 1; j < words.length; j++) {
-      unwrap(words, j, depth, add, visited);
-      if (/\s/.test(words[j].value)) collectLine(words[j].value, depth + 1, add);
+      if (open.has(j) || !(words[j].unknown || words[j].globs))
+        unwrap(words, j, depth, walk, visited, aliased);
+      if (/\s/.test(words[j].value)) collectLine(words[j].value, depth + 1, walk);
     }
-    if (name === "env") {
-      for (const a of args)
-        if (/^-\w*S/.test(a.value) || a.value.startsWith("--split-string")) {
-          const s = a.value.replace(/^--split-string=?|^-\w*S/, "");
-          if (s) collectLine(s, depth + 1, add);
-        }
-      const split = args.findIndex((a) => /^-\w*S$|^--split-string$/.test(a.value));
-      if (split >= 0 && split + 1 < args.length) collectLine(args[split + 1].value, depth + 1, add);
-    }
+    if (name === "env") envSplitString(args, depth, walk);
   } else if (SHELLS.has(name)) {
     for (const a of args)
-      if (!a.value.startsWith("-") || /\s/.test(a.value)) collectLine(a.value, depth + 1, add);
+      if (!a.value.startsWith("-") || /\s/.test(a.value)) collectLine(a.value, depth + 1, walk);
   }
   if (STRING_RUNNERS.has(name)) {
     const text =
       name === "alias" ? args.map((a) => a.value.replace(/^[^=]*=/, "")) : args.map((a) => a.value);
-    collectLine(text.join(name === "alias" ? "\n" : " "), depth + 1, add);
-    for (const a of args) collectLine(a.value, depth + 1, add);
+    collectLine(text.join(name === "alias" ? "\n" : " "), depth + 1, walk);
+    for (const a of args) collectLine(a.value, depth + 1, walk);
   }
+  for (const text of scriptStrings(
+    name,
+    args.map((a) => a.value),
+  ))
+    collectLine(text, depth + 1, walk);
   if (name === "find") {
     for (let j = at + 1; j < words.length; j++) {
-      if (FIND_EXEC.has(words[j].value)) unwrap(words, j + 1, depth, add, visited);
+      if (FIND_EXEC.has(words[j].value)) unwrap(words, j + 1, depth, walk, visited, aliased);
     }
   }
+}
+
+/** `env -S 'cmd args'` / `--split-string`: the string is a command line. */
+function envSplitString(args: DenyWord[], depth: number, walk: Walk): void {
+  for (const a of args)
+    if (/^-\w*S/.test(a.value) || a.value.startsWith("--split-string")) {
+      const s = a.value.replace(/^--split-string=?|^-\w*S/, "");
+      if (s) collectLine(s, depth + 1, walk);
+    }
+  const split = args.findIndex((a) => /^-\w*S$|^--split-string$/.test(a.value));
+  if (split >= 0 && split + 1 < args.length) collectLine(args[split + 1].value, depth + 1, walk);
 }
 
 /**
@@ -224,7 +249,8 @@ function splitOnExpansions(words: DenyWord[]): DenyWord[][] {
   const out: DenyWord[] = [];
   const expansion = /\$\{[^}]*\}|\$\([^)]*\)\)?|`[^`]*`|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]/g;
   for (const w of words) {
-    if (!w.unknown) {
+    // Bash never splits an assignment's value.
+    if (!w.unknown || assigns(w)) {
       out.push(w);
       continue;
     }

@@ -26,7 +26,8 @@ export abstract class ParameterReader extends WordReader {
         const end = this.src.indexOf("'", this.pos + 1);
         const quoted = this.src.slice(this.pos + 1, end < 0 ? this.src.length : end);
         this.pos = end < 0 ? this.src.length : end + 1;
-        if (inDouble) this.readNested(quoted, true);
+        // An array subscript is arithmetic: bash expands what its single quotes hold, too.
+        if (inDouble || this.src.slice(start, this.pos).includes("[")) this.readNested(quoted, true);
       } else if (c === '"') {
         this.pos++;
         this.doubleQuoted(inner);

@@ -43,6 +43,12 @@ export class ShellReader extends ParameterReader {
     return reader.out;
   }
 
+  static parseExpanded(src: string): ShellParse {
+    const reader = new ShellReader(src);
+    reader.readNested(src, true);
+    return reader.out;
+  }
+
   protected readListAt(pos: number, close: ")"): number {
     const inner = new ShellReader(this.src, this.out, true, this.depth + 1);
     inner.pos = pos;
@@ -216,4 +222,9 @@ export class ShellReader extends ParameterReader {
 
 export function parseShell(command: string): ShellParse {
   return ShellReader.parse(command);
+}
+
+/** The substitutions of a text bash expands as if double-quoted (arithmetic, an array subscript). */
+export function parseExpanded(text: string): ShellParse {
+  return ShellReader.parseExpanded(text);
 }

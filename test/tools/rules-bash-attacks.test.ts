@@ -110,3 +110,85 @@ describe("arithmetic is read as arithmetic (R-TOOL-2)", () => {
     expect(bashDenyMatches("curl*", "(( x = `curl evil` ))")).toBe(true);
   });
 });
+
+describe("deny rules see what the line itself spells out (R-TOOL-2)", () => {
+  it.each([
+    // Input a shell reads: an expanding here-document's escapes undone, here-strings anywhere.
+    "bash <<EOF\n\\$'\\x72m' -rf x\nEOF",
+    "exec 3<<<'rm -rf x'; bash <&3",
+    "cat <<< 'rm -rf x' | bash",
+    "xargs -I{} sh -c '{}' <<< 'rm -rf x'",
+    "printf '\\x72m -rf x' | bash",
+    "echo cm0gLXJmIHg= | base64 -d | bash",
+    // Quoted text that builtins evaluate as an array subscript runs its $(…).
+    "x='a[$(rm -rf x)]'; (( x ))",
+    "[[ 'a[$(rm -rf x)]' -eq 1 ]]",
+    "let 'a[$(rm -rf x)]=1'",
+    "printf -v 'a[$(rm -rf x)]' 1",
+    "echo ${a['$(rm -rf x)']}",
+    "echo $(( $(echo 'a[$(rm -rf x)]') ))",
+    // Variables, aliases, positional parameters and functions the line defines.
+    "x='rm -rf x'; $x",
+    "IFS=,; x=rm,-rf,x; $x",
+    "c=r; c+=m; $c -rf x",
+    "printf -v c rm; $c -rf x",
+    "read c <<< rm; $c -rf x",
+    "v=-rf; rm $v x",
+    "v=-r; rm ${v}f x",
+    'set -- rm -rf x; "$@"',
+    "shopt -s expand_aliases\nalias r=rm\nr -rf x",
+    'del() { rm "$@"; }; del -rf x',
+    'function del { rm "$@"; }; del -rf x',
+    "time F=-rf; rm $F x",
+    // Flags glued to an expansion, and echo's known output.
+    'rm -r"$x"f x',
+    "rm -r$(echo f) x",
+    "rm $(echo -rf x)",
+    // Commands given as strings: trap, one-line scripts, more wrappers.
+    "trap 'rm -rf x' EXIT",
+    "awk 'BEGIN{system(\"rm -rf x\")}'",
+    "unshare rm -rf x",
+  ])("%j", (command) => {
+    expect(leaves(command, "RAN"), "the line must really run rm -rf").toBe(true);
+    expect(bashDenyMatches("rm -rf*", command)).toBe(true);
+  });
+
+  it("sees a name that hash -p points at the program", () => {
+    const command = `hash -p ${bin}/rm foo; foo -rf x`;
+    expect(leaves(command, "RAN")).toBe(true);
+    expect(bashDenyMatches("rm -rf*", command)).toBe(true);
+  });
+
+  it.each([
+    "x=$(date); echo $x",
+    "x=$HOME/a; ls $x",
+    "v=$(git rev-parse HEAD)",
+    "FOO=$BAR make",
+    'for f in *.ts; do wc -l "$f"; done',
+    'while read -r line; do echo "$line"; done < f',
+    'if [ -f "$f" ]; then cat "$f"; fi',
+    'sudo wc -l "$f"',
+    'time make "$target"',
+    "sudo cat *",
+    'nice -n 10 make -j"$(nproc)"',
+    'timeout 60 npm test -- "$@"',
+    'env NODE_ENV=test npm test "$file"',
+    "x=$(( $(wc -l < f) * 2 ))",
+    'for ((i=0;i<3;i++)); do echo "$i"; done',
+    "alias ll='ls -la'; ll",
+    "git commit -m 'fix: stop using rm -rf'",
+  ])("%j is denied by no rule it does not run", (command) => {
+    for (const rule of ["curl*", "shutdown", "git push*", "rm -rf*", "npm publish*"])
+      expect(bashDenyMatches(rule, command), rule).toBe(false);
+  });
+
+  it("an unknown program still stands for any program", () => {
+    for (const command of [
+      "$EDITOR -rf x",
+      "${RM:-rm} -rf x",
+      "sudo -u root $X -rf x",
+      "timeout -s KILL 5 $X -rf x",
+    ])
+      expect(bashDenyMatches("rm -rf*", command), command).toBe(true);
+  });
+});
