@@ -1,6 +1,9 @@
 // R-REC-9: one writer per session. The lock is a file beside the record holding the writer's
 // pid, created exclusively; a second tern on the same session is refused before it writes
-// anything. A lock whose process is gone (a crash, SIGKILL) is taken over.
+// anything. A lock whose process is gone (a crash, SIGKILL) is taken over. PIDs are reused
+// (after a reboot, and in a restarted container, where tern often gets the same small pid
+// again), so the lock also names the boot and the process's start time where the system tells
+// them (/proc): a live pid that started at another time, or a lock from another boot, is stale.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
@@ -24,24 +27,63 @@ export interface SessionLock {
   release(): void;
 }
 
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else, which still means alive.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** Lock files this process holds: its own pid in any other lock is a leftover of an earlier life. */
+const held = new Set<string>();
+
+interface Holder {
+  pid: number;
+  start?: string;
+  boot?: string;
 }
 
-function readHolder(file: string): number | undefined {
+function readOr(path: string): string | undefined {
   try {
-    return Number.parseInt(readFileSync(file, "utf8").trim(), 10);
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
+}
+
+/** The process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat). */
+function startTime(pid: number): string | undefined {
+  const stat = readOr(`/proc/${pid}/stat`);
+  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+}
+
+const bootId = () => readOr("/proc/sys/kernel/random/boot_id")?.trim();
+
+function isAlive(holder: Holder, file: string): boolean {
+  const { pid } = holder;
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return held.has(file);
+  const boot = bootId();
+  if (holder.boot && boot && holder.boot !== boot) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else, which still means alive.
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const start = holder.start ? startTime(pid) : undefined;
+  return !(start && start !== holder.start);
+}
+
+function readHolder(file: string): Holder | undefined {
+  const text = readOr(file);
+  if (text === undefined) return undefined;
+  const [pid, ...fields] = text.trim().split(/\s+/);
+  const holder: Holder = { pid: Number.parseInt(pid, 10) };
+  for (const f of fields) {
+    if (f.startsWith("start=")) holder.start = f.slice(6);
+    else if (f.startsWith("boot=")) holder.boot = f.slice(5);
+  }
+  return holder;
+}
+
+function lockText(): string {
+  const start = startTime(process.pid);
+  const boot = bootId();
+  return `${process.pid}${start ? ` start=${start}` : ""}${boot ? ` boot=${boot}` : ""}\n`;
 }
 
 /** Takes the session's lock or throws SessionLockedError naming the live holder. */
@@ -54,29 +96,33 @@ export function lockSession(dir: string, sessionId: string): SessionLock {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const holder = readHolder(file);
+      const pid = holder?.pid;
       // Another tern may be between creating the file and writing its pid: give it a moment.
-      if (holder === undefined || Number.isNaN(holder)) {
+      if (pid === undefined || Number.isNaN(pid)) {
         if (attempt < 5) {
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
           continue;
         }
-      } else if (isAlive(holder)) throw new SessionLockedError(sessionId, holder);
+      } else if (isAlive(holder!, file)) throw new SessionLockedError(sessionId, pid);
       // Stale: its process is gone. Remove it only if it still names that process.
-      if (readHolder(file) === holder || holder === undefined || Number.isNaN(holder)) {
+      const now = readHolder(file)?.pid;
+      if (now === pid || pid === undefined || Number.isNaN(pid)) {
         try {
           unlinkSync(file);
         } catch {}
       }
       continue;
     }
-    writeSync(fd, `${process.pid}\n`);
+    writeSync(fd, lockText());
     closeSync(fd);
+    held.add(file);
     let released = false;
     return {
       release() {
         if (released) return;
         released = true;
-        if (readHolder(file) === process.pid) {
+        held.delete(file);
+        if (readHolder(file)?.pid === process.pid) {
           try {
             unlinkSync(file);
           } catch {}
@@ -84,5 +130,5 @@ export function lockSession(dir: string, sessionId: string): SessionLock {
       },
     };
   }
-  throw new SessionLockedError(sessionId, readHolder(file) ?? 0);
+  throw new SessionLockedError(sessionId, readHolder(file)?.pid ?? 0);
 }

@@ -1,7 +1,7 @@
 // R-REC-4 / R-REC-9 / R-BASH-1 / §10 through the built CLI: one writer per session, signals as
 // cancel with no command outliving tern, private files, complete-but-unknown last lines,
 // empty records, `--image` of things that are not files.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -81,6 +81,21 @@ describe("one writer per session (R-REC-9)", () => {
     e.provider.enqueue(openaiText("resumed"));
     const r = await ternRun(e, ["--continue"], "go on");
     expect(r.end).toMatchObject({ stop_reason: "completed" });
+  });
+
+  it("a lock whose pid now belongs to another process (reused after a restart) is taken over", async () => {
+    const dir = await firstSession();
+    const stranger = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+      // The pid is alive, but it started long after the tern that wrote this lock.
+      writeFileSync(join(dir, "lock"), `${stranger.pid} start=1 boot=${boot}\n`);
+      e.provider.enqueue(openaiText("resumed"));
+      const r = await ternRun(e, ["--continue"], "go on");
+      expect(r.end).toMatchObject({ stop_reason: "completed" });
+    } finally {
+      stranger.kill("SIGKILL");
+    }
   });
 });
 
