@@ -93,3 +93,37 @@ export const STRING_RUNNERS = new Set(["eval", "watch", "su", "runuser", "script
 /** Builtins that run text as commands. */
 export const EVALUATORS = new Set(["eval", "source", "."]);
 export const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/** Interpreters whose code argument may hand strings to a shell (`system`, `os.system`, …). */
+export const SCRIPT_RUNNERS = new Set([
+  "python",
+  "python3",
+  "python2",
+  "perl",
+  "ruby",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "php",
+  "lua",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "tclsh",
+  "osascript",
+]);
+
+/**
+ * Whether `always` for this program and first argument would cover far more than the command
+ * approved: wrappers, shells and evaluators run whatever follows, and an interpreter's (or git's)
+ * leading option may carry code (`python3 -c`, `node -e`, `git -c core.pager=…`).
+ */
+export function grantTooWide(program: string, firstArg: string | undefined): boolean {
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  if (WRAPPERS.has(name) || SHELLS.has(name) || STRING_RUNNERS.has(name) || EVALUATORS.has(name)) return true;
+  if (name === "function") return true;
+  const option = firstArg?.startsWith("-") ?? false;
+  return option && (SCRIPT_RUNNERS.has(name.replace(/[0-9.]+$/, "")) || name === "git");
+}

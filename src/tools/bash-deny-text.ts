@@ -1,28 +1,8 @@
 // Text that other programs turn into a command line, for deny rules (bash-deny.ts): when a
 // line pipes into a shell, what `printf '\x72m …'` or `base64 -d` would print; and the string
 // literals of a one-line script (`python3 -c 'os.system("rm -rf /")'`, `awk 'BEGIN{system(…)}'`).
+import { SCRIPT_RUNNERS } from "./bash-deny-programs.js";
 import { readAnsiC } from "./shell-ansi-c.js";
-
-/** Interpreters whose code argument may hand strings to a shell (`system`, `os.system`, …). */
-const SCRIPT_RUNNERS = new Set([
-  "python",
-  "python3",
-  "python2",
-  "perl",
-  "ruby",
-  "node",
-  "nodejs",
-  "deno",
-  "bun",
-  "php",
-  "lua",
-  "awk",
-  "gawk",
-  "mawk",
-  "nawk",
-  "tclsh",
-  "osascript",
-]);
 
 /** What `printf`/`echo -e` and `base64 -d` would make of an argument, when that differs from it. */
 export function decodedForms(value: string): string[] {

@@ -9,6 +9,7 @@ import picomatch from "picomatch";
 import { readRule } from "../config/rule-syntax.js";
 import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
+import { grantTooWide } from "./bash-deny-programs.js";
 import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
 import { globToRegExp } from "../config/wildcard.js";
 
@@ -160,10 +161,11 @@ export function bashGrantPrefixes(command: string): string[] | null {
   const parsed = parseShell(command);
   if (parsed.errors.length || parsed.substitutes) return null;
   const out: string[] = [];
-  for (const cmd of parsed.commands) {
-    const words = cmd.words.slice(0, 2);
+  for (const all of steeredCommands(parsed)) {
+    const words = all.slice(0, 2);
     if (words.length === 0 || !words.every(isPlainWord)) return null;
-    if (/=/.test(words[0].value)) return null;
+    // `env X=1`, `timeout 5`, `bash -c`, `eval echo`, `python3 -c` would cover any command.
+    if (/=/.test(words[0].value) || grantTooWide(words[0].value, words[1]?.value)) return null;
     out.push(words.map((w) => w.value).join(" "));
   }
   return out.length ? [...new Set(out)] : null;

@@ -7,8 +7,10 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalPolicy } from "../../src/tools/approval.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { bashCall } from "./helpers.js";
 
 let dirs: TempDirs;
 let bin: string;
@@ -190,5 +192,39 @@ describe("deny rules see what the line itself spells out (R-TOOL-2)", () => {
       "timeout -s KILL 5 $X -rf x",
     ])
       expect(bashDenyMatches("rm -rf*", command), command).toBe(true);
+  });
+});
+
+describe("always grants never cover all of bash (R-TOOL-2)", () => {
+  const policy = () => new ApprovalPolicy({ mode: "ask", allow: [], deny: [], cwd: dirs.workspace });
+
+  it.each([
+    ["env FOO=1 npm test", "env FOO=1 rm -rf x"],
+    ["timeout 5 npm test", "timeout 5 rm -rf x"],
+    ["sudo npm test", "sudo rm -rf x"],
+    ["nice -n 5 make", "nice -n 5 rm -rf x"],
+    ["bash -c 'ls'", "bash -c 'rm -rf x'"],
+    ["sh script.sh", "sh -c 'rm -rf x'"],
+    ["eval echo hi", "eval echo ';' rm -rf x"],
+    ["xargs echo < list", "xargs rm -rf < list"],
+    ["python3 -c 'print(1)'", "python3 -c 'import os; os.system(\"rm -rf x\")'"],
+    ["node -e '1'", 'node -e \'require("child_process").execSync("rm -rf x")\''],
+    ["git -c color.ui=never status", "git -c core.pager='rm -rf x' log"],
+    ["time make", "time rm -rf x"],
+  ])("always for %j does not cover %j", (approved, other) => {
+    const p = policy();
+    expect(p.describeAlways(bashCall(approved))).toMatch(/approves it once/);
+    p.grantAlways(bashCall(approved));
+    expect(p.decide(bashCall(other))).toBe("ask");
+  });
+
+  it("ordinary commands still carry their program and first argument, also behind if/then", () => {
+    const p = policy();
+    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(
+      /`npm test`, `npm run`/,
+    );
+    p.grantAlways(bashCall("node scripts/build.mjs --watch"));
+    expect(p.decide(bashCall("node scripts/build.mjs"))).toBe("allow");
+    expect(p.decide(bashCall("node -e 'x'"))).toBe("ask");
   });
 });
