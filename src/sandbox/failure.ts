@@ -8,7 +8,12 @@ const NETWORK_DENIED =
 
 export type SandboxBlock = "write" | "network";
 
+/** A Unix socket refused by the sandbox's seccomp filter (no network): EACCES on socket or connect. */
+const SOCKET_DENIED =
+  /connect EACCES|socket\b.*(EACCES|permission denied)|(EACCES|permission denied).*\bsocket/i;
+
 export function sandboxBlock(output: string, policy: SandboxPolicy): SandboxBlock | undefined {
+  if (!policy.network && SOCKET_DENIED.test(output)) return "network";
   if (WRITE_DENIED.test(output)) return "write";
   if (!policy.network && NETWORK_DENIED.test(output)) return "network";
   return undefined;
@@ -21,5 +26,5 @@ export function sandboxNote(block: SandboxBlock, policy: SandboxPolicy): string 
       : "only the workspace, the temp folder and sandbox.writableRoots are writable; .git/ and .tern/ are read-only";
   return block === "write"
     ? `[this command ran in the ${policy.mode} sandbox, where ${where}: the failure may be the sandbox's doing]`
-    : "[this command ran in the sandbox without network access (sandbox.network is false): the failure may be the sandbox's doing]";
+    : "[this command ran in the sandbox without network access (sandbox.network is false; Unix sockets outside are refused too): the failure may be the sandbox's doing]";
 }

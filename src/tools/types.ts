@@ -65,8 +65,8 @@ export interface ToolProgress {
 /** How `bash` wraps a command in the OS sandbox, and who may let it out. */
 export interface ShellSandbox {
   policy: SandboxPolicy;
-  /** The program and arguments that run `command` inside the sandbox. */
-  wrap(command: readonly string[]): { file: string; args: string[] };
+  /** The program and arguments that run `command` inside the sandbox, and what it reads on descriptor 3. */
+  wrap(command: readonly string[]): { file: string; args: string[]; fd3?: Buffer };
   /**
    * Asks the person whether a command that failed in the sandbox may run again outside it. Absent
    * where nobody can be asked (`tern run`): then it never runs outside.

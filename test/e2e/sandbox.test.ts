@@ -3,6 +3,7 @@
 // folder beside it, so "a write to $HOME fails" is checked without going near the real home.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -97,6 +98,32 @@ describe.skipIf(!bwrapWorks)("bash in the sandbox", () => {
     writeUserConfig(e, { sandbox: { network: true } });
     const on = await runBash(connect, ["--sandbox", "workspace-write"]);
     expect(on.output).toMatch(/connected/);
+  });
+
+  it("no network also means no Unix socket outside (a session bus, docker.sock): connect fails, then works with network", async () => {
+    // A service listening on a socket file outside the workspace, as the D-Bus session bus does.
+    const socket = join(e.dirs.root, "service.sock");
+    const received: string[] = [];
+    const server = createServer((c) => c.on("data", (d) => received.push(String(d))).end("pong"));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    const connect =
+      `node -e 'const c = require("net").connect(${JSON.stringify(socket)}, () => c.write("escaped"));` +
+      ` c.on("data", (d) => { console.log("reply " + d); process.exit(0); });` +
+      ` c.on("error", (err) => { console.log("refused " + err.message); process.exit(1); })'`;
+    try {
+      const off = await runBash(connect, ["--sandbox", "workspace-write"]);
+      expect(off.output).toMatch(/refused connect EACCES/);
+      expect(off.output).toMatch(/without network access .*Unix sockets outside are refused too/);
+      expect(received).toEqual([]);
+
+      e.provider.requests.length = 0;
+      writeUserConfig(e, { sandbox: { network: true } });
+      const on = await runBash(connect, ["--sandbox", "workspace-write"]);
+      expect(on.output).toMatch(/reply pong/);
+      expect(received).toEqual(["escaped"]);
+    } finally {
+      server.close();
+    }
   });
 
   it("the sandboxed command gets the scrubbed environment: no provider key", async () => {

@@ -7,6 +7,7 @@ import { bubblewrapArgs } from "../../src/sandbox/bubblewrap.js";
 import { sandboxBlock } from "../../src/sandbox/failure.js";
 import { type SandboxPolicy, sandboxPolicy } from "../../src/sandbox/policy.js";
 import { seatbeltProfile } from "../../src/sandbox/seatbelt.js";
+import { unixSocketFilter } from "../../src/sandbox/seccomp.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 let dirs: TempDirs;
@@ -90,5 +91,25 @@ describe("sandbox failures", () => {
       undefined,
     );
     expect(sandboxBlock("error: tests failed", policy)).toBeUndefined();
+  });
+});
+
+describe("the Unix-socket filter (no network)", () => {
+  it("bubblewrap reads it from descriptor 3 only when the network is off", () => {
+    const args = bubblewrapArgs(policy, ["bash"], true);
+    expect(args.slice(args.indexOf("--seccomp"), args.indexOf("--seccomp") + 2)).toEqual(["--seccomp", "3"]);
+    expect(args.indexOf("--seccomp")).toBeLessThan(args.indexOf("--"));
+    expect(bubblewrapArgs({ ...policy, network: true }, ["bash"], true)).not.toContain("--seccomp");
+    expect(bubblewrapArgs(policy, ["bash"], false)).not.toContain("--seccomp");
+  });
+
+  it("is a BPF program for the machines tern knows, and nothing elsewhere", () => {
+    const x64 = unixSocketFilter("x64")!;
+    expect(x64.length % 8).toBe(0);
+    // The last instruction allows; the one before refuses with EACCES (0x00050000 | 13).
+    expect(x64.readUInt32LE(x64.length - 4)).toBe(0x7fff0000);
+    expect(x64.readUInt32LE(x64.length - 12)).toBe(0x0005000d);
+    expect(unixSocketFilter("arm64")).toBeInstanceOf(Buffer);
+    expect(unixSocketFilter("s390x")).toBeUndefined();
   });
 });

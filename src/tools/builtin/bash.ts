@@ -1,8 +1,9 @@
 // bash (R-BASH-1): runs in the workspace in its own process group; timeout and cancel kill the
 // whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept.
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import type { Readable, Writable } from "node:stream";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { defaultConfig } from "../../config/defaults.js";
@@ -136,13 +137,20 @@ export function runBash(
     // Both streams into one pipe, so their order is the order they were written in. Same line as
     // the command, so bash's "line N" in error messages stays right.
     const argv = ["bash", "-c", `exec 2>&1; ${command}`];
-    const { file, args } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
-    const child = spawn(file, args, {
-      cwd,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
+    const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
+    if (fd3) stdio.push("pipe");
+    const child = spawn(file, args, { cwd, env, detached: true, stdio }) as ChildProcessByStdio<
+      null,
+      Readable,
+      Readable
+    >;
+    // The sandbox's seccomp filter, read once by bubblewrap before the command starts.
+    if (fd3) {
+      const input = child.stdio[3] as Writable;
+      input.on("error", () => {});
+      input.end(fd3);
+    }
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
     child.stdout.on("data", (b: Buffer) => output.push(decoders[0].write(b)));
     child.stderr.on("data", (b: Buffer) => output.push(decoders[1].write(b)));
