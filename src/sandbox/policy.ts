@@ -1,6 +1,6 @@
 // What a sandboxed shell may touch (R-SBX-2), independent of the mechanism: the folders that are
 // writable, the ones that stay read-only inside them, and whether the network is reachable.
-import { existsSync, realpathSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -47,11 +47,9 @@ export function sandboxPolicy(
   const writable = [real(tmpdir())];
   if (settings.mode === "workspace-write") writable.push(workspace, ...settings.writableRoots.map(real));
   const readOnly: string[] = [];
-  // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in .tern/.
-  for (const name of [".git", ".tern"]) {
-    const path = join(workspace, name);
-    if (existsSync(path)) readOnly.push(real(path));
-  }
+  // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in .tern/,
+  // also of repositories nested in the workspace (a git command run there later obeys them).
+  for (const path of protectedFolders(workspace)) readOnly.push(real(path));
   if (home && existsSync(home)) readOnly.push(real(home));
   return {
     mode: settings.mode,
@@ -60,4 +58,39 @@ export function sandboxPolicy(
     readOnly: [...new Set(readOnly)],
     cwd: workspace,
   };
+}
+
+const PROTECTED = new Set([".git", ".tern"]);
+/** Folders never searched for nested repositories: large, and not where a person runs git. */
+const SKIPPED = new Set(["node_modules", ".venv", "venv", "__pycache__", "target", "dist", "build"]);
+const MAX_FOLDERS = 4_000;
+const MAX_DEPTH = 6;
+
+/**
+ * `.git` and `.tern` entries of the workspace and of folders below it, breadth first, bounded in
+ * folders and depth (a workspace too large to search keeps what was found so far).
+ */
+export function protectedFolders(workspace: string): string[] {
+  const found: string[] = [];
+  let level = [workspace];
+  let seen = 0;
+  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && seen < MAX_FOLDERS; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (++seen > MAX_FOLDERS) break;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        const path = join(dir, entry.name);
+        if (PROTECTED.has(entry.name)) found.push(path);
+        else if (entry.isDirectory() && !SKIPPED.has(entry.name)) next.push(path);
+      }
+    }
+    level = next;
+  }
+  return found;
 }

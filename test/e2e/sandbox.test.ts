@@ -67,6 +67,19 @@ describe.skipIf(!bwrapWorks)("bash in the sandbox", () => {
     expect(output).toMatch(/workspace-write sandbox.*may be the sandbox's doing/);
   });
 
+  it("a repository nested in the workspace keeps its .git/ read-only too", async () => {
+    mkdirSync(ws("vendor/lib"), { recursive: true });
+    execFileSync("git", ["init", "-q"], { cwd: ws("vendor/lib") });
+    const before = readFileSync(ws("vendor/lib/.git/config"), "utf8");
+    const { output } = await runBash(
+      "git -C vendor/lib config core.fsmonitor 'touch /tmp/pwned'; echo ok > vendor/lib/file.txt",
+      ["--sandbox", "workspace-write"],
+    );
+    expect(readFileSync(ws("vendor/lib/.git/config"), "utf8")).toBe(before);
+    expect(readFileSync(ws("vendor/lib/file.txt"), "utf8")).toBe("ok\n");
+    expect(output).toMatch(/could not lock config file .*Read-only file system/);
+  });
+
   it("writableRoots are writable; read-only mode leaves only the temp folder writable", async () => {
     const extra = join(e.dirs.root, "extra");
     mkdirSync(extra);

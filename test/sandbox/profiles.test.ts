@@ -38,6 +38,15 @@ describe("sandboxPolicy", () => {
     expect(p.cwd).toBe(dirs.workspace);
   });
 
+  it("nested repositories' .git and .tern are read-only as well; dependency folders are not searched", () => {
+    for (const dir of ["a/b/.git", "a/.tern", "node_modules/pkg/.git", "c/d/e/f/.git"])
+      mkdirSync(join(dirs.workspace, dir), { recursive: true });
+    const p = sandboxPolicy(settings("workspace-write"), dirs.workspace, undefined)!;
+    expect([...p.readOnly].sort()).toEqual(
+      [".git", "a/.tern", "a/b/.git", "c/d/e/f/.git"].map((d) => join(dirs.workspace, d)).sort(),
+    );
+  });
+
   it("read-only writes only the temp folder", () => {
     const p = sandboxPolicy(settings("read-only"), dirs.workspace, undefined)!;
     expect(p.writable).toHaveLength(1);
