@@ -94,6 +94,7 @@ export function bashLineCovered(parsed: ShellParse, patterns: string[], grants: 
   return (
     cmds.length > 0 &&
     cmds.every((words) => {
+      if (words.length > 0 && !knownProgram(words[0])) return false;
       const text = words.map((w) => w.value).join(" ");
       return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
     })
@@ -117,11 +118,16 @@ function normalizeSpaces(s: string): string {
 
 /** Allow: the line reads cleanly, nothing is substituted, and every simple command matches. */
 export function bashAllowMatches(pattern: string, command: string): boolean {
-  const parsed = parseShell(command);
-  if (parsed.errors.length || parsed.substitutes) return false;
-  const re = globToRegExp(normalizeSpaces(pattern));
-  const cmds = commandTexts(parsed);
-  return cmds.length > 0 && cmds.every((c) => re.test(c));
+  return bashLineCovered(parseShell(command), [pattern], new Set());
+}
+
+/**
+ * A program word a rule can judge: not a glob (`ech? hi` runs whatever the folder's files make
+ * of it), not an expansion (`git$X` is another program when X is set), and no `..` segment
+ * (`bash(./scripts/*)` is not meant to cover `./scripts/../evil.sh`).
+ */
+function knownProgram(w: ShellWord): boolean {
+  return !w.globs && !w.expands && !/(^|\/)\.\.(\/|$)/.test(w.value);
 }
 
 /**

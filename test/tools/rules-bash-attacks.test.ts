@@ -228,3 +228,21 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     expect(p.decide(bashCall("node -e 'x'"))).toBe("ask");
   });
 });
+
+describe("an allow rule judges only a program word it can know", () => {
+  it("`..` out of a rule's folder, a glob or an expansion in the program word is not covered", () => {
+    const ws = join(dirs.workspace, `prog${runs++}`);
+    mkdirSync(join(ws, "scripts"), { recursive: true });
+    writeFileSync(join(ws, "scripts/ok.sh"), "#!/bin/sh\necho ok\n");
+    writeFileSync(join(ws, "evil.sh"), "#!/bin/sh\ntouch P\n");
+    chmodSync(join(ws, "scripts/ok.sh"), 0o755);
+    chmodSync(join(ws, "evil.sh"), 0o755);
+    execFileSync("bash", ["-c", "./scripts/../evil.sh"], { cwd: ws });
+    expect(existsSync(join(ws, "P")), "the line must really run evil.sh").toBe(true);
+    expect(bashAllowMatches("./scripts/*", "./scripts/../evil.sh")).toBe(false);
+    expect(bashAllowMatches("./scripts/*", "./scripts/o?.sh")).toBe(false);
+    expect(bashAllowMatches("git*", "git$X status")).toBe(false);
+    expect(bashAllowMatches("./scripts/*", "./scripts/ok.sh --fast")).toBe(true);
+    expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(true);
+  });
+});
