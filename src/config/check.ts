@@ -14,9 +14,21 @@ function redact(key: string, value: unknown): unknown {
       ...set,
       env: hide(set.env),
       ...(set.headers ? { headers: hide(set.headers) } : {}),
+      ...(typeof set.url === "string" ? { url: hideUrlCredentials(set.url) } : {}),
     }));
   }
-  return value;
+  return typeof value === "string" ? hideUrlCredentials(value) : value;
+}
+
+/** A URL's user part (`user:token@`) and query values (`?key=…`) often carry credentials. */
+function hideUrlCredentials(text: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(text);
+  if (!m) return text;
+  const [, scheme, authority, path, query = "", hash = ""] = m;
+  const host = authority.includes("@")
+    ? `${HIDDEN}@${authority.slice(authority.lastIndexOf("@") + 1)}`
+    : authority;
+  return `${scheme}${host}${path}${query.replace(/=[^&]*/g, `=${HIDDEN}`)}${hash}`;
 }
 
 export function formatConfigCheck(result: LoadedConfig, env: NodeJS.ProcessEnv = {}): string {

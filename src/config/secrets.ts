@@ -112,6 +112,22 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     for (const [header, value] of Object.entries(provider.headers ?? {})) {
       if (/auth|key|token|secret/i.test(header)) registerSecret(value.replace(/^(Bearer|Basic)\s+/i, ""));
     }
+    urlCredentials(provider.baseUrl).forEach(registerSecret);
+  }
+  for (const set of config?.toolSets ?? []) if ("url" in set) urlCredentials(set.url).forEach(registerSecret);
+}
+
+/** The password of `user:password@` and query values named like credentials (`?api_key=…`). */
+function urlCredentials(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const u = new URL(url);
+    const out = u.password ? [decodeURIComponent(u.password)] : [];
+    for (const [name, value] of u.searchParams)
+      if (/key|token|secret|sig|pass|auth/i.test(name)) out.push(value);
+    return out;
+  } catch {
+    return [];
   }
 }
 

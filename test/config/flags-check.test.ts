@@ -56,8 +56,14 @@ describe("formatConfigCheck", () => {
       join(dirs.home, "config.json"),
       JSON.stringify({
         model: "openai/gpt-4o",
-        providers: { openrouter: { headers: { Authorization: `Bearer ${secret}` } } },
-        toolSets: [{ name: "gh", command: "gh-mcp", env: { GH_TOKEN: secret } }],
+        providers: {
+          openrouter: { headers: { Authorization: `Bearer ${secret}` } },
+          corp: { api: "openai-chat", baseUrl: `https://me:${secret}@llm.corp.example/v1?key=${secret}` },
+        },
+        toolSets: [
+          { name: "gh", command: "gh-mcp", env: { GH_TOKEN: secret } },
+          { name: "web", url: `https://bot:${secret}@mcp.example/mcp?token=${secret}&x=1` },
+        ],
         trustedWorkspaces: [],
       }),
     );
@@ -76,6 +82,9 @@ describe("formatConfigCheck", () => {
     expect(text).toContain("  retry.maxRetries = 5  [default]");
     expect(text).toContain('  providers.openrouter.headers.Authorization = "(hidden)"');
     expect(text).toContain('"env":{"GH_TOKEN":"(hidden)"}');
+    // Credentials written into a URL: its user part and query values.
+    expect(text).toContain('providers.corp.baseUrl = "https://(hidden)@llm.corp.example/v1?key=(hidden)"');
+    expect(text).toContain('"url":"https://(hidden)@mcp.example/mcp?token=(hidden)&x=(hidden)"');
     expect(text).toContain("  permissions.deny = []  [default]");
     expect(text).toContain("  openai: OPENAI_API_KEY is set");
     expect(text).toContain("  anthropic: ANTHROPIC_API_KEY is not set");

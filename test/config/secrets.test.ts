@@ -66,6 +66,21 @@ describe("redaction by value", () => {
     expect([...words.map((w) => plain.push(w)), plain.flush()].join("")).toBe(words.join(""));
   });
 
+  it("credentials written into a provider or MCP URL are secrets too", () => {
+    const config = defaultConfig();
+    config.providers.corp = {
+      api: "openai-chat",
+      baseUrl:
+        "https://me:url-pass-9f8e7d6c@llm.corp.example/v1?api-version=2024-10-01&api_key=qkey-1a2b3c4d5e",
+      headers: {},
+    };
+    config.toolSets = [{ name: "web", url: "https://mcp.example/mcp?token=mcp-tok-0z9y8x7w" } as never];
+    registerSecretsFromEnv({}, config);
+    expect(redactSecrets("url-pass-9f8e7d6c qkey-1a2b3c4d5e mcp-tok-0z9y8x7w 2024-10-01")).toBe(
+      "[redacted] [redacted] [redacted] 2024-10-01",
+    );
+  });
+
   it("walks JSON values and keeps unchanged ones identical", () => {
     const clean = { a: ["x", { b: 1 }] };
     expect(redactDeep(clean)).toBe(clean);
