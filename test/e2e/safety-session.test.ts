@@ -124,6 +124,29 @@ describe("SIGTERM and SIGHUP are a cancel (R-REC-4, R-BASH-1)", () => {
     }, 60_000);
   }
 
+  it("a process that left the command's group (setsid) dies with it too: on SIGTERM and at the end of a run", async () => {
+    // One call still running when SIGTERM comes, its escapee ignoring SIGTERM.
+    const escapee = (name: string) =>
+      `setsid sh -c "trap '' TERM; echo \\$\\$ > ${name}.pid; exec sleep 120" &`;
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "s", name: "bash", args: { command: `${escapee("running")} sleep 100` } }]),
+    );
+    const t = startTern(e, runArgs(e, ["--yes"]));
+    await t.waitFor(() => fileExists("running.pid"), "the escapee to start");
+    t.child.kill("SIGTERM");
+    expect((await t.exit).code).toBe(143);
+    expect(running(readPid("running.pid"))).toBe(false);
+    // One call that finished, leaving its escapee behind: gone when tern exits.
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "f", name: "bash", args: { command: `${escapee("left")} sleep 0.5` } }]),
+      openaiText("done"),
+    );
+    const r = await ternRun(e, ["--yes"], "go", { timeoutMs: 60_000 });
+    expect(r.code).toBe(0);
+    expect(fileExists("left.pid")).toBe(true);
+    expect(running(readPid("left.pid"))).toBe(false);
+  }, 90_000);
+
   it("a bash timeout just before the turn ends: tern exits only after the SIGKILL escalation", async () => {
     writeUserConfig(e, { bashTimeoutSeconds: 1 });
     e.provider.enqueue(

@@ -11,6 +11,7 @@ import { scrubbedEnv } from "../../config/secrets.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
 import type { ShellSandbox, Tool, ToolResult } from "../types.js";
 import { CappedOutput } from "./output-cap.js";
+import { newCallTag, ownTagPrefix, signalAll, TAG_VAR, taggedPids } from "./process-tags.js";
 
 /** Under the default toolOutputLimit (30,000), so the bash note is the one the model reads. */
 export const BASH_OUTPUT_CAP = 29_000;
@@ -66,16 +67,21 @@ function groupAlive(pgid: number): boolean {
  * deliberately not unref'd, and `settleProcessKills` lets tern wait for it before exiting, so
  * no descendant outlives tern (R-BASH-1).
  */
-async function escalate(pid: number): Promise<void> {
+async function escalate(pid: number | null, tag: string, exact = true): Promise<void> {
+  // Processes of the call that left its group (`setsid …`) get the same treatment.
+  const strays = () => taggedPids(tag, exact);
+  signalAll(strays(), "SIGTERM");
+  const alive = () => (pid !== null && groupAlive(pid)) || strays().length > 0;
   const deadline = Date.now() + KILL_GRACE_MS;
   while (Date.now() < deadline) {
-    if (!groupAlive(pid)) return;
+    if (!alive()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
-  killGroup(pid, "SIGKILL");
+  if (pid !== null) killGroup(pid, "SIGKILL");
+  signalAll(strays(), "SIGKILL");
   // SIGKILL is delivered asynchronously: on a loaded machine the group may take a moment to die.
   const gone = Date.now() + KILL_SETTLE_MS;
-  while (Date.now() < gone && groupAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+  while (Date.now() < gone && alive()) await new Promise((r) => setTimeout(r, 20));
 }
 
 const escalations = new Set<Promise<void>>();
@@ -89,7 +95,7 @@ function trackEscalation(p: Promise<void>): void {
  * still runs. They may keep running while the session lives (a dev server the model started), but
  * not past it: `settleProcessKills` stops them before tern exits (R-BASH-1: no descendant outlives tern).
  */
-const leftovers = new Set<number>();
+const leftovers = new Map<number, string>();
 
 /** Any member of the group left, zombies included; a cheap check (no /proc scan) for each call's end. */
 function groupExists(pgid: number): boolean {
@@ -106,12 +112,15 @@ function groupExists(pgid: number): boolean {
  * finished command left running in the background (SIGTERM, then SIGKILL where needed).
  */
 export async function settleProcessKills(): Promise<void> {
-  for (const pgid of leftovers) {
+  for (const [pgid, tag] of leftovers) {
     leftovers.delete(pgid);
     if (!groupExists(pgid)) continue;
     killGroup(pgid, "SIGTERM");
-    trackEscalation(escalate(pgid));
+    trackEscalation(escalate(pgid, tag));
   }
+  // Whatever any call started that left its group and still runs.
+  const prefix = ownTagPrefix();
+  if (prefix && taggedPids(prefix, false).length > 0) trackEscalation(escalate(null, prefix, false));
   while (escalations.size > 0) await Promise.all([...escalations]);
 }
 
@@ -140,11 +149,13 @@ export function runBash(
     const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
     const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
     if (fd3) stdio.push("pipe");
-    const child = spawn(file, args, { cwd, env, detached: true, stdio }) as ChildProcessByStdio<
-      null,
-      Readable,
-      Readable
-    >;
+    const tag = newCallTag();
+    const child = spawn(file, args, {
+      cwd,
+      env: { ...env, [TAG_VAR]: tag },
+      detached: true,
+      stdio,
+    }) as ChildProcessByStdio<null, Readable, Readable>;
     // The sandbox's seccomp filter, read once by bubblewrap before the command starts.
     if (fd3) {
       const input = child.stdio[3] as Writable;
@@ -166,7 +177,7 @@ export function runBash(
       stopped = why;
       const pid = child.pid;
       killGroup(pid, "SIGTERM");
-      trackEscalation(escalate(pid));
+      trackEscalation(escalate(pid, tag));
     };
     const timer =
       timeoutSeconds === null ? undefined : setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
@@ -181,7 +192,8 @@ export function runBash(
       signal.removeEventListener("abort", onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
-      if (exit && !stopped && child.pid !== undefined && groupExists(child.pid)) leftovers.add(child.pid);
+      if (exit && !stopped && child.pid !== undefined && groupExists(child.pid))
+        leftovers.set(child.pid, tag);
       output.push(decoders[0].end() + decoders[1].end());
       resolve(describe(output.text(), exit, stopped, timeoutSeconds, spawnError));
     };
