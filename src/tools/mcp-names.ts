@@ -96,6 +96,10 @@ export function mcpRuleMatches(
 ): boolean {
   const re = globToRegExp(ruleTool);
   if (!mcpRuleAliases(exposed, info).some((n) => re.test(n))) return false;
+  if (pattern === null) return true;
+  // An allow pattern's `*` would cross `..` out of the folder it names (`path=src/*` and
+  // `src/../../etc/passwd`): a path climbing out is never covered by a pattern.
+  if (which === "allow" && stringLeaves(args).some((v) => /(^|[/\\])\.\.([/\\]|$)/.test(v))) return false;
   // rules.ts also reads a pattern as a glob over the arguments' compact JSON; either reading counts.
-  return pattern === null || mcpArgsMatch(pattern, args, which) || jsonArgsMatch(pattern, args, which);
+  return mcpArgsMatch(pattern, args, which) || jsonArgsMatch(pattern, args, which);
 }

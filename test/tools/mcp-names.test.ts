@@ -49,6 +49,20 @@ describe("MCP rules", () => {
     expect(mcpArgsMatch("src/*", { path: "src/a", also: "src/b" }, "allow")).toBe(true);
   });
 
+  it("an allow pattern never covers a path argument that climbs out with ..", () => {
+    for (const rule of ["fs__write_file(path=src/*)", 'mcp__fs__write_file({"path":"src/*)'])
+      for (const path of ["src/../../etc/passwd", "src/..", "src\\..\\x"]) {
+        const p = policy({ mode: "ask", allow: [rule] });
+        expect(p.decide(call("write_file", { path, content: "x" })), `${rule} ${path}`).toBe("ask");
+      }
+    const p = policy({ mode: "ask", allow: ["fs__write_file(path=src/*)"] });
+    expect(p.decide(call("write_file", { path: "src/a..b/c.ts" }))).toBe("allow");
+    // A bare rule (no pattern) names the whole tool, whatever its arguments.
+    expect(
+      policy({ mode: "ask", allow: ["fs__write_file"] }).decide(call("write_file", { path: "../x" })),
+    ).toBe("allow");
+  });
+
   it.each([
     "fs__write_file",
     "fs__write_file(*)",
