@@ -153,4 +153,23 @@ describe("web_fetch approval", () => {
     expect(domainMatches("*.example.com", "example.com")).toBe(false);
     expect(domainMatches("*.example.com", "a.example.com")).toBe(true);
   });
+
+  it("a deny rule sees the host however the URL spells it: trailing dot, Unicode, userinfo", () => {
+    const policy = new ApprovalPolicy({
+      mode: "yolo",
+      allow: [],
+      deny: ["web_fetch(evil.example)", "web_fetch(bücher.de)"],
+      cwd: "/",
+    });
+    for (const url of [
+      "https://evil.example./x",
+      "https://EVIL.example/x",
+      "https://docs.python.org@evil.example/",
+      "https://api.evil.example./",
+      "https://xn--bcher-kva.de/",
+      "https://bücher.de/",
+    ])
+      expect(policy.decide(call(url)), url).toBe("deny");
+    expect(policy.decide(call("https://evil.example.org/"))).toBe("allow");
+  });
 });

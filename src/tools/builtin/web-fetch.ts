@@ -2,6 +2,7 @@
 // needs it). Bounded in every way a page can misbehave: scheme, redirects, bytes, time, and the
 // characters sent back. A redirect to another host is not followed: the model is told where it
 // leads, so a rule that allows one domain never fetches from another.
+import { domainToASCII } from "node:url";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -27,7 +28,10 @@ export function fetchHost(url: unknown): string | undefined {
   if (typeof url !== "string") return undefined;
   try {
     const u = new URL(url);
-    return u.protocol === "http:" || u.protocol === "https:" ? u.hostname.toLowerCase() : undefined;
+    // `evil.com.` is the same host as `evil.com`: a rule about one covers the other.
+    return u.protocol === "http:" || u.protocol === "https:"
+      ? u.hostname.toLowerCase().replace(/\.$/, "")
+      : undefined;
   } catch {
     return undefined;
   }
@@ -35,10 +39,14 @@ export function fetchHost(url: unknown): string | undefined {
 
 /** `example.com` matches the host and its subdomains; `*.example.com` only the subdomains. */
 export function domainMatches(pattern: string, host: string): boolean {
-  const p = pattern.trim().toLowerCase().replace(/\.$/, "");
-  if (p === "*") return true;
-  if (p.startsWith("*.")) return host.endsWith(p.slice(1));
-  return host === p || host.endsWith(`.${p}`);
+  const raw = pattern.trim().toLowerCase().replace(/\.$/, "");
+  if (raw === "*") return true;
+  const wildcard = raw.startsWith("*.");
+  const name = wildcard ? raw.slice(2) : raw;
+  // A rule written in Unicode (`bücher.de`) names the host that URLs carry in ASCII (`xn--bcher-kva.de`).
+  const ascii = domainToASCII(name) || name;
+  const h = host.replace(/\.$/, "");
+  return wildcard ? h.endsWith(`.${ascii}`) : h === ascii || h.endsWith(`.${ascii}`);
 }
 
 function charsetOf(contentType: string): string {
