@@ -50,6 +50,8 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
         try {
           batches: for await (const batch of frames) {
             for (const frame of batch) {
+              // An empty `data:` line is a heartbeat some proxies send, not a frame to parse.
+              if (frame.data.trim() === "") continue;
               let payload: unknown;
               try {
                 payload = JSON.parse(frame.data);

@@ -1,0 +1,208 @@
+// Every recorded provider stream of the shared `streams/` folder, re-framed the ways SSE allows
+// (CRLF or lone CR line ends, a byte-order mark, keep-alive comments, `data:` without its space,
+// `id:`/`retry:` fields, heartbeat frames, data split over several lines, frames cut into small
+// writes, a last frame without its blank line), must read exactly like the recording as sent:
+// same text, reasoning, tool calls, finish, usage, thinking blocks and hosted items. The adapter
+// is played over real HTTP by the fake provider. The folder is optional: without it the suite
+// says so and skips.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
+import { ProviderError } from "../../src/provider/errors.js";
+import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
+import type { ProviderAdapter, ProviderEvent } from "../../src/provider/types.js";
+import { FakeProvider } from "../support/fake-provider.js";
+import { baseRequest } from "./openai-helpers.js";
+
+const REPO_ROOT = resolve(import.meta.dirname, "../..");
+const CANDIDATES = [resolve(REPO_ROOT, "../shared/streams"), "/work/shared/streams"];
+const STREAMS_DIR = CANDIDATES.find((dir) => existsSync(dir));
+
+interface RecordedResponse {
+  status: number;
+  events: string[];
+  end?: string;
+}
+
+/** One recorded SSE frame's lines (`event: x`, `data: {...}`), without the blank line. */
+type Frame = string[];
+
+interface Variant {
+  name: string;
+  /** Which protocols it applies to (all when absent). */
+  only?: "anthropic";
+  /** The body as written, in chunks. */
+  render(frames: Frame[]): string[];
+}
+
+const join2 = (frames: Frame[], eol: string) => frames.map((lines) => lines.join(eol) + eol + eol);
+
+const VARIANTS: Variant[] = [
+  { name: "CRLF line ends", render: (f) => join2(f, "\r\n") },
+  { name: "lone CR line ends", render: (f) => join2(f, "\r") },
+  { name: "a byte-order mark before the first frame", render: (f) => ["\uFEFF", ...join2(f, "\n")] },
+  {
+    name: "a keep-alive comment before every frame",
+    render: (f) => join2(f, "\n").map((frame) => `: keep-alive\n\n${frame}`),
+  },
+  {
+    name: "`data:` and `event:` without the space",
+    render: (f) =>
+      join2(
+        f.map((lines) => lines.map((line) => line.replace(/^(data|event): /, "$1:"))),
+        "\n",
+      ),
+  },
+  {
+    name: "`id:` and `retry:` fields in every frame",
+    render: (f) =>
+      join2(
+        f.map((lines, n) => [`id: ${n + 1}`, ...lines, "retry: 3000"]),
+        "\n",
+      ),
+  },
+  {
+    name: "an empty heartbeat frame between frames",
+    render: (f) => join2(f, "\n").map((frame) => `data:\n\n${frame}`),
+  },
+  {
+    name: "the JSON spread over several data lines",
+    render: (f) =>
+      join2(
+        f.map((lines) =>
+          lines.flatMap((line) => {
+            if (!line.startsWith("data: {")) return [line];
+            // Pretty-printed JSON: each line of it its own `data:` line (joined back with \n).
+            const pretty = JSON.stringify(JSON.parse(line.slice(6)), null, 1);
+            return pretty.split("\n").map((part) => `data: ${part}`);
+          }),
+        ),
+        "\n",
+      ),
+  },
+  {
+    name: "frames cut into 5-character writes",
+    render: (f) => join2(f, "\n").flatMap((frame) => frame.match(/[\s\S]{1,5}/g) ?? []),
+  },
+  {
+    name: "the last frame without its blank line",
+    render: (f) => {
+      const out = join2(f, "\n");
+      out[out.length - 1] = out[out.length - 1].replace(/\n\n$/, "");
+      return out;
+    },
+  },
+  {
+    name: "a ping event between every frame",
+    only: "anthropic",
+    render: (f) => join2(f, "\n").map((frame) => `event: ping\ndata: {"type": "ping"}\n\n${frame}`),
+  },
+  {
+    name: "an `event:` line without data between frames",
+    only: "anthropic",
+    render: (f) => join2(f, "\n").map((frame) => `event: ping\n\n${frame}`),
+  },
+];
+
+function framesOf(response: RecordedResponse): Frame[] {
+  return response.events.map((event) => event.split(/\r\n|\r|\n/).filter((line) => line !== ""));
+}
+
+const files = STREAMS_DIR
+  ? readdirSync(STREAMS_DIR)
+      .filter((file) => file.endsWith(".json"))
+      .sort()
+  : [];
+
+/** Every whole 2xx response of every recording: the ones a re-framing must not change. */
+function playable(): { label: string; api: "openai" | "anthropic"; response: RecordedResponse }[] {
+  const out: { label: string; api: "openai" | "anthropic"; response: RecordedResponse }[] = [];
+  for (const file of files) {
+    const rec = JSON.parse(readFileSync(join(STREAMS_DIR!, file), "utf8"));
+    const api = String(rec.api).startsWith("anthropic") ? "anthropic" : "openai";
+    (rec.responses as RecordedResponse[]).forEach((response, n) => {
+      if (response.status < 200 || response.status >= 300 || response.end !== undefined) return;
+      out.push({ label: `${file} #${n + 1}`, api, response });
+    });
+  }
+  return out;
+}
+
+interface Reading {
+  text: string;
+  reasoning: string;
+  error?: string;
+  result?: unknown;
+}
+
+async function read(provider: FakeProvider, api: "openai" | "anthropic", body: string[]): Promise<Reading> {
+  provider.enqueue({ frames: body });
+  const endpoint = { baseUrl: provider.baseUrl, apiKey: "k", headers: {} };
+  const adapter: ProviderAdapter =
+    api === "anthropic"
+      ? createAnthropicAdapter({ api: "anthropic-messages", ...endpoint })
+      : createOpenAIChatAdapter({ api: "openai-chat", ...endpoint });
+  const events: ProviderEvent[] = [];
+  const reading: Reading = { text: "", reasoning: "" };
+  try {
+    for await (const event of adapter.stream(baseRequest(), {
+      signal: new AbortController().signal,
+      idleTimeoutMs: 20_000,
+    })) {
+      events.push(event);
+    }
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    reading.error = `${error.errorClass}: ${error.message}`;
+  }
+  for (const event of events) {
+    if (event.type === "text_delta") reading.text += event.text;
+    if (event.type === "reasoning_delta") reading.reasoning += event.text;
+    if (event.type === "done") reading.result = event.result;
+  }
+  return reading;
+}
+
+if (!STREAMS_DIR) {
+  console.log(`recorded variants: no folder at ${CANDIDATES.join(" or ")}; the suite is skipped`);
+  describe("recorded streams, re-framed", () => {
+    it.skip(`skipped: no recorded streams folder (looked in ${CANDIDATES.join(", ")})`, () => {});
+  });
+} else {
+  describe(`recorded streams, re-framed (${STREAMS_DIR})`, () => {
+    let provider: FakeProvider;
+    beforeAll(async () => {
+      provider = await FakeProvider.start();
+    });
+    afterAll(async () => {
+      await provider.close();
+    });
+
+    const cases = playable();
+    it("finds whole recorded responses to re-frame", () => {
+      expect(cases.length).toBeGreaterThan(10);
+    });
+
+    for (const variant of VARIANTS) {
+      it(variant.name, async () => {
+        const wrong: string[] = [];
+        let played = 0;
+        for (const { label, api, response } of cases) {
+          if (variant.only && variant.only !== api) continue;
+          const frames = framesOf(response);
+          const baseline = await read(provider, api, join2(frames, "\n"));
+          const varied = await read(provider, api, variant.render(frames));
+          played++;
+          try {
+            expect(varied).toEqual(baseline);
+          } catch {
+            wrong.push(`${label}: ${JSON.stringify(varied).slice(0, 300)}`);
+          }
+        }
+        expect(played).toBeGreaterThan(0);
+        expect(wrong, `read differently when re-framed as: ${variant.name}`).toEqual([]);
+      });
+    }
+  });
+}
