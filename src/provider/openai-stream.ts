@@ -42,7 +42,12 @@ export class ChatStreamState {
         message: `the provider sent a stream frame that is not valid JSON: ${trimmed.slice(0, 80)}`,
       });
     }
-    if (!isObject(chunk)) return [];
+    if (!isObject(chunk)) {
+      // Gemini-style errors come as an array of error objects, in a stream frame too.
+      if (Array.isArray(chunk) && chunk.some((item) => isObject(item) && item.error !== undefined))
+        throw classifyStreamError(chunk, this.status);
+      return [];
+    }
     if (
       eventName === "error" ||
       (chunk.error !== undefined && chunk.error !== null) ||
@@ -87,7 +92,12 @@ export class ChatStreamState {
     chunk: Record<string, unknown>,
     events: ProviderEvent[],
   ): void {
-    const delta = isObject(choice.delta) ? choice.delta : undefined;
+    // Some servers put a whole `message` in a stream chunk instead of a `delta`.
+    const delta = isObject(choice.delta)
+      ? choice.delta
+      : isObject(choice.message)
+        ? choice.message
+        : undefined;
     if (delta) {
       // Some servers send both fields with the same text; prefer one, never both.
       const fromContentField = nonEmpty(delta.reasoning_content);
@@ -141,7 +151,7 @@ export class ChatStreamState {
       index: typeof call.index === "number" ? call.index : undefined,
       id: str(call.id),
       name: str(fn.name),
-      arguments: str(fn.arguments),
+      arguments: argumentsText(fn.arguments),
       extra: call.extra_content !== undefined ? { extra_content: call.extra_content } : undefined,
     });
   }
@@ -159,12 +169,17 @@ export class ChatStreamState {
 export function normalizeFinish(rawFinish: string | null, hasCalls: boolean): FinishReason {
   if (rawFinish === null) return hasCalls ? "tool_calls" : "stop";
   switch (rawFinish) {
+    // Gateways in front of Anthropic models pass its stop reasons through unchanged.
     case "stop":
+    case "end_turn":
+    case "stop_sequence":
       return hasCalls ? "tool_calls" : "stop";
     case "tool_calls":
     case "function_call":
+    case "tool_use":
       return "tool_calls";
     case "length":
+    case "max_tokens":
       return "length";
     case "content_filter":
     case "refusal":
@@ -185,7 +200,8 @@ export function normalizeUsage(value: unknown): Usage | null {
     prompt: prompt ?? 0,
     completion: (completion ?? 0) + unbilledReasoning(value, prompt ?? 0, completion ?? 0),
     cacheRead: num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0,
-    cacheWrite: 0,
+    // OpenRouter reports prompt-cache writes (Anthropic models), priced apart from plain input.
+    cacheWrite: num(details.cache_write_tokens) ?? 0,
   };
 }
 
@@ -238,6 +254,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Argument text; a server that sends the arguments as a JSON object gets them re-encoded, never dropped. */
+function argumentsText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  return isObject(value) ? JSON.stringify(value) : undefined;
 }
 
 function str(value: unknown): string | undefined {

@@ -1,0 +1,206 @@
+// Chat Completions shapes beyond the recorded ones that compatible servers and gateways send
+// (R-PROV-2…6), over real HTTP: Anthropic stop reasons passed through a gateway, arguments as a
+// JSON object, a whole `message` in a stream chunk, an error frame that is an array, cache
+// writes in the usage, a multi-byte character split between two network writes.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
+import { FakeProvider, sseData as f } from "../support/fake-provider.js";
+import { baseRequest, collect, texts } from "./openai-helpers.js";
+
+const DONE = "data: [DONE]\n\n";
+let provider: FakeProvider;
+beforeAll(async () => {
+  provider = await FakeProvider.start();
+});
+afterAll(async () => {
+  await provider.close();
+});
+
+async function play(frames: string[]) {
+  provider.enqueue({ frames });
+  return collect(provider);
+}
+
+const chunk = (delta: object, finish: string | null = null, extra: object = {}) =>
+  f({
+    id: "c",
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...extra,
+  });
+const call = (id: string, name: string, args: unknown) => ({
+  index: 0,
+  id,
+  type: "function",
+  function: { name, arguments: args },
+});
+
+describe("finish reasons a gateway passes through from Anthropic (R-PROV-5)", () => {
+  it("tool_use with calls is a tool request", async () => {
+    const { result, error } = await play([
+      chunk({ tool_calls: [call("c1", "read_file", '{"path":"a"}')] }, "tool_use"),
+      DONE,
+    ]);
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ finish: "tool_calls", rawFinish: "tool_use" });
+    expect(result?.toolCalls).toEqual([{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }]);
+  });
+
+  it("end_turn and stop_sequence are stop; max_tokens is length", async () => {
+    for (const [raw, finish] of [
+      ["end_turn", "stop"],
+      ["stop_sequence", "stop"],
+      ["max_tokens", "length"],
+    ]) {
+      const { result } = await play([chunk({ content: "x" }, raw), DONE]);
+      expect(result, raw).toMatchObject({ text: "x", finish, rawFinish: raw });
+    }
+  });
+
+  it("end_turn beside tool calls still runs them", async () => {
+    const { result } = await play([
+      chunk({ tool_calls: [call("c1", "glob", '{"pattern":"*"}')] }, "end_turn"),
+      DONE,
+    ]);
+    expect(result?.finish).toBe("tool_calls");
+  });
+});
+
+describe("tool-call arguments", () => {
+  it("arguments sent as a JSON object are kept as its JSON text, not dropped", async () => {
+    const { events, result } = await play([
+      chunk({ tool_calls: [call("c1", "read_file", { path: "src/a.ts", offset: 2 })] }, "tool_calls"),
+      DONE,
+    ]);
+    expect(result?.toolCalls).toEqual([
+      { id: "c1", name: "read_file", arguments: '{"path":"src/a.ts","offset":2}' },
+    ]);
+    const deltas = events.flatMap((e) => (e.type === "tool_call_delta" ? [e.argumentsDelta] : []));
+    expect(deltas.join("")).toBe('{"path":"src/a.ts","offset":2}');
+  });
+});
+
+describe("chunk shapes", () => {
+  it("a stream chunk holding a whole `message` instead of a `delta` is read", async () => {
+    const { events, result } = await play([
+      f({
+        id: "c",
+        object: "chat.completion.chunk",
+        choices: [
+          { index: 0, message: { role: "assistant", content: "Whole answer." }, finish_reason: "stop" },
+        ],
+      }),
+      DONE,
+    ]);
+    expect(texts(events, "text_delta")).toBe("Whole answer.");
+    expect(result).toMatchObject({ text: "Whole answer.", finish: "stop" });
+  });
+
+  it("a delta wins over a `message` in the same chunk (Perplexity sends both, the message cumulative)", async () => {
+    const { result } = await play([
+      chunk({ content: "Hel" }, null, {}),
+      f({
+        choices: [{ index: 0, delta: { content: "lo" }, message: { role: "assistant", content: "Hello" } }],
+      }),
+      chunk({}, "stop"),
+      DONE,
+    ]);
+    expect(result?.text).toBe("Hello");
+  });
+
+  it("an error frame that is an array (Gemini) is classified, not taken for a cut stream", async () => {
+    const { error } = await play([
+      chunk({ content: "x" }),
+      f([
+        {
+          error: { code: 400, message: "Request contains an invalid argument.", status: "INVALID_ARGUMENT" },
+        },
+      ]),
+    ]);
+    expect(error).toMatchObject({ errorClass: "bad_request", retryable: false, status: 400 });
+    expect(error?.message).toContain("invalid argument");
+  });
+
+  it("an array error frame with a server status is retryable", async () => {
+    const { error } = await play([
+      f([
+        {
+          error: {
+            code: 503,
+            message: "The model is overloaded. Please try again later.",
+            status: "UNAVAILABLE",
+          },
+        },
+      ]),
+    ]);
+    expect(error).toMatchObject({ errorClass: "server", retryable: true, status: 503 });
+  });
+});
+
+describe("usage (R-PROV-6)", () => {
+  it("OpenRouter's cache_write_tokens are cache writes, priced apart from plain input", async () => {
+    const { result } = await play([
+      chunk({ content: "x" }, "stop"),
+      f({
+        choices: [],
+        usage: {
+          prompt_tokens: 194,
+          completion_tokens: 2,
+          total_tokens: 196,
+          prompt_tokens_details: { cached_tokens: 50, cache_write_tokens: 100, audio_tokens: 0 },
+          cost: 0.95,
+        },
+      }),
+      DONE,
+    ]);
+    expect(result?.usage).toEqual({ prompt: 194, completion: 2, cacheRead: 50, cacheWrite: 100 });
+  });
+});
+
+describe("bytes on the wire", () => {
+  it("a multi-byte character split between two writes, CRLF split between two writes", async () => {
+    const text = "héllo 日本語 🎉";
+    const body = Buffer.from(
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\r\n\r\n` +
+        `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\r\n\r\n${DONE}`,
+      "utf8",
+    );
+    // Cut inside the emoji (4 bytes) and between the \r and \n of the first frame's end.
+    const emoji = body.indexOf(Buffer.from("🎉")) + 2;
+    const crlf = body.indexOf(Buffer.from("\r\n\r\n")) + 1;
+    const cuts = [0, crlf, emoji, body.length].sort((a, b) => a - b);
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", async () => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        for (let i = 1; i < cuts.length; i++) {
+          res.write(body.subarray(cuts[i - 1], cuts[i]));
+          // Separate writes reach the client as separate reads.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const adapter = createOpenAIChatAdapter({
+        api: "openai-chat",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        headers: {},
+      });
+      let seen = "";
+      for await (const event of adapter.stream(baseRequest(), {
+        signal: new AbortController().signal,
+        idleTimeoutMs: 20_000,
+      })) {
+        if (event.type === "text_delta") seen += event.text;
+      }
+      expect(seen).toBe(text);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
