@@ -4,7 +4,7 @@ import { cancelledError, isProviderError, ProviderError } from "./errors.js";
 import { openaiStreamHeaders } from "./openai-chat.js";
 import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
-import { parseSseBatches } from "./sse.js";
+import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
 import type {
   NormalizedRequest,
@@ -39,7 +39,12 @@ async function* streamResponses(
       signal: options.signal,
       idleTimeoutMs: options.idleTimeoutMs,
     });
-    frames: for await (const frames of parseSseBatches(response.chunks)) {
+    const type = response.headers["content-type"] ?? "";
+    const batches =
+      type.includes("application/json") && !type.includes("event-stream")
+        ? wholeResponseAsFrames(response.chunks)
+        : parseSseBatches(response.chunks);
+    frames: for await (const frames of batches) {
       for (const frame of frames) {
         if (options.signal.aborted) throw cancelledError();
         const data = frame.data.trim();
@@ -62,6 +67,39 @@ async function* streamResponses(
     throw error;
   }
   yield { type: "done", result: state.result() };
+}
+
+/**
+ * Some compatible servers ignore `stream: true` and answer with one Response object: replay it as
+ * the events a stream ends with (each output item's `done`, then the terminal event), so one code
+ * path reads both.
+ */
+async function* wholeResponseAsFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseEvent[]> {
+  let text = "";
+  for await (const chunk of chunks) text += chunk;
+  yield responseFrames(text);
+}
+
+function responseFrames(text: string): SseEvent[] {
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [{ data: text }]; // reported as an unparsable frame
+  }
+  if (body?.object !== "response" || !Array.isArray(body.output))
+    return [{ data: JSON.stringify({ type: "error", error: body?.error ?? body }) }];
+  const frames: SseEvent[] = (body.output as unknown[]).map((item, index) => ({
+    data: JSON.stringify({ type: "response.output_item.done", output_index: index, item }),
+  }));
+  const terminal =
+    body.status === "incomplete"
+      ? "response.incomplete"
+      : body.status === "failed"
+        ? "response.failed"
+        : "response.completed";
+  frames.push({ data: JSON.stringify({ type: terminal, response: body }) });
+  return frames;
 }
 
 function incomplete(message: string): ProviderError {

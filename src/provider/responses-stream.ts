@@ -58,6 +58,8 @@ export class ResponsesStreamState {
         return this.appendReasoning(payload.delta, payload.item_id);
       case "response.function_call_arguments.delta":
         return this.argumentsDelta(payload);
+      case "response.function_call_arguments.done":
+        return this.argumentsDone(payload);
       case "response.web_search_call.searching":
         return [];
       case "response.completed":
@@ -77,7 +79,10 @@ export class ResponsesStreamState {
   }
 
   result(): StreamResult {
-    const toolCalls = this.calls.map((slot) => slot.call);
+    // A call whose arguments never came takes none (`{}`), as on the other protocols.
+    const toolCalls = this.calls.map((slot) =>
+      slot.call.arguments === "" ? { ...slot.call, arguments: "{}" } : slot.call,
+    );
     const providerItems: ProviderItem[] = [...this.items.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([, item]) => ({ api: "openai-responses", item }));
@@ -115,15 +120,7 @@ export class ResponsesStreamState {
           slot = this.openCall(outputIndex, item);
           events.push({ type: "tool_call_start", index: slot.index, id: slot.call.id, name: slot.call.name });
         }
-        // The done item holds the whole arguments: it wins over fragments that may have been lost.
-        const whole = typeof item.arguments === "string" ? item.arguments : "";
-        if (whole !== "" && whole !== slot.call.arguments) {
-          if (whole.startsWith(slot.call.arguments)) {
-            const rest = whole.slice(slot.call.arguments.length);
-            events.push({ type: "tool_call_delta", index: slot.index, argumentsDelta: rest });
-          }
-          slot.call.arguments = whole;
-        }
+        events.push(...this.wholeArguments(slot, item.arguments));
         if (slot.call.arguments === "") slot.call.arguments = "{}";
         return events;
       }
@@ -174,6 +171,26 @@ export class ResponsesStreamState {
     if (!slot || typeof payload.delta !== "string" || payload.delta === "") return [];
     slot.call.arguments += payload.delta;
     return [{ type: "tool_call_delta", index: slot.index, argumentsDelta: payload.delta }];
+  }
+
+  /** `function_call_arguments.done` carries the whole arguments, even when no item `done` follows. */
+  private argumentsDone(payload: any): ProviderEvent[] {
+    const slot =
+      this.callsByItem.get(String(payload.item_id)) ?? this.callsByOutput.get(payload.output_index);
+    return slot ? this.wholeArguments(slot, payload.arguments) : [];
+  }
+
+  /** The whole arguments win over fragments that may have been lost; only the missing tail streams. */
+  private wholeArguments(slot: CallSlot, value: unknown): ProviderEvent[] {
+    const whole = typeof value === "string" ? value : "";
+    if (whole === "" || whole === slot.call.arguments) return [];
+    const events: ProviderEvent[] = [];
+    if (whole.startsWith(slot.call.arguments)) {
+      const rest = whole.slice(slot.call.arguments.length);
+      events.push({ type: "tool_call_delta", index: slot.index, argumentsDelta: rest });
+    }
+    slot.call.arguments = whole;
+    return events;
   }
 
   private appendText(text: unknown, itemId: unknown): ProviderEvent[] {
