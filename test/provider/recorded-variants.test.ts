@@ -3,21 +3,26 @@
 // `id:`/`retry:` fields, heartbeat frames, data split over several lines, frames cut into small
 // writes, a last frame without its blank line), must read exactly like the recording as sent:
 // same text, reasoning, tool calls, finish, usage, thinking blocks and hosted items. The adapter
-// is played over real HTTP by the fake provider. The folder is optional: without it the suite
-// says so and skips.
+// is played over real HTTP by the fake provider; a built Responses API stream joins them, as no
+// recording of that protocol exists yet. The folder is optional: without it the suite says so
+// and skips.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
+import { createOpenAIResponsesAdapter } from "../../src/provider/openai-responses.js";
 import type { ProviderAdapter, ProviderEvent } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
+import { responsesStream } from "../support/responses-script.js";
 import { baseRequest } from "./openai-helpers.js";
 
 const REPO_ROOT = resolve(import.meta.dirname, "../..");
 const CANDIDATES = [resolve(REPO_ROOT, "../shared/streams"), "/work/shared/streams"];
 const STREAMS_DIR = CANDIDATES.find((dir) => existsSync(dir));
+
+type Api = "openai" | "anthropic" | "responses";
 
 interface RecordedResponse {
   status: number;
@@ -31,7 +36,7 @@ type Frame = string[];
 interface Variant {
   name: string;
   /** Which protocols it applies to (all when absent). */
-  only?: "anthropic";
+  only?: Api;
   /** The body as written, in chunks. */
   render(frames: Frame[]): string[];
 }
@@ -100,7 +105,6 @@ const VARIANTS: Variant[] = [
   },
   {
     name: "an `event:` line without data between frames",
-    only: "anthropic",
     render: (f) => join2(f, "\n").map((frame) => `event: ping\n\n${frame}`),
   },
 ];
@@ -116,8 +120,8 @@ const files = STREAMS_DIR
   : [];
 
 /** Every whole 2xx response of every recording: the ones a re-framing must not change. */
-function playable(): { label: string; api: "openai" | "anthropic"; response: RecordedResponse }[] {
-  const out: { label: string; api: "openai" | "anthropic"; response: RecordedResponse }[] = [];
+function playable(): { label: string; api: Api; response: RecordedResponse }[] {
+  const out: { label: string; api: Api; response: RecordedResponse }[] = [];
   for (const file of files) {
     const rec = JSON.parse(readFileSync(join(STREAMS_DIR!, file), "utf8"));
     const api = String(rec.api).startsWith("anthropic") ? "anthropic" : "openai";
@@ -136,13 +140,15 @@ interface Reading {
   result?: unknown;
 }
 
-async function read(provider: FakeProvider, api: "openai" | "anthropic", body: string[]): Promise<Reading> {
+async function read(provider: FakeProvider, api: Api, body: string[]): Promise<Reading> {
   provider.enqueue({ frames: body });
   const endpoint = { baseUrl: provider.baseUrl, apiKey: "k", headers: {} };
   const adapter: ProviderAdapter =
     api === "anthropic"
       ? createAnthropicAdapter({ api: "anthropic-messages", ...endpoint })
-      : createOpenAIChatAdapter({ api: "openai-chat", ...endpoint });
+      : api === "responses"
+        ? createOpenAIResponsesAdapter({ api: "openai-responses", ...endpoint })
+        : createOpenAIChatAdapter({ api: "openai-chat", ...endpoint });
   const events: ProviderEvent[] = [];
   const reading: Reading = { text: "", reasoning: "" };
   try {
@@ -179,7 +185,28 @@ if (!STREAMS_DIR) {
       await provider.close();
     });
 
-    const cases = playable();
+    // No Responses API recording exists yet: the builder's stream (reasoning, text, a call, a
+    // hosted search, usage details) stands in for one.
+    const responses = responsesStream()
+      .reasoning("Plan: read it.", "enc-1", ["Plan: ", "read it."])
+      .webSearch("tern docs")
+      .text("Reading the file.", ["Reading ", "the file."])
+      .functionCall({
+        callId: "call_1",
+        name: "read_file",
+        args: { path: "a.ts" },
+        chunks: ['{"path":', '"a.ts"}'],
+      })
+      .usage({ input_tokens: 120, output_tokens: 40, cached_tokens: 100, reasoning_tokens: 30 })
+      .build();
+    const cases = [
+      ...playable(),
+      {
+        label: "responses builder stream",
+        api: "responses" as const,
+        response: { status: 200, events: responses.frames!.map((frame) => frame.trimEnd()) },
+      },
+    ];
     it("finds whole recorded responses to re-frame", () => {
       expect(cases.length).toBeGreaterThan(10);
     });
