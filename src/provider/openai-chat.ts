@@ -54,12 +54,20 @@ async function* streamChat(
       yield* state.finish();
       return;
     }
-    for await (const frames of parseSseBatches(response.chunks)) {
-      for (const frame of frames) {
-        if (options.signal.aborted) throw cancelledError();
-        const events = state.handleData(frame.data, frame.event);
-        for (const event of events) yield event;
+    try {
+      batches: for await (const frames of parseSseBatches(response.chunks)) {
+        for (const frame of frames) {
+          if (options.signal.aborted) throw cancelledError();
+          const events = state.handleData(frame.data, frame.event);
+          for (const event of events) yield event;
+          // Stop at [DONE]: a server that keeps the connection open must not cost an idle timeout.
+          if (state.sawTerminator) break batches;
+        }
       }
+    } catch (error) {
+      // Cut or stalled after the finish reason: the answer is whole, and sending it again would
+      // bill it twice; only a usage frame that never came is missing.
+      if (!(state.hasFinish && isTransportCut(error))) throw error;
     }
     yield* state.finish();
   } catch (error) {
@@ -67,6 +75,15 @@ async function* streamChat(
     if (error instanceof ProviderError && !error.usage && state.latestUsage) error.usage = state.latestUsage;
     throw error;
   }
+}
+
+function isTransportCut(error: unknown): boolean {
+  return (
+    error instanceof ProviderError &&
+    (error.errorClass === "network" ||
+      error.errorClass === "timeout" ||
+      error.errorClass === "incomplete_stream")
+  );
 }
 
 function isJsonResponse(headers: Record<string, string>): boolean {

@@ -23,6 +23,16 @@ export class ChatStreamState {
     return this.usage;
   }
 
+  /** `[DONE]` arrived: nothing after it counts, so reading can stop. */
+  get sawTerminator(): boolean {
+    return this.sawDone;
+  }
+
+  /** A finish reason arrived: the answer is whole even if the connection then dies (R-PROV-3). */
+  get hasFinish(): boolean {
+    return this.rawFinish !== null;
+  }
+
   /** Handles one SSE `data` payload; throws ProviderError for in-stream errors and unparsable frames. */
   handleData(data: string, eventName?: string): ProviderEvent[] {
     if (this.sawDone) return [];

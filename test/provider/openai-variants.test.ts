@@ -6,7 +6,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
+import { streamWithRetry } from "../../src/provider/retry.js";
 import { FakeProvider, sseData as f } from "../support/fake-provider.js";
+import { openaiStream } from "../support/openai-script.js";
 import { baseRequest, collect, texts } from "./openai-helpers.js";
 
 const DONE = "data: [DONE]\n\n";
@@ -156,6 +158,62 @@ describe("usage (R-PROV-6)", () => {
       DONE,
     ]);
     expect(result?.usage).toEqual({ prompt: 194, completion: 2, cacheRead: 50, cacheWrite: 100 });
+  });
+});
+
+describe("a connection that outlives the answer (R-PROV-3: re-sending a whole answer bills it twice)", () => {
+  const answer = () =>
+    openaiStream().text("hi").finish("stop").usage({ prompt_tokens: 3, completion_tokens: 1 }).build();
+
+  it("a server that keeps the connection open after [DONE]: the answer is read at once, no idle timeout", async () => {
+    const script = answer();
+    provider.enqueue({ ...script, fault: { kind: "stall_after", frames: script.frames!.length } });
+    // An idle timeout longer than the test's own: only reading stopped at [DONE] can pass.
+    const { result, error } = await collect(provider, baseRequest(), { idleTimeoutMs: 60_000 });
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ text: "hi", finish: "stop", usage: { prompt: 3, completion: 1 } });
+  });
+
+  it("a stall after the finish reason (no [DONE]) ends the answer, not the attempt", async () => {
+    const script = openaiStream()
+      .text("hi")
+      .finish("stop", { usage: { prompt_tokens: 3, completion_tokens: 1 } })
+      .noDone()
+      .build();
+    provider.enqueue({ ...script, fault: { kind: "stall_after", frames: script.frames!.length } });
+    const { result, error } = await collect(provider, baseRequest(), { idleTimeoutMs: 500 });
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ text: "hi", finish: "stop", usage: { prompt: 3, completion: 1 } });
+  });
+
+  it("a reset after the finish reason (Mistral: finish and usage in one frame, no [DONE]) is one request", async () => {
+    const script = openaiStream()
+      .toolCall({ id: "gSIMJiOkT", name: "read_file", args: { path: "a" } })
+      .finish("tool_calls", { usage: { prompt_tokens: 124, completion_tokens: 22 } })
+      .noDone()
+      .build();
+    provider.enqueue({ ...script, fault: { kind: "reset_after", frames: script.frames!.length } });
+    const before = provider.requests.length;
+    const adapter = createOpenAIChatAdapter({ api: "openai-chat", baseUrl: provider.baseUrl, headers: {} });
+    const result = await streamWithRetry(adapter, baseRequest(), {
+      retry: { maxRetries: 2, baseDelaySeconds: 0.01, factor: 2, jitter: 0, maxDelaySeconds: 0.01 },
+      signal: new AbortController().signal,
+      idleTimeoutMs: 20_000,
+      deadline: null,
+      onEvent: () => {},
+      onDiscard: () => {},
+      onRetry: () => {},
+    });
+    expect(provider.requests.length - before).toBe(1);
+    expect(result).toMatchObject({ finish: "tool_calls", usage: { prompt: 124, completion: 22 } });
+    expect(result.toolCalls).toEqual([{ id: "gSIMJiOkT", name: "read_file", arguments: '{"path":"a"}' }]);
+  });
+
+  it("a reset before any finish reason is still an incomplete attempt (retryable)", async () => {
+    const script = openaiStream().text("partial").finish("stop").build();
+    provider.enqueue({ ...script, fault: { kind: "reset_after", frames: 1 } });
+    const { error } = await collect(provider);
+    expect(error).toMatchObject({ retryable: true });
   });
 });
 
