@@ -35,6 +35,9 @@ interface TurnAbort {
   deadline: number | null;
 }
 
+/** Anthropic's `pause_turn` (R-PROV-5 keeps it as `other:pause_turn`): the answer goes on in the next round. */
+const PAUSED = "other:pause_turn";
+
 type RoundStep = { next: "round" } | { next: "same_round" } | { next: "stop"; stop: TurnStop };
 
 export async function runTurnLoop(
@@ -169,6 +172,15 @@ async function runRound(
   ports.commitAssistant(turn, round, { ...result, toolCalls: calls }, spent);
   state.finalText = result.text;
   if (stopAfterCommit) return stopped(stopAfterCommit);
+  if (result.finish === PAUSED) {
+    // Anthropic paused a long run of its own server tools (web search): the paused answer goes back
+    // whole with a note to go on (the record holds no two answers in a row, so a note sits between).
+    ports.commitNotice(
+      turn,
+      "The provider paused your previous reply (pause_turn). Continue where it stopped.",
+    );
+    return { next: "round" };
+  }
   if (result.finish === "length") {
     state.truncationContinues++;
     ports.commitNotice(
@@ -214,6 +226,8 @@ async function admitCalls(
     case "stop":
     case "tool_calls":
       break;
+    case PAUSED:
+      return { calls: [] };
     default: {
       const message = `Model stopped with finish reason '${result.rawFinish ?? result.finish}'`;
       return { calls: [], stop: stopWith("failed", { class: "finish_reason", message }) };
