@@ -135,7 +135,8 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
         for (const entry of message.providerItems ?? [])
           if (entry.api === "anthropic-messages") blocks.push({ ...entry.item } as Block);
       }
-      if (message.text !== "") blocks.push({ type: "text", text: message.text });
+      // A blank answer ("\n\n" before a call) is refused: "text content blocks must contain non-whitespace text".
+      if (message.text.trim() !== "") blocks.push({ type: "text", text: message.text });
       for (const call of message.toolCalls) {
         if (toolsAsText) {
           blocks.push({ type: "text", text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
@@ -160,7 +161,7 @@ function contentBlocks(parts: ContentPart[], images: boolean): Block[] {
   const blocks: Block[] = [];
   for (const part of parts) {
     if (part.type === "text") {
-      if (part.text !== "") blocks.push({ type: "text", text: part.text });
+      if (part.text.trim() !== "") blocks.push({ type: "text", text: part.text });
     } else if (images) {
       blocks.push({ type: "image", source: { type: "base64", media_type: part.mediaType, data: part.data } });
     } else {

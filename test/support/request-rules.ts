@@ -148,7 +148,8 @@ export function anthropicToolViolations(body: any): string[] {
 /**
  * Anthropic's other published rules: tool blocks need tool definitions ("Requests which include
  * tool_use or tool_result blocks must define tools"), tool_choice needs tools, roles alternate
- * starting with the user, max_tokens is set, no empty text block; plus the tool-call pairing.
+ * starting with the user, max_tokens is set, no empty text block and no message whose only text is
+ * blank; plus the tool-call pairing.
  */
 export function anthropicViolations(body: any): string[] {
   const problems: string[] = [];
@@ -167,6 +168,10 @@ export function anthropicViolations(body: any): string[] {
       }
       if (block.type === "text" && block.text === "") problems.push(`message ${i} holds an empty text block`);
     }
+    // "text content blocks must contain non-whitespace text": a message whose only text is blank.
+    const texts = blocks.filter((block) => block.type === "text" && block.text !== "");
+    if (texts.length > 0 && texts.every((block) => String(block.text).trim() === ""))
+      problems.push(`message ${i}: text content blocks must contain non-whitespace text`);
   });
   return [...problems, ...anthropicToolViolations(body)];
 }
