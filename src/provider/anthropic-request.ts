@@ -123,7 +123,7 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
       push("user", [
         {
           type: "tool_result",
-          tool_use_id: message.toolCallId,
+          tool_use_id: anthropicToolId(message.toolCallId),
           ...(content.length > 0 ? { content } : {}),
           is_error: message.isError,
         },
@@ -141,13 +141,27 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
         if (toolsAsText) {
           blocks.push({ type: "text", text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
         } else {
-          blocks.push({ type: "tool_use", id: call.id, name: call.name, input: parseInput(call.arguments) });
+          const id = anthropicToolId(call.id);
+          blocks.push({ type: "tool_use", id, name: call.name, input: parseInput(call.arguments) });
         }
       }
       push("assistant", blocks);
     }
   }
   return out;
+}
+
+/**
+ * Anthropic accepts tool ids matching `^[a-zA-Z0-9_-]+$` only; calls made by another provider earlier
+ * in the session may carry others (Kimi's `functions.bash:0`). The same id always maps to the same
+ * wire id, so a call and its result stay paired; a hash of the original keeps two ids that differ
+ * only in refused characters apart.
+ */
+export function anthropicToolId(id: string): string {
+  if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${(hash >>> 0).toString(36)}`;
 }
 
 function thinkingBlock(block: ThinkingBlock): Block[] {

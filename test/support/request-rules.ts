@@ -149,7 +149,7 @@ export function anthropicToolViolations(body: any): string[] {
  * Anthropic's other published rules: tool blocks need tool definitions ("Requests which include
  * tool_use or tool_result blocks must define tools"), tool_choice needs tools, roles alternate
  * starting with the user, max_tokens is set, no empty text block and no message whose only text is
- * blank; plus the tool-call pairing.
+ * blank, tool ids of letters, digits, `_` and `-`; plus the tool-call pairing.
  */
 export function anthropicViolations(body: any): string[] {
   const problems: string[] = [];
@@ -167,6 +167,12 @@ export function anthropicViolations(body: any): string[] {
         problems.push(`message ${i} holds a ${block.type} block but the request defines no tools`);
       }
       if (block.type === "text" && block.text === "") problems.push(`message ${i} holds an empty text block`);
+      const id =
+        block.type === "tool_use" ? block.id : block.type === "tool_result" ? block.tool_use_id : undefined;
+      if (id !== undefined && !/^[a-zA-Z0-9_-]+$/.test(String(id)))
+        problems.push(
+          `messages.${i}: ${block.type} id ${id}: String should match pattern '^[a-zA-Z0-9_-]+$'`,
+        );
     }
     // "text content blocks must contain non-whitespace text": a message whose only text is blank.
     const texts = blocks.filter((block) => block.type === "text" && block.text !== "");

@@ -1,6 +1,8 @@
-// Anthropic refuses a message whose only text is blank ("text content blocks must contain
-// non-whitespace text"). Claude sometimes answers "\n\n" before a tool call or a web search; that
-// answer, echoed as it came, made every later request of the session fail with a 400.
+// Anthropic request rules met by what the model or another provider left in the history: a
+// message whose only text is blank is refused ("text content blocks must contain non-whitespace
+// text"; Claude sometimes answers "\n\n" before a call or a search, and that answer echoed as it
+// came failed every later request of the session), and so is a tool id outside ^[a-zA-Z0-9_-]+$
+// (calls made by Kimi and others before a switch to Claude).
 import { describe, expect, it } from "vitest";
 import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
 import { buildAnthropicBody } from "../../src/provider/anthropic-request.js";
@@ -96,5 +98,50 @@ describe("the fake provider knows the rule", () => {
       ],
     };
     expect(anthropicViolations(mixed)).toEqual([]);
+  });
+});
+
+describe("tool ids from other providers (Anthropic accepts ^[a-zA-Z0-9_-]+$ only)", () => {
+  const history = (ids: string[]): NormalizedRequest => ({
+    model: "claude-test",
+    system: "sys",
+    tools: [READ],
+    images: false,
+    maxOutputTokens: 1024,
+    messages: [
+      { role: "user", content: [{ type: "text", text: "read both" }] },
+      {
+        role: "assistant",
+        text: "",
+        toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: "{}" })),
+      },
+      ...ids.map((id) => ({
+        role: "tool" as const,
+        toolCallId: id,
+        toolName: "read_file",
+        isError: false,
+        content: [{ type: "text" as const, text: `result of ${id}` }],
+      })),
+    ],
+  });
+
+  it("a call made by Kimi (functions.read_file:0) and its result get one legal id, distinct from its neighbours", () => {
+    const body = buildAnthropicBody(
+      history(["functions.read_file:0", "functions.read_file:1", "functions_read_file_0"]),
+    );
+    expect(anthropicViolations(body)).toEqual([]);
+    const uses = body.messages[1].content.map((b: any) => b.id);
+    const results = body.messages[2].content.map((b: any) => b.tool_use_id);
+    expect(results).toEqual(uses);
+    expect(new Set(uses).size).toBe(3);
+    expect(uses[2]).toBe("functions_read_file_0");
+  });
+
+  it("legal ids are sent unchanged", () => {
+    const body = buildAnthropicBody(history(["toolu_01KFbK", "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF"]));
+    expect(body.messages[1].content.map((b: any) => b.id)).toEqual([
+      "toolu_01KFbK",
+      "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
+    ]);
   });
 });
