@@ -5,6 +5,7 @@
 import type { StreamResult } from "../provider/types.js";
 import { TurnBudget } from "./budget.js";
 import { uniqueCallIds } from "./call-ids.js";
+import { continuationNote, MAX_PAUSES, PAUSED } from "./turn-continue.js";
 import { toUsageFields } from "./event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
@@ -24,6 +25,8 @@ interface TurnState {
   usage: Usage;
   finalText: string;
   truncationContinues: number;
+  /** Rounds in a row the provider paused (`pause_turn`). */
+  pauses: number;
   usedTodoTool: boolean;
   overflowCompacted: boolean;
 }
@@ -34,9 +37,6 @@ interface TurnAbort {
   durationHit(): boolean;
   deadline: number | null;
 }
-
-/** Anthropic's `pause_turn` (R-PROV-5 keeps it as `other:pause_turn`): the answer goes on in the next round. */
-const PAUSED = "other:pause_turn";
 
 type RoundStep = { next: "round" } | { next: "same_round" } | { next: "stop"; stop: TurnStop };
 
@@ -63,6 +63,7 @@ function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
     usage: emptyUsage(),
     finalText: "",
     truncationContinues: 0,
+    pauses: 0,
     usedTodoTool: false,
     overflowCompacted: false,
   };
@@ -172,21 +173,11 @@ async function runRound(
   ports.commitAssistant(turn, round, { ...result, toolCalls: calls }, spent);
   state.finalText = result.text;
   if (stopAfterCommit) return stopped(stopAfterCommit);
-  if (result.finish === PAUSED) {
-    // Anthropic paused a long run of its own server tools (web search): the paused answer goes back
-    // whole with a note to go on (the record holds no two answers in a row, so a note sits between).
-    ports.commitNotice(
-      turn,
-      "The provider paused your previous reply (pause_turn). Continue where it stopped.",
-    );
-    return { next: "round" };
-  }
-  if (result.finish === "length") {
-    state.truncationContinues++;
-    ports.commitNotice(
-      turn,
-      "Your previous reply was cut off at the output token limit. Continue exactly where it stopped.",
-    );
+  if (result.finish !== PAUSED) state.pauses = 0;
+  const note = continuationNote(result.finish);
+  if (note) {
+    if (result.finish === "length") state.truncationContinues++;
+    ports.commitNotice(turn, note);
     return { next: "round" };
   }
   if (calls.length === 0) {
@@ -227,7 +218,14 @@ async function admitCalls(
     case "tool_calls":
       break;
     case PAUSED:
-      return { calls: [] };
+      if (++state.pauses <= MAX_PAUSES) return { calls: [] };
+      return {
+        calls: [],
+        stop: stopWith("failed", {
+          class: "finish_reason",
+          message: `Model stopped with finish reason 'pause_turn' ${MAX_PAUSES + 1} times in a row`,
+        }),
+      };
     default: {
       const message = `Model stopped with finish reason '${result.rawFinish ?? result.finish}'`;
       return { calls: [], stop: stopWith("failed", { class: "finish_reason", message }) };

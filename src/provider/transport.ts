@@ -103,12 +103,9 @@ class Call {
     let first = true;
     res.on("data", (chunk: string) => {
       this.touch();
-      if (first && chunk !== "") {
-        first = false;
-        // A UTF-8 byte-order mark is no part of the text (an SSE parser would read it as part of the
-        // first field's name and lose the whole first frame); TextDecoder drops it, setEncoding does not.
-        if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-      }
+      // A UTF-8 byte-order mark is no part of the text (an SSE parser would take it into the first
+      // field's name and lose the first frame); TextDecoder drops it, setEncoding does not.
+      if (first && chunk !== "") [first, chunk] = [false, chunk.replace(/^\uFEFF/, "")];
       if (this.queue.push(chunk) > HIGH_WATER_CHUNKS) res.pause();
     });
     res.on("end", () => {

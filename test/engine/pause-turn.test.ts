@@ -72,3 +72,20 @@ describe("pause_turn (Anthropic server tools)", () => {
     });
   });
 });
+
+describe("pause_turn without end", () => {
+  it("stops the turn after 9 pauses in a row instead of spending the model-call budget", async () => {
+    const t = await h.start({
+      config: (c) => {
+        c.model = "anth/claude-test";
+        c.providers.anth = { api: "anthropic-messages", baseUrl: "http://127.0.0.1:9/v1", headers: {} };
+      },
+    });
+    for (let i = 0; i < 12; i++)
+      h.provider.enqueue(anthropicStream().text(`still searching ${i}`).stop("pause_turn").build());
+    const outcome = await t.prompt("search forever");
+    expect(outcome.stopReason).toBe("failed");
+    expect(outcome.error?.message).toContain("pause_turn");
+    expect(h.provider.requests).toHaveLength(9);
+  });
+});
