@@ -54,7 +54,7 @@ export function classifyHttpError(
   headers: Record<string, string>,
 ): ProviderError {
   const info = extractErrorInfo(parseJson(body));
-  const message = operatorMessage(info.message ?? (body.trim() || `HTTP ${status}`), status);
+  const message = operatorMessage(info.message ?? (plainText(body) || `HTTP ${status}`), status);
   const { errorClass, retryable } = decide(status, info);
   return new ProviderError({
     errorClass,
@@ -204,6 +204,14 @@ function operatorMessage(raw: string, status?: number): string {
   const oneLine =
     redactSecrets(raw).replace(/\s+/g, " ").trim() || (status ? `HTTP ${status}` : "provider error");
   return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
+}
+
+/** A body as one line of text: a proxy's HTML error page by its title, or its text without tags. */
+function plainText(body: string): string {
+  const text = body.trim();
+  if (!/^<(?:!doctype|html|head|body|h1|center)\b/i.test(text)) return text;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+  return title || text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<[^>]+>/gi, " ").trim();
 }
 
 function parseJson(text: string): unknown {
