@@ -275,7 +275,7 @@ const ROWS: Row[] = [
     body: "<html>\n<body>Bad Gateway</body>\n</html>",
     errorClass: "server",
     retryable: true,
-    message: "<html> <body>Bad Gateway</body> </html>",
+    message: "Bad Gateway",
   },
   { name: "503", status: 503, body: "", errorClass: "server", retryable: true, message: "HTTP 503" },
   {
