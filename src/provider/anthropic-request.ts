@@ -1,6 +1,7 @@
 // NormalizedRequest → Anthropic Messages request body. Anthropic needs strict user/assistant
 // alternation, tool results inside user messages, no empty text blocks, and signed thinking
 // blocks echoed back verbatim; prompt-cache breakpoints follow R-PROV-7.
+import { anthropicToolId } from "./tool-ids.js";
 import type { NormalizedRequest } from "./types.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
 import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
@@ -149,19 +150,6 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
     }
   }
   return out;
-}
-
-/**
- * Anthropic accepts tool ids matching `^[a-zA-Z0-9_-]+$` only; calls made by another provider earlier
- * in the session may carry others (Kimi's `functions.bash:0`). The same id always maps to the same
- * wire id, so a call and its result stay paired; a hash of the original keeps two ids that differ
- * only in refused characters apart.
- */
-export function anthropicToolId(id: string): string {
-  if (/^[a-zA-Z0-9_-]+$/.test(id)) return id;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
-  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_")}_${(hash >>> 0).toString(36)}`;
 }
 
 function thinkingBlock(block: ThinkingBlock): Block[] {

@@ -1,5 +1,6 @@
 // NormalizedRequest → OpenAI Chat Completions request body, including the multimodal bridge of
 // R-PROV-8 (tool messages cannot carry images, so a user message after the tool run holds them).
+import { chatToolId } from "./tool-ids.js";
 import type { NormalizedRequest, ProviderCompat } from "./types.js";
 import type { ContentPart, ImagePart, Message, ToolResultMessage, ToolSpec } from "../vocab/messages.js";
 
@@ -135,7 +136,7 @@ export function mapMessage(
       if (message.toolCalls.length > 0) {
         out.tool_calls = message.toolCalls.map((call) => ({
           ...call.extra,
-          id: call.id,
+          id: chatToolId(call.id),
           type: "function",
           function: { name: call.name, arguments: call.arguments },
         }));
@@ -163,7 +164,7 @@ function toolMessage(
     bridge(message.toolCallId, images);
     texts.push(`[${images.length} image(s) follow in the next message]`);
   }
-  return { role: "tool", tool_call_id: message.toolCallId, content: texts.join("\n") };
+  return { role: "tool", tool_call_id: chatToolId(message.toolCallId), content: texts.join("\n") };
 }
 
 /** Plain string content when there is no image: several compatible servers accept nothing else. */

@@ -1,6 +1,7 @@
 // NormalizedRequest → OpenAI Responses request body (R-PROV-9). Stateless: `store: false`, the
 // whole history as `input` items, reasoning carried forward as `encrypted_content`.
 import { imagePlaceholder } from "./anthropic-request.js";
+import { responsesCallId } from "./tool-ids.js";
 import type { NormalizedRequest, ProviderCompat } from "./types.js";
 import type { ContentPart, Message, ProviderItem } from "../vocab/messages.js";
 
@@ -51,7 +52,7 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
         const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
         out.push({ role: "user", content: [{ type: "input_text", text: head }, ...asContent(output)] });
       } else {
-        out.push({ type: "function_call_output", call_id: message.toolCallId, output });
+        out.push({ type: "function_call_output", call_id: responsesCallId(message.toolCallId), output });
       }
     } else {
       // Reasoning and hosted-tool items go back exactly, before the text and calls they preceded.
@@ -76,7 +77,8 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
             ],
           });
         } else {
-          out.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments });
+          const callId = responsesCallId(call.id);
+          out.push({ type: "function_call", call_id: callId, name: call.name, arguments: call.arguments });
         }
       }
     }

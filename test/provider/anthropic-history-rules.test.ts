@@ -24,6 +24,7 @@ const request = (text: string, userText = "go on"): NormalizedRequest => ({
     {
       role: "assistant",
       text,
+      reasoning: "",
       toolCalls: [{ id: "toolu_1", name: "read_file", arguments: '{"path":"a.txt"}' }],
     },
     {
@@ -33,14 +34,14 @@ const request = (text: string, userText = "go on"): NormalizedRequest => ({
       isError: false,
       content: [{ type: "text", text: "alpha" }],
     },
-    { role: "assistant", text: "\n", toolCalls: [] },
+    { role: "assistant", text: "\n", reasoning: "", toolCalls: [] },
     { role: "user", content: [{ type: "text", text: userText }] },
   ],
 });
 
 describe("blank text blocks (Anthropic)", () => {
   it("an answer that was only whitespace is sent without its text block", () => {
-    const body = buildAnthropicBody(request("\n\n"));
+    const body: any = buildAnthropicBody(request("\n\n"));
     expect(anthropicViolations(body)).toEqual([]);
     expect(body.messages[1].content.map((b: any) => b.type)).toEqual(["tool_use"]);
     // The text-only blank answer disappears; the user messages around it join (roles alternate).
@@ -48,7 +49,7 @@ describe("blank text blocks (Anthropic)", () => {
   });
 
   it("text with content keeps its whitespace as it came", () => {
-    const body = buildAnthropicBody(request("\nReading it.\n"));
+    const body: any = buildAnthropicBody(request("\nReading it.\n"));
     expect(body.messages[1].content[0]).toEqual({ type: "text", text: "\nReading it.\n" });
   });
 
@@ -113,6 +114,7 @@ describe("tool ids from other providers (Anthropic accepts ^[a-zA-Z0-9_-]+$ only
       {
         role: "assistant",
         text: "",
+        reasoning: "",
         toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: "{}" })),
       },
       ...ids.map((id) => ({
@@ -126,7 +128,7 @@ describe("tool ids from other providers (Anthropic accepts ^[a-zA-Z0-9_-]+$ only
   });
 
   it("a call made by Kimi (functions.read_file:0) and its result get one legal id, distinct from its neighbours", () => {
-    const body = buildAnthropicBody(
+    const body: any = buildAnthropicBody(
       history(["functions.read_file:0", "functions.read_file:1", "functions_read_file_0"]),
     );
     expect(anthropicViolations(body)).toEqual([]);
@@ -138,7 +140,7 @@ describe("tool ids from other providers (Anthropic accepts ^[a-zA-Z0-9_-]+$ only
   });
 
   it("legal ids are sent unchanged", () => {
-    const body = buildAnthropicBody(history(["toolu_01KFbK", "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF"]));
+    const body: any = buildAnthropicBody(history(["toolu_01KFbK", "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF"]));
     expect(body.messages[1].content.map((b: any) => b.id)).toEqual([
       "toolu_01KFbK",
       "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",

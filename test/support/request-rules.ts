@@ -42,7 +42,8 @@ export function refusalBody(protocol: WireProtocol, violations: readonly string[
 /**
  * Chat Completions: an assistant message with `tool_calls` is followed, before any other message,
  * by one `tool` message per `tool_call_id`; a `tool` message answers a call of that message.
- * Ids need only be unique within one assistant message (local servers reuse `call_0` per turn).
+ * Ids need only be unique within one assistant message (local servers reuse `call_0` per turn);
+ * OpenAI takes ids of at most 40 characters.
  */
 export function chatToolViolations(body: any): string[] {
   const problems: string[] = [];
@@ -64,6 +65,10 @@ export function chatToolViolations(body: any): string[] {
     const owed = new Set<string>();
     for (const call of calls) {
       if (owed.has(call?.id)) problems.push(`messages.[${i - 1}]: duplicate tool_call_id ${call?.id}`);
+      if (String(call?.id).length > 40)
+        problems.push(
+          `Invalid 'messages[${i - 1}].tool_calls.id': string too long. Expected a string with maximum length 40`,
+        );
       owed.add(call?.id);
     }
     const answered = new Set<string>();
@@ -184,7 +189,7 @@ export function anthropicViolations(body: any): string[] {
 
 /**
  * Responses: every `function_call` item's `call_id` has one `function_call_output` after it, and
- * every output answers a call before it; call ids are unique in the input.
+ * every output answers a call before it; call ids are unique in the input and at most 64 long.
  */
 export function responsesToolViolations(body: any): string[] {
   const problems: string[] = [];
@@ -192,6 +197,10 @@ export function responsesToolViolations(body: any): string[] {
   const calls = new Set<string>();
   const outputs = new Set<string>();
   input.forEach((item, k) => {
+    if (typeof item?.call_id === "string" && item.call_id.length > 64)
+      problems.push(
+        `Invalid 'input[${k}].call_id': string too long. Expected a string with maximum length 64`,
+      );
     if (item?.type === "function_call") {
       if (calls.has(item.call_id))
         problems.push(`input[${k}]: duplicate function_call call_id ${item.call_id}`);
