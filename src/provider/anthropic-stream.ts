@@ -113,6 +113,10 @@ export class AnthropicStreamState {
   }
 
   result(): StreamResult {
+    // A tool block that never got its content_block_stop still has the input its start gave.
+    for (const state of this.blocks.values())
+      if (state.kind === "tool" && state.call.arguments === "")
+        state.call.arguments = state.initialInput ?? "{}";
     const finish: FinishReason =
       this.rawFinish !== null
         ? mapAnthropicFinish(this.rawFinish)
