@@ -49,13 +49,13 @@ export class ResponsesStreamState {
       case "response.output_text.delta":
       case "response.refusal.delta":
         // A refusal is the answer the user sees.
-        return this.appendText(payload.delta, payload.item_id);
+        return this.appendText(payload.delta, payload);
       case "response.reasoning_summary_part.added":
         // Summary parts are paragraphs of one summary.
-        return payload.summary_index > 0 ? this.appendReasoning("\n\n", payload.item_id) : [];
+        return payload.summary_index > 0 ? this.appendReasoning("\n\n", payload) : [];
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        return this.appendReasoning(payload.delta, payload.item_id);
+        return this.appendReasoning(payload.delta, payload);
       case "response.function_call_arguments.delta":
         return this.argumentsDelta(payload);
       case "response.function_call_arguments.done":
@@ -126,7 +126,7 @@ export class ResponsesStreamState {
       }
       case "reasoning": {
         this.items.set(outputIndex, item);
-        if (this.streamed.has(String(item.id))) return [];
+        if (this.wasStreamed("reasoning", item, outputIndex)) return [];
         const summary = Array.isArray(item.summary)
           ? item.summary.map((part: any) => (typeof part?.text === "string" ? part.text : "")).join("\n\n")
           : "";
@@ -139,7 +139,7 @@ export class ResponsesStreamState {
         return [{ type: "hosted_tool", name: "web_search", status: "done", detail: query }];
       }
       case "message": {
-        if (this.streamed.has(String(item.id)) || !Array.isArray(item.content)) return [];
+        if (this.wasStreamed("text", item, outputIndex) || !Array.isArray(item.content)) return [];
         const text = item.content
           .map((part: any) => (typeof part?.text === "string" ? part.text : (part?.refusal ?? "")))
           .join("");
@@ -193,18 +193,38 @@ export class ResponsesStreamState {
     return events;
   }
 
-  private appendText(text: unknown, itemId: unknown): ProviderEvent[] {
+  /** `delta` is the event the text streamed in (undefined for the whole text of a `done` item). */
+  private appendText(text: unknown, delta?: any): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
-    if (itemId !== undefined) this.streamed.add(String(itemId));
+    this.markStreamed("text", delta);
     this.text.add(text);
     return [{ type: "text_delta", text }];
   }
 
-  private appendReasoning(text: unknown, itemId: unknown): ProviderEvent[] {
+  private appendReasoning(text: unknown, delta?: any): ProviderEvent[] {
     if (typeof text !== "string" || text === "") return [];
-    if (itemId !== undefined) this.streamed.add(String(itemId));
+    this.markStreamed("reasoning", delta);
     this.reasoning.add(text);
     return [{ type: "reasoning_delta", text }];
+  }
+
+  /**
+   * Deltas name their item by id, by output index, or (some compatible servers) by neither: any
+   * of the three marks the item's text as streamed, so its `done` does not show it twice.
+   */
+  private markStreamed(kind: "text" | "reasoning", delta: any): void {
+    if (!delta) return;
+    if (delta.item_id !== undefined) this.streamed.add(`id:${delta.item_id}`);
+    if (typeof delta.output_index === "number") this.streamed.add(`out:${delta.output_index}`);
+    if (delta.item_id === undefined && typeof delta.output_index !== "number")
+      this.streamed.add(`any:${kind}`);
+  }
+
+  private wasStreamed(kind: "text" | "reasoning", item: any, outputIndex: unknown): boolean {
+    const byName = this.streamed.has(`id:${item.id}`) || this.streamed.has(`out:${outputIndex}`);
+    // Deltas that named nothing belong to the next item of their kind that is done.
+    const unnamed = this.streamed.delete(`any:${kind}`);
+    return byName || unnamed;
   }
 
   private end(response: any, status: "completed" | "incomplete"): ProviderEvent[] {

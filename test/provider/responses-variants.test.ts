@@ -1,6 +1,7 @@
 // Responses API shapes beyond the builder's (R-PROV-9), over real HTTP: the arguments only in
-// `function_call_arguments.done`, a call that never got arguments, and a compatible server that
-// ignores `stream: true` and answers with one Response object.
+// `function_call_arguments.done`, a call that never got arguments, a compatible server that
+// ignores `stream: true` and answers with one Response object, and deltas that name their item by
+// index only, by nothing, or by another id than its done item (shown once, not twice).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/provider/errors.js";
 import { createAdapter } from "../../src/provider/index.js";
@@ -194,5 +195,52 @@ describe("a server that ignores stream: true", () => {
     const { error } = await collect();
     expect(error).toMatchObject({ errorClass: "server", retryable: true });
     expect(error?.usage).toEqual({ prompt: 120, completion: 40, cacheRead: 100, cacheWrite: 0 });
+  });
+});
+
+describe("deltas that name their item differently (compatible servers)", () => {
+  const doneMessage = (id: string) =>
+    ev("response.output_item.done", {
+      output_index: 1,
+      item: { type: "message", id, role: "assistant", content: [{ type: "output_text", text: "Hello." }] },
+    });
+  const doneReasoning = ev("response.output_item.done", {
+    output_index: 0,
+    item: {
+      type: "reasoning",
+      id: "rs_1",
+      summary: [{ type: "summary_text", text: "Think." }],
+      encrypted_content: "e",
+    },
+  });
+
+  for (const [name, naming] of [
+    ["by output index only", { output_index: 1 }],
+    ["by neither id nor index", {}],
+    ["by another id than the done item's", { item_id: "msg_stream", output_index: 1 }],
+  ] as const) {
+    it(`text and reasoning named ${name} are shown once, not again at their item's done`, async () => {
+      const reasoningNaming = "output_index" in naming ? { ...naming, output_index: 0 } : naming;
+      fake.enqueue({
+        frames: [
+          ev("response.reasoning_summary_text.delta", { ...reasoningNaming, delta: "Think." }),
+          doneReasoning,
+          ev("response.output_text.delta", { ...naming, delta: "Hel" }),
+          ev("response.output_text.delta", { ...naming, delta: "lo." }),
+          doneMessage("msg_done"),
+          completed,
+        ],
+      });
+      const { events, result } = await collect();
+      expect(result).toMatchObject({ text: "Hello.", reasoning: "Think." });
+      const shown = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : []));
+      expect(shown.join("")).toBe("Hello.");
+    });
+  }
+
+  it("an item that did not stream is still shown whole at its done", async () => {
+    fake.enqueue({ frames: [doneReasoning, doneMessage("msg_1"), completed] });
+    const { result } = await collect();
+    expect(result).toMatchObject({ text: "Hello.", reasoning: "Think." });
   });
 });
