@@ -113,11 +113,11 @@ export class ToolCallAccumulator {
     if (index !== undefined) {
       const byIndex = this.byWireIndex.get(index);
       // Same index but a different id: a server reusing index 0 for every call. Open a new slot.
-      if (byIndex && !(delta.id && byIndex.id && byIndex.id !== delta.id)) return byIndex;
+      if (byIndex && !this.startsAnother(byIndex, delta)) return byIndex;
       return this.open(index);
     }
     const last = this.slots[this.slots.length - 1];
-    if (last && !(delta.id && last.id && last.id !== delta.id)) return last;
+    if (last && !this.startsAnother(last, delta)) return last;
     return this.open(undefined);
   }
 
@@ -126,6 +126,16 @@ export class ToolCallAccumulator {
     slot.id = id;
     const known = this.byId.get(id);
     if (!known || known.position > slot.position) this.byId.set(id, slot);
+  }
+
+  /**
+   * A delta with another id than the slot's starts another call, unless it names no function: a
+   * call's first delta always names it, and some servers (Poolside) send a fresh id on every
+   * continuation of the same call.
+   */
+  private startsAnother(slot: Slot, delta: ToolCallDelta): boolean {
+    if (!delta.id || !slot.id || slot.id === delta.id) return false;
+    return Boolean(delta.name) || !slot.name;
   }
 
   private open(wireIndex: number | undefined): Slot {

@@ -84,6 +84,49 @@ describe("tool-call arguments", () => {
   });
 });
 
+describe("tool-call ids that change between chunks (Poolside)", () => {
+  it("continuations carrying a fresh id but no name belong to the call they continue", async () => {
+    const part = (index: number, id: string, fn: object) => ({ index, id, type: "function", function: fn });
+    const { result } = await play([
+      chunk({ tool_calls: [part(0, "call_A", { name: "read_file", arguments: "" })] }),
+      chunk({ tool_calls: [part(0, "call_A2", { arguments: '{"path":' })] }),
+      chunk({ tool_calls: [part(1, "call_B", { name: "glob", arguments: "" })] }),
+      chunk({ tool_calls: [part(0, "call_A3", { arguments: '"a.ts"}' })] }),
+      chunk({ tool_calls: [part(1, "call_B2", { arguments: '{"pattern":"*"}' })] }),
+      chunk({}, "tool_calls"),
+      DONE,
+    ]);
+    expect(result?.toolCalls).toEqual([
+      { id: "call_A", name: "read_file", arguments: '{"path":"a.ts"}' },
+      { id: "call_B", name: "glob", arguments: '{"pattern":"*"}' },
+    ]);
+  });
+
+  it("without indexes too", async () => {
+    const { result } = await play([
+      chunk({ tool_calls: [{ id: "call_A", function: { name: "read_file", arguments: '{"path":' } }] }),
+      chunk({ tool_calls: [{ id: "call_A2", function: { arguments: '"a.ts"}' } }] }),
+      chunk({ tool_calls: [{ id: "call_B", function: { name: "glob", arguments: "{}" } }] }),
+      chunk({}, "tool_calls"),
+      DONE,
+    ]);
+    expect(result?.toolCalls.map((c) => [c.id, c.name, c.arguments])).toEqual([
+      ["call_A", "read_file", '{"path":"a.ts"}'],
+      ["call_B", "glob", "{}"],
+    ]);
+  });
+
+  it("a named delta with a new id at a used index is still a new call (index 0 reused for every call)", async () => {
+    const { result } = await play([
+      chunk({ tool_calls: [call("call_A", "read_file", "{}")] }),
+      chunk({ tool_calls: [call("call_B", "glob", "{}")] }),
+      chunk({}, "tool_calls"),
+      DONE,
+    ]);
+    expect(result?.toolCalls.map((c) => c.id)).toEqual(["call_A", "call_B"]);
+  });
+});
+
 describe("chunk shapes", () => {
   it("a stream chunk holding a whole `message` instead of a `delta` is read", async () => {
     const { events, result } = await play([
