@@ -1,7 +1,9 @@
 // Chat Completions shapes beyond the recorded ones that compatible servers and gateways send
 // (R-PROV-2…6), over real HTTP: Anthropic stop reasons passed through a gateway, arguments as a
-// JSON object, a whole `message` in a stream chunk, an error frame that is an array, cache
-// writes in the usage, a multi-byte character split between two network writes.
+// JSON object, tool-call ids that change between chunks, a whole `message` in a stream chunk, an
+// error frame that is an array, cache writes in the usage, a connection that outlives the answer
+// (kept open after [DONE], stalled or reset after the finish), a multi-byte character split
+// between two network writes.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
