@@ -53,7 +53,7 @@ export function classifyHttpError(
   body: string,
   headers: Record<string, string>,
 ): ProviderError {
-  const info = extractErrorInfo(parseJson(body));
+  const info = extractErrorInfo(parseJson(body) ?? parseJson(firstSseData(body)));
   const message = operatorMessage(info.message ?? (plainText(body) || `HTTP ${status}`), status);
   const { errorClass, retryable } = decide(status, info);
   return new ProviderError({
@@ -204,6 +204,12 @@ function operatorMessage(raw: string, status?: number): string {
   const oneLine =
     redactSecrets(raw).replace(/\s+/g, " ").trim() || (status ? `HTTP ${status}` : "provider error");
   return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
+}
+
+/** Servers asked to stream may send their error as SSE (`data: {"error":…}`): the first frame's data. */
+function firstSseData(body: string): string {
+  const match = /^(?:(?::[^\n]*|event:[^\n]*)\r?\n)*data: ?(.*)$/m.exec(body.trimStart());
+  return match?.[1] ?? "";
 }
 
 /** A body as one line of text: a proxy's HTML error page by its title, or its text without tags. */

@@ -1,5 +1,6 @@
-// A proxy or load balancer in front of a provider answers a failure with an HTML page, not the
-// provider's JSON: the operator message is that page's title (or its text), one line, never markup.
+// HTTP errors in the shapes proxies and streaming servers send besides the provider's JSON: an
+// HTML error page (the operator message is its title, or its text, one line, never markup), and
+// the JSON error framed as an SSE event (read and classified like the plain JSON).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeProvider } from "../support/fake-provider.js";
 import { collect } from "./openai-helpers.js";
@@ -59,5 +60,29 @@ describe("HTML error pages", () => {
     });
     const { error } = await collect(provider);
     expect(error?.message).toBe("upstream connect error");
+  });
+});
+
+describe("an HTTP error sent as an SSE frame", () => {
+  it("a 429 quota error framed as `data: {...}` is read as the quota error it is (not retried)", async () => {
+    provider.enqueue({
+      status: 429,
+      headers: { "content-type": "text/event-stream" },
+      body: `data: ${JSON.stringify({ error: { message: "You exceeded your current quota, please check your plan.", type: "insufficient_quota", code: "insufficient_quota" } })}\n\n`,
+    });
+    const { error } = await collect(provider);
+    expect(error).toMatchObject({ errorClass: "quota", retryable: false, status: 429 });
+    expect(error?.message).toBe("You exceeded your current quota, please check your plan.");
+  });
+
+  it("with an event line before the data: the provider's own message", async () => {
+    provider.enqueue({
+      status: 400,
+      headers: { "content-type": "text/event-stream" },
+      body: `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 205429 tokens > 200000 maximum" } })}\n\n`,
+    });
+    const { error } = await collect(provider);
+    expect(error).toMatchObject({ errorClass: "context_overflow", retryable: false });
+    expect(error?.message).toBe("prompt is too long: 205429 tokens > 200000 maximum");
   });
 });
