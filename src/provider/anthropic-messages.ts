@@ -5,6 +5,7 @@ import { AnthropicStreamState } from "./anthropic-stream.js";
 import { isProviderError, ProviderError } from "./errors.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
+import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -91,9 +92,10 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
  * the event sequence a stream would have sent, so one code path reads both.
  */
 async function* wholeMessageAsFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseEvent[]> {
-  let text = "";
-  for await (const chunk of chunks) text += chunk;
-  yield messageFrames(text);
+  const text = await readWhole(chunks);
+  // An event stream labelled as JSON is read as the stream it is.
+  if (isEventStreamText(text)) yield* eventsOfText(text);
+  else yield messageFrames(text);
 }
 
 function messageFrames(text: string): SseEvent[] {

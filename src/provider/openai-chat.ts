@@ -6,6 +6,7 @@ import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
 import { parseSseBatches } from "./sse.js";
 import { postStream } from "./transport.js";
+import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -48,14 +49,19 @@ async function* streamChat(
   });
   const state = new ChatStreamState(response.status);
   try {
+    let batches = parseSseBatches(response.chunks);
     if (isJsonResponse(response.headers)) {
-      // Some compatible servers ignore `stream: true` and answer with one chat.completion object.
-      yield* state.handleData(await wholeCompletionAsChunk(response.chunks));
-      yield* state.finish();
-      return;
+      const text = await readWhole(response.chunks);
+      if (!isEventStreamText(text)) {
+        // Some compatible servers ignore `stream: true` and answer with one chat.completion object.
+        yield* state.handleData(completionAsChunk(text));
+        yield* state.finish();
+        return;
+      }
+      batches = eventsOfText(text);
     }
     try {
-      batches: for await (const frames of parseSseBatches(response.chunks)) {
+      batches: for await (const frames of batches) {
         for (const frame of frames) {
           if (options.signal.aborted) throw cancelledError();
           const events = state.handleData(frame.data, frame.event);
@@ -92,9 +98,7 @@ function isJsonResponse(headers: Record<string, string>): boolean {
 }
 
 /** A non-streamed chat.completion, rewritten as the one chunk that carries all of it. */
-async function wholeCompletionAsChunk(chunks: AsyncIterable<string>): Promise<string> {
-  let text = "";
-  for await (const chunk of chunks) text += chunk;
+function completionAsChunk(text: string): string {
   let body: any;
   try {
     body = JSON.parse(text);

@@ -6,6 +6,7 @@ import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
+import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -75,9 +76,10 @@ async function* streamResponses(
  * path reads both.
  */
 async function* wholeResponseAsFrames(chunks: AsyncIterable<string>): AsyncGenerator<SseEvent[]> {
-  let text = "";
-  for await (const chunk of chunks) text += chunk;
-  yield responseFrames(text);
+  const text = await readWhole(chunks);
+  // An event stream labelled as JSON is read as the stream it is.
+  if (isEventStreamText(text)) yield* eventsOfText(text);
+  else yield responseFrames(text);
 }
 
 function responseFrames(text: string): SseEvent[] {

@@ -1,11 +1,11 @@
 // Every recorded provider stream of the shared `streams/` folder, re-framed the ways SSE allows
 // (CRLF or lone CR line ends, a byte-order mark, keep-alive comments, `data:` without its space,
 // `id:`/`retry:` fields, heartbeat frames, data split over several lines, frames cut into small
-// writes, a last frame without its blank line), must read exactly like the recording as sent:
-// same text, reasoning, tool calls, finish, usage, thinking blocks and hosted items. The adapter
-// is played over real HTTP by the fake provider; a built Responses API stream joins them, as no
-// recording of that protocol exists yet. The folder is optional: without it the suite says so
-// and skips.
+// writes, a last frame without its blank line, the stream labelled as JSON), must read exactly
+// like the recording as sent: same text, reasoning, tool calls, finish, usage, thinking blocks
+// and hosted items. The adapter is played over real HTTP by the fake provider; a built Responses
+// API stream joins them, as no recording of that protocol exists yet. The folder is optional:
+// without it the suite says so and skips.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +39,8 @@ interface Variant {
   only?: Api;
   /** The body as written, in chunks. */
   render(frames: Frame[]): string[];
+  /** Response headers over the fake provider's own. */
+  headers?: Record<string, string>;
 }
 
 const join2 = (frames: Frame[], eol: string) => frames.map((lines) => lines.join(eol) + eol + eol);
@@ -99,6 +101,11 @@ const VARIANTS: Variant[] = [
     },
   },
   {
+    name: "the event stream labelled application/json",
+    render: (f) => join2(f, "\n"),
+    headers: { "content-type": "application/json" },
+  },
+  {
     name: "a ping event between every frame",
     only: "anthropic",
     render: (f) => join2(f, "\n").map((frame) => `event: ping\ndata: {"type": "ping"}\n\n${frame}`),
@@ -140,8 +147,13 @@ interface Reading {
   result?: unknown;
 }
 
-async function read(provider: FakeProvider, api: Api, body: string[]): Promise<Reading> {
-  provider.enqueue({ frames: body });
+async function read(
+  provider: FakeProvider,
+  api: Api,
+  body: string[],
+  headers?: Record<string, string>,
+): Promise<Reading> {
+  provider.enqueue({ frames: body, headers });
   const endpoint = { baseUrl: provider.baseUrl, apiKey: "k", headers: {} };
   const adapter: ProviderAdapter =
     api === "anthropic"
@@ -219,7 +231,7 @@ if (!STREAMS_DIR) {
           if (variant.only && variant.only !== api) continue;
           const frames = framesOf(response);
           const baseline = await read(provider, api, join2(frames, "\n"));
-          const varied = await read(provider, api, variant.render(frames));
+          const varied = await read(provider, api, variant.render(frames), variant.headers);
           played++;
           try {
             expect(varied).toEqual(baseline);
