@@ -226,7 +226,7 @@ describe("a connection that outlives the answer (R-PROV-3: re-sending a whole an
       .noDone()
       .build();
     provider.enqueue({ ...script, fault: { kind: "stall_after", frames: script.frames!.length } });
-    const { result, error } = await collect(provider, baseRequest(), { idleTimeoutMs: 500 });
+    const { result, error } = await collect(provider, baseRequest(), { idleTimeoutMs: 2000 });
     expect(error).toBeUndefined();
     expect(result).toMatchObject({ text: "hi", finish: "stop", usage: { prompt: 3, completion: 1 } });
   });
