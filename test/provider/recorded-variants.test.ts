@@ -1,11 +1,13 @@
 // Every recorded provider stream of the shared `streams/` folder, re-framed the ways SSE allows
 // (CRLF or lone CR line ends, a byte-order mark, keep-alive comments, `data:` without its space,
 // `id:`/`retry:` fields, heartbeat frames, data split over several lines, frames cut into small
-// writes, a last frame without its blank line, the stream labelled as JSON), must read exactly
-// like the recording as sent: same text, reasoning, tool calls, finish, usage, thinking blocks
-// and hosted items. The adapter is played over real HTTP by the fake provider; a built Responses
-// API stream joins them, as no recording of that protocol exists yet. The folder is optional:
-// without it the suite says so and skips.
+// writes, a last frame without its blank line, the stream labelled as JSON) or with content a
+// server may add or leave out (no [DONE] after a finish, usage repeated, `usage: null` frames,
+// an Azure prompt-filter frame, message_delta twice, no message_stop after a stop reason, no
+// `event:` lines, unknown event types), must read exactly like the recording as sent: same text,
+// reasoning, tool calls, finish, usage, thinking blocks and hosted items. The adapter is played
+// over real HTTP by the fake provider; a built Responses API stream joins them, as no recording
+// of that protocol exists yet. The folder is optional: without it the suite says so and skips.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,6 +118,100 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+/** The parsed JSON of a frame's data line, or undefined (`[DONE]`, comments). */
+function dataOf(frame: Frame): any {
+  const line = frame.find((l) => l.startsWith("data:"));
+  try {
+    return line ? JSON.parse(line.slice(5)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const withData = (frame: Frame, data: unknown): Frame => [
+  ...frame.filter((l) => !l.startsWith("data:")),
+  `data: ${JSON.stringify(data)}`,
+];
+
+const hasFinish = (f: Frame[]) =>
+  f.some((frame) => dataOf(frame)?.choices?.some((c: any) => c?.finish_reason));
+const hasStopReason = (f: Frame[]) => f.some((frame) => dataOf(frame)?.delta?.stop_reason);
+
+/** Content a server may add or leave out without changing what the stream means. */
+const CONTENT_VARIANTS: Variant[] = [
+  {
+    name: "no [DONE] after a finish reason",
+    only: "openai",
+    render: (f) => join2(hasFinish(f) ? f.filter((frame) => !frame.includes("data: [DONE]")) : f, "\n"),
+  },
+  {
+    name: "each usage repeated in a frame of its own (counted once)",
+    only: "openai",
+    render: (f) =>
+      join2(
+        f.flatMap((frame) => {
+          const usage = dataOf(frame)?.usage;
+          return usage ? [frame, [`data: ${JSON.stringify({ choices: [], usage })}`]] : [frame];
+        }),
+        "\n",
+      ),
+  },
+  {
+    name: '"usage": null on every frame without usage',
+    only: "openai",
+    render: (f) =>
+      join2(
+        f.map((frame) => {
+          const data = dataOf(frame);
+          return data && typeof data === "object" && !("usage" in data)
+            ? withData(frame, { ...data, usage: null })
+            : frame;
+        }),
+        "\n",
+      ),
+  },
+  {
+    name: "an Azure prompt-filter frame first",
+    only: "openai",
+    render: (f) => [
+      `data: ${JSON.stringify({ choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] })}\n\n`,
+      ...join2(f, "\n"),
+    ],
+  },
+  {
+    name: "message_delta sent twice (cumulative usage, counted once)",
+    only: "anthropic",
+    render: (f) =>
+      join2(
+        f.flatMap((frame) => (dataOf(frame)?.type === "message_delta" ? [frame, frame] : [frame])),
+        "\n",
+      ),
+  },
+  {
+    name: "no message_stop after a stop reason",
+    only: "anthropic",
+    render: (f) =>
+      join2(hasStopReason(f) ? f.filter((frame) => dataOf(frame)?.type !== "message_stop") : f, "\n"),
+  },
+  {
+    name: "no `event:` lines (the type is in the data)",
+    only: "anthropic",
+    render: (f) =>
+      join2(
+        f.map((frame) => frame.filter((line) => !line.startsWith("event:"))),
+        "\n",
+      ),
+  },
+  {
+    name: "an unknown event type before every frame",
+    render: (f) =>
+      join2(f, "\n").map(
+        (frame) =>
+          `event: future_event\ndata: ${JSON.stringify({ type: "future_event", index: 0 })}\n\n${frame}`,
+      ),
+  },
+];
+
 function framesOf(response: RecordedResponse): Frame[] {
   return response.events.map((event) => event.split(/\r\n|\r|\n/).filter((line) => line !== ""));
 }
@@ -223,7 +319,7 @@ if (!STREAMS_DIR) {
       expect(cases.length).toBeGreaterThan(10);
     });
 
-    for (const variant of VARIANTS) {
+    for (const variant of [...VARIANTS, ...CONTENT_VARIANTS]) {
       it(variant.name, async () => {
         const wrong: string[] = [];
         let played = 0;
