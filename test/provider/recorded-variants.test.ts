@@ -8,32 +8,22 @@
 // reasoning, tool calls, finish, usage, thinking blocks and hosted items. The adapter is played
 // over real HTTP by the fake provider; a built Responses API stream joins them, as no recording
 // of that protocol exists yet. The folder is optional: without it the suite says so and skips.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAnthropicAdapter } from "../../src/provider/anthropic-messages.js";
 import { ProviderError } from "../../src/provider/errors.js";
-import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
-import { createOpenAIResponsesAdapter } from "../../src/provider/openai-responses.js";
-import type { ProviderAdapter, ProviderEvent } from "../../src/provider/types.js";
+import type { ProviderEvent } from "../../src/provider/types.js";
 import { FakeProvider } from "../support/fake-provider.js";
+import {
+  type Api,
+  adapterFor,
+  type Frame,
+  framesOf,
+  playableRecordings,
+  render,
+  STREAM_DIR_CANDIDATES,
+  STREAMS_DIR,
+} from "../support/recordings.js";
 import { responsesStream } from "../support/responses-script.js";
 import { baseRequest } from "./openai-helpers.js";
-
-const REPO_ROOT = resolve(import.meta.dirname, "../..");
-const CANDIDATES = [resolve(REPO_ROOT, "../shared/streams"), "/work/shared/streams"];
-const STREAMS_DIR = CANDIDATES.find((dir) => existsSync(dir));
-
-type Api = "openai" | "anthropic" | "responses";
-
-interface RecordedResponse {
-  status: number;
-  events: string[];
-  end?: string;
-}
-
-/** One recorded SSE frame's lines (`event: x`, `data: {...}`), without the blank line. */
-type Frame = string[];
 
 interface Variant {
   name: string;
@@ -45,7 +35,7 @@ interface Variant {
   headers?: Record<string, string>;
 }
 
-const join2 = (frames: Frame[], eol: string) => frames.map((lines) => lines.join(eol) + eol + eol);
+const join2 = (frames: Frame[], eol: string) => render(frames, eol);
 
 const VARIANTS: Variant[] = [
   { name: "CRLF line ends", render: (f) => join2(f, "\r\n") },
@@ -212,30 +202,6 @@ const CONTENT_VARIANTS: Variant[] = [
   },
 ];
 
-function framesOf(response: RecordedResponse): Frame[] {
-  return response.events.map((event) => event.split(/\r\n|\r|\n/).filter((line) => line !== ""));
-}
-
-const files = STREAMS_DIR
-  ? readdirSync(STREAMS_DIR)
-      .filter((file) => file.endsWith(".json"))
-      .sort()
-  : [];
-
-/** Every whole 2xx response of every recording: the ones a re-framing must not change. */
-function playable(): { label: string; api: Api; response: RecordedResponse }[] {
-  const out: { label: string; api: Api; response: RecordedResponse }[] = [];
-  for (const file of files) {
-    const rec = JSON.parse(readFileSync(join(STREAMS_DIR!, file), "utf8"));
-    const api = String(rec.api).startsWith("anthropic") ? "anthropic" : "openai";
-    (rec.responses as RecordedResponse[]).forEach((response, n) => {
-      if (response.status < 200 || response.status >= 300 || response.end !== undefined) return;
-      out.push({ label: `${file} #${n + 1}`, api, response });
-    });
-  }
-  return out;
-}
-
 interface Reading {
   text: string;
   reasoning: string;
@@ -250,13 +216,7 @@ async function read(
   headers?: Record<string, string>,
 ): Promise<Reading> {
   provider.enqueue({ frames: body, headers });
-  const endpoint = { baseUrl: provider.baseUrl, apiKey: "k", headers: {} };
-  const adapter: ProviderAdapter =
-    api === "anthropic"
-      ? createAnthropicAdapter({ api: "anthropic-messages", ...endpoint })
-      : api === "responses"
-        ? createOpenAIResponsesAdapter({ api: "openai-responses", ...endpoint })
-        : createOpenAIChatAdapter({ api: "openai-chat", ...endpoint });
+  const adapter = adapterFor(api, provider.baseUrl);
   const events: ProviderEvent[] = [];
   const reading: Reading = { text: "", reasoning: "" };
   try {
@@ -279,9 +239,9 @@ async function read(
 }
 
 if (!STREAMS_DIR) {
-  console.log(`recorded variants: no folder at ${CANDIDATES.join(" or ")}; the suite is skipped`);
+  console.log(`recorded variants: no folder at ${STREAM_DIR_CANDIDATES.join(" or ")}; the suite is skipped`);
   describe("recorded streams, re-framed", () => {
-    it.skip(`skipped: no recorded streams folder (looked in ${CANDIDATES.join(", ")})`, () => {});
+    it.skip(`skipped: no recorded streams folder (looked in ${STREAM_DIR_CANDIDATES.join(", ")})`, () => {});
   });
 } else {
   describe(`recorded streams, re-framed (${STREAMS_DIR})`, () => {
@@ -308,7 +268,7 @@ if (!STREAMS_DIR) {
       .usage({ input_tokens: 120, output_tokens: 40, cached_tokens: 100, reasoning_tokens: 30 })
       .build();
     const cases = [
-      ...playable(),
+      ...playableRecordings(),
       {
         label: "responses builder stream",
         api: "responses" as const,
