@@ -209,7 +209,9 @@ export function normalizeUsage(value: unknown): Usage | null {
   return {
     prompt: prompt ?? 0,
     completion: (completion ?? 0) + unbilledReasoning(value, prompt ?? 0, completion ?? 0),
-    cacheRead: num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? 0,
+    // Moonshot (Kimi) puts `cached_tokens` on the usage object itself.
+    cacheRead:
+      num(details.cached_tokens) ?? num(value.prompt_cache_hit_tokens) ?? num(value.cached_tokens) ?? 0,
     // OpenRouter reports prompt-cache writes (Anthropic models), priced apart from plain input.
     cacheWrite: num(details.cache_write_tokens) ?? 0,
   };

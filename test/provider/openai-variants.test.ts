@@ -262,6 +262,18 @@ describe("a connection that outlives the answer (R-PROV-3: re-sending a whole an
   });
 });
 
+describe("cached tokens where other servers put them", () => {
+  it("Moonshot's cached_tokens on the usage object are cache reads", async () => {
+    const { result } = await play([
+      chunk({ content: "x" }, "stop", {
+        usage: { prompt_tokens: 1000, completion_tokens: 20, total_tokens: 1020, cached_tokens: 768 },
+      }),
+      DONE,
+    ]);
+    expect(result?.usage).toEqual({ prompt: 1000, completion: 20, cacheRead: 768, cacheWrite: 0 });
+  });
+});
+
 describe("bytes on the wire", () => {
   it("a multi-byte character split between two writes, CRLF split between two writes", async () => {
     const text = "héllo 日本語 🎉";
