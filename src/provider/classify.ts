@@ -2,6 +2,7 @@
 // classified ProviderError. The retry policy and the engine decide only from its fields, so every
 // provider quirk about error shapes is absorbed here.
 import { ProviderError, type ProviderErrorClass } from "./errors.js";
+import { maxOutputTokensFit } from "./output-fit.js";
 
 const MAX_MESSAGE_CHARS = 300;
 
@@ -20,33 +21,6 @@ const CONTEXT_OVERFLOW_TEXT =
 const QUOTA_TEXT =
   /exceeded your current quota|insufficient[ _]quota|quota (?:has been )?exceeded|credit balance is too low|insufficient credits|out of credits/i;
 
-/** "input length and `max_tokens` exceed context limit: 188059 + 20000 > 200000": input, asked, limit. */
-const MAX_TOKENS_OVER_LIMIT =
-  /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i;
-
-/**
- * vLLM (and servers copying OpenAI's old wording): "maximum context length is 4096 tokens. However,
- * you requested 8300 tokens (108 in the messages, 8192 in the completion)": limit, input, asked.
- */
-const COMPLETION_OVER_LIMIT =
-  /maximum context length is (\d+) tokens\. However, you requested \d+ tokens \((\d+) in the messages, (\d+) in the completion\)/i;
-
-/** The output limit that fits beside the input, when the message says the input alone fits. */
-function maxOutputTokensFit(message: string | undefined): number | undefined {
-  if (!message) return undefined;
-  let limit: number;
-  let input: number;
-  let asked: number;
-  const anthropic = MAX_TOKENS_OVER_LIMIT.exec(message);
-  const completion = anthropic ? null : COMPLETION_OVER_LIMIT.exec(message);
-  if (anthropic) [input, asked, limit] = [Number(anthropic[1]), Number(anthropic[2]), Number(anthropic[3])];
-  else if (completion)
-    [limit, input, asked] = [Number(completion[1]), Number(completion[2]), Number(completion[3])];
-  else return undefined;
-  const fit = limit - input;
-  return fit > 0 && fit < asked ? fit : undefined;
-}
-
 /** Classifies a non-2xx HTTP response (the whole body has been read). */
 export function classifyHttpError(
   status: number,
@@ -62,7 +36,7 @@ export function classifyHttpError(
     status,
     message,
     retryAfterMs: retryable ? parseRetryAfter(headers) : undefined,
-    maxOutputTokensFit: errorClass === "context_overflow" ? maxOutputTokensFit(info.message) : undefined,
+    maxOutputTokensFit: maxOutputTokensFit(info.message),
   });
 }
 

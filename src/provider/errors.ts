@@ -29,8 +29,9 @@ export interface ProviderErrorInit {
   /** Usage the failed request reported before failing, so the ledger matches the bill. */
   usage?: Usage;
   /**
-   * Anthropic "input length and `max_tokens` exceed context limit": the largest max_tokens that
-   * fits beside this input, so the request can be sent again once with it (R-RETRY-1).
+   * A refusal of the asked output limit that says what fits (Anthropic "input length and
+   * `max_tokens` exceed context limit", vLLM, TGI, OpenAI's per-model cap): the largest
+   * max_tokens that fits beside this input, so the request can be sent again once with it.
    */
   maxOutputTokensFit?: number;
 }
