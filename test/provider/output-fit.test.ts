@@ -1,7 +1,7 @@
 // R-RETRY-1: a server that refuses the asked output limit and says what fits gets the request
 // again once, at once, asking for that much — in each server's wording (Anthropic, vLLM old and
 // new, Text Generation Inference, OpenAI's per-model output cap). Over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
 import { FakeProvider } from "../support/fake-provider.js";
@@ -9,10 +9,10 @@ import { openaiText } from "../support/openai-script.js";
 import { baseRequest } from "./openai-helpers.js";
 
 let fake: FakeProvider;
-beforeAll(async () => {
+beforeEach(async () => {
   fake = await FakeProvider.start();
 });
-afterAll(async () => {
+afterEach(async () => {
   await fake.close();
 });
 
