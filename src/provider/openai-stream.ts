@@ -131,6 +131,9 @@ export class ChatStreamState {
     const finish = nonEmpty(choice.finish_reason);
     if (finish === "error")
       throw classifyStreamError(chunk.error ?? { message: "finish_reason: error" }, this.status);
+    // DeepSeek cut the answer short for lack of server capacity: a server error, retried like a 5xx.
+    if (finish === "insufficient_system_resource")
+      throw classifyStreamError({ type: "server_error", message: `finish_reason: ${finish}` });
     if (finish) this.rawFinish = finish;
   }
 

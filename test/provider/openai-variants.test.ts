@@ -72,6 +72,19 @@ describe("finish reasons a gateway passes through from Anthropic (R-PROV-5)", ()
   });
 });
 
+describe("finish reasons that are server failures", () => {
+  it("DeepSeek's insufficient_system_resource is a retryable server error carrying the usage seen", async () => {
+    const { error } = await play([
+      chunk({ content: "The answer is" }),
+      chunk({}, "insufficient_system_resource", { usage: { prompt_tokens: 40, completion_tokens: 3 } }),
+      DONE,
+    ]);
+    expect(error).toMatchObject({ errorClass: "server", retryable: true });
+    expect(error?.message).toContain("insufficient_system_resource");
+    expect(error?.usage).toEqual({ prompt: 40, completion: 3, cacheRead: 0, cacheWrite: 0 });
+  });
+});
+
 describe("tool-call arguments", () => {
   it("arguments sent as a JSON object are kept as its JSON text, not dropped", async () => {
     const { events, result } = await play([
