@@ -2,6 +2,7 @@
 // ProviderEvents ending in `done`. No retries here; the retry policy wraps this.
 import { buildAnthropicBody } from "./anthropic-request.js";
 import { AnthropicStreamState } from "./anthropic-stream.js";
+import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { isProviderError, ProviderError } from "./errors.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
@@ -36,11 +37,13 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
       options: StreamOptions,
     ): AsyncGenerator<ProviderEvent, void, void> {
       const state = new AnthropicStreamState();
+      // Its own signal: a connection held open after the answer is released alone.
+      const link = linkedAbort(options.signal);
       try {
         const response = await postStream(url, {
           headers: anthropicHeaders(endpoint),
           body: JSON.stringify(buildAnthropicBody(request)),
-          signal: options.signal,
+          signal: link.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });
         const type = response.headers["content-type"] ?? "";
@@ -48,8 +51,10 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           type.includes("application/json") && !type.includes("event-stream")
             ? wholeMessageAsFrames(response.chunks)
             : parseSseBatches(response.chunks);
+        const grace = Math.min(AFTER_FINISH_GRACE_MS, options.idleTimeoutMs);
+        const read = endSoonAfterFinish(frames, () => state.hasStopReason, grace, link.abort);
         try {
-          batches: for await (const batch of frames) {
+          batches: for await (const batch of read) {
             for (const frame of batch) {
               // An empty `data:` line is a heartbeat some proxies send, not a frame to parse.
               if (frame.data.trim() === "") continue;
@@ -81,6 +86,8 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
         // The bill counts tokens of failed requests too (R-PROV-6).
         if (isProviderError(error) && !error.usage && state.usage) error.usage = state.usage;
         throw error;
+      } finally {
+        link.dispose();
       }
       yield { type: "done", result: state.result() };
     },

@@ -1,11 +1,12 @@
 // The OpenAI Chat Completions adapter (`openai-chat`): OpenAI and every compatible server.
 // One normalized request in, one normalized event stream out; every failure is a ProviderError.
+import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { cancelledError, ProviderError } from "./errors.js";
 import { chatBodyChunks } from "./openai-body.js";
 import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
 import { parseSseBatches } from "./sse.js";
-import { postStream } from "./transport.js";
+import { postStream, type StreamResponse } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
@@ -41,12 +42,26 @@ async function* streamChat(
   request: NormalizedRequest,
   options: StreamOptions,
 ): AsyncGenerator<ProviderEvent, void, void> {
-  const response = await postStream(chatCompletionsUrl(endpoint.baseUrl), {
-    headers: openaiStreamHeaders(endpoint),
-    body: chatBodyChunks(request, wire),
-    signal: options.signal,
-    idleTimeoutMs: options.idleTimeoutMs,
-  });
+  // Its own signal: a connection held open after the answer is released alone.
+  const link = linkedAbort(options.signal);
+  try {
+    const response = await postStream(chatCompletionsUrl(endpoint.baseUrl), {
+      headers: openaiStreamHeaders(endpoint),
+      body: chatBodyChunks(request, wire),
+      signal: link.signal,
+      idleTimeoutMs: options.idleTimeoutMs,
+    });
+    yield* readChat(response, options, link.abort);
+  } finally {
+    link.dispose();
+  }
+}
+
+async function* readChat(
+  response: StreamResponse,
+  options: StreamOptions,
+  release: () => void,
+): AsyncGenerator<ProviderEvent, void, void> {
   const state = new ChatStreamState(response.status);
   try {
     let batches = parseSseBatches(response.chunks);
@@ -60,8 +75,10 @@ async function* streamChat(
       }
       batches = eventsOfText(text);
     }
+    const grace = Math.min(AFTER_FINISH_GRACE_MS, options.idleTimeoutMs);
     try {
-      batches: for await (const frames of batches) {
+      const read = endSoonAfterFinish(batches, () => state.hasFinish, grace, release);
+      batches: for await (const frames of read) {
         for (const frame of frames) {
           if (options.signal.aborted) throw cancelledError();
           const events = state.handleData(frame.data, frame.event);
