@@ -16,7 +16,9 @@ export function buildResponsesBody(
   if (request.system.trim() !== "") body.instructions = request.system;
   // Side questions send no tools: earlier calls and results then travel as text (R-SIDE-1).
   const toolsAsText = request.tools.length === 0;
-  body.input = buildInput(request.messages, request.images, toolsAsText);
+  // A model known not to reason refuses reasoning items too (a session that switched to it).
+  const reasoningItems = compat.encryptedReasoning !== false;
+  body.input = buildInput(request.messages, request.images, toolsAsText, reasoningItems);
   // `strict` defaults to true on this API, which refuses any schema outside its strict subset
   // (MCP servers' schemas, optional properties): tern's tools are validated by tern.
   const tools: Item[] = request.tools.map((tool) => ({
@@ -40,7 +42,12 @@ export function buildResponsesBody(
   return body;
 }
 
-export function buildInput(messages: readonly Message[], images: boolean, toolsAsText: boolean): Item[] {
+export function buildInput(
+  messages: readonly Message[],
+  images: boolean,
+  toolsAsText: boolean,
+  reasoningItems = true,
+): Item[] {
   const out: Item[] = [];
   for (const message of messages) {
     if (message.role === "user") {
@@ -56,7 +63,7 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
       }
     } else {
       // Reasoning and hosted-tool items go back exactly, before the text and calls they preceded.
-      if (!toolsAsText) out.push(...echoedItems(message.providerItems));
+      if (!toolsAsText) out.push(...echoedItems(message.providerItems, reasoningItems));
       if (message.text !== "") {
         out.push({
           type: "message",
@@ -90,11 +97,12 @@ export function buildInput(messages: readonly Message[], images: boolean, toolsA
  * Items of this protocol only, without their server ids: with `store: false` the server keeps
  * nothing, and an id it cannot find is refused ("Items are not persisted…").
  */
-function echoedItems(items: readonly ProviderItem[] | undefined): Item[] {
+function echoedItems(items: readonly ProviderItem[] | undefined, reasoningItems: boolean): Item[] {
   const out: Item[] = [];
   for (const entry of items ?? []) {
     if (entry.api !== "openai-responses") continue;
     const { id: _id, ...rest } = entry.item;
+    if (rest.type === "reasoning" && !reasoningItems) continue;
     // A reasoning item without its encrypted content refers to server state that does not exist.
     if (rest.type === "reasoning" && typeof rest.encrypted_content !== "string") continue;
     out.push(rest);

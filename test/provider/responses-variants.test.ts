@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../../src/provider/errors.js";
 import { createAdapter } from "../../src/provider/index.js";
+import { buildResponsesBody } from "../../src/provider/responses-request.js";
 import type { NormalizedRequest, ProviderEvent, StreamResult } from "../../src/provider/types.js";
 import { FakeProvider, sseEvent } from "../support/fake-provider.js";
 
@@ -242,5 +243,58 @@ describe("deltas that name their item differently (compatible servers)", () => {
     fake.enqueue({ frames: [doneReasoning, doneMessage("msg_1"), completed] });
     const { result } = await collect();
     expect(result).toMatchObject({ text: "Hello.", reasoning: "Think." });
+  });
+});
+
+describe("a session that switched to a model known not to reason", () => {
+  it("sends no reasoning items (the API refuses them for such a model), keeps hosted items and calls", () => {
+    const history: NormalizedRequest = {
+      ...request,
+      messages: [
+        { role: "user", content: [{ type: "text", text: "look it up" }] },
+        {
+          role: "assistant",
+          text: "",
+          reasoning: "plan",
+          providerItems: [
+            {
+              api: "openai-responses",
+              item: { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc" },
+            },
+            {
+              api: "openai-responses",
+              item: {
+                type: "web_search_call",
+                id: "ws_1",
+                status: "completed",
+                action: { type: "search", query: "q" },
+              },
+            },
+          ],
+          toolCalls: [{ id: "call_1", name: "read_file", arguments: "{}" }],
+        },
+        {
+          role: "tool",
+          toolCallId: "call_1",
+          toolName: "read_file",
+          isError: false,
+          content: [{ type: "text", text: "ok" }],
+        },
+      ],
+    };
+    const types = (body: any) => body.input.map((i: any) => i.type ?? i.role);
+    expect(types(buildResponsesBody(history, { encryptedReasoning: false }))).toEqual([
+      "user",
+      "web_search_call",
+      "function_call",
+      "function_call_output",
+    ]);
+    expect(types(buildResponsesBody(history))).toEqual([
+      "user",
+      "reasoning",
+      "web_search_call",
+      "function_call",
+      "function_call_output",
+    ]);
   });
 });
