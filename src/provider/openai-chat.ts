@@ -78,13 +78,13 @@ async function* readChat(
     const grace = Math.min(AFTER_FINISH_GRACE_MS, options.idleTimeoutMs);
     try {
       const read = endSoonAfterFinish(batches, () => state.hasFinish, grace, release);
-      batches: for await (const frames of read) {
+      reading: for await (const frames of read) {
         for (const frame of frames) {
           if (options.signal.aborted) throw cancelledError();
           const events = state.handleData(frame.data, frame.event);
           for (const event of events) yield event;
           // Stop at [DONE]: a server that keeps the connection open must not cost an idle timeout.
-          if (state.sawTerminator) break batches;
+          if (state.sawTerminator) break reading;
         }
       }
     } catch (error) {
