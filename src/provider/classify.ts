@@ -68,7 +68,9 @@ export function parseRetryAfter(
   if (after === undefined) return undefined;
   const trimmed = after.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number.parseFloat(trimmed) * 1000);
-  const date = Date.parse(trimmed);
+  // An HTTP date names its day ("Wed, 21 Oct 2015 07:28:00 GMT"); anything else ("-5", "soon")
+  // is no delay the server gave, and must not turn into an immediate retry.
+  const date = /[a-z]{3}/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
