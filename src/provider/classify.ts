@@ -70,7 +70,9 @@ export function parseRetryAfter(
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number.parseFloat(trimmed) * 1000);
   // An HTTP date names its day ("Wed, 21 Oct 2015 07:28:00 GMT"); anything else ("-5", "soon")
   // is no delay the server gave, and must not turn into an immediate retry.
-  const date = /[a-z]{3}/i.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  // HTTP dates are GMT, the asctime form too, which names no zone (Date.parse would read local time).
+  const zoned = /GMT|UTC|[+-]\d{4}$/.test(trimmed) ? trimmed : `${trimmed} GMT`;
+  const date = /[a-z]{3}/i.test(trimmed) ? Date.parse(zoned) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
