@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { firstFileIn, isFolderEntry } from "./nested-repos.js";
 
 /** Files larger than this are left out of snapshots (R-CKPT-1). */
 export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
@@ -146,9 +147,14 @@ export class ShadowRepo {
    */
   async snapshot(previousTree: string | undefined, label: string): Promise<string> {
     await this.init();
-    const changed = await this.changedPaths();
+    let changed = await this.changedPaths();
+    // Nested repositories inside nested repositories surface one level per listing.
+    for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
+      if (!(await this.seedNestedRepos(changed.filter(isFolderEntry)))) break;
+      changed = await this.changedPaths();
+    }
     if (changed.length === 0 && this.indexTree) return this.indexTree;
-    const toStage = changed.filter((path) => !tooBig(join(this.workTree, path)));
+    const toStage = changed.filter((path) => !isFolderEntry(path) && !tooBig(join(this.workTree, path)));
     if (toStage.length > 0)
       await this.git(
         ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"],
@@ -162,6 +168,24 @@ export class ShadowRepo {
     if (tree !== previousTree) await this.keepAlive(tree, label);
     this.indexTree = tree;
     return tree;
+  }
+
+  /**
+   * Puts one file of each nested repository into the index (see nested-repos.ts), so the next
+   * listing walks into it. False when none had a file to seed with.
+   */
+  private async seedNestedRepos(folders: string[]): Promise<boolean> {
+    const seeds = folders
+      .map((folder) => firstFileIn(this.workTree, folder, MAX_SNAPSHOT_FILE_BYTES))
+      .filter((p): p is string => p !== undefined);
+    if (seeds.length === 0) return false;
+    const hashes = (await this.git(["hash-object", "-w", "--stdin-paths"], `${seeds.join("\n")}\n`)).stdout
+      .trim()
+      .split("\n");
+    // The mode is checked again by the listing that follows: an executable seed is restaged.
+    const info = seeds.map((path, i) => `100644 ${hashes[i]}\t${path}\0`).join("");
+    await this.git(["update-index", "-z", "--add", "--index-info"], info);
+    return true;
   }
 
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */

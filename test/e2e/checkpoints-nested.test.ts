@@ -1,0 +1,104 @@
+// Checkpoints of a workspace that holds git repositories of its own (a vendored clone, a
+// submodule whose `.git` is a file, a fresh `git init` without a commit): their files are
+// snapshotted and restored like any other, and none of the repositories' `.git` changes.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { ternRun, useE2E } from "./tools-support.js";
+
+const e = useE2E();
+const ws = (name: string) => join(e.dirs.workspace, name);
+const read = (name: string) => readFileSync(ws(name), "utf8");
+
+function git(args: string[], cwd: string): string {
+  return execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@t",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@t",
+    },
+  });
+}
+
+/** Hash of every file under a folder, so any byte changed there shows. */
+function hashTree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[relative(root, path)] = createHash("sha256").update(readFileSync(path)).digest("hex");
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe("checkpoints with nested git repositories", () => {
+  it("restores files inside a cloned repository, a submodule-style .git file and an uncommitted git init", async () => {
+    // A vendored clone with a commit.
+    mkdirSync(ws("vendor/lib"), { recursive: true });
+    writeFileSync(ws("vendor/lib/a.txt"), "a\n");
+    git(["init", "-q"], ws("vendor/lib"));
+    git(["add", "."], ws("vendor/lib"));
+    git(["commit", "-qm", "base"], ws("vendor/lib"));
+    // A folder whose .git is a file pointing elsewhere, as a submodule's is.
+    mkdirSync(ws("modrepo"));
+    git(["init", "-q", "--separate-git-dir", join(e.dirs.home, "modgit")], ws("modrepo"));
+    writeFileSync(ws("modrepo/m.txt"), "m\n");
+    // A fresh `git init` with no commit (git add of such a folder fails outright).
+    mkdirSync(ws("fresh"));
+    git(["init", "-q"], ws("fresh"));
+    writeFileSync(ws("fresh/f.txt"), "f\n");
+    writeFileSync(ws("top.txt"), "t\n");
+    const gits = {
+      vendor: hashTree(ws("vendor/lib/.git")),
+      fresh: hashTree(ws("fresh/.git")),
+      mod: hashTree(join(e.dirs.home, "modgit")),
+      modFile: read("modrepo/.git"),
+    };
+
+    e.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "b1",
+          name: "bash",
+          args: {
+            command:
+              "echo changed > vendor/lib/a.txt && echo new > vendor/lib/b.txt && rm modrepo/m.txt && echo x > fresh/f.txt && echo t2 > top.txt",
+          },
+        },
+      ]),
+      openaiText("ok"),
+    );
+    const run = await ternRun(e, ["--yes"]);
+    expect(run.code).toBe(0);
+    expect(run.events.filter((ev) => ev.type === "notice" && /checkpoints are off/.test(ev.text))).toEqual(
+      [],
+    );
+
+    const undo = await e.run(["undo"]);
+    expect(undo.stderr).not.toMatch(/error|tern:/i);
+    expect(undo.code).toBe(0);
+    expect(read("vendor/lib/a.txt")).toBe("a\n");
+    expect(existsSync(ws("vendor/lib/b.txt"))).toBe(false);
+    expect(read("modrepo/m.txt")).toBe("m\n");
+    expect(read("fresh/f.txt")).toBe("f\n");
+    expect(read("top.txt")).toBe("t\n");
+    expect(undo.stdout).toMatch(/changed\s+vendor\/lib\/a\.txt/);
+    expect(undo.stdout).toMatch(/deleted\s+vendor\/lib\/b\.txt/);
+    expect(undo.stdout).toMatch(/created\s+modrepo\/m\.txt/);
+
+    expect(hashTree(ws("vendor/lib/.git"))).toEqual(gits.vendor);
+    expect(hashTree(ws("fresh/.git"))).toEqual(gits.fresh);
+    expect(hashTree(join(e.dirs.home, "modgit"))).toEqual(gits.mod);
+    expect(read("modrepo/.git")).toBe(gits.modFile);
+  });
+});
