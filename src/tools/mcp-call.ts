@@ -2,6 +2,7 @@
 // abort signal linked to the turn's only while the call runs (so a cancel never reaches calls
 // that already finished, and no listener stays behind on the turn's signal), progress
 // notifications passed on, and errors carried as the server said them.
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
 import type { ToolSetConfig } from "../config/types.js";
@@ -21,6 +22,19 @@ export interface McpToolSpec {
   limits: McpContentLimits;
   /** The server's current connection (a reconnect replaces it), or why there is none. */
   connection(): Connection | string;
+  /**
+   * A new session with the server, after it answered 404 to the current one's id (it restarted
+   * or dropped the session); resolves to the new connection, or why there is none.
+   */
+  renew(stale: Connection): Promise<Connection | string>;
+}
+
+/**
+ * An HTTP server that no longer knows the session id answers 404; the MCP transport rules say the
+ * client then starts a new session. The call never ran there, so sending it again is safe.
+ */
+function sessionGone(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
 }
 
 export function makeMcpTool(spec: McpToolSpec): Tool {
@@ -43,7 +57,7 @@ async function callTool(
   ctx: ToolContext,
 ): Promise<ToolResult> {
   const { set, name } = spec;
-  const conn = spec.connection();
+  let conn = spec.connection();
   if (typeof conn === "string")
     return fail(`${name} failed: the ${set.name} server is not running (${conn}).`);
   if (conn.closedReason)
@@ -62,8 +76,8 @@ async function callTool(
   ctx.signal.addEventListener("abort", onCancel, { once: true });
   if (ctx.signal.aborted) call.abort();
   const { progress, callId } = ctx;
-  try {
-    const result = await conn.client.callTool({ name: spec.def.name, arguments: args }, undefined, {
+  const send = (c: Connection) =>
+    c.client.callTool({ name: spec.def.name, arguments: args }, undefined, {
       signal: call.signal,
       timeout: MAX_TIMER_MS,
       onprogress:
@@ -71,6 +85,20 @@ async function callTool(
           ? (p) => progress(callId, { progress: p.progress, total: p.total, message: p.message })
           : undefined,
     });
+  try {
+    let result: Awaited<ReturnType<typeof send>>;
+    try {
+      result = await send(conn);
+    } catch (err) {
+      if (!(sessionGone(err) || conn.sessionReplaced) || call.signal.aborted) throw err;
+      const renewed = await spec.renew(conn);
+      if (typeof renewed === "string")
+        return fail(
+          `${name} failed: the ${set.name} server lost the session and a new one failed (${renewed}).`,
+        );
+      conn = renewed;
+      result = await send(conn);
+    }
     return mapMcpResult(result as Parameters<typeof mapMcpResult>[0], spec.limits);
   } catch (err) {
     if (timedOut) return fail(`${name} timed out after ${timeoutSeconds}s.`);
@@ -86,7 +114,12 @@ async function callTool(
 
 /** The server's own message: the SDK's `MCP error <code>: ` prefixes (one per hop) moved to the end. */
 function serverError(err: unknown): string {
-  if (!(err instanceof McpError)) return errorMessage(err);
+  if (!(err instanceof McpError)) {
+    // fetch's own message is only "fetch failed"; the cause says which (refused, reset, DNS).
+    const cause = (err as { cause?: unknown } | null)?.cause;
+    const msg = errorMessage(err);
+    return cause instanceof Error && !msg.includes(cause.message) ? `${msg} (${cause.message})` : msg;
+  }
   const text = err.message.replace(/^(MCP error -?\d+: )+/, "");
   return `${text} (MCP error ${err.code})`;
 }

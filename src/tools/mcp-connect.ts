@@ -16,6 +16,11 @@ export interface Connection {
   client: Client;
   /** Set once the server is gone, so later calls fail fast with the cause. */
   closedReason: string | null;
+  /**
+   * Set when the server forgot this session (HTTP 404) and a new one replaced it: requests
+   * still in flight on it went to the forgotten session, so they never ran.
+   */
+  sessionReplaced?: boolean;
   /** The stdio child's recent stderr (never sent to the model: it may hold anything). */
   stderr(): string;
   close(): Promise<void>;

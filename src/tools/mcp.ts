@@ -46,6 +46,8 @@ interface Server {
   generation: number;
   /** Stops a start in progress (tern is closing): its child must not outlive tern. */
   abortStart?: () => void;
+  /** A new session in progress after the server forgot the old one; shared by concurrent calls. */
+  renewing?: Promise<unknown>;
 }
 
 export class ToolSets {
@@ -110,6 +112,7 @@ export class ToolSets {
             name,
             limits: this.limits,
             connection: () => server.conn ?? server.reason ?? server.state,
+            renew: (stale) => this.renew(server, stale),
           }),
         );
       }
@@ -137,6 +140,19 @@ export class ToolSets {
     this.startServer(server);
     await server.started;
     return this.status().find((s) => s.name === name)!;
+  }
+
+  /** A fresh session for calls whose server forgot theirs; one restart however many calls noticed. */
+  private async renew(server: Server, stale: Connection): Promise<Connection | string> {
+    if (this.closed) return "tern is closing";
+    if (server.conn === stale) {
+      stale.sessionReplaced = true;
+      server.renewing ??= this.reconnect(server.config.name).finally(() => {
+        server.renewing = undefined;
+      });
+    }
+    await server.renewing;
+    return server.conn ?? server.reason ?? server.state;
   }
 
   names(): string[] {
