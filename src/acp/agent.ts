@@ -13,6 +13,7 @@ import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } fro
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
+import { checkCwd, clientToolSets, openFailure } from "./session-params.js";
 import { UpdateStream } from "./updates.js";
 import { addCost } from "../vocab/cost.js";
 
@@ -67,7 +68,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
 
   const live = (sessionId: string): Live => {
     const found = sessions.get(sessionId);
-    if (!found) throw acp.RequestError.invalidParams({ sessionId }, `no open session '${sessionId}'`);
+    // ACP's answer for a session that is not active on this connection: -32002 with its id.
+    if (!found)
+      throw new acp.RequestError(-32002, `Resource not found: no open session '${sessionId}'`, { sessionId });
     return found;
   };
   const send = (entry: Live, update: acp.SessionUpdate): void => {
@@ -82,22 +85,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
   });
 
   async function open(cwd: string, mcpServers: acp.McpServer[], resume?: string): Promise<Live> {
-    const toolSets = [];
-    for (const server of mcpServers) {
-      if ("type" in server && (server.type === "http" || server.type === "sse")) {
-        process.stderr.write(
-          `tern acp: MCP server '${server.name}' (${server.type}) skipped: tern runs stdio servers\n`,
-        );
-        continue;
-      }
-      const stdio = server as acp.McpServerStdio;
-      toolSets.push({
-        name: stdio.name,
-        command: stdio.command,
-        args: stdio.args,
-        env: Object.fromEntries(stdio.env.map((e) => [e.name, e.value])),
-      });
-    }
+    checkCwd(cwd);
+    const toolSets = clientToolSets(mcpServers, (line) => process.stderr.write(`${line}\n`));
     let entry: Live | undefined;
     const opened = await openConfiguredSession({
       ...opts.defaults,
@@ -118,6 +107,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
         ),
         offersOutsideSandbox: true,
       },
+    }).catch((err: unknown) => {
+      throw openFailure(err, resume);
     });
     for (const warning of opened.warnings) process.stderr.write(`notice: ${warning}\n`);
     const session = opened.session;
@@ -175,7 +166,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: false, sse: false },
+        mcpCapabilities: { http: true, sse: false },
       },
       agentInfo: { name: "tern", version: opts.version },
       authMethods: [],

@@ -1,7 +1,8 @@
 // Every approval tern would ask a person for becomes a `session/request_permission` to the
 // client, one per call: allow once, allow always (named with tern's grant scope: the tool for
 // these files, the host for web_fetch, or the tool itself) or reject. A cancelled request or an
-// unanswerable one is a rejection, as an unanswered prompt is in the terminal.
+// unanswerable one is a rejection, as an unanswered prompt is in the terminal; after a cancelled
+// one the rest of the batch is not asked about.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SessionHooks } from "../engine/core.js";
 import { parseArgs, toolKind, toolLocations, toolTitle } from "./tool-info.js";
@@ -45,7 +46,14 @@ export function acpApprover(
 ): SessionHooks["approve"] {
   return async (calls) => {
     const decisions: Decisions = new Map();
+    // A cancelled answer means the client cancelled the turn: the calls after it are not asked
+    // about (they are denied), so no question outlives the session/cancel.
+    let cancelled = false;
     for (const call of calls) {
+      if (cancelled) {
+        decisions.set(call.id, "denied");
+        continue;
+      }
       const args = parseArgs(call.arguments);
       let answer: acp.RequestPermissionResponse | undefined;
       try {
@@ -68,6 +76,7 @@ export function acpApprover(
         answer = undefined;
       }
       const outcome = answer?.outcome;
+      if (outcome?.outcome === "cancelled") cancelled = true;
       const chosen = outcome?.outcome === "selected" ? outcome.optionId : undefined;
       decisions.set(
         call.id,

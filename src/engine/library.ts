@@ -28,7 +28,11 @@ export interface OpenOptions {
   mode?: PermissionMode;
   /** Extra allow rules such as `bash(git status*)` (as `--allow`). */
   allow?: string[];
-  /** Extra MCP tool sets (stdio servers), merged after the configured ones. */
+  /**
+   * Extra MCP tool sets (stdio `command` or Streamable HTTP `url`), merged after the configured
+   * ones. A name is made a valid tool-set name (lower case, `[a-z0-9_-]`) and unique (`-2`, `-3`…
+   * after one already taken), since it prefixes the tool names and the rules.
+   */
   toolSets?: Array<Pick<ToolSetConfig, "name" | "command"> & Partial<ToolSetConfig>>;
   /**
    * How calls that need approval are decided. Default: denied, with a result saying so (as
@@ -50,6 +54,22 @@ const DENY_ALL: SessionHooks = {
     "denied: this session was opened without an approval handler, so calls that need approval are not run",
 };
 
+/**
+ * A tool-set name as config requires it (`[a-z0-9_-]+`), not taken yet. Names come from an
+ * editor's settings ("My Files") or a program; two sets of one name would share tool names and
+ * rules, so a later one is renamed rather than refused.
+ */
+export function toolSetName(wanted: string, taken: readonly string[]): string {
+  const base =
+    wanted
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "mcp";
+  let name = base;
+  for (let n = 2; taken.includes(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
 /** Opens (or resumes) a tern session; errors in the config or an unknown session throw with one clear message. */
 export async function openConfiguredSession(opts: OpenOptions = {}): Promise<OpenResult> {
   const env = opts.env ?? process.env;
@@ -65,8 +85,13 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
   // As in the terminal: a sandbox the config asks for but the machine lacks is an error, not a silent fallback.
   requireSandbox(config);
   if (opts.mode) config.permissions.mode = opts.mode;
-  for (const set of opts.toolSets ?? [])
-    config.toolSets.push({ args: [], env: {}, timeoutSeconds: 120, ...set });
+  for (const set of opts.toolSets ?? []) {
+    const name = toolSetName(
+      set.name,
+      config.toolSets.map((s) => s.name),
+    );
+    config.toolSets.push({ args: [], env: {}, timeoutSeconds: 120, ...set, name });
+  }
   const resume = opts.resume ? { id: opts.resume } : undefined;
   // A resumed session keeps the model it was using unless a model is named.
   if (resume && !opts.model) {
