@@ -6,6 +6,9 @@ export type Listener = (event: EngineEvent) => void;
 
 export class EventBus {
   private readonly listeners = new Set<Listener>();
+
+  /** `filter` rewrites each event once before delivery (the library's key redaction). */
+  constructor(private readonly filter?: (event: EngineEvent) => EngineEvent) {}
   /** Events from background work (tool servers starting) that came before anyone listened. */
   private held: EngineEvent[] = [];
 
@@ -23,7 +26,9 @@ export class EventBus {
   }
 
   publish(event: EngineEvent): void {
-    for (const listener of this.listeners) listener(event);
+    if (this.listeners.size === 0) return;
+    const delivered = this.filter ? this.filter(event) : event;
+    for (const listener of this.listeners) listener(delivered);
   }
 
   /** Publishes now, or holds the event for the first subscriber when there is none yet. */

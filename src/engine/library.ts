@@ -2,10 +2,13 @@
 // the user and workspace config of `cwd` are read, the model resolved, and the session opened
 // through the same engine door the terminal front ends use, so the record and ledger are the same.
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ConfigError } from "../config/errors.js";
 import { flagsToConfig } from "../config/flags.js";
 import { loadConfig } from "../config/load.js";
 import { resolveModel } from "../config/resolve.js";
+import { registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, PermissionMode, ResolvedModel, ToolSetConfig } from "../config/types.js";
 import type { SessionHooks } from "./core.js";
 import { requireSandbox } from "./sandbox.js";
@@ -48,6 +51,12 @@ export interface OpenResult extends OpenedSession {
   model: ResolvedModel;
 }
 
+/** The errors opening a session throws, each one line and told apart by class (and `name`). */
+export { ConfigError } from "../config/errors.js";
+export { SessionLockedError } from "../record/lock.js";
+export { SandboxUnavailableError } from "./sandbox.js";
+export { SessionNotFoundError } from "./open.js";
+
 const DENY_ALL: SessionHooks = {
   approve: async (calls) => new Map(calls.map((c) => [c.id, "denied" as const])),
   denialMessage:
@@ -70,10 +79,20 @@ export function toolSetName(wanted: string, taken: readonly string[]): string {
   return name;
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Opens (or resumes) a tern session; errors in the config or an unknown session throw with one clear message. */
 export async function openConfiguredSession(opts: OpenOptions = {}): Promise<OpenResult> {
   const env = opts.env ?? process.env;
-  const cwd = opts.cwd ?? process.cwd();
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  // A session in a folder that does not exist would record a workspace no tool can work in.
+  if (!isFolder(cwd)) throw new ConfigError(`cwd: '${cwd}' is not an existing folder`);
   const home = opts.home ?? (env.TERN_HOME || join(homedir(), ".tern"));
   const loaded = loadConfig({
     home,
@@ -82,6 +101,9 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     env,
   });
   const config = loaded.config;
+  // The keys this session may use come from `env`, which need not be process.env: their values
+  // are redacted from the record, the events and everything else tern writes (R-CFG-3).
+  registerSecretsFromEnv(env, config);
   // As in the terminal: a sandbox the config asks for but the machine lacks is an error, not a silent fallback.
   requireSandbox(config);
   if (opts.mode) config.permissions.mode = opts.mode;
@@ -107,6 +129,7 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     resume,
     extraSystem: opts.system,
     hooks: opts.hooks ?? DENY_ALL,
+    redactEvents: true,
   });
   return { ...opened, warnings: [...loaded.warnings, ...notices, ...opened.warnings], config, model };
 }

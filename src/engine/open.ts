@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { modelInfo } from "../config/catalogue.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
-import { registerSecretsFromEnv } from "../config/secrets.js";
+import { redactDeep, registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { assembleSystemPrompt } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
@@ -31,7 +31,9 @@ import { makeToolSync } from "./tool-sync.js";
 import { computeCost } from "../vocab/cost.js";
 import type { Usage } from "../vocab/usage.js";
 
-export class SessionNotFoundError extends Error {}
+export class SessionNotFoundError extends Error {
+  override name = "SessionNotFoundError";
+}
 
 /**
  * What an MCP result may keep before the executor's output gate (R-TOOL-6) cuts it to
@@ -87,6 +89,11 @@ export interface OpenSessionOptions {
   resume?: ResumeTarget;
   extraSystem?: string;
   hooks: SessionHooks;
+  /**
+   * Events pass the by-value key redaction before any listener sees them (R-CFG-3): a program
+   * embedding tern has no redacting terminal in between, unlike the CLI's stdout.
+   */
+  redactEvents?: boolean;
 }
 
 export interface OpenedSession {
@@ -152,7 +159,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   }
 
   const registry = createBuiltinRegistry();
-  const bus = new EventBus();
+  const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
   const sandbox = shellSandbox(config, cwd, home, opts.hooks);
   const policy = new ApprovalPolicy({
     mode: config.permissions.mode,

@@ -2,6 +2,7 @@
 // rounds (request → stream → finish and budget checks → commit the answer → tool batch, until a
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
+import { redactDeep } from "../config/secrets.js";
 import type { StreamResult } from "../provider/types.js";
 import { TurnBudget } from "./budget.js";
 import { uniqueCallIds } from "./call-ids.js";
@@ -276,7 +277,9 @@ async function endTurn(ports: TurnPorts, state: TurnState, stop: TurnStop): Prom
     error: stop.error,
   });
   ports.noteTodoUse(state.usedTodoTool);
-  return { turn, stopReason: stop.reason, finalText: state.finalText, error: stop.error };
+  // The outcome goes to whoever drives the session (a program using the library has no redacting
+  // terminal in between), so a key the model or an error echoed is redacted as in the record.
+  return redactDeep({ turn, stopReason: stop.reason, finalText: state.finalText, error: stop.error });
 }
 
 function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {

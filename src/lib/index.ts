@@ -5,6 +5,12 @@ import { type OpenOptions, type OpenResult, openConfiguredSession } from "../eng
 import type { Session } from "../engine/session.js";
 
 export type { OpenOptions } from "../engine/library.js";
+export {
+  ConfigError,
+  SandboxUnavailableError,
+  SessionLockedError,
+  SessionNotFoundError,
+} from "../engine/library.js";
 export type { SessionHooks } from "../engine/core.js";
 export type { OnLimit } from "../engine/budget.js";
 export type { EngineEvent, EngineEventType, ToolCallFields, UsageFields } from "../engine/events.js";

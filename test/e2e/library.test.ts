@@ -83,4 +83,66 @@ describe("library API", () => {
       outcome: "denied",
     });
   });
+
+  it("a key given in `env` is never in an event or the record, whichever way it comes back", async () => {
+    const { openSession } = await import("tern");
+    const key = "sk-lib-only-key-9f8e7d6c";
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "k1", name: "bash", args: { command: `echo ${key}` } }]),
+      openaiText(`the key is ${key}`),
+    );
+    const { session } = await openSession({
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: { TERN_LOCAL_PROBE_PORTS: "", OPENAI_API_KEY: key },
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const events: unknown[] = [];
+    session.subscribe((event) => events.push(event));
+    const outcome = await session.send({ type: "prompt", content: [{ type: "text", text: "show it" }] });
+    await session.close();
+    // The provider did get the key: it is the one used.
+    expect(e.provider.requests[0].headers.authorization).toBe(`Bearer ${key}`);
+    expect(JSON.stringify(events)).not.toContain(key);
+    expect(JSON.stringify(events)).toContain("[redacted]");
+    expect(JSON.stringify(outcome)).not.toContain(key);
+    expect(JSON.stringify(recordLines(e))).not.toContain(key);
+  });
+
+  it("opening fails with typed one-line errors; close() releases the session for the next opener", async () => {
+    const lib = await import("tern");
+    const opts = {
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: env(),
+    };
+    const unknown = await lib
+      .openSession({ ...opts, resume: "no-such-session" })
+      .catch((err: unknown) => err);
+    expect(unknown).toBeInstanceOf(lib.SessionNotFoundError);
+    expect(unknown).toMatchObject({
+      name: "SessionNotFoundError",
+      message: expect.stringContaining("no-such-session"),
+    });
+    const missing = join(e.dirs.workspace, "not-here");
+    const noCwd = await lib.openSession({ ...opts, cwd: missing }).catch((err: unknown) => err);
+    expect(noCwd).toBeInstanceOf(lib.ConfigError);
+    expect((noCwd as Error).message).toBe(`cwd: '${missing}' is not an existing folder`);
+    expect(existsSync(missing)).toBe(false);
+    const badModel = await lib.openSession({ ...opts, model: "no-slash" }).catch((err: unknown) => err);
+    expect(badModel).toBeInstanceOf(lib.ConfigError);
+
+    const first = await lib.openSession(opts);
+    const second = await lib.openSession({ ...opts, resume: first.session.id }).catch((err: unknown) => err);
+    expect(second).toBeInstanceOf(lib.SessionLockedError);
+    for (const err of [unknown, noCwd, badModel, second]) expect((err as Error).message).not.toContain("\n");
+    await first.session.close();
+    const again = await lib.openSession({ ...opts, resume: first.session.id });
+    expect(again.resumed).toBe(true);
+    await again.session.close();
+  });
 });
