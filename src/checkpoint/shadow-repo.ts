@@ -4,7 +4,7 @@
 // at the shadow, user and system git config are ignored (no hooks, no fsmonitor, no filters).
 import { execFile } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { firstFileIn, isFolderEntry } from "./nested-repos.js";
 
 /** Files larger than this are left out of snapshots (R-CKPT-1). */
@@ -37,6 +37,12 @@ export interface ShadowRepoOptions {
   workTree: string;
   /** Session id: names the session's index file and the ref that keeps its snapshots alive. */
   sessionId: string;
+  /**
+   * Folders never snapshotted nor restored, when they lie inside the workspace: tern's own home
+   * (its records, ledger and this very repository change all the time; in a snapshot they would
+   * make every undo refuse, and a forced one would rewrite them).
+   */
+  leaveOut?: string[];
 }
 
 export class ShadowRepo {
@@ -45,6 +51,7 @@ export class ShadowRepo {
   readonly sessionId: string;
   private readonly indexFile: string;
   private readonly ref: string;
+  private readonly leaveOut: string[];
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
   private indexTree: string | undefined;
@@ -55,6 +62,7 @@ export class ShadowRepo {
     this.sessionId = opts.sessionId;
     this.indexFile = join(opts.gitDir, "tern-index", opts.sessionId);
     this.ref = `refs/tern/${opts.sessionId}`;
+    this.leaveOut = opts.leaveOut ?? [];
   }
 
   private env(withWorkTree: boolean): NodeJS.ProcessEnv {
@@ -122,6 +130,9 @@ export class ShadowRepo {
       );
     }
     mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
+    // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
+    mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(this.gitDir, "info", "exclude"), excludeLines(this.workTree, this.leaveOut));
     // The session lock makes this process the only user of this index and ref: a lock file here
     // can only be left by a tern that was killed mid-snapshot.
     rmSync(`${this.indexFile}.lock`, { force: true });
@@ -238,6 +249,22 @@ export class ShadowRepo {
       () => false,
     );
   }
+}
+
+/** Anchored ignore patterns for the folders under `workTree` that snapshots leave out. */
+function excludeLines(workTree: string, folders: string[]): string {
+  const lines = ["# written by tern: folders of tern itself that snapshots leave out"];
+  for (const folder of folders) {
+    const rel = relative(workTree, folder);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
+    // Every character literal: glob characters, a leading ! or # and trailing spaces escaped.
+    const escaped = rel
+      .split(sep)
+      .join("/")
+      .replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
+    lines.push(`/${escaped}/`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 function tooBig(path: string): boolean {

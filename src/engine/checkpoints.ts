@@ -13,7 +13,13 @@ import type { ToolCall } from "../vocab/messages.js";
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
 
 export function shadowRepoFor(home: string, cwd: string, sessionId: string): ShadowRepo {
-  return new ShadowRepo({ gitDir: join(home, "checkpoints", workspaceKey(cwd)), workTree: cwd, sessionId });
+  return new ShadowRepo({
+    gitDir: join(home, "checkpoints", workspaceKey(cwd)),
+    workTree: cwd,
+    sessionId,
+    // A workspace may hold TERN_HOME (tern started in the home folder): its records are not the user's files.
+    leaveOut: [home],
+  });
 }
 
 /** The newest snapshot the record names: a checkpoint, or the state an undo or redo restored. */

@@ -1,12 +1,14 @@
-// Checkpoints of a workspace that holds git repositories of its own (a vendored clone, a
-// submodule whose `.git` is a file, a fresh `git init` without a commit): their files are
-// snapshotted and restored like any other, and none of the repositories' `.git` changes.
+// Checkpoints in awkward workspace layouts: git repositories of its own inside (a vendored clone,
+// a submodule whose `.git` is a file, a fresh `git init` without a commit) whose files are
+// snapshotted and restored like any other, none of their `.git` changed; and TERN_HOME inside
+// the workspace (tern started in the home folder), whose records are never the user's files.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { jsonEvents, runCli } from "../support/cli.js";
 import { ternRun, useE2E } from "./tools-support.js";
 
 const e = useE2E();
@@ -100,5 +102,48 @@ describe("checkpoints with nested git repositories", () => {
     expect(hashTree(ws("fresh/.git"))).toEqual(gits.fresh);
     expect(hashTree(join(e.dirs.home, "modgit"))).toEqual(gits.mod);
     expect(read("modrepo/.git")).toBe(gits.modFile);
+  });
+
+  it("leaves TERN_HOME out when it lies inside the workspace: undo neither refuses over it nor rewrites it", async () => {
+    const home = join(e.dirs.workspace, "my home");
+    mkdirSync(home);
+    writeFileSync(ws("a.txt"), "a\n");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "b1", name: "bash", args: { command: "echo b > a.txt" } }]),
+      openaiToolCalls([{ id: "b2", name: "bash", args: { command: "echo c > a.txt" } }]),
+      openaiText("ok"),
+    );
+    const tern = (args: string[]) =>
+      runCli(args, { home, cwd: e.dirs.workspace, env: { OPENAI_API_KEY: "sk-test-key" } });
+    const run = await tern([
+      "run",
+      "--json",
+      "--yes",
+      "--model",
+      "openai/mock-1",
+      "--base-url",
+      e.provider.baseUrl,
+      "go",
+    ]);
+    expect(run.code).toBe(0);
+    expect(
+      jsonEvents(run.stdout).filter((ev) => ev.type === "notice" && /checkpoints/.test(ev.text)),
+    ).toEqual([]);
+
+    const diff = await tern(["diff"]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout.split("\n").filter((l) => l.startsWith("diff --git"))).toEqual([
+      "diff --git a/a.txt b/a.txt",
+    ]);
+    const homeBefore = hashTree(join(home, "sessions"));
+    const undo = await tern(["undo"]);
+    expect(undo.stderr).not.toMatch(/changed since|tern:/);
+    expect(undo.code).toBe(0);
+    expect(read("a.txt")).toBe("a\n");
+    expect(undo.stdout).not.toContain("my home");
+    // Only the undo line was added to the record; nothing of the home was restored over.
+    const after = hashTree(join(home, "sessions"));
+    const changed = Object.keys(after).filter((k) => after[k] !== homeBefore[k]);
+    expect(changed.every((k) => /record\.jsonl$|meta\.json$/.test(k))).toBe(true);
   });
 });
