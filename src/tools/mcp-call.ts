@@ -104,7 +104,11 @@ async function callTool(
     if (timedOut) return fail(`${name} timed out after ${timeoutSeconds}s.`);
     if (ctx.signal.aborted) return fail(`${name}: cancelled`);
     const msg = serverError(err);
-    if (conn.closedReason) return fail(`${name} failed: the ${set.name} server exited (${msg})`);
+    if (conn.closedReason) {
+      const why = await conn.closedWhy();
+      const told = why.startsWith("the server exited: ") ? why.slice("the server exited: ".length) : "";
+      return fail(`${name} failed: the ${set.name} server exited (${told || msg})`);
+    }
     return fail(`${name} failed: ${msg}`);
   } finally {
     clearTimeout(timer);

@@ -23,6 +23,8 @@ export interface Connection {
   sessionReplaced?: boolean;
   /** The stdio child's recent stderr (never sent to the model: it may hold anything). */
   stderr(): string;
+  /** Once closed: the reason, after the server's last stderr words arrived (at most ~1 s). */
+  closedWhy(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,19 @@ export function tellingLine(stderr: string): string | undefined {
   return line === undefined ? undefined : clip(line, 300);
 }
 
+/**
+ * Why a running server went away: its own error line when it left one (`Error: …`, a Python
+ * exception), never any other stderr line, which may hold anything (tokens in a debug line).
+ */
+export function exitReason(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const told = lines.findLast((l) => /^[\w.$]*(Error|Exception)\b.*:/.test(l) || /^(fatal|panic)\b/i.test(l));
+  return told ? `the server exited: ${clip(told, 300)}` : "the server exited";
+}
+
 /** Why a start failed, in one line: the server's own words when it left any. */
 export function startFailure(err: unknown, stderr: string): string {
   const told = tellingLine(stderr);
@@ -174,6 +189,10 @@ export async function connectServer(
     client,
     closedReason: null,
     stderr: () => stderr,
+    closedWhy: async () => {
+      await Promise.race([stderrEnded, new Promise((r) => setTimeout(r, 1000).unref())]);
+      return conn.closedReason ?? "the server exited";
+    },
     close: async () => {
       const target = pid;
       // The SDK waits 2 s for the child to leave after closing its input, then 2 s more after
@@ -194,8 +213,13 @@ export async function connectServer(
     },
   };
   client.onclose = () => {
-    conn.closedReason ??= "the server exited";
     if (pid) livePids.delete(pid);
+    if (conn.closedReason !== null) return;
+    conn.closedReason = "the server exited";
+    // Its last words may still be on their way through the stderr pipe.
+    void stderrEnded.then(() => {
+      if (conn.closedReason === "the server exited") conn.closedReason = exitReason(stderr);
+    });
   };
   // The child is spawned synchronously by connect(): track it from the start, so a signal
   // during a slow start still ends it.

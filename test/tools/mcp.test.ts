@@ -205,6 +205,24 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(textOf(back)).toBe("echo: y");
   });
 
+  it("a server that dies mid-call is named by its own error line, never by its other stderr", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__die").run({}, makeCtx(dirs.workspace));
+    expect(r.outcome).toBe("error");
+    expect(textOf(r)).toBe("fx__die failed: the fx server exited (Error: lost the database connection)");
+    const again = await find(tools, "fx__echo").run({ text: "x" }, makeCtx(dirs.workspace));
+    expect(textOf(again)).toBe(
+      "fx__echo failed: the fx server is not running (the server exited: Error: lost the database connection).",
+    );
+    expect(sets!.status()[0]).toMatchObject({
+      state: "closed",
+      reason: "the server exited: Error: lost the database connection",
+    });
+    // The fixture's start-up line carries a fake token: the crash above says nothing of it.
+    for (const text of [textOf(r), textOf(again), JSON.stringify(sets!.status())])
+      expect(text).not.toContain("FAKE-SECRET");
+  });
+
   it("a server that fails to start is a notice naming its own reason; the others still load", async () => {
     const tools = await load([
       set({ name: "broken", command: join(dirs.root, "no-such-binary") }),
