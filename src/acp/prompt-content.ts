@@ -2,6 +2,7 @@
 // against the provider's size limit as `--image` files are), embedded text resources as text
 // naming their URI, resource links as `@uri` mentions. Audio is refused: no tern model takes it.
 import * as acp from "@agentclientprotocol/sdk";
+import { sniffImageType } from "../commands/prompt-input.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { ProviderApi } from "../config/types.js";
 import type { SessionCommand } from "../engine/session.js";
@@ -23,6 +24,13 @@ export function promptContent(blocks: acp.ContentBlock[], api: ProviderApi): Con
             undefined,
             `image: ${block.mimeType} is not PNG, JPEG, GIF or WebP`,
           );
+        // The bytes decide the type: a provider refuses an image whose declared type is wrong.
+        const actual = sniffImageType(Buffer.from(block.data.slice(0, 24), "base64"));
+        if (!actual)
+          throw acp.RequestError.invalidParams(
+            undefined,
+            `image: the data is not a PNG, JPEG, GIF or WebP image (declared ${block.mimeType})`,
+          );
         const bytes = Math.floor((block.data.length * 3) / 4);
         // The same limit per image as `--image` (config/image-limits.ts).
         const limit = IMAGE_LIMIT_BYTES[api];
@@ -31,7 +39,7 @@ export function promptContent(blocks: acp.ContentBlock[], api: ProviderApi): Con
             undefined,
             `image: ${(bytes / 1024 / 1024).toFixed(1)} MB is over the provider's ${limit / 1024 / 1024} MB limit per image`,
           );
-        parts.push({ type: "image", mediaType: block.mimeType, data: block.data });
+        parts.push({ type: "image", mediaType: actual, data: block.data });
         break;
       }
       case "resource": {

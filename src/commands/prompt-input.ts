@@ -12,7 +12,8 @@ export class InputError extends Error {}
 
 const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
 
-function sniffImageType(bytes: Buffer): string | undefined {
+/** The image type the bytes really are (providers refuse a mislabelled image), or undefined. */
+export function sniffImageType(bytes: Buffer): string | undefined {
   if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return "image/png";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
   if (bytes.length >= 6 && bytes.subarray(0, 4).toString("latin1") === "GIF8") return "image/gif";

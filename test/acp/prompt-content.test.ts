@@ -3,11 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { promptContent } from "../../src/acp/prompt-content.js";
 
-/** An image block whose base64 decodes to `mb` megabytes. */
+/** The first bytes of a PNG and of a JPEG, base64 (what the type is sniffed from). */
+const PNG_HEAD = "iVBORw0KGgoAAAANSUhEUgAA";
+const JPEG_HEAD = "/9j/4AAQSkZJRgABAQAAAQAB";
+
+/** A PNG image block whose base64 decodes to `mb` megabytes. */
 const imageOf = (mb: number) => ({
   type: "image" as const,
   mimeType: "image/png",
-  data: "A".repeat(Math.ceil((mb * 1024 * 1024 * 4) / 3)),
+  data: PNG_HEAD + "A".repeat(Math.ceil((mb * 1024 * 1024 * 4) / 3) - PNG_HEAD.length),
 });
 
 describe("ACP prompt images", () => {
@@ -25,6 +29,21 @@ describe("ACP prompt images", () => {
   it("refuses anything over 20 MB on OpenAI", () => {
     expect(() => promptContent([imageOf(21)], "openai-responses")).toThrow(
       /21\.0 MB is over the provider's 20 MB/,
+    );
+  });
+
+  it("sends an image as the type its bytes are, and refuses data that is no image", () => {
+    const jpegAsPng = { type: "image" as const, mimeType: "image/png", data: `${JPEG_HEAD}AAAA` };
+    expect(promptContent([jpegAsPng], "anthropic-messages")).toEqual([
+      { type: "image", mediaType: "image/jpeg", data: jpegAsPng.data },
+    ]);
+    const text = {
+      type: "image" as const,
+      mimeType: "image/png",
+      data: Buffer.from("hello, not an image").toString("base64"),
+    };
+    expect(() => promptContent([text], "openai-chat")).toThrow(
+      "image: the data is not a PNG, JPEG, GIF or WebP image (declared image/png)",
     );
   });
 });
