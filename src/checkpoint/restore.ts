@@ -4,7 +4,14 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ShadowRepo } from "./shadow-repo.js";
 
-export type RestoreAction = "created" | "changed" | "deleted" | "created folder" | "deleted folder";
+export type RestoreAction =
+  | "created"
+  | "changed"
+  | "deleted"
+  | "created folder"
+  | "deleted folder"
+  /** Over 10 MB when the target snapshot was taken: its content was never kept, so it is left as it is. */
+  | "not restored (over 10 MB)";
 
 export interface RestoredPath {
   action: RestoreAction;
@@ -34,6 +41,7 @@ export async function restoreTree(
   target: string,
 ): Promise<RestoredPath[]> {
   const ws = repo.workTree;
+  await repo.init();
   const changes = await repo.treeChanges(current, target);
   const report: RestoredPath[] = [];
   const toWrite: string[] = [];
@@ -42,7 +50,9 @@ export async function restoreTree(
     for (const dir of parentFolders(c.path)) if (existsSync(join(ws, dir))) foldersBefore.add(dir);
 
   for (const c of changes) {
-    if (c.status === "D") {
+    if (c.status !== "D" && c.toBlob === repo.tooBigBlob) {
+      report.push({ action: "not restored (over 10 MB)", path: c.path });
+    } else if (c.status === "D") {
       rmSync(join(ws, c.path), { force: true });
       report.push({ action: "deleted", path: c.path });
     } else {
@@ -51,7 +61,8 @@ export async function restoreTree(
     }
   }
   // Folders that only held deleted files go with them, deepest first.
-  const emptied = [...new Set(changes.filter((c) => c.status === "D").flatMap((c) => parentFolders(c.path)))];
+  const deleted = report.filter((r) => r.action === "deleted");
+  const emptied = [...new Set(deleted.flatMap((r) => parentFolders(r.path)))];
   emptied.sort((a, b) => b.length - a.length);
   for (const dir of emptied) {
     if (toWrite.some((p) => p.startsWith(`${dir}/`)) || !isEmptyDir(join(ws, dir))) continue;

@@ -3,14 +3,23 @@
 // never share an index and the workspace's own `.git` is never read or written: GIT_DIR points
 // at the shadow, user and system git config are ignored (no hooks, no fsmonitor, no filters).
 import { execFile } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { firstFileIn, isFolderEntry } from "./nested-repos.js";
+import { excludeLines, MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT, tooBig } from "./what-to-keep.js";
 
-/** Files larger than this are left out of snapshots (R-CKPT-1). */
-export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
+export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
+
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+export interface TreeChange {
+  /** git's letter: A (only in `to`), D (only in `from`), M, T. */
+  status: string;
+  path: string;
+  fromBlob: string;
+  toBlob: string;
+}
 
 export class CheckpointError extends Error {
   override name = "CheckpointError";
@@ -55,6 +64,8 @@ export class ShadowRepo {
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
   private indexTree: string | undefined;
+  /** The blob of TOO_BIG_TEXT in this repository (written by init). */
+  tooBigBlob = "";
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -133,6 +144,7 @@ export class ShadowRepo {
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
     writeFileSync(join(this.gitDir, "info", "exclude"), excludeLines(this.workTree, this.leaveOut));
+    this.tooBigBlob = (await this.git(["hash-object", "-w", "--stdin"], TOO_BIG_TEXT)).stdout.trim();
     // The session lock makes this process the only user of this index and ref: a lock file here
     // can only be left by a tern that was killed mid-snapshot.
     rmSync(`${this.indexFile}.lock`, { force: true });
@@ -165,7 +177,13 @@ export class ShadowRepo {
       changed = await this.changedPaths();
     }
     if (changed.length === 0 && this.indexTree) return this.indexTree;
-    const toStage = changed.filter((path) => !isFolderEntry(path) && !tooBig(join(this.workTree, path)));
+    const files = changed.filter((path) => !isFolderEntry(path));
+    const big = files.filter((path) => tooBig(join(this.workTree, path)));
+    const toStage = files.filter((path) => !big.includes(path));
+    if (big.length > 0) {
+      const info = big.map((path) => `100644 ${this.tooBigBlob}\t${path}\0`).join("");
+      await this.git(["update-index", "-z", "--add", "--index-info"], info);
+    }
     if (toStage.length > 0)
       await this.git(
         ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"],
@@ -211,13 +229,17 @@ export class ShadowRepo {
     await this.git(["update-ref", this.ref, commit]);
   }
 
-  /** Paths whose content differs between two trees, with git's status letter (from → to). */
-  async treeChanges(from: string, to: string): Promise<{ status: string; path: string }[]> {
+  /** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */
+  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
     if (from === to) return [];
-    const { stdout } = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]);
+    const { stdout } = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
     const parts = stdout.split("\0").filter((p) => p.length > 0);
-    const out: { status: string; path: string }[] = [];
-    for (let i = 0; i + 1 < parts.length; i += 2) out.push({ status: parts[i][0], path: parts[i + 1] });
+    const out: TreeChange[] = [];
+    // Each entry: ":<mode> <mode> <blob> <blob> <status>" then the path.
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const [, , fromBlob, toBlob, status] = parts[i].split(" ");
+      out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
+    }
     return out;
   }
 
@@ -248,30 +270,5 @@ export class ShadowRepo {
       () => true,
       () => false,
     );
-  }
-}
-
-/** Anchored ignore patterns for the folders under `workTree` that snapshots leave out. */
-function excludeLines(workTree: string, folders: string[]): string {
-  const lines = ["# written by tern: folders of tern itself that snapshots leave out"];
-  for (const folder of folders) {
-    const rel = relative(workTree, folder);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
-    // Every character literal: glob characters, a leading ! or # and trailing spaces escaped.
-    const escaped = rel
-      .split(sep)
-      .join("/")
-      .replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
-    lines.push(`/${escaped}/`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function tooBig(path: string): boolean {
-  try {
-    const st = lstatSync(path);
-    return st.isFile() && st.size > MAX_SNAPSHOT_FILE_BYTES;
-  } catch {
-    return false;
   }
 }

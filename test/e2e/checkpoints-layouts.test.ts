@@ -146,4 +146,35 @@ describe("checkpoints with nested git repositories", () => {
     const changed = Object.keys(after).filter((k) => after[k] !== homeBefore[k]);
     expect(changed.every((k) => /record\.jsonl$|meta\.json$/.test(k))).toBe(true);
   });
+
+  it("a file over 10 MB that a turn shrank is never deleted by undo; one the turn grew past 10 MB gets its content back", async () => {
+    const big = Buffer.alloc(10 * 1024 * 1024 + 10, 65);
+    writeFileSync(ws("big.csv"), big);
+    writeFileSync(ws("huge.log"), big);
+    writeFileSync(ws("small.txt"), "small\n");
+    e.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "b1",
+          name: "bash",
+          args: {
+            command:
+              "head -c 100 big.csv > t && mv t big.csv && rm huge.log && head -c 11000000 /dev/zero >> small.txt && echo new > made.txt",
+          },
+        },
+      ]),
+      openaiText("ok"),
+    );
+    expect((await ternRun(e, ["--yes"])).code).toBe(0);
+    const undo = await e.run(["undo"]);
+    expect(undo.code).toBe(0);
+    // Its content was never kept, so it is left as the turn made it, and said so: never deleted.
+    expect(statSync(ws("big.csv")).size).toBe(100);
+    expect(undo.stdout).toMatch(/not restored \(over 10 MB\)\s+big\.csv/);
+    expect(existsSync(ws("huge.log"))).toBe(false);
+    expect(undo.stdout).toMatch(/not restored \(over 10 MB\)\s+huge\.log/);
+    // Small when snapshotted: its content was kept and comes back.
+    expect(read("small.txt")).toBe("small\n");
+    expect(existsSync(ws("made.txt"))).toBe(false);
+  });
 });

@@ -1,0 +1,39 @@
+// What snapshots keep: files up to 10 MB (a larger one is held as a fixed placeholder text, so
+// its path stays known), and nothing of tern's own folders that lie inside the workspace.
+import { lstatSync } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
+
+/** Files larger than this are left out of snapshots (R-CKPT-1). */
+export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * What a snapshot holds in place of a file over the limit. The path stays in the tree, so a
+ * restore knows the file existed (and leaves it alone) instead of taking it for one the turn
+ * created and deleting it.
+ */
+export const TOO_BIG_TEXT =
+  "tern: this file was over 10 MB when snapshotted, so checkpoints do not keep it\n";
+
+/** Anchored ignore patterns for the folders under `workTree` that snapshots leave out. */
+export function excludeLines(workTree: string, folders: string[]): string {
+  const lines = ["# written by tern: folders of tern itself that snapshots leave out"];
+  for (const folder of folders) {
+    const rel = relative(workTree, folder);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;
+    // Every character literal: glob characters, a leading ! or # and trailing spaces escaped.
+    const escaped = rel
+      .split(sep)
+      .join("/")
+      .replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
+    lines.push(`/${escaped}/`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function tooBig(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() && st.size > MAX_SNAPSHOT_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
