@@ -1,7 +1,7 @@
 // Restoring the workspace to a snapshot: only the paths that differ between the current state and
 // the target are touched, so ignored files and everything git never saw stay exactly as they are.
 import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { ShadowRepo } from "./shadow-repo.js";
 
 export type RestoreAction =
@@ -49,7 +49,25 @@ export async function restoreTree(
   for (const c of changes)
     for (const dir of parentFolders(c.path)) if (existsSync(join(ws, dir))) foldersBefore.add(dir);
 
+  // Ignore files first: a turn that removed or edited a .gitignore made files visible that no
+  // snapshot before it held (they were ignored then). They are not the turn's to take away.
+  const ignoreFiles = changes.filter(
+    (c) => basename(c.path) === ".gitignore" && c.toBlob !== repo.tooBigBlob,
+  );
+  for (const c of ignoreFiles) if (c.status === "D") rmSync(join(ws, c.path), { force: true });
+  await repo.checkoutPaths(
+    target,
+    ignoreFiles.filter((c) => c.status !== "D").map((c) => c.path),
+  );
+  const keptIgnored = await repo.ignoredPaths(
+    changes.filter((c) => c.status === "D" && basename(c.path) !== ".gitignore").map((c) => c.path),
+  );
+
+  // Left in place, and out of the index again: ignored as they were before the turn.
+  await repo.forget([...keptIgnored]);
+
   for (const c of changes) {
+    if (keptIgnored.has(c.path)) continue;
     if (c.status !== "D" && c.toBlob === repo.tooBigBlob) {
       report.push({ action: "not restored (over 10 MB)", path: c.path });
     } else if (c.status === "D") {

@@ -98,7 +98,8 @@ export class ShadowRepo {
     };
   }
 
-  git(args: string[], input?: string, withWorkTree = true): Promise<GitResult> {
+  /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
+  git(args: string[], input?: string, withWorkTree = true, okExits: number[] = []): Promise<GitResult> {
     const fullArgs = [
       "-c",
       "core.autocrlf=false",
@@ -118,7 +119,8 @@ export class ShadowRepo {
         fullArgs,
         { cwd: this.workTree, env: this.env(withWorkTree), maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
         (err, stdout, stderr) => {
-          if (err) {
+          const code = typeof err?.code === "number" ? err.code : undefined;
+          if (err && !(code !== undefined && okExits.includes(code))) {
             const why = (stderr || err.message).trim().split("\n")[0];
             reject(new CheckpointError(`git ${args[0]}: ${why}`));
           } else resolve({ stdout, stderr });
@@ -241,6 +243,25 @@ export class ShadowRepo {
       out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
     }
     return out;
+  }
+
+  /** Which of `paths` the workspace's ignore files (as they are on disk now) ignore. */
+  async ignoredPaths(paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    // Exit 1 means none is ignored; --no-index judges by the rules alone, not by what the index holds.
+    const { stdout } = await this.git(
+      ["check-ignore", "--no-index", "-z", "--stdin"],
+      `${paths.join("\0")}\0`,
+      true,
+      [1],
+    );
+    return new Set(stdout.split("\0").filter((p) => p.length > 0));
+  }
+
+  /** Drops paths from the session index (files left in place that the next snapshot must not hold). */
+  async forget(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    await this.git(["update-index", "-z", "--force-remove", "--stdin"], `${paths.join("\0")}\0`);
   }
 
   /** Writes the files of `tree` for the given paths into the workspace. */

@@ -177,4 +177,41 @@ describe("checkpoints with nested git repositories", () => {
     expect(read("small.txt")).toBe("small\n");
     expect(existsSync(ws("made.txt"))).toBe(false);
   });
+
+  it("a turn that removed or narrowed a .gitignore: undo brings the rules back and deletes none of the files they ignore", async () => {
+    writeFileSync(ws(".gitignore"), "secret.env\nnode_modules/\n");
+    mkdirSync(ws("sub"));
+    writeFileSync(ws("sub/.gitignore"), "*.tmp\n");
+    writeFileSync(ws("secret.env"), "KEY=1\n");
+    writeFileSync(ws("sub/cache.tmp"), "cache\n");
+    mkdirSync(ws("node_modules/x"), { recursive: true });
+    writeFileSync(ws("node_modules/x/index.js"), "module.exports = 1;\n");
+    e.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "b1",
+          name: "bash",
+          args: { command: "rm .gitignore && echo '# none' > sub/.gitignore && echo made > made.txt" },
+        },
+      ]),
+      openaiText("ok"),
+    );
+    expect((await ternRun(e, ["--yes"])).code).toBe(0);
+    const undo = await e.run(["undo"]);
+    expect(undo.code).toBe(0);
+    expect(read(".gitignore")).toBe("secret.env\nnode_modules/\n");
+    expect(read("sub/.gitignore")).toBe("*.tmp\n");
+    expect(existsSync(ws("made.txt"))).toBe(false);
+    expect(read("secret.env")).toBe("KEY=1\n");
+    expect(read("sub/cache.tmp")).toBe("cache\n");
+    expect(read("node_modules/x/index.js")).toBe("module.exports = 1;\n");
+    expect(undo.stdout).not.toMatch(/secret\.env|node_modules|cache\.tmp/);
+
+    const redo = await e.run(["redo"]);
+    expect(redo.code).toBe(0);
+    expect(existsSync(ws(".gitignore"))).toBe(false);
+    expect(read("made.txt")).toBe("made\n");
+    expect(read("secret.env")).toBe("KEY=1\n");
+    expect(read("node_modules/x/index.js")).toBe("module.exports = 1;\n");
+  });
 });
