@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { firstFileIn, isFolderEntry } from "./nested-repos.js";
-import { excludeLines, MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT, tooBig } from "./what-to-keep.js";
+import { excludeLines, MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 
@@ -145,7 +145,11 @@ export class ShadowRepo {
     mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
-    writeFileSync(join(this.gitDir, "info", "exclude"), excludeLines(this.workTree, this.leaveOut));
+    writeExclude(
+      join(this.gitDir, "info", "exclude"),
+      excludeLines(this.workTree, this.leaveOut),
+      this.sessionId,
+    );
     this.tooBigBlob = (await this.git(["hash-object", "-w", "--stdin"], TOO_BIG_TEXT)).stdout.trim();
     // The session lock makes this process the only user of this index and ref: a lock file here
     // can only be left by a tern that was killed mid-snapshot.

@@ -1,6 +1,6 @@
 // What snapshots keep: files up to 10 MB (a larger one is held as a fixed placeholder text, so
 // its path stays known), and nothing of tern's own folders that lie inside the workspace.
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 
 /** Files larger than this are left out of snapshots (R-CKPT-1). */
@@ -36,4 +36,11 @@ export function tooBig(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Replaces the exclude file whole (write, then rename): another session's git may be reading it. */
+export function writeExclude(file: string, lines: string, tag: string): void {
+  if (existsSync(file) && readFileSync(file, "utf8") === lines) return;
+  writeFileSync(`${file}.${tag}`, lines);
+  renameSync(`${file}.${tag}`, file);
 }
