@@ -1,8 +1,10 @@
 // `session/load` (ACP): the archive of a tern session replayed as the updates a client would have
 // seen live — the user's prompts as user message chunks, reasoning as thought chunks, replies as
-// message chunks, each tool call and its result — before the load request is answered.
+// message chunks, each tool call and its result — before the load request is answered. Only the
+// conversation as it stands: turns the user took back (undo, /rewind) or cleared are not shown.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { TranscriptLine } from "../engine/session.js";
+import { undoHistory } from "../engine/undo.js";
 import { statusOf, textContent, UpdateStream } from "./updates.js";
 
 type Part = { type: "text"; text: string } | { type: "image"; mediaType: string; ref: string };
@@ -16,7 +18,10 @@ export function replayUpdates(lines: readonly TranscriptLine[], cwd: string): ac
   const text = (kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", t: string) => {
     if (t) updates.push({ sessionUpdate: kind, content: { type: "text", text: t } });
   };
-  for (const line of lines) {
+  const live = new Set(undoHistory(lines).live);
+  const cleared = lines.findLastIndex((l) => l.type === "cleared");
+  for (const [i, line] of lines.entries()) {
+    if (i < cleared || ("turn" in line && typeof line.turn === "number" && !live.has(line.turn))) continue;
     switch (line.type) {
       case "user_prompt":
         for (const part of line.content as Part[]) {
