@@ -20,6 +20,8 @@ export function makeToolSync(
       core.publish({ type: "notice", text: `waiting for tool sets to start: ${starting.join(", ")}` });
       await toolSets.ready(signal);
     }
+    // A tool list a server just announced as changed is read before the request names the tools.
+    await toolSets.settled(signal);
     for (const name of registry.names()) if (registry.get(name)?.kind === "mcp") registry.unregister(name);
     for (const tool of toolSets.tools(registry.names())) registry.register(tool);
     const tools: ToolSpec[] = registry.definitions();

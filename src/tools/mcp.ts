@@ -54,6 +54,8 @@ export class ToolSets {
   private readonly servers: Server[];
   private readonly limits: McpContentLimits;
   private closed = false;
+  /** Changed tool lists being read again; the next request waits for them (see settled). */
+  private readonly relists = new Set<Promise<void>>();
 
   constructor(
     configs: ToolSetConfig[],
@@ -176,18 +178,48 @@ export class ToolSets {
 
   /** A server that announces a changed tool list is read again; the new list joins at the next request. */
   private followListChanges(server: Server, conn: Connection, generation: number, timeoutMs: number): void {
-    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      try {
-        const listed = await listAllTools(conn.client, server.config.name, timeoutMs);
-        if (generation !== server.generation || server.conn !== conn) return;
-        server.defs = listed.tools;
-        for (const w of listed.warnings) this.opts.notify(w);
-      } catch (err) {
-        this.opts.notify(
-          `tool set '${server.config.name}': could not read its changed tool list: ${errorMessage(err)}`,
-        );
-      }
+    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const relist = this.relist(server, conn, generation, timeoutMs);
+      this.relists.add(relist);
+      return relist.finally(() => this.relists.delete(relist));
     });
+  }
+
+  private async relist(
+    server: Server,
+    conn: Connection,
+    generation: number,
+    timeoutMs: number,
+  ): Promise<void> {
+    try {
+      const listed = await listAllTools(conn.client, server.config.name, timeoutMs);
+      if (generation !== server.generation || server.conn !== conn) return;
+      server.defs = listed.tools;
+      for (const w of listed.warnings) this.opts.notify(w);
+    } catch (err) {
+      this.opts.notify(
+        `tool set '${server.config.name}': could not read its changed tool list: ${errorMessage(err)}`,
+      );
+    }
+  }
+
+  /**
+   * Resolves once the tool lists being read again are read (or on abort). A server announces a
+   * change before it answers the call that made it, so waiting here before the next model
+   * request offers a tool the moment the call that added it has returned.
+   */
+  async settled(signal?: AbortSignal): Promise<void> {
+    if (this.relists.size === 0 || signal?.aborted) return;
+    let onAbort = () => {};
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([Promise.all(this.relists), aborted]);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   private startServer(server: Server): void {

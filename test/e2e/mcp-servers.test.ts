@@ -126,6 +126,24 @@ describe("MCP servers end to end", () => {
     ]);
   });
 
+  it("a tool a server adds during a call is offered in the very next request, and runs", async () => {
+    writeUserConfig(e, { toolSets: [{ name: "fx", command: process.execPath, args: [SERVER] }] });
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "g1", name: "fx__grow", args: {} }]),
+      openaiToolCalls([{ id: "g2", name: "fx__grown", args: {} }]),
+      openaiText("done"),
+    );
+    const run = await ternRun(e, ["--yes"]);
+    expect(run.code).toBe(0);
+    const offered = (i: number) => e.provider.requests[i].body.tools.map((t: any) => t.function.name);
+    expect(offered(0)).not.toContain("fx__grown");
+    expect(offered(1)).toContain("fx__grown");
+    expect(toolMessages(e.provider.requests[2].body)).toEqual([
+      { id: "g1", content: "grew" },
+      { id: "g2", content: "grown here" },
+    ]);
+  });
+
   it("the first request waits for a server still starting, and offers its tools", async () => {
     writeUserConfig(e, {
       toolSets: [
