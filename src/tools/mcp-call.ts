@@ -9,6 +9,7 @@ import type { ToolSetConfig } from "../config/types.js";
 import type { Connection } from "./mcp-connect.js";
 import { type McpContentLimits, mapMcpResult } from "./mcp-content.js";
 import type { ListedTool } from "./mcp-list.js";
+import { providerSchema } from "./mcp-schema.js";
 import { errorMessage, fail } from "./results.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -39,11 +40,13 @@ function sessionGone(err: unknown): boolean {
 
 export function makeMcpTool(spec: McpToolSpec): Tool {
   const { set, def, name } = spec;
+  const { schema, note } = providerSchema(def.inputSchema);
+  const description = def.description ?? `${def.name} from the ${set.name} tool set.`;
   return {
     name,
-    description: def.description ?? `${def.name} from the ${set.name} tool set.`,
+    description: note ? `${description}\n${note}` : description,
     schema: z.record(z.string(), z.unknown()),
-    jsonSchema: { ...def.inputSchema, type: "object" },
+    jsonSchema: schema,
     kind: "mcp",
     mcp: { set: set.name, tool: def.name, readOnly: def.readOnly },
     paths: () => [],

@@ -4,6 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { foldableSchema } from "./mcp-schema.js";
 
 /** A server that keeps handing out cursors must not hold the start forever. */
 const MAX_PAGES = 100;
@@ -23,6 +24,12 @@ export interface ListedTool {
 export interface ToolList {
   tools: ListedTool[];
   warnings: string[];
+}
+
+/** A schema of alternatives (a zod union) has no top-level type; it is an object all the same. */
+function withObjectType(raw: unknown): unknown {
+  const schema = (raw as { inputSchema?: unknown } | null)?.inputSchema;
+  return foldableSchema(schema) ? { ...(raw as object), inputSchema: { ...schema, type: "object" } } : raw;
 }
 
 function nameOf(raw: unknown): string {
@@ -47,7 +54,7 @@ export async function listAllTools(
       { timeout: timeoutMs, signal },
     );
     for (const raw of result.tools) {
-      const parsed = ToolSchema.safeParse(raw);
+      const parsed = ToolSchema.safeParse(withObjectType(raw));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue ? `${issue.path.join(".") || "(tool)"}: ${issue.message}` : "invalid";

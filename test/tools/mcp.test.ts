@@ -269,6 +269,30 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(textOf(await one.run({}, makeCtx(dirs.workspace)))).toMatch(/_one$/);
   });
 
+  it("folds a schema of top-level alternatives into one object every provider takes, naming the forms", async () => {
+    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
+    const either = find(tools, "raw__either");
+    expect(either.jsonSchema).toEqual({
+      type: "object",
+      properties: { id: { type: "string" }, path: { type: "string" }, verbose: { type: "boolean" } },
+    });
+    expect(either.description).toBe(
+      "by id or by path\nGive exactly one of these argument sets: {id} or {path}.",
+    );
+    const union = find(tools, "raw__union");
+    expect(union.jsonSchema).toEqual({
+      type: "object",
+      properties: { a: { type: "number" }, mode: { type: "string" }, b: { type: "string" } },
+      required: ["mode"],
+    });
+    expect(union.description).toMatch(
+      /Give at least one of these argument sets: \{a, mode\} or \{b, mode\}\.$/,
+    );
+    for (const t of tools)
+      for (const k of ["anyOf", "oneOf", "allOf"]) expect(t.jsonSchema).not.toHaveProperty(k);
+    expect(textOf(await union.run({ b: "x", mode: "m" }, makeCtx(dirs.workspace)))).toBe("called union");
+  });
+
   it("a server whose tool list changes is read again", async () => {
     const tools = await load([set()]);
     expect(tools.map((t) => t.name)).not.toContain("fx__grown");
