@@ -6,6 +6,13 @@
 // later listings name its files one by one (its own `.git` stays skipped, as everywhere).
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_SNAPSHOT_FILE_BYTES } from "./what-to-keep.js";
+
+/** What these helpers need of the shadow repository (kept narrow: it imports them). */
+interface ShadowRepo {
+  readonly workTree: string;
+  git(args: string[], input?: string): Promise<{ stdout: string }>;
+}
 
 /** Entries looked at per nested folder while searching for a file to seed with. */
 const MAX_ENTRIES_SEEN = 10_000;
@@ -44,4 +51,22 @@ export function firstFileIn(workTree: string, folder: string, maxBytes: number):
     }
   }
   return undefined;
+}
+
+/**
+ * Puts one file of each nested repository into the shadow index, so the next listing walks into
+ * it. False when none had a file to seed with.
+ */
+export async function seedNestedRepos(repo: ShadowRepo, folders: string[]): Promise<boolean> {
+  const seeds = folders
+    .map((folder) => firstFileIn(repo.workTree, folder, MAX_SNAPSHOT_FILE_BYTES))
+    .filter((p): p is string => p !== undefined);
+  if (seeds.length === 0) return false;
+  const hashes = (await repo.git(["hash-object", "-w", "--stdin-paths"], `${seeds.join("\n")}\n`)).stdout
+    .trim()
+    .split("\n");
+  // The mode is checked again by the listing that follows: an executable seed is restaged.
+  const info = seeds.map((path, i) => `100644 ${hashes[i]}\t${path}\0`).join("");
+  await repo.git(["update-index", "-z", "--add", "--index-info"], info);
+  return true;
 }

@@ -1,7 +1,8 @@
 // Restoring the workspace to a snapshot: only the paths that differ between the current state and
 // the target are touched, so ignored files and everything git never saw stay exactly as they are.
-import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { isFolderMark, markedFolder } from "./empty-folders.js";
 import type { ShadowRepo } from "./shadow-repo.js";
 
 export type RestoreAction =
@@ -42,11 +43,14 @@ export async function restoreTree(
 ): Promise<RestoredPath[]> {
   const ws = repo.workTree;
   await repo.init();
-  const changes = await repo.treeChanges(current, target);
+  const all = await repo.treeChanges(current, target);
+  // Empty folders (marks, see empty-folders.ts) are made and removed here, never written as files.
+  const marks = all.filter((c) => isFolderMark(c.path));
+  const changes = all.filter((c) => !isFolderMark(c.path));
   const report: RestoredPath[] = [];
   const toWrite: string[] = [];
   const foldersBefore = new Set<string>();
-  for (const c of changes)
+  for (const c of all)
     for (const dir of parentFolders(c.path)) if (existsSync(join(ws, dir))) foldersBefore.add(dir);
 
   // Ignore files first: a turn that removed or edited a .gitignore made files visible that no
@@ -87,7 +91,24 @@ export async function restoreTree(
     rmdirSync(join(ws, dir));
     report.push({ action: "deleted folder", path: `${dir}/` });
   }
+  // Written below: a folder that will hold any of these is not removed.
+  const pending = [...toWrite, ...marks.filter((c) => c.status !== "D").map((c) => c.path)];
+  for (const m of marks.filter((c) => c.status === "D")) {
+    const dir = markedFolder(m.path).slice(0, -1);
+    // Its parents go too when they are left empty and the snapshot has nothing in them.
+    for (const folder of [dir, ...parentFolders(dir)]) {
+      if (!isEmptyDir(join(ws, folder)) || pending.some((p) => p.startsWith(`${folder}/`))) break;
+      rmdirSync(join(ws, folder));
+      report.push({ action: "deleted folder", path: `${folder}/` });
+    }
+  }
   await repo.checkoutPaths(target, toWrite);
+  for (const m of marks.filter((c) => c.status !== "D")) {
+    const dir = markedFolder(m.path);
+    if (existsSync(join(ws, dir))) continue;
+    mkdirSync(join(ws, dir), { recursive: true });
+    report.push({ action: "created folder", path: dir });
+  }
   const created = new Set<string>();
   for (const path of toWrite)
     for (const dir of parentFolders(path))

@@ -5,8 +5,9 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { firstFileIn, isFolderEntry } from "./nested-repos.js";
-import { excludeLines, MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
+import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
+import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
+import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 
@@ -179,11 +180,10 @@ export class ShadowRepo {
     let changed = await this.changedPaths();
     // Nested repositories inside nested repositories surface one level per listing.
     for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
-      if (!(await this.seedNestedRepos(changed.filter(isFolderEntry)))) break;
+      if (!(await seedNestedRepos(this, changed.filter(isFolderEntry)))) break;
       changed = await this.changedPaths();
     }
-    if (changed.length === 0 && this.indexTree) return this.indexTree;
-    const files = changed.filter((path) => !isFolderEntry(path));
+    const files = changed.filter((path) => !isFolderEntry(path) && !isFolderMark(path));
     const big = files.filter((path) => tooBig(join(this.workTree, path)));
     const toStage = files.filter((path) => !big.includes(path));
     if (big.length > 0) {
@@ -199,28 +199,12 @@ export class ShadowRepo {
         if (!(err instanceof CheckpointError)) throw err;
         await this.git(["add", "--all", "--force", "--ignore-errors", "."]);
       });
+    const marksMoved = await syncFolderMarks(this, changed);
+    if (files.length === 0 && !marksMoved && this.indexTree) return this.indexTree;
     const tree = (await this.git(["write-tree"])).stdout.trim();
     if (tree !== previousTree) await this.keepAlive(tree, label);
     this.indexTree = tree;
     return tree;
-  }
-
-  /**
-   * Puts one file of each nested repository into the index (see nested-repos.ts), so the next
-   * listing walks into it. False when none had a file to seed with.
-   */
-  private async seedNestedRepos(folders: string[]): Promise<boolean> {
-    const seeds = folders
-      .map((folder) => firstFileIn(this.workTree, folder, MAX_SNAPSHOT_FILE_BYTES))
-      .filter((p): p is string => p !== undefined);
-    if (seeds.length === 0) return false;
-    const hashes = (await this.git(["hash-object", "-w", "--stdin-paths"], `${seeds.join("\n")}\n`)).stdout
-      .trim()
-      .split("\n");
-    // The mode is checked again by the listing that follows: an executable seed is restaged.
-    const info = seeds.map((path, i) => `100644 ${hashes[i]}\t${path}\0`).join("");
-    await this.git(["update-index", "-z", "--add", "--index-info"], info);
-    return true;
   }
 
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
@@ -286,6 +270,9 @@ export class ShadowRepo {
       color ? "--color=always" : "--no-color",
       from,
       to,
+      "--",
+      ".",
+      `:(exclude,glob)**/${FOLDER_MARK}`,
     ]);
     return stdout;
   }

@@ -1,6 +1,7 @@
 // Taking back what turns did to the files (R-CKPT-2/3): undo restores the snapshot taken before
 // the last N live turns and withdraws them from the model context; redo puts back the newest undo;
 // diff shows what the session or one turn changed. Shared by `tern undo|redo|diff` and the session.
+import { shownPath } from "../checkpoint/empty-folders.js";
 import { type RestoredPath, restoreTree } from "../checkpoint/restore.js";
 import type { ShadowRepo } from "../checkpoint/shadow-repo.js";
 import type { NewRecord, RecordLine, UndoRecord } from "../record/types.js";
@@ -58,7 +59,7 @@ async function currentState(
   if (!newest) throw new UndoError("this session has no checkpoints (they were off, or no turn ran yet)");
   const now = await repo.snapshot(newest, "before undo/redo");
   if (now !== newest && !force) {
-    const changed = (await repo.treeChanges(newest, now)).map((c) => c.path);
+    const changed = (await repo.treeChanges(newest, now)).map((c) => shownPath(c.path));
     const shown =
       changed.slice(0, 10).join(", ") + (changed.length > 10 ? ` and ${changed.length - 10} more` : "");
     throw new UndoError(

@@ -214,4 +214,51 @@ describe("checkpoints with nested git repositories", () => {
     expect(read("secret.env")).toBe("KEY=1\n");
     expect(read("node_modules/x/index.js")).toBe("module.exports = 1;\n");
   });
+
+  it("empty folders a turn made go with undo, ones it removed come back, and redo reverses both", async () => {
+    mkdirSync(ws("old-empty"));
+    mkdirSync(ws("keep/inner"), { recursive: true });
+    mkdirSync(ws("solo"));
+    writeFileSync(ws("solo/only.txt"), "only\n");
+    e.provider.enqueue(
+      openaiToolCalls([
+        {
+          id: "b1",
+          name: "bash",
+          args: {
+            command:
+              "mkdir made && mkdir -p a/b/c && rmdir old-empty && mkdir keep/inner/x && rm solo/only.txt",
+          },
+        },
+      ]),
+      openaiText("ok"),
+    );
+    expect((await ternRun(e, ["--yes"])).code).toBe(0);
+    // Folder marks never show as files in a diff.
+    expect((await e.run(["diff"])).stdout).not.toContain(".tern-empty-folder");
+
+    const undo = await e.run(["undo"]);
+    expect(undo.stderr).not.toMatch(/changed since|tern:/);
+    expect(undo.code).toBe(0);
+    for (const gone of ["made", "a", "keep/inner/x"]) expect(existsSync(ws(gone))).toBe(false);
+    for (const back of ["old-empty", "keep/inner"]) expect(statSync(ws(back)).isDirectory()).toBe(true);
+    expect(read("solo/only.txt")).toBe("only\n");
+    expect(undo.stdout).toMatch(/deleted folder\s+made\//);
+    expect(undo.stdout).toMatch(/deleted folder\s+a\//);
+    expect(undo.stdout).toMatch(/created folder\s+old-empty\//);
+    expect(existsSync(ws(".tern-empty-folder"))).toBe(false);
+
+    const redo = await e.run(["redo"]);
+    expect(redo.code).toBe(0);
+    for (const made of ["made", "a/b/c", "keep/inner/x", "solo"])
+      expect(statSync(ws(made)).isDirectory()).toBe(true);
+    expect(existsSync(ws("old-empty"))).toBe(false);
+    expect(existsSync(ws("solo/only.txt"))).toBe(false);
+
+    // A folder the user makes afterwards is named in the refusal as a folder.
+    mkdirSync(ws("user-made"));
+    const refused = await e.run(["undo"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/files changed since the session's last snapshot: user-made\/ /);
+  });
 });
