@@ -1,9 +1,10 @@
 // How a tern tool call looks to an ACP client: its kind (bash → execute, edits → edit, reads →
 // read…), a one-line title, the files it touches (locations), and for edits the file's text
 // before and after as diff content.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
+import { redactSecrets } from "../config/secrets.js";
 
 const KINDS: Record<string, acp.ToolKind> = {
   bash: "execute",
@@ -76,10 +77,27 @@ export function isEdit(name: string): boolean {
 }
 
 /** The file's text now, or null when it does not exist (a new file's diff starts from nothing). */
-export function readText(path: string): string | null {
+/** Files larger than this are not sent as diff text (a client renders every byte). */
+export const MAX_DIFF_BYTES = 1024 * 1024;
+
+/**
+ * A file's text for a diff: null when there is no file, undefined when it is not shown (a FIFO,
+ * device or folder, which a read would block on or fail, or a file over MAX_DIFF_BYTES). Key
+ * values in it are redacted: the client is never sent a key.
+ */
+export function readText(path: string): string | null | undefined {
+  let size: number;
   try {
-    return existsSync(path) ? readFileSync(path, "utf8") : null;
+    const st = statSync(path);
+    if (!st.isFile()) return undefined;
+    size = st.size;
   } catch {
     return null;
+  }
+  if (size > MAX_DIFF_BYTES) return undefined;
+  try {
+    return redactSecrets(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
   }
 }

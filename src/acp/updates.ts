@@ -14,7 +14,8 @@ export type SendUpdate = (update: acp.SessionUpdate) => void;
 interface OpenCall {
   name: string;
   path?: string;
-  before: string | null;
+  /** The file's text before the call; null when it did not exist, undefined when not shown. */
+  before: string | null | undefined;
 }
 
 /** The ACP status a tern tool outcome ends in. */
@@ -69,7 +70,7 @@ export class UpdateStream {
         const args = parseArgs(event.arguments);
         const path = isEdit(event.name) ? callPath(args, this.cwd) : undefined;
         // The file's text before the call runs: the engine publishes the calls before it runs them.
-        this.calls.set(event.id, { name: event.name, path, before: path ? readText(path) : null });
+        this.calls.set(event.id, { name: event.name, path, before: path ? readText(path) : undefined });
         this.send(UpdateStream.toolCall(event.id, event.name, event.arguments, this.cwd));
         return;
       }
@@ -81,9 +82,9 @@ export class UpdateStream {
         const call = this.calls.get(event.id);
         this.calls.delete(event.id);
         const content: acp.ToolCallContent[] = [];
-        if (call?.path && event.outcome === "ok") {
+        if (call?.path && call.before !== undefined && event.outcome === "ok") {
           const after = readText(call.path);
-          if (after !== null)
+          if (typeof after === "string")
             content.push({ type: "diff", path: call.path, oldText: call.before, newText: after });
         }
         if (event.content) content.push(textContent(event.content));
