@@ -11,6 +11,9 @@ import { clip, errorMessage } from "./results.js";
 const STDERR_KEEP = 8000;
 const TERM_AFTER_MS = 300;
 const KILL_AFTER_MS = 1500;
+const TERMINATE_WAIT_MS = 1000;
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export interface Connection {
   client: Client;
@@ -169,9 +172,11 @@ export async function connectServer(
   let stderrEnded: Promise<void> = Promise.resolve();
   let pid: number | null = null;
   let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  let http: StreamableHTTPClientTransport | undefined;
   if (set.url !== undefined) {
     const headers = expandAll(set.headers, env, "headers");
-    transport = new StreamableHTTPClientTransport(new URL(set.url), { requestInit: { headers } });
+    http = new StreamableHTTPClientTransport(new URL(set.url), { requestInit: { headers } });
+    transport = http;
   } else {
     const stdio = stdioTransport(set, cwd, env);
     const stream = stdio.stderr;
@@ -194,6 +199,9 @@ export async function connectServer(
       return conn.closedReason ?? "the server exited";
     },
     close: async () => {
+      // A stateful HTTP server keeps a session until told (DELETE); one that does not answer soon is left.
+      if (http?.sessionId && !conn.closedReason)
+        await Promise.race([http.terminateSession().catch(() => {}), delay(TERMINATE_WAIT_MS)]);
       const target = pid;
       // The SDK waits 2 s for the child to leave after closing its input, then 2 s more after
       // SIGTERM, and a failed connect has already started that wait on its own; tern's exit

@@ -2,6 +2,7 @@
 // sessions and answers 404; tern starts a new session and sends the call again, instead of
 // failing every later call until someone reconnects by hand.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolSets } from "../../src/tools/mcp.js";
@@ -78,4 +79,21 @@ describe("Streamable HTTP tool sets with sessions", () => {
       expect(notices).toEqual([]);
     });
   }
+
+  it("ends its session on the server when it closes (DELETE), as a stateful server expects", async () => {
+    dirs = makeTempDirs();
+    const closedFile = join(dirs.root, "closed.txt");
+    const server = await startServer({ CLOSED_FILE: closedFile });
+    sets = new ToolSets(
+      [{ name: "st", url: `http://127.0.0.1:${server.port}/mcp`, env: {}, args: [], timeoutSeconds: 60 }],
+      { cwd: dirs.workspace, notify: () => {} },
+    );
+    sets.start();
+    await sets.ready();
+    expect(textOf(await sets.tools()[0].run({ text: "a" }, makeCtx(dirs.workspace)))).toMatch(/^echo a/);
+    expect(existsSync(closedFile)).toBe(false);
+    await sets.close();
+    sets = null;
+    expect(readFileSync(closedFile, "utf8").trim().split("\n")).toHaveLength(1);
+  });
 });
