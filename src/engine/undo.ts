@@ -59,7 +59,7 @@ async function currentState(
   if (!newest) throw new UndoError("this session has no checkpoints (they were off, or no turn ran yet)");
   const now = await repo.snapshot(newest, "before undo/redo");
   if (now !== newest && !force) {
-    const changed = (await repo.treeChanges(newest, now)).map((c) => shownPath(c.path));
+    const changed = (await repo.treeChanges(newest, now)).map((c) => printable(shownPath(c.path)));
     const shown =
       changed.slice(0, 10).join(", ") + (changed.length > 10 ? ` and ${changed.length - 10} more` : "");
     throw new UndoError(
@@ -156,7 +156,12 @@ export async function diffTurns(
 export function formatRestored(restored: readonly RestoredPath[]): string {
   if (restored.length === 0) return "no files needed restoring\n";
   const width = Math.max(...restored.map((r) => r.action.length));
-  return restored.map((r) => `  ${r.action.padEnd(width)}  ${r.path}\n`).join("");
+  return restored.map((r) => `  ${r.action.padEnd(width)}  ${printable(r.path)}\n`).join("");
+}
+
+/** A path as one line: one holding a newline or another control character is shown quoted. */
+function printable(path: string): string {
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
 }
 
 /** Turns after `turn` whose tool batches may have changed files (a snapshot was taken after them). */
