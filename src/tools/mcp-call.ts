@@ -109,6 +109,7 @@ async function callTool(
     const msg = serverError(err);
     if (conn.closedReason) {
       const why = await conn.closedWhy();
+      if (!why.startsWith("the server exited")) return fail(`${name} failed: ${why}`);
       const told = why.startsWith("the server exited: ") ? why.slice("the server exited: ".length) : "";
       return fail(`${name} failed: the ${set.name} server exited (${told || msg})`);
     }

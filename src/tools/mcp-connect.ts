@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ToolSetConfig } from "../config/types.js";
+import { isOversizeError, installLinearReader } from "./mcp-read-buffer.js";
 import { clip, errorMessage } from "./results.js";
 
 const STDERR_KEEP = 8000;
@@ -151,7 +152,7 @@ export function startFailure(err: unknown, stderr: string): string {
 }
 
 function stdioTransport(set: ToolSetConfig, cwd: string, env: NodeJS.ProcessEnv) {
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: set.command!,
     args: set.args,
     env: { ...getDefaultEnvironment(), ...expandAll(set.env, env, "env") },
@@ -159,6 +160,8 @@ function stdioTransport(set: ToolSetConfig, cwd: string, env: NodeJS.ProcessEnv)
     // The server's stderr must not scribble over the terminal UI; it is kept for start errors.
     stderr: "pipe",
   });
+  installLinearReader(transport);
+  return transport;
 }
 
 export async function connectServer(
@@ -219,6 +222,11 @@ export async function connectServer(
         livePids.delete(target);
       }
     },
+  };
+  // A message too large to read closes the connection: that is the reason, not "the server exited".
+  client.onerror = (err) => {
+    if (isOversizeError(err))
+      conn.closedReason ??= `${err.message}; tern closed the connection (/mcp reconnects it)`;
   };
   client.onclose = () => {
     if (pid) livePids.delete(pid);

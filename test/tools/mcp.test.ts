@@ -124,6 +124,20 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(text).toMatch(/\[… 3570008 characters elided: the result had 3600008 characters/);
   });
 
+  it("a result over 10 MB on the wire keeps the server: it is bounded, and the next call works", async () => {
+    const tools = await load([set()]);
+    const r = await find(tools, "fx__big").run({ chars: 12_000_000 }, makeCtx(dirs.workspace));
+    expect(r.outcome).toBe("ok");
+    const text = textOf(r);
+    expect(text.startsWith("HEADxxx")).toBe(true);
+    expect(text.endsWith("xxxTAIL")).toBe(true);
+    expect(text).toMatch(/characters elided/);
+    expect(textOf(await find(tools, "fx__echo").run({ text: "still" }, makeCtx(dirs.workspace)))).toBe(
+      "echo: still",
+    );
+    expect(sets!.status()[0].state).toBe("ready");
+  });
+
   it("keeps an ordinary large result whole for the output gate (default bound 10,000,000 characters)", async () => {
     const tools = await load([set()]);
     const r = await find(tools, "fx__big").run({ chars: 200_000 }, makeCtx(dirs.workspace));
