@@ -4,7 +4,7 @@
 // them), and a nested repository without a commit makes `git add` fail outright. Putting one of
 // its files into the shadow index by hand makes git walk into the folder like any other, so
 // later listings name its files one by one (its own `.git` stays skipped, as everywhere).
-import { lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_SNAPSHOT_FILE_BYTES } from "./what-to-keep.js";
 
@@ -69,4 +69,25 @@ export async function seedNestedRepos(repo: ShadowRepo, folders: string[]): Prom
   const info = seeds.map((path, i) => `100644 ${hashes[i]}\t${path}\0`).join("");
   await repo.git(["update-index", "-z", "--add", "--index-info"], info);
   return true;
+}
+
+/** Files under `folder` outside any `.git` (ignore files not read: an upper bound), counting stops at `cap`. */
+export function countFilesIn(workTree: string, folder: string, cap: number): number {
+  const queue = [folder.replace(/\/+$/, "")];
+  let count = 0;
+  while (queue.length > 0 && count < cap) {
+    const dir = queue.shift()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(workTree, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.name === ".git") continue;
+      if (entry.isDirectory()) queue.push(`${dir}/${entry.name}`);
+      else count++;
+    }
+  }
+  return count;
 }

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
-import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
+import { countFilesIn, isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
@@ -165,10 +165,19 @@ export class ShadowRepo {
     return [...new Set(stdout.split("\0").filter((p) => p.length > 0))];
   }
 
-  /** Number of files a first snapshot would hold (for the `checkpoints.maxFiles` limit). */
-  async countFiles(): Promise<number> {
+  /**
+   * Number of files a first snapshot would hold (for the `checkpoints.maxFiles` limit), counting
+   * the files of nested repositories too (snapshots walk into them); counting stops past `cap`.
+   */
+  async countFiles(cap = Number.POSITIVE_INFINITY): Promise<number> {
     const { stdout } = await this.git(["ls-files", "-z", "--others", "--cached", "--exclude-standard"]);
-    return stdout.split("\0").filter((p) => p.length > 0).length;
+    const entries = stdout.split("\0").filter((p) => p.length > 0);
+    let count = entries.filter((p) => !isFolderEntry(p)).length;
+    for (const folder of entries.filter(isFolderEntry)) {
+      if (count > cap) break;
+      count += countFilesIn(this.workTree, folder, cap - count + 1);
+    }
+    return count;
   }
 
   /**

@@ -72,10 +72,10 @@ export class Checkpointer {
     const repo = shadowRepoFor(home, cwd, sessionId);
     await repo.init();
     if (!this.lastTree) {
-      const files = await repo.countFiles();
+      const files = await repo.countFiles(settings.maxFiles);
       if (files > settings.maxFiles)
         return this.turnOff(
-          `the workspace has ${files} files (checkpoints.maxFiles is ${settings.maxFiles})`,
+          `the workspace has more than ${settings.maxFiles} files (checkpoints.maxFiles is ${settings.maxFiles})`,
         );
     }
     this.repo = repo;

@@ -261,4 +261,22 @@ describe("checkpoints with nested git repositories", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/files changed since the session's last snapshot: user-made\/ /);
   });
+
+  it("counts the files of nested repositories against checkpoints.maxFiles", async () => {
+    mkdirSync(ws("vendor/big"), { recursive: true });
+    git(["init", "-q"], ws("vendor/big"));
+    for (let i = 0; i < 30; i++) writeFileSync(ws(`vendor/big/f${i}.txt`), `${i}\n`);
+    writeFileSync(ws("top.txt"), "t\n");
+    writeFileSync(join(e.dirs.home, "config.json"), JSON.stringify({ checkpoints: { maxFiles: 10 } }));
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "b1", name: "bash", args: { command: "echo more > top.txt" } }]),
+      openaiText("ok"),
+    );
+    const run = await ternRun(e, ["--yes"]);
+    expect(run.code).toBe(0);
+    const notices = run.events.filter((ev) => ev.type === "notice" && /checkpoints are off/.test(ev.text));
+    expect(notices.map((n) => n.text)).toEqual([
+      "checkpoints are off: the workspace has more than 10 files (checkpoints.maxFiles is 10)",
+    ]);
+  });
 });
