@@ -14,6 +14,15 @@ export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
+/** No line-ending filters, no fsmonitor, no hooks, no background gc, paths printed as they are. */
+const GIT_SETTINGS = [
+  "core.autocrlf=false",
+  "core.fsmonitor=false",
+  "core.quotepath=off",
+  "gc.auto=0",
+  "core.hooksPath=/dev/null",
+];
+
 export interface TreeChange {
   /** git's letter: A (only in `to`), D (only in `from`), M, T. */
   status: string;
@@ -101,19 +110,12 @@ export class ShadowRepo {
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
   git(args: string[], input?: string, withWorkTree = true, okExits: number[] = []): Promise<GitResult> {
-    const fullArgs = [
-      "-c",
-      "core.autocrlf=false",
-      "-c",
-      "core.fsmonitor=false",
-      "-c",
-      "core.quotepath=off",
-      "-c",
-      "gc.auto=0",
-      "-c",
-      "core.hooksPath=/dev/null",
-      ...args,
-    ];
+    const fullArgs = [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args];
+    // Spawning in a folder that is gone fails as "spawn git ENOENT", which reads as "no git".
+    if (!existsSync(this.workTree))
+      return Promise.reject(
+        new CheckpointError(`the workspace ${this.workTree} no longer exists (moved or deleted)`),
+      );
     return new Promise((resolve, reject) => {
       const child = execFile(
         "git",
@@ -289,7 +291,10 @@ export class ShadowRepo {
   async hasObject(hash: string): Promise<boolean> {
     return this.git(["cat-file", "-e", hash]).then(
       () => true,
-      () => false,
+      (err) => {
+        if (!existsSync(this.workTree)) throw err;
+        return false;
+      },
     );
   }
 }

@@ -4,12 +4,20 @@
 // the workspace (tern started in the home folder), whose records are never the user's files.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { jsonEvents, runCli } from "../support/cli.js";
-import { ternRun, useE2E } from "./tools-support.js";
+import { recordLines, ternRun, useE2E } from "./tools-support.js";
 
 const e = useE2E();
 const ws = (name: string) => join(e.dirs.workspace, name);
@@ -278,5 +286,28 @@ describe("checkpoints with nested git repositories", () => {
     expect(notices.map((n) => n.text)).toEqual([
       "checkpoints are off: the workspace has more than 10 files (checkpoints.maxFiles is 10)",
     ]);
+  });
+
+  it("undo and diff of a session whose workspace is gone say so (not 'no git' or 'no snapshot')", async () => {
+    writeFileSync(ws("a.txt"), "a\n");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "b1", name: "bash", args: { command: "echo b > a.txt" } }]),
+      openaiText("ok"),
+    );
+    expect((await ternRun(e, ["--yes"])).code).toBe(0);
+    const id = recordLines(e)[0].id as string;
+    const moved = `${e.dirs.workspace}-moved`;
+    renameSync(e.dirs.workspace, moved);
+    try {
+      for (const command of ["undo", "diff"]) {
+        const r = await runCli([command, id], { home: e.dirs.home, cwd: moved });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toBe(
+          `tern: the workspace ${e.dirs.workspace} no longer exists (moved or deleted)\n`,
+        );
+      }
+    } finally {
+      renameSync(moved, e.dirs.workspace);
+    }
   });
 });
