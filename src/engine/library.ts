@@ -42,7 +42,7 @@ export interface OpenOptions {
    * `tern run` without `--yes`).
    */
   hooks?: SessionHooks;
-  /** Environment for API keys and base URLs (default: `process.env`). */
+  /** Environment for API keys, base URLs and tool sets' `${VAR}` (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -130,6 +130,8 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     extraSystem: opts.system,
     hooks: opts.hooks ?? DENY_ALL,
     redactEvents: true,
+    // `env` may hold only the keys a program passes: the rest of `${VAR}` still comes from tern's own.
+    env: opts.env ? { ...process.env, ...opts.env } : undefined,
   });
   return { ...opened, warnings: [...loaded.warnings, ...notices, ...opened.warnings], config, model };
 }

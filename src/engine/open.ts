@@ -94,6 +94,8 @@ export interface OpenSessionOptions {
    * embedding tern has no redacting terminal in between, unlike the CLI's stdout.
    */
   redactEvents?: boolean;
+  /** Where tool sets' `${VAR}` come from (the library's `env`); default: tern's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface OpenedSession {
@@ -230,6 +232,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
       ? import("../tools/mcp.js").then(({ ToolSets }) => {
           const sets = new ToolSets(config.toolSets, {
             cwd,
+            env: opts.env,
             notify: (text) => bus.publishOrHold({ type: "notice", text }),
             limits: mcpTextLimit(config),
           });

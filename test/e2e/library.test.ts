@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values name ${VAR} literally
 // The library API as a program uses it: `import { openSession } from "tern"` (the package's
 // `exports`, i.e. the built dist/lib entry and its .d.ts), a session opened in-process against
 // the fake provider, commands in, events out, queries, and the same record and ledger as the CLI.
@@ -144,5 +145,37 @@ describe("library API", () => {
     const again = await lib.openSession({ ...opts, resume: first.session.id });
     expect(again.resumed).toBe(true);
     await again.session.close();
+  });
+
+  it("tool sets take their variables from the env the program passes", async () => {
+    const { openSession } = await import("tern");
+    const server = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "m1", name: "fx__echo", args: { text: "hi" } }]),
+      openaiText("ok"),
+    );
+    const { session } = await openSession({
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: { ...env(), LIB_SUFFIX_VAR: " (from the program)" },
+      toolSets: [
+        {
+          name: "fx",
+          command: process.execPath,
+          args: [server],
+          env: { FIXTURE_SUFFIX: "${LIB_SUFFIX_VAR}" },
+        },
+      ],
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const results: string[] = [];
+    session.subscribe((ev) => {
+      if (ev.type === "tool_result") results.push(ev.content);
+    });
+    await session.send({ type: "prompt", content: [{ type: "text", text: "echo" }] });
+    await session.close();
+    expect(results).toEqual(["echo: hi (from the program)"]);
   });
 });
