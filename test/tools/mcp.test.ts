@@ -80,6 +80,27 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(r).toEqual({ outcome: "ok", content: [{ type: "text", text: "echo: hi!" }] });
   });
 
+  it("a stdio server gets no provider key or secret-looking variable of tern's, only what its env names", async () => {
+    const secrets = {
+      OPENAI_API_KEY: "sk-not-for-servers-1",
+      GITHUB_TOKEN: "ghp-not-for-servers",
+      MY_SECRET_X: "s",
+    };
+    const before = Object.fromEntries(Object.keys(secrets).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, secrets);
+    try {
+      const tools = await load([set({ env: { GIVEN_TOKEN: "${GITHUB_TOKEN}" } })]);
+      const names = textOf(await find(tools, "fx__env").run({}, makeCtx(dirs.workspace))).split(" ");
+      for (const name of Object.keys(secrets)) expect(names).not.toContain(name);
+      expect(names).toContain("GIVEN_TOKEN");
+      expect(names).toContain("PATH");
+    } finally {
+      for (const [name, value] of Object.entries(before))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+  });
+
   it("a ${VAR} that is not set fails the start with a message naming it", async () => {
     await load([set({ env: { TOKEN: "${TERN_SURELY_UNSET_VAR}" } })], {});
     expect(notices).toEqual([
