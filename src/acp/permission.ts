@@ -4,6 +4,7 @@
 // unanswerable one is a rejection, as an unanswered prompt is in the terminal; after a cancelled
 // one the rest of the batch is not asked about.
 import type * as acp from "@agentclientprotocol/sdk";
+import { redactDeep } from "../config/secrets.js";
 import type { SessionHooks } from "../engine/core.js";
 import { parseArgs, toolKind, toolLocations, toolTitle } from "./tool-info.js";
 
@@ -57,21 +58,24 @@ export function acpApprover(
       const args = parseArgs(call.arguments);
       let answer: acp.RequestPermissionResponse | undefined;
       try {
-        answer = await ask({
-          sessionId: sessionId(),
-          toolCall: {
-            toolCallId: call.id,
-            title: toolTitle(call.name, args),
-            kind: toolKind(call.name),
-            status: "pending",
-            locations: toolLocations(args, cwd),
-            rawInput: args,
-            ...(call.reason
-              ? { content: [{ type: "content", content: { type: "text", text: call.reason } }] }
-              : {}),
-          },
-          options: permissionOptions(call),
-        });
+        // Built from the call itself, not from events: redacted here, the client never gets a key.
+        answer = await ask(
+          redactDeep({
+            sessionId: sessionId(),
+            toolCall: {
+              toolCallId: call.id,
+              title: toolTitle(call.name, args),
+              kind: toolKind(call.name),
+              status: "pending",
+              locations: toolLocations(args, cwd),
+              rawInput: args,
+              ...(call.reason
+                ? { content: [{ type: "content", content: { type: "text", text: call.reason } }] }
+                : {}),
+            },
+            options: permissionOptions(call),
+          }),
+        );
       } catch {
         answer = undefined;
       }

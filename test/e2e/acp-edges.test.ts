@@ -142,4 +142,25 @@ describe("tern acp edges", () => {
     });
     expect(client.stderr()).not.toMatch(/skipped|failed to start/);
   });
+
+  it("never sends the key to the client: not in a permission request, a tool call, its output or the answer", async () => {
+    // The agent's key (acp-support starts it with this one), echoed back by the model and a command.
+    const key = "sk-test-secret-key";
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "k1", name: "bash", args: { command: `echo ${key}` } }]),
+      openaiText(`the key is ${key}`),
+    );
+    const client = start();
+    await initialize(client);
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd: e.dirs.workspace,
+      mcpServers: [],
+    });
+    client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options[0].optionId } });
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("show it")] });
+    expect(client.permissions).toHaveLength(1);
+    const seen = JSON.stringify([client.permissions, client.updates]);
+    expect(seen).toContain("[redacted]");
+    expect(seen).not.toContain(key);
+  });
 });
