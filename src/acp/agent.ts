@@ -3,6 +3,7 @@
 // opens, session/load resumes and replays, session/prompt is one turn (or one slash command),
 // session/cancel is Ctrl+C, session/set_mode is the permission mode.
 import * as acp from "@agentclientprotocol/sdk";
+import { redactDeep } from "../config/secrets.js";
 import type { PermissionMode } from "../config/types.js";
 import { type OpenOptions, openConfiguredSession } from "../engine/library.js";
 import type { Session } from "../engine/session.js";
@@ -75,8 +76,10 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
   };
   const send = (entry: Live, update: acp.SessionUpdate): void => {
     const id = entry.session.id;
+    // Slash-command output (/diff of a file holding a key) comes from no event: redacted here too.
+    const safe = redactDeep(update);
     entry.sent = entry.sent
-      .then(() => client?.notify("session/update", { sessionId: id, update }))
+      .then(() => client?.notify("session/update", { sessionId: id, update: safe }))
       .catch(() => undefined);
   };
   const modeState = (session: Session): acp.SessionModeState => ({

@@ -143,11 +143,11 @@ describe("tern acp edges", () => {
     expect(client.stderr()).not.toMatch(/skipped|failed to start/);
   });
 
-  it("never sends the key to the client: not in a permission request, a tool call, its output or the answer", async () => {
+  it("never sends the key to the client: not in a permission request, a tool call, its output, the answer or /diff", async () => {
     // The agent's key (acp-support starts it with this one), echoed back by the model and a command.
     const key = "sk-test-secret-key";
     e.provider.enqueue(
-      openaiToolCalls([{ id: "k1", name: "bash", args: { command: `echo ${key}` } }]),
+      openaiToolCalls([{ id: "k1", name: "bash", args: { command: `echo ${key} | tee k.txt` } }]),
       openaiText(`the key is ${key}`),
     );
     const client = start();
@@ -158,6 +158,9 @@ describe("tern acp edges", () => {
     });
     client.answer = (req) => ({ outcome: { outcome: "selected", optionId: req.options[0].optionId } });
     await client.agent.request("session/prompt", { sessionId, prompt: [text("show it")] });
+    // A slash command's output comes from no event: /diff shows the file the command wrote.
+    await client.agent.request("session/prompt", { sessionId, prompt: [text("/diff")] });
+    expect(JSON.stringify(client.updates)).toContain("k.txt");
     expect(client.permissions).toHaveLength(1);
     const seen = JSON.stringify([client.permissions, client.updates]);
     expect(seen).toContain("[redacted]");
