@@ -29,19 +29,14 @@ function addCommonOptions(cmd: Command): Command {
     .option("--thinking <level>", "reasoning level: off, low, medium or high");
 }
 
-function buildProgram(version: string, setResult: (p: Promise<number>) => void): Command {
-  const program = new Command("tern")
-    .description("A terminal coding agent")
-    .version(version, "-V, --version")
-    .showHelpAfterError("(run 'tern --help' for usage)")
-    // Options after a subcommand belong to it: `tern run --model x` must not be taken by `tern`.
-    .enablePositionalOptions();
-  addCommonOptions(program);
-  program.option("--plain", "line-based interactive mode instead of the full-screen UI");
-  program.action(async (opts: CommonOptions) => {
-    setResult(loadCommands().then((m) => m.interactiveCommand(opts)));
-  });
+type SetResult = (p: Promise<number>) => void;
+/** What a subcommand's action needs: where to hand its result, and tern's version. */
+interface CommandContext {
+  setResult: SetResult;
+  version: string;
+}
 
+function addRunCommand(program: Command, ctx: CommandContext): void {
   addCommonOptions(
     program
       .command("run")
@@ -52,9 +47,11 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--image <file>", "attach an image (repeatable)", collect)
     .option("--compact", "compact the resumed session's context before the turn")
     .action((prompt: string[], opts: RunOptions) => {
-      setResult(loadCommands().then((m) => m.runCommand(prompt, opts)));
+      ctx.setResult(loadCommands().then((m) => m.runCommand(prompt, opts)));
     });
+}
 
+function addAcpCommand(program: Command, ctx: CommandContext): void {
   program
     .command("acp")
     .description("serve the Agent Client Protocol on stdio (for editors: Zed, Neovim, JetBrains)")
@@ -66,35 +63,43 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--system <text>", "extra system text for every session")
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
     .action((opts: AcpOptions) => {
-      setResult(loadCommands().then((m) => m.acpCommand(opts, version)));
+      ctx.setResult(loadCommands().then((m) => m.acpCommand(opts, ctx.version)));
     });
+}
 
+function addSessionsCommand(program: Command, ctx: CommandContext): void {
   program
     .command("sessions")
     .description("list the sessions of this workspace")
     .option("--json", "print JSON")
     .action((opts: { json?: boolean }) => {
-      setResult(loadCommands().then((m) => m.sessionsCommand(opts)));
+      ctx.setResult(loadCommands().then((m) => m.sessionsCommand(opts)));
     });
+}
 
+function addExportCommand(program: Command, ctx: CommandContext): void {
   program
     .command("export")
     .description("print a session's archive")
     .argument("<id>", "session id (a unique prefix is enough)")
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
     .action((id: string, opts: { format: "md" | "json" }) => {
-      setResult(loadCommands().then((m) => m.exportCommand(id, opts)));
+      ctx.setResult(loadCommands().then((m) => m.exportCommand(id, opts)));
     });
+}
 
+function addForkCommand(program: Command, ctx: CommandContext): void {
   program
     .command("fork")
     .description("start a new session replaying another's archive up to a turn")
     .argument("<id>", "session id")
     .option("--at <turn>", "last turn to copy (default: all)")
     .action((id: string, opts: { at?: string }) => {
-      setResult(loadCommands().then((m) => m.forkCommand(id, opts)));
+      ctx.setResult(loadCommands().then((m) => m.forkCommand(id, opts)));
     });
+}
 
+function addMetricsCommand(program: Command, ctx: CommandContext): void {
   program
     .command("metrics")
     .description("the ledger: one row per turn (and per /compact), totals per session and per model")
@@ -102,9 +107,11 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--since <date>", "only turns started on or after this date")
     .option("--rebuild", "recreate the ledger from the session records")
     .action((opts: { json?: boolean; since?: string; rebuild?: boolean }) => {
-      setResult(loadCommands().then((m) => m.metricsCommand(opts)));
+      ctx.setResult(loadCommands().then((m) => m.metricsCommand(opts)));
     });
+}
 
+function addUndoCommand(program: Command, ctx: CommandContext): void {
   program
     .command("undo")
     .description("restore the files to before the last turn(s) and withdraw those turns")
@@ -112,27 +119,33 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--turns <n>", "how many turns to undo (default 1)")
     .option("--force", "restore even if files changed since the session's last snapshot")
     .action((id: string | undefined, opts: { turns?: string; force?: boolean }) => {
-      setResult(loadCommands().then((m) => m.undoCommand(id, opts)));
+      ctx.setResult(loadCommands().then((m) => m.undoCommand(id, opts)));
     });
+}
 
+function addRedoCommand(program: Command, ctx: CommandContext): void {
   program
     .command("redo")
     .description("put back what the last undo took back")
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--force", "restore even if files changed since the undo")
     .action((id: string | undefined, opts: { force?: boolean }) => {
-      setResult(loadCommands().then((m) => m.redoCommand(id, opts)));
+      ctx.setResult(loadCommands().then((m) => m.redoCommand(id, opts)));
     });
+}
 
+function addDiffCommand(program: Command, ctx: CommandContext): void {
   program
     .command("diff")
     .description("unified diff of what a session (or one turn) changed in the files")
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--turn <n>", "only this turn")
     .action((id: string | undefined, opts: { turn?: string }) => {
-      setResult(loadCommands().then((m) => m.diffCommand(id, opts)));
+      ctx.setResult(loadCommands().then((m) => m.diffCommand(id, opts)));
     });
+}
 
+function addConfigCommand(program: Command, ctx: CommandContext): void {
   const config = program.command("config").description("configuration");
   config
     .command("check")
@@ -140,9 +153,44 @@ function buildProgram(version: string, setResult: (p: Promise<number>) => void):
     .option("--config <file>", "extra config file")
     .option("--model <provider/model>", "model flag to include")
     .action((opts: { config?: string; model?: string }) => {
-      setResult(loadCommands().then((m) => m.configCheckCommand(opts)));
+      ctx.setResult(loadCommands().then((m) => m.configCheckCommand(opts)));
     });
+}
 
+/** Each subcommand's registration, by the name that selects it. */
+const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => void>([
+  ["run", addRunCommand],
+  ["acp", addAcpCommand],
+  ["sessions", addSessionsCommand],
+  ["export", addExportCommand],
+  ["fork", addForkCommand],
+  ["metrics", addMetricsCommand],
+  ["undo", addUndoCommand],
+  ["redo", addRedoCommand],
+  ["diff", addDiffCommand],
+  ["config", addConfigCommand],
+]);
+
+function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {
+  const program = new Command("tern")
+    .description("A terminal coding agent")
+    .version(version, "-V, --version")
+    .showHelpAfterError("(run 'tern --help' for usage)")
+    // Options after a subcommand belong to it: `tern run --model x` must not be taken by `tern`.
+    .enablePositionalOptions();
+  // A command line that starts with a subcommand (`tern run …`) parses the same with only that
+  // one registered, and registering all of them costs commander a few ms of every start; help,
+  // a typo (which gets a suggestion) and the interactive UI's own flags get them all.
+  const named = SUBCOMMANDS.has(argv[0] ?? "") ? argv[0] : undefined;
+  if (named === undefined) {
+    addCommonOptions(program);
+    program.option("--plain", "line-based interactive mode instead of the full-screen UI");
+    program.action(async (opts: CommonOptions) => {
+      setResult(loadCommands().then((m) => m.interactiveCommand(opts)));
+    });
+  }
+  for (const [name, register] of SUBCOMMANDS)
+    if (named === undefined || name === named) register(program, { setResult, version });
   return program;
 }
 
@@ -153,9 +201,13 @@ export async function runProgram(argv: string[], version: string): Promise<numbe
   registerSecretsFromEnv(process.env);
   redactTerminalOutput();
   let result: Promise<number> = Promise.resolve(0);
-  const program = buildProgram(version, (p) => {
-    result = p;
-  });
+  const program = buildProgram(
+    version,
+    (p) => {
+      result = p;
+    },
+    argv,
+  );
   const overrideExits = (cmd: Command): void => {
     cmd.exitOverride();
     for (const sub of cmd.commands) overrideExits(sub);

@@ -4,7 +4,7 @@ import type * as z from "zod/mini";
 import { ConfigError } from "./errors.js";
 import { findJsonSyntaxError } from "./json-position.js";
 import "./zod-messages.js";
-import { type ConfigLayer, layerSchema } from "./schema.js";
+import { type ConfigLayer, layerSchemaFor } from "./schema.js";
 
 /** `a.b[0]["openai/gpt-4.1"]` */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -60,8 +60,8 @@ export function validateLayer(data: unknown, label: string): ConfigLayer {
   }
   // jitless: zod would otherwise compile a parser with `new Function` on the first parse, which
   // costs more than the one parse of a config file it is for.
-  const result = layerSchema.safeParse(data, { reportInput: true, jitless: true });
-  if (result.success) return result.data;
+  const result = layerSchemaFor(Object.keys(data)).safeParse(data, { reportInput: true, jitless: true });
+  if (result.success) return result.data as ConfigLayer;
   const { path, text } = describe(pickIssue(result.error.issues[0]));
   throw new ConfigError(path.length ? `${label}: ${formatPath(path)}: ${text}` : `${label}: ${text}`);
 }

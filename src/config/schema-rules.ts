@@ -4,6 +4,12 @@ import * as z from "zod/mini";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
 import { describeRuleError } from "./rule-syntax.js";
 
+/** Built on first use: a start validates only the config keys its files set (schema.ts). */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
 export const rule = <T>(check: (v: unknown) => boolean, expected: string) =>
   z.custom<T>((v) => v !== undefined && check(v), {
     error: (issue) => (issue.input === undefined ? "required" : expected),
@@ -11,14 +17,22 @@ export const rule = <T>(check: (v: unknown) => boolean, expected: string) =>
 const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 export const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-export const positiveNumber = rule<number>((v) => isNum(v) && v > 0, "must be a number > 0");
-export const nonNegativeNumber = rule<number>((v) => isNum(v) && v >= 0, "must be a number >= 0");
-export const nonNegativeInt = rule<number>((v) => isInt(v) && (v as number) >= 0, "must be an integer >= 0");
-export const positiveInt = rule<number>((v) => isInt(v) && (v as number) > 0, "must be a positive integer");
-export const fraction = rule<number>((v) => isNum(v) && v >= 0 && v < 1, "must be a number in [0, 1)");
-export const timerSeconds = rule<number>(
-  (v) => isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS,
-  `must be a number > 0 and <= ${MAX_TIMER_SECONDS}`,
+export const positiveNumber = once(() => rule<number>((v) => isNum(v) && v > 0, "must be a number > 0"));
+export const nonNegativeNumber = once(() => rule<number>((v) => isNum(v) && v >= 0, "must be a number >= 0"));
+export const nonNegativeInt = once(() =>
+  rule<number>((v) => isInt(v) && (v as number) >= 0, "must be an integer >= 0"),
+);
+export const positiveInt = once(() =>
+  rule<number>((v) => isInt(v) && (v as number) > 0, "must be a positive integer"),
+);
+export const fraction = once(() =>
+  rule<number>((v) => isNum(v) && v >= 0 && v < 1, "must be a number in [0, 1)"),
+);
+export const timerSeconds = once(() =>
+  rule<number>(
+    (v) => isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS,
+    `must be a number > 0 and <= ${MAX_TIMER_SECONDS}`,
+  ),
 );
 
 /** Budget field rules, shared with the CLI flags (R-BUD-1). */
@@ -50,34 +64,42 @@ export const PROVIDER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export const TOOL_SET_NAME_RE = /^[a-z0-9_-]+$/;
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const modelString = rule<string>(
-  (v) => typeof v === "string" && MODEL_ID_RE.test(v),
-  'must be "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-5"',
+export const modelString = once(() =>
+  rule<string>(
+    (v) => typeof v === "string" && MODEL_ID_RE.test(v),
+    'must be "<provider>/<model>", e.g. "anthropic/claude-sonnet-4-5"',
+  ),
 );
-export const httpUrl = rule<string>((v) => {
-  if (typeof v !== "string") return false;
-  try {
-    const u = new URL(v);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "must be an http(s) URL");
-export const stringList = z.array(z.string());
+export const httpUrl = once(() =>
+  rule<string>((v) => {
+    if (typeof v !== "string") return false;
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL"),
+);
+export const stringList = once(() => z.array(z.string()));
 /** Permission rules: a bad one is a configuration error naming its index (R-TOOL-2, R-CFG-1). */
-export const ruleList = z.array(
-  z.string().check(
-    z.superRefine((text, ctx) => {
-      const error = describeRuleError(text);
-      if (error) ctx.addIssue({ code: "custom", message: error });
-    }),
+export const ruleList = once(() =>
+  z.array(
+    z.string().check(
+      z.superRefine((text, ctx) => {
+        const error = describeRuleError(text);
+        if (error) ctx.addIssue({ code: "custom", message: error });
+      }),
+    ),
   ),
 );
 
 export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
-export const apiRule = rule<(typeof API_NAMES)[number]>(
-  (v) => (API_NAMES as readonly unknown[]).includes(v),
-  'must be "openai-chat", "openai-responses" or "anthropic-messages"',
+export const apiRule = once(() =>
+  rule<(typeof API_NAMES)[number]>(
+    (v) => (API_NAMES as readonly unknown[]).includes(v),
+    'must be "openai-chat", "openai-responses" or "anthropic-messages"',
+  ),
 );
 export const THINKING_NAMES = ["off", "low", "medium", "high"] as const;
 export const isThinkingLevel = (v: unknown): v is (typeof THINKING_NAMES)[number] =>

@@ -35,70 +35,79 @@ const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
 
 /** One MCP server (R-EXT): stdio (`command`) or Streamable HTTP (`url`), never both. */
-const toolSet = z
-  .strictObject({
-    name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
-    command: optional(
-      rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string"),
+const toolSet = () =>
+  z
+    .strictObject({
+      name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
+      command: optional(
+        rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string"),
+      ),
+      args: z._default(stringList(), []),
+      env: z._default(stringMap(), {}),
+      url: optional(httpUrl()),
+      headers: optional(stringMap()),
+      timeoutSeconds: z._default(timerSeconds(), 120),
+      startTimeoutSeconds: z._default(timerSeconds(), 30),
+    })
+    .check(
+      z.superRefine((set, ctx) => {
+        if (set.command === undefined && set.url === undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["command"],
+            message: "required (or url for an HTTP server)",
+          });
+        if (set.command !== undefined && set.url !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["url"],
+            message: "a tool set has either command or url, not both",
+          });
+      }),
+    );
+
+const provider = () =>
+  z.strictObject({
+    api: optional(apiRule()),
+    baseUrl: optional(httpUrl()),
+    apiKeyEnv: optional(
+      rule<string>(
+        (v) => typeof v === "string" && ENV_NAME_RE.test(v),
+        "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not a key",
+      ),
     ),
-    args: z._default(stringList, []),
-    env: z._default(stringMap(), {}),
-    url: optional(httpUrl),
     headers: optional(stringMap()),
-    timeoutSeconds: z._default(timerSeconds, 120),
-    startTimeoutSeconds: z._default(timerSeconds, 30),
-  })
-  .check(
-    z.superRefine((set, ctx) => {
-      if (set.command === undefined && set.url === undefined)
-        ctx.addIssue({ code: "custom", path: ["command"], message: "required (or url for an HTTP server)" });
-      if (set.command !== undefined && set.url !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: ["url"],
-          message: "a tool set has either command or url, not both",
-        });
-    }),
-  );
+  });
 
-const provider = z.strictObject({
-  api: optional(apiRule),
-  baseUrl: optional(httpUrl),
-  apiKeyEnv: optional(
-    rule<string>(
-      (v) => typeof v === "string" && ENV_NAME_RE.test(v),
-      "must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not a key",
+const pricing = () =>
+  z.strictObject({
+    input: nonNegativeNumber(),
+    output: nonNegativeNumber(),
+    cacheRead: optional(nonNegativeNumber()),
+    cacheWrite: optional(nonNegativeNumber()),
+    webSearch: optional(nonNegativeNumber()),
+  });
+
+const compat = () =>
+  z.strictObject({
+    echoReasoning: optional(z.boolean()),
+    maxTokensField: optional(z.enum(["max_tokens", "max_completion_tokens"])),
+  });
+
+const model = () =>
+  z.strictObject({
+    contextWindow: optional(positiveInt()),
+    maxOutputTokens: optional(positiveInt()),
+    images: optional(z.boolean()),
+    pricing: optional(pricing()),
+    compat: optional(compat()),
+    reasoning: optional(z.boolean()),
+    api: optional(apiRule()),
+    thinking: optional(
+      rule<(typeof THINKING_NAMES)[number]>(isThinkingLevel, 'must be "off", "low", "medium" or "high"'),
     ),
-  ),
-  headers: optional(stringMap()),
-});
-
-const pricing = z.strictObject({
-  input: nonNegativeNumber,
-  output: nonNegativeNumber,
-  cacheRead: optional(nonNegativeNumber),
-  cacheWrite: optional(nonNegativeNumber),
-  webSearch: optional(nonNegativeNumber),
-});
-
-const compat = z.strictObject({
-  echoReasoning: optional(z.boolean()),
-  maxTokensField: optional(z.enum(["max_tokens", "max_completion_tokens"])),
-});
-
-const model = z.strictObject({
-  contextWindow: optional(positiveInt),
-  maxOutputTokens: optional(positiveInt),
-  images: optional(z.boolean()),
-  pricing: optional(pricing),
-  compat: optional(compat),
-  reasoning: optional(z.boolean()),
-  api: optional(apiRule),
-  thinking: optional(
-    rule<(typeof THINKING_NAMES)[number]>(isThinkingLevel, 'must be "off", "low", "medium" or "high"'),
-  ),
-  hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
-});
+    hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
+  });
 
 /** A record whose keys must match `re`: each bad key is an issue naming it. */
 const keyedBy = <T extends z.ZodMiniType>(values: T, re: RegExp, expected: string) =>
@@ -110,93 +119,123 @@ const keyedBy = <T extends z.ZodMiniType>(values: T, re: RegExp, expected: strin
     }),
   );
 
-const absolutePath = rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path");
+const absolutePath = () =>
+  rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path");
 
-export const layerSchema = z.strictObject({
-  model: optional(modelString),
-  providers: optional(keyedBy(provider, PROVIDER_ID_RE, "must be a provider id ([A-Za-z0-9_.-]+)")),
-  models: optional(keyedBy(model, MODEL_ID_RE, 'must be "<provider>/<model>"')),
-  retry: optional(
-    z.strictObject({
-      maxRetries: optional(nonNegativeInt),
-      baseDelaySeconds: optional(positiveNumber),
-      factor: optional(positiveNumber),
-      jitter: optional(fraction),
-      maxDelaySeconds: optional(positiveNumber),
-    }),
-  ),
-  streamIdleTimeoutSeconds: optional(timerSeconds),
-  executionBudget: optional(
-    z.union(
-      [
-        z.literal("unlimited"),
-        z.strictObject({
-          maximumModelCalls: budgetField("maximumModelCalls"),
-          maximumToolCalls: budgetField("maximumToolCalls"),
-          maximumDurationSeconds: budgetField("maximumDurationSeconds"),
-        }),
-      ],
-      { error: 'must be "unlimited" or an object' },
-    ),
-  ),
-  bashTimeoutSeconds: optional(
-    z.pipe(
-      rule<number | null | "unlimited">(
-        (v) =>
-          v === null ||
-          v === "unlimited" ||
-          (isInt(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_SECONDS),
-        `must be a positive integer <= ${MAX_TIMER_SECONDS}, null or "unlimited"`,
-      ),
-      z.transform((v: number | null | "unlimited") => (v === "unlimited" ? null : v)),
-    ),
-  ),
-  toolSets: optional(
-    z.array(toolSet).check(
-      z.superRefine((sets, ctx) => {
-        const seen = new Set<string>();
-        sets.forEach((s, i) => {
-          if (seen.has(s.name))
-            ctx.addIssue({ code: "custom", path: [i, "name"], message: "duplicate tool set name" });
-          seen.add(s.name);
-        });
+/**
+ * Each key's schema, built the first time a layer sets that key: building the whole schema costs
+ * a start a few ms, and a config file sets a handful of keys (absent keys are optional, so the
+ * schema of the keys present validates a layer exactly as the whole one would).
+ */
+const layerShape = {
+  model: () => optional(modelString()),
+  providers: () => optional(keyedBy(provider(), PROVIDER_ID_RE, "must be a provider id ([A-Za-z0-9_.-]+)")),
+  models: () => optional(keyedBy(model(), MODEL_ID_RE, 'must be "<provider>/<model>"')),
+  retry: () =>
+    optional(
+      z.strictObject({
+        maxRetries: optional(nonNegativeInt()),
+        baseDelaySeconds: optional(positiveNumber()),
+        factor: optional(positiveNumber()),
+        jitter: optional(fraction()),
+        maxDelaySeconds: optional(positiveNumber()),
       }),
     ),
-  ),
-  autoCompactThreshold: optional(fraction),
-  maxTruncationContinues: optional(nonNegativeInt),
-  trustedWorkspaces: optional(z.array(absolutePath)),
-  parallelTools: optional(z.boolean()),
-  checkpoints: optional(
-    z.strictObject({
-      enabled: optional(z.boolean()),
-      maxFiles: optional(positiveInt),
-    }),
-  ),
-  sandbox: optional(
-    z.strictObject({
-      mode: optional(rule<SandboxModeName>(isSandboxMode, 'must be "off", "read-only" or "workspace-write"')),
-      network: optional(z.boolean()),
-      writableRoots: optional(z.array(absolutePath)),
-    }),
-  ),
-  toolOutputLimit: optional(
-    rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000"),
-  ),
-  shellEnv: optional(z.strictObject({ exclude: optional(stringList), include: optional(stringList) })),
-  permissions: optional(
-    z.strictObject({
-      mode: optional(
-        rule<"ask" | "auto-edit" | "yolo">(
-          (v) => v === "ask" || v === "auto-edit" || v === "yolo",
-          'must be "ask", "auto-edit" or "yolo"',
-        ),
+  streamIdleTimeoutSeconds: () => optional(timerSeconds()),
+  executionBudget: () =>
+    optional(
+      z.union(
+        [
+          z.literal("unlimited"),
+          z.strictObject({
+            maximumModelCalls: budgetField("maximumModelCalls"),
+            maximumToolCalls: budgetField("maximumToolCalls"),
+            maximumDurationSeconds: budgetField("maximumDurationSeconds"),
+          }),
+        ],
+        { error: 'must be "unlimited" or an object' },
       ),
-      allow: optional(ruleList),
-      deny: optional(ruleList),
-    }),
-  ),
-});
+    ),
+  bashTimeoutSeconds: () =>
+    optional(
+      z.pipe(
+        rule<number | null | "unlimited">(
+          (v) =>
+            v === null ||
+            v === "unlimited" ||
+            (isInt(v) && (v as number) > 0 && (v as number) <= MAX_TIMER_SECONDS),
+          `must be a positive integer <= ${MAX_TIMER_SECONDS}, null or "unlimited"`,
+        ),
+        z.transform((v: number | null | "unlimited") => (v === "unlimited" ? null : v)),
+      ),
+    ),
+  toolSets: () =>
+    optional(
+      z.array(toolSet()).check(
+        z.superRefine((sets, ctx) => {
+          const seen = new Set<string>();
+          sets.forEach((s, i) => {
+            if (seen.has(s.name))
+              ctx.addIssue({ code: "custom", path: [i, "name"], message: "duplicate tool set name" });
+            seen.add(s.name);
+          });
+        }),
+      ),
+    ),
+  autoCompactThreshold: () => optional(fraction()),
+  maxTruncationContinues: () => optional(nonNegativeInt()),
+  trustedWorkspaces: () => optional(z.array(absolutePath())),
+  parallelTools: () => optional(z.boolean()),
+  checkpoints: () =>
+    optional(
+      z.strictObject({
+        enabled: optional(z.boolean()),
+        maxFiles: optional(positiveInt()),
+      }),
+    ),
+  sandbox: () =>
+    optional(
+      z.strictObject({
+        mode: optional(
+          rule<SandboxModeName>(isSandboxMode, 'must be "off", "read-only" or "workspace-write"'),
+        ),
+        network: optional(z.boolean()),
+        writableRoots: optional(z.array(absolutePath())),
+      }),
+    ),
+  toolOutputLimit: () =>
+    optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
+  shellEnv: () =>
+    optional(z.strictObject({ exclude: optional(stringList()), include: optional(stringList()) })),
+  permissions: () =>
+    optional(
+      z.strictObject({
+        mode: optional(
+          rule<"ask" | "auto-edit" | "yolo">(
+            (v) => v === "ask" || v === "auto-edit" || v === "yolo",
+            'must be "ask", "auto-edit" or "yolo"',
+          ),
+        ),
+        allow: optional(ruleList()),
+        deny: optional(ruleList()),
+      }),
+    ),
+};
+
+type LayerShape = { [K in keyof typeof layerShape]: ReturnType<(typeof layerShape)[K]> };
+const builtKeys = new Map<string, z.ZodMiniType>();
+
+/** The schema of a layer with `keys`: strict, so any key not in the shape is an unknown key. */
+export function layerSchemaFor(keys: readonly string[]): z.ZodMiniObject<Partial<LayerShape>> {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const key of Object.keys(layerShape) as (keyof LayerShape)[]) {
+    if (!keys.includes(key)) continue;
+    let schema = builtKeys.get(key);
+    if (!schema) builtKeys.set(key, (schema = layerShape[key]()));
+    shape[key] = schema;
+  }
+  return z.strictObject(shape) as unknown as z.ZodMiniObject<Partial<LayerShape>>;
+}
 
 /** One validated layer (a file, or the CLI flags). */
-export type ConfigLayer = z.output<typeof layerSchema>;
+export type ConfigLayer = z.output<z.ZodMiniObject<LayerShape, z.core.$strict>>;

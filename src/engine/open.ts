@@ -10,7 +10,7 @@ import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { billOf } from "../record/bill.js";
-import { openLedger } from "../record/ledger.js";
+import { openLedger, preloadLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
@@ -214,6 +214,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     notice: warn,
   });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
+  // The SQLite addon loads at the first idle moment (typically while the model is thinking), so
+  // the first turn-end ledger write does not wait for it; unref'd: it never keeps tern alive.
+  setImmediate(preloadLedger).unref();
   // A resume brings the session's rows up to date: a turn a crash cut off is billed now, and a
   // process killed between a record line and its ledger write leaves no gap.
   if (opts.resume && billOf(fold.archive).length > 0)

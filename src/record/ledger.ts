@@ -121,6 +121,16 @@ function openDatabase(file: string, options: Database.Options): Database.Databas
   return new Installed(file, options);
 }
 
+/**
+ * Loads the SQLite addon and starts SQLite without opening a file (an in-memory database), so the
+ * next `openLedger` finds them ready. Best effort: a failure here is met again, and reported, there.
+ */
+export function preloadLedger(): void {
+  try {
+    openDatabase(":memory:", {}).close();
+  } catch {}
+}
+
 let addonFile: string | null | undefined;
 function addonPath(): string | null {
   if (addonFile === undefined) {

@@ -3,9 +3,9 @@
 // match picomatch globs on the workspace-relative resolved path (or the absolute path, for
 // rules about places outside it); MCP tools match `<set>__<tool>` or `mcp__<set>__<tool>`,
 // their pattern a glob over the arguments as compact JSON.
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { relative, sep } from "node:path";
-import picomatch from "picomatch";
 import { readRule } from "../config/rule-syntax.js";
 import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
@@ -196,9 +196,15 @@ function expandHome(pattern: string): string {
   return pattern === "~" || pattern.startsWith("~/") ? homedir() + pattern.slice(1) : pattern;
 }
 
+// picomatch is required when a path rule is first matched, from the installed package (a
+// require the bundler does not follow): a run whose model calls no tool never matches one, and
+// its module body cost every start ~2 ms.
+let picomatch: typeof import("picomatch") | undefined;
+
 /** Matches the workspace-relative path, and the absolute path for rules written as absolute. */
 export function pathMatches(pattern: string, absPath: string, cwd: string): boolean {
   const glob = expandHome(pattern);
+  picomatch ??= createRequire(import.meta.url)("picomatch") as typeof import("picomatch");
   const isMatch = picomatch(glob, { dot: true });
   const rel = relative(cwd, absPath).split(sep).join("/") || ".";
   return isMatch(rel) || isMatch(absPath);

@@ -158,3 +158,25 @@ describe("config schema (R-CFG-1)", () => {
     }
   });
 });
+
+describe("a layer validates as a whole however few keys it sets", () => {
+  it("names a bad known key before an unknown one, whatever their order in the file", () => {
+    expect(() => parseConfigText('{"zzz": 1, "retry": {"maxRetries": -1}}', "f.json")).toThrow(
+      "f.json: retry.maxRetries: must be an integer >= 0",
+    );
+    expect(() => parseConfigText('{"zzz": 1, "model": "a/b"}', "f.json")).toThrow("f.json: zzz: unknown key");
+    expect(() => parseConfigText('{"permissions": {"mode": "x"}, "model": 3}', "f.json")).toThrow(
+      'f.json: model: must be "<provider>/<model>"',
+    );
+  });
+
+  it("gives the same layer for the same keys set alone or together", () => {
+    const alone = parseConfigText('{"toolSets": [{"name": "a", "command": "x"}]}', "f.json");
+    const together = parseConfigText(
+      '{"model": "a/b", "toolSets": [{"name": "a", "command": "x"}], "bashTimeoutSeconds": "unlimited"}',
+      "f.json",
+    );
+    expect(together.toolSets).toEqual(alone.toolSets);
+    expect(together).toEqual({ ...alone, model: "a/b", bashTimeoutSeconds: null });
+  });
+});

@@ -2,11 +2,17 @@
 // rebuild from the records (also over a damaged or foreign file), concurrent writers.
 import { rebuildLedger } from "../../src/record/ledger-rebuild.js";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type LedgerRow, LedgerDamagedError, ledgerPath, openLedger } from "../../src/record/ledger.js";
+import {
+  type LedgerRow,
+  LedgerDamagedError,
+  ledgerPath,
+  openLedger,
+  preloadLedger,
+} from "../../src/record/ledger.js";
 import { createSession } from "../../src/record/store.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bundleChild, childEnv, R } from "./helpers.js";
@@ -240,5 +246,28 @@ describe("ledger", () => {
     ]);
     expect(l.rows()).toHaveLength(600);
     l.close();
+  });
+});
+
+describe("preloadLedger", () => {
+  let dirs: TempDirs;
+  beforeEach(() => {
+    dirs = makeTempDirs();
+  });
+  afterEach(() => dirs.cleanup());
+
+  it("loads SQLite without creating any file, and the ledger opens as usual after it", () => {
+    const cwd = process.cwd();
+    process.chdir(dirs.workspace);
+    try {
+      preloadLedger();
+      expect(readdirSync(dirs.workspace)).toEqual([]);
+      expect(existsSync(ledgerPath(dirs.home))).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
+    const ledger = openLedger(dirs.home);
+    ledger.close();
+    expect(existsSync(ledgerPath(dirs.home))).toBe(true);
   });
 });
