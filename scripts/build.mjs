@@ -17,7 +17,7 @@ import {
   statSync,
   utimesSync,
 } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -51,6 +51,56 @@ const dropZodLocales = {
   },
 };
 
+// commander requires node:child_process at load, for executable subcommands tern never declares;
+// that module (with net, dgram and their bindings) costs every start ~2 ms and ~250 KB. It is
+// required where commander would spawn, instead.
+const lazyCommanderSpawn = {
+  name: "lazy-commander-spawn",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager))
+        throw new Error(`${args.path}: commander changed; update lazyCommanderSpawn`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
+
+// esbuild puts each module in a chunk per set of entry points (the CLI entry and every import()
+// target) that reach it, so the start path of a headless run loaded one file per distinct set:
+// 14 files for ~370 KB, each found, resolved (realpath, path work that soon gets hot enough for
+// V8 to spend an optimizing compile and ~2 MB on) and linked. Every module loaded lazily after
+// the command line is parsed also re-exports the start path's root (program.ts), so all that
+// root reaches has one set and lands in one chunk. Free at run time: those modules only ever
+// load after program.ts. Nothing else changes: each one's own code stays in its own chunk.
+const START_ROOT = resolvePath("src/cli/program.ts");
+const LOADED_AFTER_START = [
+  "src/acp/main.ts",
+  "src/checkpoint/shadow-repo.ts",
+  "src/tools/builtin/all.ts",
+  "src/tools/mcp.ts",
+  "src/tui/commands.ts",
+  "src/tui/run.tsx",
+].map((f) => {
+  if (!existsSync(f)) throw new Error(`build.mjs: ${f} is gone; update LOADED_AFTER_START`);
+  return resolvePath(f);
+});
+const startPathAnchor = {
+  name: "start-path-anchor",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      if (!LOADED_AFTER_START.includes(args.path)) return undefined;
+      const source = readFileSync(args.path, "utf8");
+      return {
+        contents: `${source}\nexport { runProgram as __startPathAnchor } from ${JSON.stringify(START_ROOT)};\n`,
+        loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
+      };
+    });
+  },
+};
+
 // tern's own schemas use zod/mini, so only the checks they name are bundled. The MCP and ACP SDKs
 // use zod's full API, and zod/mini shares its core modules with it: bundled together, every core
 // function either SDK uses would sit in a chunk the start path loads. So tern's zod/mini imports
@@ -77,13 +127,12 @@ const privateZodMini = {
   },
 };
 
-// The built-in tools' JSON schemas, converted from their zod schemas once here rather than in
-// every process (src/tools/builtin/index.ts reads them): bundle the registry, ask it.
+// The built-in tools' definitions (JSON schemas converted from their zod schemas) computed once
+// here rather than in every process (src/tools/builtin/index.ts reads them): bundle it, ask it.
 const probe = "node_modules/.cache/tern-tool-schemas.mjs";
 await build({
   stdin: {
-    contents:
-      'import { createBuiltinRegistry } from "./src/tools/index.ts"; export const definitions = createBuiltinRegistry().definitions();',
+    contents: 'export { builtinDefinitions as definitions } from "./src/tools/builtin/index.ts";',
     resolveDir: ".",
     loader: "ts",
   },
@@ -97,7 +146,12 @@ await build({
   logLevel: "warning",
 });
 const { definitions } = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
-const toolSchemas = Object.fromEntries(definitions.map((d) => [d.name, d.parameters]));
+const builtinTools = definitions.map(({ name, description, kind, jsonSchema }) => ({
+  name,
+  description,
+  kind,
+  jsonSchema,
+}));
 
 // Bundled CommonJS code calls `require` (Node's own modules, mostly). Every chunk gets one, made
 // on its first call: a createRequire per chunk loaded costs path work at start-up for chunks
@@ -124,7 +178,7 @@ const result = await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   metafile: analyze,
-  plugins: [dropZodLocales, noReactDevtools, privateZodMini],
+  plugins: [dropZodLocales, noReactDevtools, privateZodMini, lazyCommanderSpawn, startPathAnchor],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
   external: ["yaml"],
@@ -132,7 +186,7 @@ const result = await build({
   // be hoisted into the chunk every entry loads, `tern --version` included.
   define: {
     __TERN_VERSION__: JSON.stringify(version),
-    __TERN_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
+    __TERN_BUILTIN_TOOLS__: JSON.stringify(JSON.stringify(builtinTools)),
   },
   banner: {
     js: `#!/usr/bin/env node\n${requireShim}`,

@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CheckpointError } from "./errors.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { countFilesIn, isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
@@ -31,9 +32,7 @@ export interface TreeChange {
   toBlob: string;
 }
 
-export class CheckpointError extends Error {
-  override name = "CheckpointError";
-}
+export { CheckpointError } from "./errors.js";
 
 interface GitResult {
   stdout: string;

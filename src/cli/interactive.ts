@@ -2,7 +2,7 @@
 // for `--plain` and for terminals that cannot draw it (TERM=dumb, stdout not a TTY). The line
 // mode runs the same engine as `tern run`, streams the answer, asks for approval per batch
 // (y / n / a) and for budget limits (y / n / yyy); its slash commands live in line-commands.ts.
-import { createInterface, type Interface } from "node:readline/promises";
+import type { Interface } from "node:readline/promises";
 import type { EngineEvent } from "../engine/events.js";
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { CommonOptions } from "./options.js";
@@ -60,6 +60,9 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     offersOutsideSandbox: true,
   });
   const { session, model } = prepared;
+  // Loaded here: this module sits in the chunk every headless command loads, and readline is
+  // only the line mode's.
+  const { createInterface } = await import("node:readline/promises");
   rl = createInterface({ input: process.stdin, output: process.stdout });
   for (const warning of prepared.warnings) process.stderr.write(`notice: ${warning}\n`);
   process.stdout.write(

@@ -3,7 +3,7 @@
 // what gets replaced. One process-wide set, filled when the configuration is known, read by
 // every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
 import type { Config } from "./types.js";
-import { escapeRegExp, globToRegExp } from "./wildcard.js";
+import { escapeRegExp, globSource } from "./wildcard.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
 export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
@@ -12,7 +12,6 @@ const MIN_SECRET_LENGTH = 8;
 export const REDACTED = "[redacted]";
 
 const secrets = new Set<string>();
-let matcher: RegExp | null = null;
 
 /** The spellings a value takes when something echoes it: as is, JSON-escaped, URL-encoded, base64, hex, reversed. */
 function spellings(value: string): string[] {
@@ -59,33 +58,58 @@ export function registerSecret(value: string | undefined): void {
   const v = value?.trim();
   if (!v || v.length < MIN_SECRET_LENGTH || secrets.has(v)) return;
   secrets.add(v);
-  rebuildMatcher();
+  formsStale = true;
 }
 
-/** Every spelling in lower case, for the stream redactor's look at a text's tail. */
+// What redaction looks for, derived from `secrets` when it is first needed after a change: a
+// run registers its keys one by one, and most texts it writes hold none of them, so the big
+// regular expression (every spelling, whitespace allowed between characters: ~1 ms to compile)
+// is built only once a text may hold a key.
+let formsStale = false;
+/** Every spelling in lower case, for the cheap look that comes before the regular expression. */
 let lowerForms: string[] = [];
 let firstChars = new Set<string>();
 let longestForm = 0;
+/** Whether every spelling is ASCII, where lower-casing agrees with the /i match (see mayHoldSecret). */
+let asciiForms = true;
+let matcher: RegExp | null = null;
 
-function rebuildMatcher(): void {
+function refreshForms(): void {
+  if (!formsStale) return;
+  formsStale = false;
   const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
-  matcher = forms.length > 0 ? new RegExp(forms.map(loosePattern).join("|"), "gi") : null;
   lowerForms = forms.map((f) => f.toLowerCase());
   firstChars = new Set(lowerForms.map((f) => f[0]));
   longestForm = forms[0]?.length ?? 0;
+  asciiForms = forms.every((f) => /^[\x00-\x7f]*$/.test(f));
+  matcher = forms.length > 0 ? new RegExp(forms.map(loosePattern).join("|"), "gi") : null;
+}
+
+/**
+ * False only when `text` cannot hold a spelling: with whitespace taken out and lower-cased, it
+ * contains none. The /i match of an ASCII spelling pairs ASCII letters only (a non-ASCII letter
+ * never folds to ASCII without the u flag), and `\s*` skips exactly what `\s+` takes out here,
+ * so every match survives this; a false "maybe" only costs the regular expression.
+ */
+function mayHoldSecret(text: string): boolean {
+  if (!asciiForms) return true;
+  const squeezed = text.replace(/\s+/g, "").toLowerCase();
+  return lowerForms.some((f) => squeezed.includes(f));
 }
 
 const compiled = new Map<string, RegExp>();
-function compiledGlob(glob: string): RegExp {
-  let re = compiled.get(glob);
+/** One regular expression for a list of `*` patterns (case-insensitive), compiled once per list. */
+function compiledGlobs(globs: string[]): RegExp {
+  const key = globs.join("\0");
+  let re = compiled.get(key);
   if (!re) {
-    re = globToRegExp(glob, "i");
-    compiled.set(glob, re);
+    re = new RegExp(globs.map((g) => `(?:${globSource(g)})`).join("|"), "is");
+    compiled.set(key, re);
   }
   return re;
 }
 
-const matchesAny = (name: string, globs: string[]) => globs.some((g) => compiledGlob(g).test(name));
+const matchesAny = (name: string, globs: string[]) => globs.length > 0 && compiledGlobs(globs).test(name);
 
 /** Every configured provider's key variable (the one `apiKeyEnv` names). */
 function providerKeyNames(config: Config): Set<string> {
@@ -103,7 +127,7 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     if (keyNames.has(name) || !matchesAny(name, exclude)) continue;
     // A variable the user passes to tools on purpose (shellEnv.include) is not treated as secret.
     if (!matchesAny(name, include)) registerSecret(value);
-    else if (value !== undefined && secrets.delete(value.trim())) rebuildMatcher();
+    else if (value !== undefined && secrets.delete(value.trim())) formsStale = true;
   }
   // Provider keys last: a key is secret even if an included variable holds the same value.
   for (const name of keyNames) registerSecret(env[name]);
@@ -133,7 +157,9 @@ function urlCredentials(url: string | undefined): string[] {
 
 /** `text` with every registered secret value, in any of its spellings, replaced by `[redacted]`. */
 export function redactSecrets(text: string): string {
-  if (!matcher || text.length === 0) return text;
+  if (secrets.size === 0 || text.length === 0) return text;
+  refreshForms();
+  if (!matcher || !mayHoldSecret(text)) return text;
   matcher.lastIndex = 0;
   return matcher.test(text) ? text.replace(matcher, REDACTED) : text;
 }
@@ -147,7 +173,7 @@ export class StreamRedactor {
   private held = "";
 
   push(piece: string): string {
-    if (!matcher) return piece;
+    if (secrets.size === 0) return piece;
     const text = redactSecrets(this.held + piece);
     const cut = possibleSecretStart(text);
     this.held = text.slice(cut);
@@ -168,6 +194,7 @@ export class StreamRedactor {
 
 /** Where the longest tail of `text` that may begin a secret's spelling starts (`text.length` when none does). */
 function possibleSecretStart(text: string): number {
+  refreshForms();
   // Whitespace inside a spelling is allowed (see loosePattern), so the window is wider than the spelling.
   for (let i = Math.max(0, text.length - 2 * longestForm); i < text.length; i++) {
     if (!firstChars.has(text[i].toLowerCase())) continue;
@@ -179,7 +206,7 @@ function possibleSecretStart(text: string): number {
 
 /** A copy of a JSON-like value with every string redacted (the same object when nothing changed). */
 export function redactDeep<T>(value: T): T {
-  if (!matcher) return value;
+  if (secrets.size === 0) return value;
   if (typeof value === "string") return redactSecrets(value) as T;
   if (Array.isArray(value)) {
     let changed = false;

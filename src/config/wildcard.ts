@@ -9,5 +9,10 @@ export function escapeRegExp(text: string): string {
 
 /** The whole-string regular expression of a `*` pattern; `s` by default, so `*` spans newlines too. */
 export function globToRegExp(glob: string, flags = "s"): RegExp {
-  return new RegExp(`^${glob.split("*").map(escapeRegExp).join(".*")}$`, flags);
+  return new RegExp(globSource(glob), flags);
+}
+
+/** The source of `globToRegExp`'s expression, to be combined with others. */
+export function globSource(glob: string): string {
+  return `^${glob.split("*").map(escapeRegExp).join(".*")}$`;
 }

@@ -2,7 +2,8 @@
 // tool batch that ran a writing tool or `bash`. A snapshot runs beside the model's stream and is
 // awaited only before the next tool batch and before turn_end, so it rarely adds to a round's time.
 import { join } from "node:path";
-import { CheckpointError, hasGit, ShadowRepo } from "../checkpoint/shadow-repo.js";
+import { CheckpointError } from "../checkpoint/errors.js";
+import type { ShadowRepo } from "../checkpoint/shadow-repo.js";
 import type { CheckpointsConfig } from "../config/types.js";
 import { workspaceKey } from "../record/store.js";
 import type { NewRecord, RecordLine } from "../record/types.js";
@@ -12,7 +13,9 @@ import type { ToolCall } from "../vocab/messages.js";
 /** Tools that never change files: a batch of only these needs no snapshot after it. */
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
 
-export function shadowRepoFor(home: string, cwd: string, sessionId: string): ShadowRepo {
+/** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
+export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {
+  const { ShadowRepo } = await import("../checkpoint/shadow-repo.js");
   return new ShadowRepo({
     gitDir: join(home, "checkpoints", workspaceKey(cwd)),
     workTree: cwd,
@@ -68,8 +71,9 @@ export class Checkpointer {
   private async ready(): Promise<ShadowRepo | undefined> {
     if (this.repo || this.off) return this.repo;
     const { home, cwd, sessionId, settings } = this.init;
+    const { hasGit } = await import("../checkpoint/shadow-repo.js");
     if (!(await hasGit())) return this.turnOff("git was not found (install git to use tern undo)");
-    const repo = shadowRepoFor(home, cwd, sessionId);
+    const repo = await shadowRepoFor(home, cwd, sessionId);
     await repo.init();
     if (!this.lastTree) {
       const files = await repo.countFiles(settings.maxFiles);

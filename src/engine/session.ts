@@ -3,7 +3,7 @@
 import type { PermissionMode, ResolvedModel } from "../config/types.js";
 import { createAdapter } from "../provider/index.js";
 import { pruneClearedImages } from "../record/attachments.js";
-import { settleProcessKills } from "../tools/builtin/bash.js";
+import { settleProcessKills } from "../tools/builtin/index.js";
 import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";

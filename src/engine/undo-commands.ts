@@ -52,20 +52,20 @@ async function withRecord<T>(
 }
 
 export function undoCommand(target: Target, opts: { turns: number; force: boolean }): Promise<UndoReport> {
-  return withRecord(target, ({ access, cwd, id }) =>
-    undoTurns(shadowRepoFor(target.home, cwd, id), access, opts),
+  return withRecord(target, async ({ access, cwd, id }) =>
+    undoTurns(await shadowRepoFor(target.home, cwd, id), access, opts),
   );
 }
 
 export function redoCommand(target: Target, opts: { force: boolean }): Promise<UndoReport> {
-  return withRecord(target, ({ access, cwd, id }) =>
-    redoUndo(shadowRepoFor(target.home, cwd, id), access, opts),
+  return withRecord(target, async ({ access, cwd, id }) =>
+    redoUndo(await shadowRepoFor(target.home, cwd, id), access, opts),
   );
 }
 
-export function diffCommand(target: Target, opts: { turn?: number; color: boolean }): Promise<string> {
+export async function diffCommand(target: Target, opts: { turn?: number; color: boolean }): Promise<string> {
   const { id, dir } = locate(target);
   const fold = RecordFold.from(loadRecord(recordFile(dir)).lines);
   const cwd = fold.sessionStart?.cwd || target.cwd;
-  return diffTurns(shadowRepoFor(target.home, cwd, id), fold.archive, opts);
+  return diffTurns(await shadowRepoFor(target.home, cwd, id), fold.archive, opts);
 }

@@ -96,6 +96,7 @@ export class ToolExecutor {
   ) {}
 
   async runBatch(calls: ToolCall[], ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult[]> {
+    await this.registry.ready();
     const planned = calls.map((call) => this.plan(call, ctx));
     await this.approveBatch(planned, hooks);
 

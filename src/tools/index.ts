@@ -1,16 +1,12 @@
 // The tools module: built-ins, registry, approval, executor, MCP tool sets.
-import { builtinTools } from "./builtin/index.js";
-import { ToolRegistry } from "./registry.js";
-
-export function createBuiltinRegistry(): ToolRegistry {
-  const registry = new ToolRegistry();
-  for (const tool of builtinTools) registry.register(tool);
-  return registry;
-}
-
-export * from "./builtin/index.js";
+export { createBuiltinRegistry } from "./builtin-registry.js";
+export {
+  builtinDefinitions,
+  loadBuiltinTools,
+  settleProcessKills,
+  type BuiltinDefinition,
+} from "./builtin/index.js";
 export { renderTodos } from "./builtin/todo-write.js";
-export { runBash, BASH_OUTPUT_CAP, settleProcessKills } from "./builtin/bash.js";
 export {
   ApprovalPolicy,
   type ApprovalCall,

@@ -7,17 +7,55 @@ import type { ToolSpec } from "../vocab/messages.js";
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  /** Names whose entry is only a definition until `ready()` loads their code. */
+  private readonly unloaded = new Set<string>();
+  /** The definition a deferred tool was registered with: what requests keep sending once it loads. */
+  private readonly deferred = new Map<string, DeferredDefinition>();
+  private loader: (() => Promise<Tool[]>) | undefined;
+  private loading: Promise<void> | undefined;
 
   register(tool: Tool): void {
     if (this.tools.has(tool.name)) throw new Error(`tool '${tool.name}' is already registered`);
     this.tools.set(tool.name, tool);
   }
 
+  /**
+   * Tools known by their definitions now and by their code after `ready()`: the request can name
+   * them before any of their modules is compiled. `load` must return a tool for every name given.
+   */
+  registerDeferred(definitions: readonly DeferredDefinition[], load: () => Promise<Tool[]>): void {
+    for (const d of definitions) {
+      this.register(definitionOnly(d));
+      this.unloaded.add(d.name);
+      this.deferred.set(d.name, d);
+    }
+    this.loader = load;
+  }
+
+  /** Loads the code of deferred tools (once); `get` returns real tools afterwards. */
+  ready(): Promise<void> {
+    if (this.unloaded.size === 0 || !this.loader) return Promise.resolve();
+    const load = this.loader;
+    this.loading ??= load().then((tools) => {
+      for (const tool of tools) {
+        if (!this.unloaded.delete(tool.name)) continue;
+        tool.jsonSchema ??= this.deferred.get(tool.name)?.jsonSchema;
+        // Map.set on a present key keeps its place: the definitions' order does not change.
+        if (this.tools.has(tool.name)) this.tools.set(tool.name, tool);
+      }
+      if (this.unloaded.size > 0) throw new Error(`tools without code: ${[...this.unloaded].join(", ")}`);
+    });
+    return this.loading;
+  }
+
   /** Tools of a server that went away or reconnected leave and come back under the same names. */
   unregister(name: string): void {
     this.tools.delete(name);
+    this.unloaded.delete(name);
+    this.deferred.delete(name);
   }
 
+  /** The tool; for a deferred one only after `ready()` (before it, its definition throws when used). */
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }
@@ -28,15 +66,35 @@ export class ToolRegistry {
 
   /** Tool definitions for the request, in registration order (stable, so prompt caches hit). */
   definitions(): ToolSpec[] {
-    return [...this.tools.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      parameters: jsonSchemaOf(t),
-    }));
+    return [...this.tools.values()].map((t) => {
+      const d = this.deferred.get(t.name) ?? t;
+      return { name: d.name, description: d.description, parameters: jsonSchemaOf(d) };
+    });
   }
 }
 
-function jsonSchemaOf(tool: Tool): Record<string, unknown> {
+export interface DeferredDefinition {
+  name: string;
+  description: string;
+  kind: Tool["kind"];
+  jsonSchema: Record<string, unknown>;
+}
+
+function definitionOnly(d: DeferredDefinition): Tool {
+  const notLoaded = (): never => {
+    throw new Error(`tool '${d.name}' is used before ToolRegistry.ready() loaded its code`);
+  };
+  return {
+    ...d,
+    get schema() {
+      return notLoaded();
+    },
+    paths: notLoaded,
+    run: notLoaded,
+  };
+}
+
+function jsonSchemaOf(tool: Pick<Tool, "name" | "jsonSchema">): Record<string, unknown> {
   // Built-in tools get theirs from the build (from the sources: as their module loads), MCP tools
   // from their server.
   if (!tool.jsonSchema) throw new Error(`tool '${tool.name}' has no JSON schema`);

@@ -81,6 +81,21 @@ describe("redaction by value", () => {
     );
   });
 
+  it("a key in mixed case, cut by any whitespace, is found; a text holding no key comes back as it was", () => {
+    const broken = [...KEY.toUpperCase()].join(" \t\n");
+    expect(redactSecrets(`<${broken}>`)).toBe("<[redacted]>");
+    const clean = `nothing secret here: ${"unit-key ZX81 spectrum ".repeat(50)}`;
+    expect(redactSecrets(clean)).toBe(clean);
+  });
+
+  it("a key with letters beyond ASCII is still found in every case its /i match allows", () => {
+    const unicodeKey = "clé-secrète-ÄÖÜ-9876";
+    registerSecretsFromEnv({ UNICODE_API_KEY: unicodeKey }, defaultConfig());
+    expect(redactSecrets(`x ${unicodeKey} y`)).toBe("x [redacted] y");
+    expect(redactSecrets(`x ${unicodeKey.toUpperCase()} y`)).not.toContain(unicodeKey.toUpperCase());
+    expect(redactSecrets(`x ${encodeURIComponent(unicodeKey)} y`)).toBe("x [redacted] y");
+  });
+
   it("walks JSON values and keeps unchanged ones identical", () => {
     const clean = { a: ["x", { b: 1 }] };
     expect(redactDeep(clean)).toBe(clean);

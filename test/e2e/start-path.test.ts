@@ -33,11 +33,39 @@ describe("the start path of tern run", () => {
     // MCP names require crypto only when they need a hash.
     for (const name of ["https", "tls", "worker_threads", "crypto"])
       expect(loaded.builtins).not.toContain(name);
+    // Nor what only tools, checkpoints, the sandbox probe and the line mode use: a run whose
+    // model calls no tool spawns nothing and asks nothing.
+    for (const name of ["child_process", "readline", "readline/promises", "fs/promises"])
+      expect(loaded.builtins).not.toContain(name);
     // better-sqlite3's JavaScript is bundled and its addon opened by path (no `bindings` search).
     expect(loaded.commonjs.map((f) => f.split("node_modules/").pop())).toEqual([
       "better-sqlite3/build/Release/better_sqlite3.node",
     ]);
     expect(existsSync(join(e.dirs.home, "ledger.db"))).toBe(true);
+  });
+
+  it("is one chunk: the command parser's static imports reach a single file of the build", () => {
+    const dist = resolve(import.meta.dirname, "../../dist");
+    const staticImports = (file: string) =>
+      [
+        ...readFileSync(join(dist, file), "utf8").matchAll(
+          /(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?"\.\/([^"]+)"/g,
+        ),
+      ].map((m) => m[1]);
+    const entry = readFileSync(join(dist, "tern.js"), "utf8").match(/import\("\.\/(program-[^"]+)"\)/)![1];
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      for (const next of staticImports(file)) {
+        if (reached.has(next)) continue;
+        reached.add(next);
+        visit(next);
+      }
+    };
+    visit(entry);
+    // The shared code, plus esbuild's CommonJS helpers (shared with packages loaded later).
+    expect(reached.size).toBeLessThanOrEqual(2);
+    const bytes = [...reached].reduce((sum, f) => sum + readFileSync(join(dist, f)).length, 0);
+    expect(bytes).toBeGreaterThan(100_000);
   });
 
   it("sends the built-in tools' JSON schemas exactly as the sources derive them (the build computes them once)", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { builtinTools } from "../../src/tools/builtin/index.js";
+import { builtinTools } from "../../src/tools/builtin/all.js";
 import { lazySchema } from "../../src/tools/lazy-schema.js";
 import { parseArguments } from "../../src/tools/registry.js";
 

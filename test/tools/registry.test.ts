@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/builtin/read-file.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
-import { parseArguments, unknownToolResult } from "../../src/tools/registry.js";
+import { parseArguments, ToolRegistry, unknownToolResult } from "../../src/tools/registry.js";
 import { textOf } from "./helpers.js";
 
 describe("ToolRegistry", () => {
@@ -100,5 +100,47 @@ describe("parseArguments (R-TOOL-5)", () => {
       outcome: "error",
       content: [{ type: "text", text: "Unknown tool 'nope'. Available tools: bash, read_file." }],
     });
+  });
+});
+
+describe("ToolRegistry: tools whose code loads on first use", () => {
+  const def = (name: string) => ({
+    name,
+    description: `the ${name} tool`,
+    kind: "read" as const,
+    jsonSchema: { type: "object", properties: {} },
+  });
+
+  it("names and describes them before loading, loads once at ready(), and keeps their order", async () => {
+    let loads = 0;
+    const reg = new ToolRegistry();
+    reg.registerDeferred([def("a_tool"), def("read_file")], async () => {
+      loads++;
+      return [{ ...readFileTool, name: "a_tool" }, readFileTool];
+    });
+    expect(reg.names()).toEqual(["a_tool", "read_file"]);
+    const before = reg.definitions();
+    expect(before.map((d) => d.description)).toEqual(["the a_tool tool", "the read_file tool"]);
+    expect(() => reg.get("read_file")!.run({ path: "x" }, {} as never)).toThrow(/before ToolRegistry.ready/);
+    await Promise.all([reg.ready(), reg.ready()]);
+    await reg.ready();
+    expect(loads).toBe(1);
+    expect(reg.get("read_file")).toBe(readFileTool);
+    expect(reg.names()).toEqual(["a_tool", "read_file"]);
+    // Requests go on sending exactly what they sent before the code loaded.
+    expect(reg.definitions()).toEqual(before);
+  });
+
+  it("a loader that leaves a named tool without code fails ready() naming it", async () => {
+    const reg = new ToolRegistry();
+    reg.registerDeferred([def("ghost")], async () => []);
+    await expect(reg.ready()).rejects.toThrow(/ghost/);
+  });
+
+  it("the built-in registry runs a tool after ready(), as the executor does", async () => {
+    const reg = createBuiltinRegistry();
+    await reg.ready();
+    const parsed = parseArguments(reg.get("read_file")!, '{"path":"nowhere.txt"}');
+    expect(parsed.ok).toBe(true);
   });
 });

@@ -69,7 +69,7 @@ function groupAlive(pgid: number): boolean {
  */
 async function escalate(pid: number | null, tag: string, exact = true): Promise<void> {
   // Processes of the call that left its group (`setsid …`) get the same treatment.
-  const strays = () => taggedPids(tag, exact);
+  const strays = () => taggedPids(tag, exact, pid ?? undefined);
   signalAll(strays(), "SIGTERM");
   const alive = () => (pid !== null && groupAlive(pid)) || strays().length > 0;
   const deadline = Date.now() + KILL_GRACE_MS;

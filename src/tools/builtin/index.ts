@@ -1,53 +1,45 @@
-// Every built-in tool, in the order their definitions are sent.
-import type { Tool } from "../types.js";
-import { bashTool } from "./bash.js";
-import { editFileTool } from "./edit-file.js";
-import { editLinenoTool } from "./edit-lineno.js";
-import { globTool } from "./glob.js";
-import { grepTool } from "./grep.js";
-import { readFileTool } from "./read-file.js";
-import { recallTool } from "./recall.js";
-import { todoWriteTool } from "./todo-write.js";
-import { webFetchTool } from "./web-fetch.js";
-import { writeFileTool } from "./write-file.js";
+// The built-in tools as a session sees them. A request needs only their definitions (name,
+// description, JSON schema), which the build computes once; their code (bash and
+// child_process, the file walker, web_fetch…) loads on the first tool batch, so a run whose
+// model calls no tool never compiles it. From the sources (tests, the library), everything loads
+// as this module does and the schemas are converted here.
+import type { Tool, ToolKind } from "../types.js";
 
-export const builtinTools: Tool[] = [
-  bashTool,
-  readFileTool,
-  writeFileTool,
-  editFileTool,
-  editLinenoTool,
-  grepTool,
-  globTool,
-  todoWriteTool,
-  recallTool,
-  webFetchTool,
-];
-
-/**
- * The built-in tools' JSON schemas, as `scripts/build.mjs` computed them from the zod schemas
- * with `toolJsonSchema`: converting them in every process would put the converter on the start
- * path and cost a headless start several ms. Run from the sources (tests), they are converted
- * here, once, as the module loads.
- */
-declare const __TERN_TOOL_SCHEMAS__: string | undefined;
-if (typeof __TERN_TOOL_SCHEMAS__ === "string") {
-  const schemas = JSON.parse(__TERN_TOOL_SCHEMAS__) as Record<string, Record<string, unknown>>;
-  for (const tool of builtinTools) tool.jsonSchema = schemas[tool.name];
-} else {
-  const { toolJsonSchema } = await import("../json-schema.js");
-  for (const tool of builtinTools) tool.jsonSchema = toolJsonSchema(tool.schema);
+/** What the registry knows of a built-in tool before its code is loaded. */
+export interface BuiltinDefinition {
+  name: string;
+  description: string;
+  kind: ToolKind;
+  jsonSchema: Record<string, unknown>;
 }
 
-export {
-  bashTool,
-  editFileTool,
-  editLinenoTool,
-  globTool,
-  grepTool,
-  readFileTool,
-  recallTool,
-  todoWriteTool,
-  webFetchTool,
-  writeFileTool,
-};
+let loading: Promise<typeof import("./all.js")> | undefined;
+const loadAll = () => (loading ??= import("./all.js"));
+
+declare const __TERN_BUILTIN_TOOLS__: string | undefined;
+
+/** In the order they are sent. */
+export let builtinDefinitions: readonly BuiltinDefinition[];
+// An if/else the bundler folds (the define makes the condition a constant), so the converter's
+// import() below is not even a chunk in the build.
+if (typeof __TERN_BUILTIN_TOOLS__ === "string") {
+  builtinDefinitions = JSON.parse(__TERN_BUILTIN_TOOLS__) as BuiltinDefinition[];
+} else {
+  const [{ builtinTools }, { toolJsonSchema }] = await Promise.all([loadAll(), import("../json-schema.js")]);
+  builtinDefinitions = builtinTools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    kind: t.kind,
+    jsonSchema: toolJsonSchema(t.schema),
+  }));
+}
+
+/** The built-in tools' code (the registry gives each the JSON schema of its definition). */
+export async function loadBuiltinTools(): Promise<Tool[]> {
+  return (await loadAll()).builtinTools;
+}
+
+/** Stops what bash calls left running (see bash.ts); nothing to stop when no tool ever loaded. */
+export async function settleProcessKills(): Promise<void> {
+  if (loading) await (await loading).settleProcessKills();
+}

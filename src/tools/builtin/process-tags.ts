@@ -17,8 +17,11 @@ export function ownTagPrefix(): string | null {
   return calls > 0 ? `${process.pid}-` : null;
 }
 
-/** Live processes whose environment holds the tag (`exact`) or a tag beginning with it. */
-export function taggedPids(tag: string, exact: boolean): number[] {
+/**
+ * Live processes whose environment holds the tag (`exact`) or a tag beginning with it; members of
+ * process group `exceptGroup` left out (signalled with their group, they would get each signal twice).
+ */
+export function taggedPids(tag: string, exact: boolean, exceptGroup?: number): number[] {
   if (process.platform !== "linux") return [];
   const needle = Buffer.from(`\0${TAG_VAR}=${tag}${exact ? "\0" : ""}`, "latin1");
   const first = Buffer.from(`${TAG_VAR}=${tag}${exact ? "\0" : ""}`, "latin1");
@@ -35,8 +38,9 @@ export function taggedPids(tag: string, exact: boolean): number[] {
       const env = readFileSync(`/proc/${name}/environ`);
       if (!(env.includes(needle) || env.subarray(0, first.length).equals(first))) continue;
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
-      if (state !== "Z" && state !== "X") out.push(Number(name));
+      // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state !== "Z" && state !== "X" && Number(pgrp) !== exceptGroup) out.push(Number(name));
     } catch {
       // Gone, or not ours to read.
     }

@@ -1,0 +1,40 @@
+// Every built-in tool's code, in the order their definitions are sent. Loaded by index.ts on the
+// first tool batch (from the sources: at once), never on a headless run's start path.
+import type { Tool } from "../types.js";
+import { bashTool } from "./bash.js";
+import { editFileTool } from "./edit-file.js";
+import { editLinenoTool } from "./edit-lineno.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { readFileTool } from "./read-file.js";
+import { recallTool } from "./recall.js";
+import { todoWriteTool } from "./todo-write.js";
+import { webFetchTool } from "./web-fetch.js";
+import { writeFileTool } from "./write-file.js";
+
+export const builtinTools: Tool[] = [
+  bashTool,
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  editLinenoTool,
+  grepTool,
+  globTool,
+  todoWriteTool,
+  recallTool,
+  webFetchTool,
+];
+
+export { settleProcessKills } from "./bash.js";
+export {
+  bashTool,
+  editFileTool,
+  editLinenoTool,
+  globTool,
+  grepTool,
+  readFileTool,
+  recallTool,
+  todoWriteTool,
+  webFetchTool,
+  writeFileTool,
+};
