@@ -17,115 +17,20 @@ import {
   statSync,
   utimesSync,
 } from "node:fs";
-import { dirname, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
+import {
+  dropZodLocales,
+  lazyCommanderSpawn,
+  noReactDevtools,
+  privateZodMini,
+  startPathAnchor,
+} from "./build-plugins.mjs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const args = process.argv.slice(2);
 const outdirAt = args.indexOf("--outdir");
 const target = outdirAt >= 0 ? args[outdirAt + 1].replace(/\/+$/, "") : "dist";
 const analyze = args.includes("--analyze");
-
-// Start-up cost is dominated by V8 compiling the source on the start path (~30 ms per MB on a
-// slow core), so bytes there matter. zod re-exports ~50 message locales as `z.locales`, a third
-// of its size; tern never switches locale (zod imports its default `en` directly), so the
-// locale index resolves to an empty module.
-// Ink imports react-devtools-core statically but uses it only when DEV=true; it is not installed.
-const noReactDevtools = {
-  name: "no-react-devtools",
-  setup(b) {
-    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({
-      path: "react-devtools-core",
-      namespace: "empty",
-    }));
-    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export default {};", loader: "js" }));
-  },
-};
-const dropZodLocales = {
-  name: "drop-zod-locales",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
-      contents: "export {};",
-      loader: "js",
-    }));
-  },
-};
-
-// commander requires node:child_process at load, for executable subcommands tern never declares;
-// that module (with net, dgram and their bindings) costs every start ~2 ms and ~250 KB. It is
-// required where commander would spawn, instead.
-const lazyCommanderSpawn = {
-  name: "lazy-commander-spawn",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
-      const source = readFileSync(args.path, "utf8");
-      const eager = "const childProcess = require('node:child_process');";
-      if (!source.includes(eager))
-        throw new Error(`${args.path}: commander changed; update lazyCommanderSpawn`);
-      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
-      return { contents: source.replace(eager, lazy), loader: "js" };
-    });
-  },
-};
-
-// esbuild puts each module in a chunk per set of entry points (the CLI entry and every import()
-// target) that reach it, so the start path of a headless run loaded one file per distinct set:
-// 14 files for ~370 KB, each found, resolved (realpath, path work that soon gets hot enough for
-// V8 to spend an optimizing compile and ~2 MB on) and linked. Every module loaded lazily after
-// the command line is parsed also re-exports the start path's root (program.ts), so all that
-// root reaches has one set and lands in one chunk. Free at run time: those modules only ever
-// load after program.ts. Nothing else changes: each one's own code stays in its own chunk.
-const START_ROOT = resolvePath("src/cli/program.ts");
-const LOADED_AFTER_START = [
-  "src/acp/main.ts",
-  "src/checkpoint/shadow-repo.ts",
-  "src/tools/builtin/all.ts",
-  "src/tools/mcp.ts",
-  "src/tui/commands.ts",
-  "src/tui/run.tsx",
-].map((f) => {
-  if (!existsSync(f)) throw new Error(`build.mjs: ${f} is gone; update LOADED_AFTER_START`);
-  return resolvePath(f);
-});
-const startPathAnchor = {
-  name: "start-path-anchor",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
-      if (!LOADED_AFTER_START.includes(args.path)) return undefined;
-      const source = readFileSync(args.path, "utf8");
-      return {
-        contents: `${source}\nexport { runProgram as __startPathAnchor } from ${JSON.stringify(START_ROOT)};\n`,
-        loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
-      };
-    });
-  },
-};
-
-// tern's own schemas use zod/mini, so only the checks they name are bundled. The MCP and ACP SDKs
-// use zod's full API, and zod/mini shares its core modules with it: bundled together, every core
-// function either SDK uses would sit in a chunk the start path loads. So tern's zod/mini imports
-// get a private copy of zod (its own namespace: same files, separate modules) that tree-shakes to
-// what tern uses; the SDKs keep theirs in the chunks only they load.
-const privateZodMini = {
-  name: "private-zod-mini",
-  setup(b) {
-    const ns = "tern-zod";
-    b.onResolve({ filter: /^zod\/(mini|v4\/locales\/en\.js)$/ }, async (args) => {
-      if (args.namespace === ns || !/[\\/]src[\\/]/.test(args.importer)) return undefined;
-      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
-      return { path: r.path, namespace: ns, sideEffects: false };
-    });
-    b.onResolve({ filter: /.*/, namespace: ns }, async (args) => {
-      const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir });
-      return { path: r.path, namespace: ns, sideEffects: false };
-    });
-    b.onLoad({ filter: /.*/, namespace: ns }, (args) => ({
-      contents: readFileSync(args.path, "utf8"),
-      resolveDir: dirname(args.path),
-      loader: "js",
-    }));
-  },
-};
 
 // The built-in tools' definitions (JSON schemas converted from their zod schemas) computed once
 // here rather than in every process (src/tools/builtin/index.ts reads them): bundle it, ask it.
@@ -187,6 +92,8 @@ const result = await build({
   define: {
     __TERN_VERSION__: JSON.stringify(version),
     __TERN_BUILTIN_TOOLS__: JSON.stringify(JSON.stringify(builtinTools)),
+    // Modules that load on first use do so in the CLI; from the sources they load at once.
+    __TERN_LAZY_MODULES__: "true",
   },
   banner: {
     js: `#!/usr/bin/env node\n${requireShim}`,

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
-import { formatPath, parseConfigText, validateLayer } from "./parse-layer.js";
+import { formatPath, parseConfigText } from "./parse-layer.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
@@ -92,7 +92,9 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     merger.apply(dropTrustList(explicit, opts.configFile), () => opts.configFile!);
   }
 
-  const flags = validateLayer(opts.flags, "command-line flags");
+  // Not run through the schema: flagsToConfig checked every value it put there, each error
+  // naming its flag, and the schema would only say it again (at the cost of building it).
+  const flags = opts.flags as ConfigLayer;
   merger.apply(dropTrustList(flags, "command-line flags"), (key) => FLAG_NAMES[key] ?? "--flag", {
     appendAllow: true,
   });

@@ -3,7 +3,7 @@
 // what gets replaced. One process-wide set, filled when the configuration is known, read by
 // every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
 import type { Config } from "./types.js";
-import { escapeRegExp, globSource } from "./wildcard.js";
+import { escapeRegExp, wildcardMatches } from "./wildcard.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
 export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
@@ -97,19 +97,7 @@ function mayHoldSecret(text: string): boolean {
   return lowerForms.some((f) => squeezed.includes(f));
 }
 
-const compiled = new Map<string, RegExp>();
-/** One regular expression for a list of `*` patterns (case-insensitive), compiled once per list. */
-function compiledGlobs(globs: string[]): RegExp {
-  const key = globs.join("\0");
-  let re = compiled.get(key);
-  if (!re) {
-    re = new RegExp(globs.map((g) => `(?:${globSource(g)})`).join("|"), "is");
-    compiled.set(key, re);
-  }
-  return re;
-}
-
-const matchesAny = (name: string, globs: string[]) => globs.length > 0 && compiledGlobs(globs).test(name);
+const matchesAny = (name: string, globs: string[]) => globs.some((g) => wildcardMatches(g, name, true));
 
 /** Every configured provider's key variable (the one `apiKeyEnv` names). */
 function providerKeyNames(config: Config): Set<string> {

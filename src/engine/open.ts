@@ -20,7 +20,7 @@ import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import { ApprovalPolicy } from "../tools/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
-import { createBuiltinRegistry } from "../tools/index.js";
+import { createBuiltinRegistry } from "../tools/builtin-registry.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./checkpoints.js";

@@ -7,12 +7,11 @@ import { settleProcessKills } from "../tools/builtin/index.js";
 import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
-import { compactNow } from "./compaction.js";
 import { mcpCommand } from "./mcp-command.js";
 import type { NewRecord } from "../record/types.js";
 import { newestTree } from "./checkpoints.js";
 import type { SessionCore } from "./core.js";
-import { askSide, type SideExchange, type SideEvent, type SideResult } from "./side.js";
+import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
 import { diffTurns, redoUndo, restoreAfterTurn, UndoError, type UndoReport, undoTurns } from "./undo.js";
@@ -118,7 +117,8 @@ export class Session {
     question: string,
     opts: { history: SideExchange[]; signal: AbortSignal; onEvent(event: SideEvent): void },
   ): Promise<SideResult> {
-    return askSide(this.core, question, opts);
+    // side.ts and compaction.ts load on first use (a headless run never asks a side question).
+    return import("./side.js").then(({ askSide }) => askSide(this.core, question, opts));
   }
 
   subscribe(listener: Listener): () => void {
@@ -200,7 +200,7 @@ export class Session {
           this.setModel(command.model);
           return undefined;
         case "compact":
-          return await compactNow(this.core, controller.signal);
+          return await (await import("./compaction.js")).compactNow(this.core, controller.signal);
         case "undo":
         case "rewind_files":
         case "redo": {

@@ -5,7 +5,7 @@
 import { ProviderError } from "../provider/errors.js";
 import type { NormalizedRequest } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
-import { estimateTokens } from "./compaction.js";
+import { estimateTokens } from "./compaction-estimate.js";
 import type { SessionCore } from "./core.js";
 import { callModel } from "./model-call.js";
 import { CUT_TEXT_OVER, CUT_TEXT_TO, requestLimitFor, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";

@@ -1,6 +1,6 @@
 // A turn of a live session: the loop (`turn-loop.ts`) wired to the session's record, provider,
 // tools and compaction through `TurnPorts`.
-import { compactTurnContext, overBudget } from "./compaction.js";
+import { overBudget } from "./compaction-estimate.js";
 import type { RoundAttempts } from "./committer.js";
 import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./stop.js";
@@ -47,8 +47,13 @@ export function turnPorts(core: SessionCore): TurnPorts {
     stream: (round, signal, deadline, hooks) => streamRound(core, round, signal, deadline, hooks),
     runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
     overBudget: () => overBudget(core),
-    compact: (why, signal, hooks) =>
-      compactTurnContext(core, why, { signal, onModelCall: hooks.onAttemptStart, onUsage: hooks.onUsage }),
+    // Loaded when a context first needs shrinking: most runs never get there.
+    compact: async (why, signal, hooks) =>
+      (await import("./compaction.js")).compactTurnContext(core, why, {
+        signal,
+        onModelCall: hooks.onAttemptStart,
+        onUsage: hooks.onUsage,
+      }),
     checkpoints: core.checkpoints,
     syncTools: core.syncTools,
   };

@@ -1,7 +1,5 @@
 // Chooses the wire adapter for an endpoint, so the engine never names a protocol's module.
-import { createAnthropicAdapter } from "./anthropic-messages.js";
 import { createOpenAIChatAdapter } from "./openai-chat.js";
-import { createOpenAIResponsesAdapter } from "./openai-responses.js";
 import type { ProviderAdapter, ProviderEndpoint } from "./types.js";
 
 export function createAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
@@ -9,12 +7,37 @@ export function createAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
     case "openai-chat":
       return createOpenAIChatAdapter(endpoint);
     case "anthropic-messages":
-      return createAnthropicAdapter(endpoint);
+      return loadedOnFirstStream(
+        endpoint,
+        async () => (await import("./anthropic-messages.js")).createAnthropicAdapter,
+      );
     case "openai-responses":
-      return createOpenAIResponsesAdapter(endpoint);
+      return loadedOnFirstStream(
+        endpoint,
+        async () => (await import("./openai-responses.js")).createOpenAIResponsesAdapter,
+      );
     default:
       throw new Error(`unknown provider api: ${String((endpoint as { api: unknown }).api)}`);
   }
+}
+
+/**
+ * An adapter whose protocol module loads with its first request: a process compiles one protocol,
+ * not three (Chat Completions, the most common, is loaded with this module). One adapter object
+ * is made, once, as each keys its own caches on itself.
+ */
+function loadedOnFirstStream(
+  endpoint: ProviderEndpoint,
+  load: () => Promise<(endpoint: ProviderEndpoint) => ProviderAdapter>,
+): ProviderAdapter {
+  let adapter: Promise<ProviderAdapter> | undefined;
+  return {
+    api: endpoint.api,
+    async *stream(request, options) {
+      adapter ??= load().then((create) => create(endpoint));
+      yield* (await adapter).stream(request, options);
+    },
+  };
 }
 
 export { classifyHttpError, classifyStreamError, parseRetryAfter, redactSecrets } from "./classify.js";

@@ -168,23 +168,26 @@ export class Ledger {
    * them; a row without parts is one share of its own model).
    */
   put(row: BillRow & { parts?: ModelPart[] }): void {
-    const { parts, ...fields } = row;
-    this.db.transaction(() => {
-      this.upsert.run(fields);
-      this.clearParts.run(fields);
-      const { session, kind, turn, seq, started } = fields;
-      for (const part of parts ?? [partOf(fields)])
-        this.insertPart.run({ ...part, session, kind, turn, seq, started });
-    })();
+    this.db.transaction(() => this.write(row))();
   }
 
   /** Replaces every row of one session with `rows` (what `billOf` gives for its record). */
   putSession(session: string, rows: readonly (BillRow & { parts?: ModelPart[] })[]): void {
+    // One transaction, no savepoint per row: a turn end rewrites every row of its session.
     this.db.transaction(() => {
       this.db.prepare("DELETE FROM ledger_rows WHERE session = ?").run(session);
       this.db.prepare("DELETE FROM ledger_models WHERE session = ?").run(session);
-      for (const row of rows) this.put(row);
+      for (const row of rows) this.write(row);
     })();
+  }
+
+  private write(row: BillRow & { parts?: ModelPart[] }): void {
+    const { parts, ...fields } = row;
+    this.upsert.run(fields);
+    this.clearParts.run(fields);
+    const { session, kind, turn, seq, started } = fields;
+    for (const part of parts ?? [partOf(fields)])
+      this.insertPart.run({ ...part, session, kind, turn, seq, started });
   }
 
   /** Rows ordered by start time; `since` is an ISO date or time (inclusive). */

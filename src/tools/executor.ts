@@ -1,7 +1,7 @@
 // Runs one batch of tool calls (R-TOOL-2/-3/-4): argument parsing, one approval round for the
 // whole batch, at most 8 at once with per-file ordering, each result delivered as it finishes
 // (through the R-TOOL-6 output gate), and cancellation. Never throws for a tool failure.
-import type { ApprovalPolicy } from "./approval.js";
+import { type ApprovalPolicy, loadApprovalJudge } from "./approval.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
@@ -96,7 +96,8 @@ export class ToolExecutor {
   ) {}
 
   async runBatch(calls: ToolCall[], ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult[]> {
-    await this.registry.ready();
+    // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
+    await Promise.all([this.registry.ready(), loadApprovalJudge()]);
     const planned = calls.map((call) => this.plan(call, ctx));
     await this.approveBatch(planned, hooks);
 
