@@ -61,10 +61,14 @@ export function registerSecret(value: string | undefined): void {
   formsStale = true;
 }
 
-// What redaction looks for, derived from `secrets` when it is first needed after a change: a
-// run registers its keys one by one, and most texts it writes hold none of them, so the big
-// regular expression (every spelling, whitespace allowed between characters: ~1 ms to compile)
-// is built only once a text may hold a key.
+// What redaction looks for, derived from `secrets` when it is first needed after a change. The
+// regular expression (every spelling, whitespace allowed between characters) costs ~1 ms to
+// compile at its first use, then runs 3-8x faster per text than the cheap look below
+// (mayHoldSecret). So the cheap look goes first, until it has read PREFILTER_BUDGET characters
+// (a short run never gets there, and never compiles the expression unless a text may hold a
+// key); after that the expression alone.
+const PREFILTER_BUDGET = 64 * 1024;
+let prefiltered = 0;
 let formsStale = false;
 /** Every spelling in lower case, for the cheap look that comes before the regular expression. */
 let lowerForms: string[] = [];
@@ -77,6 +81,7 @@ let matcher: RegExp | null = null;
 function refreshForms(): void {
   if (!formsStale) return;
   formsStale = false;
+  prefiltered = 0;
   const forms = [...new Set([...secrets].flatMap(spellings))].sort((a, b) => b.length - a.length);
   lowerForms = forms.map((f) => f.toLowerCase());
   firstChars = new Set(lowerForms.map((f) => f[0]));
@@ -147,7 +152,11 @@ function urlCredentials(url: string | undefined): string[] {
 export function redactSecrets(text: string): string {
   if (secrets.size === 0 || text.length === 0) return text;
   refreshForms();
-  if (!matcher || !mayHoldSecret(text)) return text;
+  if (!matcher) return text;
+  if (prefiltered < PREFILTER_BUDGET) {
+    prefiltered += text.length;
+    if (!mayHoldSecret(text)) return text;
+  }
   matcher.lastIndex = 0;
   return matcher.test(text) ? text.replace(matcher, REDACTED) : text;
 }

@@ -88,6 +88,15 @@ describe("redaction by value", () => {
     expect(redactSecrets(clean)).toBe(clean);
   });
 
+  it("redacts alike before and after the cheap look's budget is spent (then the expression alone)", () => {
+    const broken = [...KEY.toUpperCase()].join(" \t\n");
+    const clean = "line of some file content\n".repeat(100);
+    for (let i = 0; i < 60; i++) expect(redactSecrets(clean)).toBe(clean);
+    expect(redactSecrets(`<${broken}>`)).toBe("<[redacted]>");
+    expect(redactSecrets(`key=${KEY}.`)).toBe("key=[redacted].");
+    expect(redactSecrets(clean)).toBe(clean);
+  });
+
   it("a key with letters beyond ASCII is still found in every case its /i match allows", () => {
     const unicodeKey = "clé-secrète-ÄÖÜ-9876";
     registerSecretsFromEnv({ UNICODE_API_KEY: unicodeKey }, defaultConfig());
