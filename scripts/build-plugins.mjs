@@ -54,9 +54,14 @@ export const lazyCommanderSpawn = {
 const START_ROOT = resolvePath("src/cli/program.ts");
 const LOADED_AFTER_START = [
   "src/acp/main.ts",
+  "src/cli/archive-commands.ts",
+  "src/cli/checkpoint-commands.ts",
+  "src/cli/config-check.ts",
+  "src/cli/interactive.ts",
   "src/checkpoint/shadow-repo.ts",
   "src/engine/compaction.ts",
   "src/engine/side.ts",
+  "src/engine/undo.ts",
   "src/provider/anthropic-messages.ts",
   "src/provider/openai-responses.ts",
   "src/tools/approval-judge.ts",

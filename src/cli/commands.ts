@@ -1,10 +1,32 @@
-// Every command's implementation, loaded by program.ts with one import() once the command line is
-// parsed. One door rather than one per command: each dynamic import is a split point for the
-// bundler, and more split points cut the shared code into more chunks, each one more file a
-// start must find, resolve and compile.
+// Every command's implementation, for program.ts. `tern run`, the command scripts start many
+// times, loads with the parser (one chunk: see startPathAnchor in scripts/build-plugins.mjs);
+// the others load when named, so what only they use (the line mode and its slash commands,
+// export, fork, metrics, undo, config check) stays out of every run's start.
+import type * as Archive from "./archive-commands.js";
+import type * as Checkpoint from "./checkpoint-commands.js";
+import type * as ConfigCheck from "./config-check.js";
+import type * as Interactive from "./interactive.js";
+
 export { acpCommand } from "./acp.js";
-export { exportCommand, forkCommand, metricsCommand, sessionsCommand } from "./archive-commands.js";
-export { diffCommand, redoCommand, undoCommand } from "./checkpoint-commands.js";
-export { configCheckCommand } from "./config-check.js";
-export { interactiveCommand } from "./interactive.js";
 export { runCommand } from "./run.js";
+
+const archive = () => import("./archive-commands.js");
+const checkpoint = () => import("./checkpoint-commands.js");
+
+export const sessionsCommand: typeof Archive.sessionsCommand = async (...a) =>
+  (await archive()).sessionsCommand(...a);
+export const exportCommand: typeof Archive.exportCommand = async (...a) =>
+  (await archive()).exportCommand(...a);
+export const forkCommand: typeof Archive.forkCommand = async (...a) => (await archive()).forkCommand(...a);
+export const metricsCommand: typeof Archive.metricsCommand = async (...a) =>
+  (await archive()).metricsCommand(...a);
+export const undoCommand: typeof Checkpoint.undoCommand = async (...a) =>
+  (await checkpoint()).undoCommand(...a);
+export const redoCommand: typeof Checkpoint.redoCommand = async (...a) =>
+  (await checkpoint()).redoCommand(...a);
+export const diffCommand: typeof Checkpoint.diffCommand = async (...a) =>
+  (await checkpoint()).diffCommand(...a);
+export const configCheckCommand: typeof ConfigCheck.configCheckCommand = async (...a) =>
+  (await import("./config-check.js")).configCheckCommand(...a);
+export const interactiveCommand: typeof Interactive.interactiveCommand = async (...a) =>
+  (await import("./interactive.js")).interactiveCommand(...a);

@@ -14,7 +14,8 @@ import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./stop.js";
 import { runTurn } from "./turn.js";
-import { diffTurns, redoUndo, restoreAfterTurn, UndoError, type UndoReport, undoTurns } from "./undo.js";
+import type { UndoReport } from "./undo.js";
+import { UndoError } from "./undo-error.js";
 import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
@@ -146,6 +147,7 @@ export class Session {
     const checkpoints = this.core.checkpoints;
     if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
     await checkpoints.settle();
+    const { diffTurns } = await import("./undo.js");
     return diffTurns(await checkpoints.repository(), this.core.fold.archive, opts);
   }
 
@@ -208,6 +210,8 @@ export class Session {
           if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
           await checkpoints.settle();
           const repo = await checkpoints.repository();
+          // undo.ts (and restoring files) loads with the first undo, redo or rewind.
+          const { undoTurns, restoreAfterTurn, redoUndo } = await import("./undo.js");
           const access = {
             archive: this.core.fold.archive,
             commit: (r: NewRecord) => void this.core.commit(r),

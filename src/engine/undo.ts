@@ -1,16 +1,14 @@
 // Taking back what turns did to the files (R-CKPT-2/3): undo restores the snapshot taken before
 // the last N live turns and withdraws them from the model context; redo puts back the newest undo;
 // diff shows what the session or one turn changed. Shared by `tern undo|redo|diff` and the session.
+import { UndoError } from "./undo-error.js";
 import { shownPath } from "../checkpoint/empty-folders.js";
 import { type RestoredPath, restoreTree } from "../checkpoint/restore.js";
 import type { ShadowRepo } from "../checkpoint/shadow-repo.js";
 import type { NewRecord, RecordLine, UndoRecord } from "../record/types.js";
 import { newestTree } from "./checkpoints.js";
 
-/** A refusal the user can act on (nothing was changed): one line, exit 2 in the CLI. */
-export class UndoError extends Error {
-  override name = "UndoError";
-}
+export { UndoError } from "./undo-error.js";
 
 export interface UndoReport {
   /** The turns withdrawn (undo) or put back (redo). */
