@@ -5,7 +5,7 @@ import { sandboxAvailability } from "../engine/sandbox.js";
 import { loadSettings, ternHome } from "./setup.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
-  const loaded = loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
+  const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
   const servers = await discoverLocalServers(process.env);
   const local = formatLocalServers(servers, probeTargets(process.env));
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig, parseThinking } from "../config/flags.js";
 import { requireSandbox, SandboxUnavailableError } from "../engine/sandbox.js";
-import { loadConfig } from "../config/load.js";
+import { loadConfig, prepareConfigLoad } from "../config/load.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
@@ -24,7 +24,8 @@ export interface Prepared extends OpenedSession {
   warnings: string[];
 }
 
-export function loadSettings(opts: CommonOptions, home: string, cwd: string) {
+export async function loadSettings(opts: CommonOptions, home: string, cwd: string) {
+  await prepareConfigLoad({ home, cwd, configFile: opts.config });
   try {
     const flags = flagsToConfig({
       model: opts.model,
@@ -73,7 +74,7 @@ export async function prepareSession(
 ): Promise<Prepared> {
   const home = ternHome();
   const cwd = process.cwd();
-  const loaded = loadSettings(opts, home, cwd);
+  const loaded = await loadSettings(opts, home, cwd);
   const config = loaded.config;
   const warnings = [...loaded.warnings];
   try {

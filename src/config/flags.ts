@@ -10,7 +10,7 @@ import {
   MODEL_ID_RE,
   SANDBOX_MODE_NAMES,
   THINKING_NAMES,
-} from "./schema-rules.js";
+} from "./value-rules.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
 
 /** `--thinking <level>` / `/thinking <level>`: one clear line when the level is not one of ours. */

@@ -1,11 +1,11 @@
 // Loads and merges the configuration layers (SPEC §2) and applies workspace trust (R-CFG-2).
 // Reads files only; nothing is ever written.
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
-import { formatPath, parseConfigText } from "./parse-layer.js";
+import { formatPath } from "./key-path.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
@@ -42,6 +42,29 @@ const FLAG_NAMES: Record<string, string> = {
   "executionBudget.maximumDurationSeconds": "--max-duration",
 };
 
+// The parser and schema of config files (parse-layer.ts and zod) load only where a file exists:
+// `prepareConfigLoad` before `loadConfig` (from the sources, at once).
+let parser: typeof import("./parse-layer.js") | undefined;
+let loadingParser: Promise<void> | undefined;
+
+function loadParser(): Promise<void> {
+  loadingParser ??= import("./parse-layer.js").then((m) => {
+    parser = m;
+  });
+  return loadingParser;
+}
+
+declare const __TERN_LAZY_MODULES__: boolean | undefined;
+if (typeof __TERN_LAZY_MODULES__ === "undefined") await loadParser();
+
+/** Makes `loadConfig` ready for these options: loads the file parser when a config file may be read. */
+export async function prepareConfigLoad(
+  opts: Pick<LoadConfigOptions, "home" | "cwd" | "configFile">,
+): Promise<void> {
+  const files = [join(opts.home, "config.json"), join(opts.cwd, ".tern", "config.json")];
+  if (opts.configFile !== undefined || files.some((f) => existsSync(f))) await loadParser();
+}
+
 function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
   let text: string;
   try {
@@ -51,7 +74,8 @@ function readLayer(path: string, label: string, required: boolean): ConfigLayer 
     if (code === "ENOENT" && !required) return null;
     throw new ConfigError(`${label}: ${code === "ENOENT" ? "file not found" : `cannot read (${code})`}`);
   }
-  return parseConfigText(text, label);
+  if (!parser) throw new Error(`${label} was read before prepareConfigLoad()`);
+  return parser.parseConfigText(text, label);
 }
 
 function canonical(path: string): string {

@@ -3,7 +3,7 @@
 // object while an object over "unlimited" starts again from the defaults.
 import { defaultExecutionBudget } from "./defaults.js";
 import type { ConfigLayer } from "./schema.js";
-import { formatPath } from "./parse-layer.js";
+import { formatPath } from "./key-path.js";
 import type { Config } from "./types.js";
 
 export type Sources = Map<string, string>;

@@ -4,18 +4,10 @@ import type * as z from "zod/mini";
 import { ConfigError } from "./errors.js";
 import { findJsonSyntaxError } from "./json-position.js";
 import "./zod-messages.js";
+import { formatPath } from "./key-path.js";
 import { type ConfigLayer, layerSchemaFor } from "./schema.js";
 
-/** `a.b[0]["openai/gpt-4.1"]` */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const seg of path) {
-    if (typeof seg === "number") out += `[${seg}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(String(seg))) out += out ? `.${String(seg)}` : String(seg);
-    else out += `[${JSON.stringify(String(seg))}]`;
-  }
-  return out;
-}
+export { formatPath } from "./key-path.js";
 
 type Issue = z.core.$ZodIssue;
 

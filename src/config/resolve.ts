@@ -4,7 +4,7 @@
 import { CATALOGUE, DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
 import { AUTO_PROVIDER_ORDER, BASE_URL_ENV, BUILTIN_PROVIDERS } from "./defaults.js";
 import { ConfigError } from "./errors.js";
-import { MODEL_ID_RE } from "./schema-rules.js";
+import { MODEL_ID_RE } from "./value-rules.js";
 import type { Config, ProviderApi, ProviderConfig, ResolvedModel } from "./types.js";
 
 const VERSION_SEGMENT = /^v\d+[a-z0-9]*$/i;

@@ -4,7 +4,7 @@
 // cheaper price hides spending), switch on provider-run search, raise thinking, change a model's protocol, or
 // weaken the sandbox. Each key it may not set is dropped with a warning naming it.
 import type { ConfigLayer } from "./schema.js";
-import { formatPath } from "./parse-layer.js";
+import { formatPath } from "./key-path.js";
 import type { Config, PermissionMode } from "./types.js";
 
 const LOOSENESS: Record<PermissionMode, number> = { ask: 0, "auto-edit": 1, yolo: 2 };

@@ -6,7 +6,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig } from "../config/flags.js";
-import { loadConfig } from "../config/load.js";
+import { loadConfig, prepareConfigLoad } from "../config/load.js";
 import { resolveModel } from "../config/resolve.js";
 import { registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, PermissionMode, ResolvedModel, ToolSetConfig } from "../config/types.js";
@@ -94,6 +94,7 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
   // A session in a folder that does not exist would record a workspace no tool can work in.
   if (!isFolder(cwd)) throw new ConfigError(`cwd: '${cwd}' is not an existing folder`);
   const home = opts.home ?? (env.TERN_HOME || join(homedir(), ".tern"));
+  await prepareConfigLoad({ home, cwd });
   const loaded = loadConfig({
     home,
     cwd,

@@ -54,7 +54,7 @@ export interface CompactResult {
 
 /** One line of the session's transcript (a record line); front ends read, never write. */
 export type TranscriptLine = RecordLine;
-export { renderTodos } from "../tools/builtin/todo-write.js";
+export { renderTodos } from "../tools/todos-text.js";
 
 /** What a front end may know about the session without reaching into it. */
 export interface SessionStatus {

@@ -6,7 +6,7 @@ export {
   settleProcessKills,
   type BuiltinDefinition,
 } from "./builtin/index.js";
-export { renderTodos } from "./builtin/todo-write.js";
+export { renderTodos } from "./todos-text.js";
 export {
   ApprovalPolicy,
   type ApprovalCall,

@@ -5,6 +5,8 @@
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
+// zod's English messages, before any MCP tool's arguments are parsed (registry.parseArguments).
+import "../config/zod-messages.js";
 import type { ToolSetConfig } from "../config/types.js";
 import type { Connection } from "./mcp-connect.js";
 import { type McpContentLimits, mapMcpResult } from "./mcp-content.js";

@@ -1,6 +1,5 @@
 // The tool registry and argument parsing (R-TOOL-5): bad JSON, schema violations and unknown
 // names become tool results the model can learn from, never exceptions.
-import "../config/zod-messages.js";
 import { clip, fail } from "./results.js";
 import type { Tool, ToolResult } from "./types.js";
 import type { ToolSpec } from "../vocab/messages.js";

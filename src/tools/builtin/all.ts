@@ -1,5 +1,7 @@
 // Every built-in tool's code, in the order their definitions are sent. Loaded by index.ts on the
 // first tool batch (from the sources: at once), never on a headless run's start path.
+// zod's English messages, before any tool's arguments are parsed (registry.parseArguments).
+import "../../config/zod-messages.js";
 import type { Tool } from "../types.js";
 import { bashTool } from "./bash.js";
 import { editFileTool } from "./edit-file.js";

@@ -2,7 +2,8 @@
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { ok } from "../results.js";
-import type { TodoItem, Tool } from "../types.js";
+import { renderTodos } from "../todos-text.js";
+import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
@@ -18,12 +19,7 @@ const schema = lazySchema(() =>
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
-const MARK: Record<TodoItem["status"], string> = { pending: "[ ]", in_progress: "[>]", completed: "[x]" };
-
-export function renderTodos(items: TodoItem[]): string {
-  if (items.length === 0) return "(no todos)";
-  return items.map((t) => `${MARK[t.status]} ${t.content}`).join("\n");
-}
+export { renderTodos };
 
 export const todoWriteTool: Tool<Args> = {
   name: "todo_write",
