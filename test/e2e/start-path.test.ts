@@ -67,7 +67,8 @@ describe("the start path of tern run", () => {
     const bytes = [...reached].reduce((sum, f) => sum + readFileSync(join(dist, f)).length, 0);
     expect(bytes).toBeGreaterThan(100_000);
     // Nor zod: config files' schema and tools' argument schemas load where they are used.
-    for (const f of reached) expect(readFileSync(join(dist, f), "utf8")).not.toContain("__zod_globalRegistry");
+    for (const f of reached)
+      expect(readFileSync(join(dist, f), "utf8")).not.toContain("__zod_globalRegistry");
   });
 
   it("sends the built-in tools' JSON schemas exactly as the sources derive them (the build computes them once)", async () => {
