@@ -51,12 +51,6 @@ await build({
   logLevel: "warning",
 });
 const { definitions } = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
-const builtinTools = definitions.map(({ name, description, kind, jsonSchema }) => ({
-  name,
-  description,
-  kind,
-  jsonSchema,
-}));
 
 // Bundled CommonJS code calls `require` (Node's own modules, mostly). Every chunk gets one, made
 // on its first call: a createRequire per chunk loaded costs path work at start-up for chunks
@@ -91,7 +85,7 @@ const result = await build({
   // be hoisted into the chunk every entry loads, `tern --version` included.
   define: {
     __TERN_VERSION__: JSON.stringify(version),
-    __TERN_BUILTIN_TOOLS__: JSON.stringify(JSON.stringify(builtinTools)),
+    __TERN_BUILTIN_TOOLS__: JSON.stringify(JSON.stringify(definitions)),
     // Modules that load on first use do so in the CLI; from the sources they load at once.
     __TERN_LAZY_MODULES__: "true",
   },

@@ -5,11 +5,9 @@ import { redactTerminalOutput } from "./redacted-output.js";
 import type { AcpOptions, CommonOptions, RunOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
 
-// Static: the bundle's start path is then one chunk (see scripts/build.mjs, startPathAnchor);
-// only `tern --help` and usage errors pay for compiling what they do not run.
+// Static: the bundle's start path is then one chunk (see startPathAnchor in
+// scripts/build-plugins.mjs); only `tern --help` and usage errors pay for compiling what they do not run.
 import * as commands from "./commands.js";
-
-const loadCommands = () => Promise.resolve(commands);
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -51,7 +49,7 @@ function addRunCommand(program: Command, ctx: CommandContext): void {
     .option("--image <file>", "attach an image (repeatable)", collect)
     .option("--compact", "compact the resumed session's context before the turn")
     .action((prompt: string[], opts: RunOptions) => {
-      ctx.setResult(loadCommands().then((m) => m.runCommand(prompt, opts)));
+      ctx.setResult(commands.runCommand(prompt, opts));
     });
 }
 
@@ -67,7 +65,7 @@ function addAcpCommand(program: Command, ctx: CommandContext): void {
     .option("--system <text>", "extra system text for every session")
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
     .action((opts: AcpOptions) => {
-      ctx.setResult(loadCommands().then((m) => m.acpCommand(opts, ctx.version)));
+      ctx.setResult(commands.acpCommand(opts, ctx.version));
     });
 }
 
@@ -77,7 +75,7 @@ function addSessionsCommand(program: Command, ctx: CommandContext): void {
     .description("list the sessions of this workspace")
     .option("--json", "print JSON")
     .action((opts: { json?: boolean }) => {
-      ctx.setResult(loadCommands().then((m) => m.sessionsCommand(opts)));
+      ctx.setResult(commands.sessionsCommand(opts));
     });
 }
 
@@ -88,7 +86,7 @@ function addExportCommand(program: Command, ctx: CommandContext): void {
     .argument("<id>", "session id (a unique prefix is enough)")
     .addOption(new Option("--format <format>", "md or json").choices(["md", "json"]).default("md"))
     .action((id: string, opts: { format: "md" | "json" }) => {
-      ctx.setResult(loadCommands().then((m) => m.exportCommand(id, opts)));
+      ctx.setResult(commands.exportCommand(id, opts));
     });
 }
 
@@ -99,7 +97,7 @@ function addForkCommand(program: Command, ctx: CommandContext): void {
     .argument("<id>", "session id")
     .option("--at <turn>", "last turn to copy (default: all)")
     .action((id: string, opts: { at?: string }) => {
-      ctx.setResult(loadCommands().then((m) => m.forkCommand(id, opts)));
+      ctx.setResult(commands.forkCommand(id, opts));
     });
 }
 
@@ -111,7 +109,7 @@ function addMetricsCommand(program: Command, ctx: CommandContext): void {
     .option("--since <date>", "only turns started on or after this date")
     .option("--rebuild", "recreate the ledger from the session records")
     .action((opts: { json?: boolean; since?: string; rebuild?: boolean }) => {
-      ctx.setResult(loadCommands().then((m) => m.metricsCommand(opts)));
+      ctx.setResult(commands.metricsCommand(opts));
     });
 }
 
@@ -123,7 +121,7 @@ function addUndoCommand(program: Command, ctx: CommandContext): void {
     .option("--turns <n>", "how many turns to undo (default 1)")
     .option("--force", "restore even if files changed since the session's last snapshot")
     .action((id: string | undefined, opts: { turns?: string; force?: boolean }) => {
-      ctx.setResult(loadCommands().then((m) => m.undoCommand(id, opts)));
+      ctx.setResult(commands.undoCommand(id, opts));
     });
 }
 
@@ -134,7 +132,7 @@ function addRedoCommand(program: Command, ctx: CommandContext): void {
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--force", "restore even if files changed since the undo")
     .action((id: string | undefined, opts: { force?: boolean }) => {
-      ctx.setResult(loadCommands().then((m) => m.redoCommand(id, opts)));
+      ctx.setResult(commands.redoCommand(id, opts));
     });
 }
 
@@ -145,7 +143,7 @@ function addDiffCommand(program: Command, ctx: CommandContext): void {
     .argument("[id]", "session id (default: this workspace's newest session)")
     .option("--turn <n>", "only this turn")
     .action((id: string | undefined, opts: { turn?: string }) => {
-      ctx.setResult(loadCommands().then((m) => m.diffCommand(id, opts)));
+      ctx.setResult(commands.diffCommand(id, opts));
     });
 }
 
@@ -157,7 +155,7 @@ function addConfigCommand(program: Command, ctx: CommandContext): void {
     .option("--config <file>", "extra config file")
     .option("--model <provider/model>", "model flag to include")
     .action((opts: { config?: string; model?: string }) => {
-      ctx.setResult(loadCommands().then((m) => m.configCheckCommand(opts)));
+      ctx.setResult(commands.configCheckCommand(opts));
     });
 }
 
@@ -190,7 +188,7 @@ function buildProgram(version: string, setResult: SetResult, argv: readonly stri
     addCommonOptions(program);
     program.option("--plain", "line-based interactive mode instead of the full-screen UI");
     program.action(async (opts: CommonOptions) => {
-      setResult(loadCommands().then((m) => m.interactiveCommand(opts)));
+      setResult(commands.interactiveCommand(opts));
     });
   }
   for (const [name, register] of SUBCOMMANDS)

@@ -6,6 +6,7 @@ import { defaultConfig } from "./defaults.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
 import { formatPath } from "./key-path.js";
+import { loadsAtOnce, onFirstUse } from "./on-first-use.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
@@ -44,25 +45,18 @@ const FLAG_NAMES: Record<string, string> = {
 
 // The parser and schema of config files (parse-layer.ts and zod) load only where a file exists:
 // `prepareConfigLoad` before `loadConfig` (from the sources, at once).
-let parser: typeof import("./parse-layer.js") | undefined;
-let loadingParser: Promise<void> | undefined;
+const parser = onFirstUse(() => import("./parse-layer.js"), "the config file parser (prepareConfigLoad)");
+if (loadsAtOnce) await parser.load();
 
-function loadParser(): Promise<void> {
-  loadingParser ??= import("./parse-layer.js").then((m) => {
-    parser = m;
-  });
-  return loadingParser;
-}
-
-declare const __TERN_LAZY_MODULES__: boolean | undefined;
-if (typeof __TERN_LAZY_MODULES__ === "undefined") await loadParser();
+const userConfigPath = (home: string) => join(home, "config.json");
+const workspaceConfigPath = (cwd: string) => join(cwd, ".tern", "config.json");
 
 /** Makes `loadConfig` ready for these options: loads the file parser when a config file may be read. */
 export async function prepareConfigLoad(
   opts: Pick<LoadConfigOptions, "home" | "cwd" | "configFile">,
 ): Promise<void> {
-  const files = [join(opts.home, "config.json"), join(opts.cwd, ".tern", "config.json")];
-  if (opts.configFile !== undefined || files.some((f) => existsSync(f))) await loadParser();
+  const files = [userConfigPath(opts.home), workspaceConfigPath(opts.cwd)];
+  if (opts.configFile !== undefined || files.some((f) => existsSync(f))) await parser.load();
 }
 
 function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
@@ -74,8 +68,7 @@ function readLayer(path: string, label: string, required: boolean): ConfigLayer 
     if (code === "ENOENT" && !required) return null;
     throw new ConfigError(`${label}: ${code === "ENOENT" ? "file not found" : `cannot read (${code})`}`);
   }
-  if (!parser) throw new Error(`${label} was read before prepareConfigLoad()`);
-  return parser.parseConfigText(text, label);
+  return parser.get().parseConfigText(text, label);
 }
 
 function canonical(path: string): string {
@@ -90,7 +83,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   const warnings: string[] = [];
   const merger = new ConfigMerger(defaultConfig());
 
-  const userLabel = join(opts.home, "config.json");
+  const userLabel = userConfigPath(opts.home);
   const user = readLayer(userLabel, userLabel, false);
   const trusted = (user?.trustedWorkspaces ?? []).map(canonical);
   const workspaceTrusted = trusted.includes(canonical(opts.cwd));
@@ -104,7 +97,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
 
   if (user) merger.apply(user, () => userLabel);
 
-  const workspace = readLayer(join(opts.cwd, ".tern", "config.json"), WORKSPACE_CONFIG_LABEL, false);
+  const workspace = readLayer(workspaceConfigPath(opts.cwd), WORKSPACE_CONFIG_LABEL, false);
   if (workspace) {
     let layer = dropTrustList(workspace, WORKSPACE_CONFIG_LABEL);
     if (!workspaceTrusted) layer = restrictUntrusted(layer, WORKSPACE_CONFIG_LABEL, merger.config, warnings);

@@ -8,7 +8,7 @@ import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-type
 import { redirectConcerns } from "./bash-redirects.js";
 import { domainMatches, fetchHost } from "./builtin/web-fetch.js";
 import { mcpRuleMatches } from "./mcp-names.js";
-import { isInside, isProtectedPath, realPathLoose, resolvePath } from "./paths.js";
+import { isInside, isProtectedPath, realPathLoose, realPathsIn, resolvePath } from "./paths.js";
 import {
   bashAllowMatches,
   bashDenyMatches,
@@ -110,9 +110,8 @@ export function describeAlways(state: PolicyState, call: ApprovalCall): string {
   return `${call.name} on ${paths.join(", ")} for this session`;
 }
 
-/** Where a call's paths really land (symlinks followed); ApprovalPolicy.realPaths says the same. */
 function realPaths(state: PolicyState, call: ApprovalCall): string[] {
-  return absPaths(state, call).map(realPathLoose);
+  return realPathsIn(state.cwd, call.paths);
 }
 
 function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): ApprovalVerdict {

@@ -4,6 +4,7 @@
 // This module holds a session's policy; how a call is judged lives in approval-judge.ts, which
 // loads with the first tool batch (`loadApprovalJudge`; from the sources, at once).
 import type { PermissionMode } from "../config/types.js";
+import { loadsAtOnce, onFirstUse } from "../config/on-first-use.js";
 import { describeRuleError } from "../config/rule-syntax.js";
 import type {
   ApprovalCall,
@@ -12,28 +13,18 @@ import type {
   ApprovalVerdict,
   PolicyState,
 } from "./approval-types.js";
-import { realPathLoose, resolvePath } from "./paths.js";
+import { realPathLoose, realPathsIn } from "./paths.js";
 
 export type * from "./approval-types.js";
 
-let judge: typeof import("./approval-judge.js") | undefined;
-let loading: Promise<void> | undefined;
+const judge = onFirstUse(() => import("./approval-judge.js"), "the approval judge (loadApprovalJudge)");
 
 /** Loads how calls are judged, once per process; the executor waits for it before a batch. */
-export function loadApprovalJudge(): Promise<void> {
-  loading ??= import("./approval-judge.js").then((m) => {
-    judge = m;
-  });
-  return loading;
+export async function loadApprovalJudge(): Promise<void> {
+  await judge.load();
 }
 
-function judged(): typeof import("./approval-judge.js") {
-  if (!judge) throw new Error("a call was judged before loadApprovalJudge() finished");
-  return judge;
-}
-
-declare const __TERN_LAZY_MODULES__: boolean | undefined;
-if (typeof __TERN_LAZY_MODULES__ === "undefined") await loadApprovalJudge();
+if (loadsAtOnce) await judge.load();
 
 function checkRules(texts: string[], which: string): string[] {
   for (const t of texts) {
@@ -67,7 +58,7 @@ export class ApprovalPolicy {
   }
 
   evaluate(call: ApprovalCall): ApprovalVerdict {
-    return judged().evaluate(this.state, call);
+    return judge.get().evaluate(this.state, call);
   }
 
   /**
@@ -76,12 +67,12 @@ export class ApprovalPolicy {
    * grant covers, for the prompt.
    */
   grantAlways(call: ApprovalCall): string {
-    return judged().grantAlways(this.state, call);
+    return judge.get().grantAlways(this.state, call);
   }
 
   /** What answering `always` to this call would cover from now on (R-TOOL-2). */
   describeAlways(call: ApprovalCall): string {
-    return judged().describeAlways(this.state, call);
+    return judge.get().describeAlways(this.state, call);
   }
 
   /** `/yolo once`: the engine turns it on for the next turn and off when that turn ends. */
@@ -99,6 +90,6 @@ export class ApprovalPolicy {
 
   /** Where an edit call's paths really land (symlinks followed), for a check right before it runs. */
   realPaths(call: ApprovalCall): string[] {
-    return call.paths.map((p) => realPathLoose(resolvePath(this.state.cwd, p)));
+    return realPathsIn(this.state.cwd, call.paths);
   }
 }

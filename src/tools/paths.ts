@@ -69,3 +69,8 @@ export function displayPath(cwd: string, abs: string): string {
   const rel = relative(cwd, abs);
   return rel === "" ? "." : rel.split(sep).join("/");
 }
+
+/** Where paths (as a tool call gave them, relative to `cwd`) really land, symlinks followed. */
+export function realPathsIn(cwd: string, paths: readonly string[]): string[] {
+  return paths.map((p) => realPathLoose(resolvePath(cwd, p)));
+}

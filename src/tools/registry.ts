@@ -94,8 +94,8 @@ function definitionOnly(d: DeferredDefinition): Tool {
 }
 
 function jsonSchemaOf(tool: Pick<Tool, "name" | "jsonSchema">): Record<string, unknown> {
-  // Built-in tools get theirs from the build (from the sources: as their module loads), MCP tools
-  // from their server.
+  // Built-in tools' come with their deferred definitions (computed by the build, or from the
+  // sources as builtin/index.ts loads), MCP tools' from their server.
   if (!tool.jsonSchema) throw new Error(`tool '${tool.name}' has no JSON schema`);
   return tool.jsonSchema;
 }

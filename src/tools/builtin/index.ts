@@ -3,18 +3,14 @@
 // child_process, the file walker, web_fetch…) loads on the first tool batch, so a run whose
 // model calls no tool never compiles it. From the sources (tests, the library), everything loads
 // as this module does and the schemas are converted here.
-import type { Tool, ToolKind } from "../types.js";
+import { onFirstUse } from "../../config/on-first-use.js";
+import type { DeferredDefinition } from "../registry.js";
+import type { Tool } from "../types.js";
 
 /** What the registry knows of a built-in tool before its code is loaded. */
-export interface BuiltinDefinition {
-  name: string;
-  description: string;
-  kind: ToolKind;
-  jsonSchema: Record<string, unknown>;
-}
+export type BuiltinDefinition = DeferredDefinition;
 
-let loading: Promise<typeof import("./all.js")> | undefined;
-const loadAll = () => (loading ??= import("./all.js"));
+const all = onFirstUse(() => import("./all.js"), "the built-in tools' code");
 
 declare const __TERN_BUILTIN_TOOLS__: string | undefined;
 
@@ -25,7 +21,7 @@ export let builtinDefinitions: readonly BuiltinDefinition[];
 if (typeof __TERN_BUILTIN_TOOLS__ === "string") {
   builtinDefinitions = JSON.parse(__TERN_BUILTIN_TOOLS__) as BuiltinDefinition[];
 } else {
-  const [{ builtinTools }, { toolJsonSchema }] = await Promise.all([loadAll(), import("../json-schema.js")]);
+  const [{ builtinTools }, { toolJsonSchema }] = await Promise.all([all.load(), import("../json-schema.js")]);
   builtinDefinitions = builtinTools.map((t) => ({
     name: t.name,
     description: t.description,
@@ -36,10 +32,10 @@ if (typeof __TERN_BUILTIN_TOOLS__ === "string") {
 
 /** The built-in tools' code (the registry gives each the JSON schema of its definition). */
 export async function loadBuiltinTools(): Promise<Tool[]> {
-  return (await loadAll()).builtinTools;
+  return (await all.load()).builtinTools;
 }
 
 /** Stops what bash calls left running (see bash.ts); nothing to stop when no tool ever loaded. */
 export async function settleProcessKills(): Promise<void> {
-  if (loading) await (await loading).settleProcessKills();
+  if (all.started) await (await all.load()).settleProcessKills();
 }
