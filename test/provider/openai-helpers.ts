@@ -2,6 +2,7 @@
 // and a collector that returns every event or the thrown ProviderError.
 import { ProviderError } from "../../src/provider/errors.js";
 import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
+import type { StreamWithRetryOptions } from "../../src/provider/retry.js";
 import type { NormalizedRequest, ProviderEvent, StreamResult } from "../../src/provider/types.js";
 import type { FakeProvider } from "../support/fake-provider.js";
 
@@ -59,4 +60,18 @@ export function texts(events: ProviderEvent[], type: "text_delta" | "reasoning_d
     .filter((e): e is { type: typeof type; text: string } => e.type === type)
     .map((e) => e.text)
     .join("");
+}
+
+/** streamWithRetry's options for a test: one attempt unless `retry` says more, hooks that only listen. */
+export function retryOptions(overrides: Partial<StreamWithRetryOptions> = {}): StreamWithRetryOptions {
+  return {
+    retry: { maxRetries: 0, baseDelaySeconds: 1, factor: 2, jitter: 0, maxDelaySeconds: 1 },
+    signal: new AbortController().signal,
+    idleTimeoutMs: 20_000,
+    deadline: null,
+    onEvent: () => {},
+    onDiscard: () => {},
+    onRetry: () => {},
+    ...overrides,
+  };
 }

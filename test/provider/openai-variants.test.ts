@@ -11,7 +11,7 @@ import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { streamWithRetry } from "../../src/provider/retry.js";
 import { FakeProvider, sseData as f } from "../support/fake-provider.js";
 import { openaiStream } from "../support/openai-script.js";
-import { baseRequest, collect, texts } from "./openai-helpers.js";
+import { baseRequest, collect, retryOptions, texts } from "./openai-helpers.js";
 
 const DONE = "data: [DONE]\n\n";
 let provider: FakeProvider;
@@ -253,15 +253,13 @@ describe("a connection that outlives the answer (R-PROV-3: re-sending a whole an
     provider.enqueue({ ...script, fault: { kind: "reset_after", frames: script.frames!.length } });
     const before = provider.requests.length;
     const adapter = createOpenAIChatAdapter({ api: "openai-chat", baseUrl: provider.baseUrl, headers: {} });
-    const result = await streamWithRetry(adapter, baseRequest(), {
-      retry: { maxRetries: 2, baseDelaySeconds: 0.01, factor: 2, jitter: 0, maxDelaySeconds: 0.01 },
-      signal: new AbortController().signal,
-      idleTimeoutMs: 20_000,
-      deadline: null,
-      onEvent: () => {},
-      onDiscard: () => {},
-      onRetry: () => {},
-    });
+    const result = await streamWithRetry(
+      adapter,
+      baseRequest(),
+      retryOptions({
+        retry: { maxRetries: 2, baseDelaySeconds: 0.01, factor: 2, jitter: 0, maxDelaySeconds: 0.01 },
+      }),
+    );
     expect(provider.requests.length - before).toBe(1);
     expect(result).toMatchObject({ finish: "tool_calls", usage: { prompt: 124, completion: 22 } });
     expect(result.toolCalls).toEqual([{ id: "gSIMJiOkT", name: "read_file", arguments: '{"path":"a"}' }]);

@@ -6,7 +6,7 @@ import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText } from "../support/openai-script.js";
-import { baseRequest } from "./openai-helpers.js";
+import { baseRequest, retryOptions } from "./openai-helpers.js";
 
 let fake: FakeProvider;
 beforeEach(async () => {
@@ -77,15 +77,7 @@ describe("an output limit that does not fit", () => {
       const result = await streamWithRetry(
         createOpenAIChatAdapter({ api: "openai-chat", baseUrl: fake.baseUrl, headers: {} }),
         baseRequest({ maxOutputTokens: 8192 }),
-        {
-          retry: { maxRetries: 0, baseDelaySeconds: 1, factor: 2, jitter: 0, maxDelaySeconds: 1 },
-          signal: new AbortController().signal,
-          idleTimeoutMs: 20_000,
-          deadline: null,
-          onEvent: () => {},
-          onDiscard: () => {},
-          onRetry: (r) => retries.push(r),
-        },
+        retryOptions({ onRetry: (r) => retries.push(r) }),
       );
       expect(result.text).toBe("fits now");
       const sent = fake.requests.slice(before);
@@ -108,15 +100,7 @@ describe("an output limit that does not fit", () => {
     const error = await streamWithRetry(
       createOpenAIChatAdapter({ api: "openai-chat", baseUrl: fake.baseUrl, headers: {} }),
       baseRequest({ maxOutputTokens: 8192 }),
-      {
-        retry: { maxRetries: 0, baseDelaySeconds: 1, factor: 2, jitter: 0, maxDelaySeconds: 1 },
-        signal: new AbortController().signal,
-        idleTimeoutMs: 20_000,
-        deadline: null,
-        onEvent: () => {},
-        onDiscard: () => {},
-        onRetry: () => {},
-      },
+      retryOptions(),
     ).catch((e) => e);
     expect(error).toMatchObject({ errorClass: "context_overflow", retryable: false });
     expect(fake.requests.length - before).toBe(1);
