@@ -7,6 +7,7 @@ import { createOpenAIChatAdapter } from "../../src/provider/openai-chat.js";
 import { type RetryScheduled, streamWithRetry } from "../../src/provider/retry.js";
 import type { NormalizedRequest } from "../../src/provider/types.js";
 import { openaiText } from "../support/openai-script.js";
+import { retryOptions } from "./openai-helpers.js";
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -56,18 +57,18 @@ describe("stale keep-alive connections", () => {
     const retries: RetryScheduled[] = [];
     const sleeps: number[] = [];
     const run = () =>
-      streamWithRetry(adapter, request, {
-        retry: { maxRetries: 0, baseDelaySeconds: 30, factor: 2, jitter: 0, maxDelaySeconds: 30 },
-        signal: new AbortController().signal,
-        idleTimeoutMs: 5000,
-        deadline: null,
-        onEvent: () => {},
-        onDiscard: () => {},
-        onRetry: (info) => retries.push(info),
-        sleep: async (ms) => {
-          sleeps.push(ms);
-        },
-      });
+      streamWithRetry(
+        adapter,
+        request,
+        retryOptions({
+          retry: { maxRetries: 0, baseDelaySeconds: 30, factor: 2, jitter: 0, maxDelaySeconds: 30 },
+          idleTimeoutMs: 5000,
+          onRetry: (info) => retries.push(info),
+          sleep: async (ms) => {
+            sleeps.push(ms);
+          },
+        }),
+      );
     expect((await run()).text).toBe("hello");
     // The second request goes out on the pooled socket, which the server drops.
     expect((await run()).text).toBe("hello");
