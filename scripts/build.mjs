@@ -16,6 +16,7 @@ import {
   rmSync,
   statSync,
   utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
@@ -25,6 +26,7 @@ import {
   privateZodMini,
   startPathAnchor,
 } from "./build-plugins.mjs";
+import { toCommonJs } from "./commonjs-chunks.mjs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const args = process.argv.slice(2);
@@ -52,9 +54,9 @@ await build({
 });
 const { definitions } = await import(`${pathToFileURL(probe).href}?${Date.now()}`);
 
-// Bundled CommonJS code calls `require` (Node's own modules, mostly). Every chunk gets one, made
-// on its first call: a createRequire per chunk loaded costs path work at start-up for chunks
-// that never require anything.
+// Bundled CommonJS code calls `require` (Node's own modules, mostly). Every ES module file (the
+// library's, and the CLI's few that stay ES modules) gets one, made on its first call: a
+// createRequire per file loaded costs path work at start-up for files that never require anything.
 const requireShim =
   "import { createRequire as __ternCreateRequire } from 'node:module'; let __ternRequire; const require = (id) => (__ternRequire ??= __ternCreateRequire(import.meta.url))(id);";
 
@@ -90,10 +92,11 @@ const result = await build({
     __TERN_LAZY_MODULES__: "true",
   },
   banner: {
-    js: `#!/usr/bin/env node\n${requireShim}`,
+    js: "#!/usr/bin/env node",
   },
   logLevel: "warning",
 });
+await toCommonJs(out, requireShim);
 chmodSync(`${out}/tern.js`, 0o755);
 
 // The library entry (`import { openSession } from "tern"`): its own bundle beside the CLI's, so
@@ -115,6 +118,7 @@ await build({
   },
   logLevel: "warning",
 });
+writeFileSync(`${out}/lib/package.json`, `${JSON.stringify({ type: "module" })}\n`);
 const typesCache = "node_modules/.cache/tern-lib-types";
 const tsc = spawnSync(
   process.execPath,

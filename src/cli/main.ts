@@ -1,5 +1,6 @@
 // Entry point. `--version` answers before anything else is loaded, so start-up stays close to
-// bare Node; every command's implementation is loaded on demand.
+// bare Node; every command's implementation is loaded on demand. No top-level await: the build
+// turns the CLI into CommonJS, which has none.
 declare const __TERN_VERSION__: string;
 
 // A reader that went away (`tern run … | head -1`) is no error of ours: stop quietly.
@@ -12,6 +13,10 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${__TERN_VERSION__}\n`);
 } else {
+  void main();
+}
+
+async function main(): Promise<void> {
   try {
     const { runProgram } = await import("./program.js");
     process.exitCode = await runProgram(argv, __TERN_VERSION__);

@@ -4,6 +4,7 @@ import type { CompactionBill } from "../record/types.js";
 import type { SessionCore } from "./core.js";
 import { computeCost } from "../vocab/cost.js";
 import { emptyUsage, type Usage } from "../vocab/usage.js";
+import { isoTimestamp } from "../vocab/timestamp.js";
 
 /** What a summary request spent: every attempt's usage is billed, so the record keeps their sum. */
 export interface SummarySpent {
@@ -15,7 +16,7 @@ export interface SummarySpent {
 export function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt: Date): CompactionBill {
   return {
     cost: computeCost(usage ?? emptyUsage(), core.model.info.pricing),
-    startedAt: startedAt.toISOString(),
+    startedAt: isoTimestamp(startedAt),
     durationMs: Date.now() - startedAt.getTime(),
     model: core.model.id,
   };

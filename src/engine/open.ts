@@ -41,6 +41,11 @@ export class SessionNotFoundError extends Error {
  * the limit), so a large file read through a server is saved whole while a runaway result stops
  * growing here.
  */
+/** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
+function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function mcpTextLimit(config: Config): { textChars: number } {
   return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
 }
@@ -230,19 +235,23 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   // MCP is loaded only when a tool set is configured, and then in the background, with the
   // servers: the front end is usable at once and their tools join before the first request.
+  // Loading it compiles the MCP SDK (~100 ms) on this thread: not before the front end has had
+  // its turn (the built CLI's import() is a require() in the next microtask).
   const toolSets =
     config.toolSets.length > 0
-      ? import("../tools/mcp.js").then(({ ToolSets }) => {
-          const sets = new ToolSets(config.toolSets, {
-            cwd,
-            env: opts.env,
-            notify: (text) => bus.publishOrHold({ type: "notice", text }),
-            limits: mcpTextLimit(config),
-          });
-          core.toolSets = sets;
-          sets.start();
-          return sets;
-        })
+      ? afterPendingIo()
+          .then(() => import("../tools/mcp.js"))
+          .then(({ ToolSets }) => {
+            const sets = new ToolSets(config.toolSets, {
+              cwd,
+              env: opts.env,
+              notify: (text) => bus.publishOrHold({ type: "notice", text }),
+              limits: mcpTextLimit(config),
+            });
+            core.toolSets = sets;
+            sets.start();
+            return sets;
+          })
       : undefined;
   if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
 

@@ -12,6 +12,7 @@ import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
 import type { ToolCall } from "../vocab/messages.js";
+import { isoTimestamp } from "../vocab/timestamp.js";
 import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 /** What one run of a turn has counted so far. */
@@ -273,7 +274,7 @@ async function endTurn(ports: TurnPorts, state: TurnState, stop: TurnStop): Prom
     ...state.counts,
     usage: state.usage,
     durationMs: Date.now() - state.started,
-    startedAt: state.startedAt.toISOString(),
+    startedAt: isoTimestamp(state.startedAt),
     error: stop.error,
   });
   ports.noteTodoUse(state.usedTodoTool);

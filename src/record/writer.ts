@@ -16,6 +16,7 @@ import { redactDeep } from "../config/secrets.js";
 import { RecordError } from "./errors.js";
 import { normalizeLine } from "./load.js";
 import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
+import { isoTimestamp } from "../vocab/timestamp.js";
 
 export interface WriterOptions {
   now?: () => Date;
@@ -142,7 +143,7 @@ export class RecordWriter {
     const line = redactDeep({
       v: RECORD_VERSION,
       seq: this._lastSeq + 1,
-      ts: opts.ts ?? this.now().toISOString(),
+      ts: opts.ts ?? isoTimestamp(this.now()),
       ...stripStamp(rec),
     }) as RecordLine;
     const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");

@@ -26,7 +26,7 @@ describe("the start path of tern run", () => {
     return JSON.parse(readFileSync(out, "utf8"));
   }
 
-  it("over http loads neither TLS, crypto nor worker threads, and the ledger costs no CommonJS file but its addon", async () => {
+  it("over http loads neither TLS, crypto nor worker threads, and the ledger costs no package file but its addon", async () => {
     const loaded = await oneRound();
     expect(loaded.builtins).toContain("http");
     // node:crypto brings OpenSSL (~1.7 MB): the workspace key is hashed in JavaScript, images and
@@ -37,22 +37,33 @@ describe("the start path of tern run", () => {
     // model calls no tool spawns nothing and asks nothing.
     for (const name of ["child_process", "readline", "readline/promises", "fs/promises"])
       expect(loaded.builtins).not.toContain(name);
+    // Nor Node's ES module loader (with its fs/promises and readline): the build is CommonJS.
+    for (const name of [
+      "internal/modules/esm/translators",
+      "internal/modules/esm/module_job",
+      "internal/fs/promises",
+    ])
+      expect(loaded.builtins).not.toContain(name);
+    // tern's own files: the entry, the command parser's stub, the shared chunk, esbuild's helpers.
+    const dist = resolve(import.meta.dirname, "../../dist");
+    const own = loaded.commonjs.filter((f) => f.startsWith(`${dist}/`));
+    expect(own.length).toBeLessThanOrEqual(4);
     // better-sqlite3's JavaScript is bundled and its addon opened by path (no `bindings` search).
-    expect(loaded.commonjs.map((f) => f.split("node_modules/").pop())).toEqual([
-      "better-sqlite3/build/Release/better_sqlite3.node",
-    ]);
+    expect(
+      loaded.commonjs.filter((f) => !own.includes(f)).map((f) => f.split("node_modules/").pop()),
+    ).toEqual(["better-sqlite3/build/Release/better_sqlite3.node"]);
     expect(existsSync(join(e.dirs.home, "ledger.db"))).toBe(true);
   });
 
   it("is one chunk: the command parser's static imports reach a single file of the build", () => {
     const dist = resolve(import.meta.dirname, "../../dist");
+    // The build is CommonJS: a static import is a top-level require(); import() became
+    // `Promise.resolve().then(() => helper(require(…)))`.
     const staticImports = (file: string) =>
-      [
-        ...readFileSync(join(dist, file), "utf8").matchAll(
-          /(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?"\.\/([^"]+)"/g,
-        ),
-      ].map((m) => m[1]);
-    const entry = readFileSync(join(dist, "tern.js"), "utf8").match(/import\("\.\/(program-[^"]+)"\)/)![1];
+      [...readFileSync(join(dist, file), "utf8").matchAll(/(then\(\(\)=>\w+\()?require\("\.\/([^"]+)"\)/g)]
+        .filter((m) => m[1] === undefined)
+        .map((m) => m[2]);
+    const entry = readFileSync(join(dist, "tern.js"), "utf8").match(/require\("\.\/(program-[^"]+)"\)/)![1];
     const reached = new Set<string>();
     const visit = (file: string) => {
       for (const next of staticImports(file)) {
