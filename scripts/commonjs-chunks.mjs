@@ -69,7 +69,7 @@ export async function toCommonJs(dir, requireShim) {
 }
 
 async function commonJs(name, source, prelude = "") {
-  const { code } = await transform(source, {
+  const { code, warnings } = await transform(source, {
     sourcefile: name,
     format: "cjs",
     loader: "js",
@@ -82,6 +82,8 @@ async function commonJs(name, source, prelude = "") {
     minifyIdentifiers: true,
     logLevel: "silent",
   });
+  // Silent above, since top-level await is an expected refusal; anything else is said here.
+  for (const w of warnings) console.warn(`commonjs-chunks: ${name}: ${w.text}`);
   // An ES module is strict code; the same code as CommonJS stays strict.
   return `"use strict";${prelude}${code.includes("__ternMeta.url") ? META_URL : ""}${code}`;
 }
