@@ -168,6 +168,8 @@ describe("the side panel", () => {
     await vt.type("/btw tell me a lot");
     await vt.press("enter");
     await vt.waitForScreen(/btw: tell me a lot \(1\/1\)/);
+    // A frame can reach the terminal in more than one read: wait for its last panel row too.
+    await vt.waitForScreen(/Esc\/Enter\/Space close/);
     const screen = vt.screen().join("\n");
     expect(screen).toContain("side line 1");
     // Cut to a window the keys scroll, saying which rows show.
