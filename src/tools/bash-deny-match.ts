@@ -60,6 +60,17 @@ interface DenyPattern {
 
 const LONG_FLAGS: Record<string, string> = { recursive: "r", force: "f" };
 
+/**
+ * The short flag a long option stands for. GNU programs take any unambiguous start of a long
+ * option (`rm --rec --for` is `rm --recursive --force`); a deny rule reads every start so.
+ */
+function longFlag(option: string): string | undefined {
+  const name = option.slice(2).replace(/=.*$/, "");
+  if (name === "") return undefined;
+  for (const [long, short] of Object.entries(LONG_FLAGS)) if (long.startsWith(name)) return short;
+  return undefined;
+}
+
 export function compileDenyPattern(pattern: string): DenyPattern {
   const text = pattern.trim().replace(/\s+/g, " ");
   const tokens = text.split(" ");
@@ -110,7 +121,7 @@ export function viewMatches(p: DenyPattern, view: DenyWord[]): boolean {
   for (const [k, w] of rest.entries()) {
     // A flag glued to an expansion (`-r$X`, `-r"$(…)"`) may carry any flag.
     if (options && w.startsWith("-") && view[k + 1].unknown) for (const r of p.flags.required) have.add(r);
-    const long = w.startsWith("--") ? LONG_FLAGS[w.slice(2)] : undefined;
+    const long = w.startsWith("--") ? longFlag(w) : undefined;
     if (options && w === "--") options = false;
     else if (options && /^-[A-Za-z0-9]+$/.test(w)) for (const ch of w.slice(1)) have.add(normalizeFlag(ch));
     else if (options && long) have.add(long);

@@ -5,6 +5,7 @@
 import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
+import { hasBraces } from "./brace-expand.js";
 import { isInside, isProtectedPath, realPathLoose } from "./paths.js";
 import type { ShellParse, ShellRedirect } from "./shell-parse.js";
 
@@ -13,6 +14,8 @@ const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const NETWORK = /^\/dev\/(tcp|udp)(\/|$)/;
 const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
+/** Paths the kernel resolves per process (`/proc/self/cwd` is bash's folder, not tern's). */
+const PER_PROCESS = /^\/proc(\/|$)/;
 
 function exists(abs: string): boolean {
   try {
@@ -31,7 +34,9 @@ function writesTo(r: ShellRedirect): boolean {
 
 /** Why each output redirect of the line is not covered by a rule; empty when all are. */
 export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: string): string[] {
-  const movesDir = parsed.commands.some((c) => c.words.length > 0 && CHANGES_DIR.has(c.words[0].value));
+  // Anywhere in a command, not only first: `{ cd ..; …; }`, `if cd ..; then`, `! cd ..`,
+  // `builtin cd ..` and a function's body all change the folder (`echo cd` asks too: rare).
+  const movesDir = parsed.commands.some((c) => c.words.some((w) => CHANGES_DIR.has(w.value)));
   const out: string[] = [];
   for (const cmd of parsed.commands) {
     for (const r of cmd.redirects) {
@@ -44,7 +49,8 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
       if (!writesTo(r)) continue;
       const target = r.target;
       const shown = target.value;
-      if (target.expands || target.globs) {
+      // `> .{g..g}it/hooks/x` is `> .git/hooks/x`: bash brace-expands a redirect's target too.
+      if (target.expands || target.globs || hasBraces(target)) {
         out.push(`redirects output to a path known only when it runs: ${shown}`);
         continue;
       }
@@ -60,6 +66,10 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
       }
       const abs = resolve(cwd, path);
       if (HARMLESS.test(abs)) continue;
+      if (PER_PROCESS.test(abs)) {
+        out.push(`redirects output into /proc, which names the shell's own folders and files: ${abs}`);
+        continue;
+      }
       // The kernel, not path arithmetic, decides where `link/../x` lands.
       const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
       if (!isInside(realCwd, real)) out.push(`writes outside the workspace: ${abs}`);

@@ -17,7 +17,8 @@ export function braceExpanded(words: ShellWord[]): DenyWord[][] {
   return [out];
 }
 
-function hasBraces(w: ShellWord): boolean {
+/** Whether bash brace-expands the word (an unquoted `{` with a `,` or `..` and a `}` after it). */
+export function hasBraces(w: ShellWord): boolean {
   const open = w.value.indexOf("{");
   return open >= 0 && w.unquoted[open] && /[,]|\.\./.test(w.value.slice(open)) && w.value.includes("}", open);
 }

@@ -10,6 +10,7 @@ import { readRule } from "../config/rule-syntax.js";
 import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
 import { grantTooWide } from "./bash-deny-programs.js";
+import { hasBraces } from "./brace-expand.js";
 import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
 import { globToRegExp } from "../config/wildcard.js";
 
@@ -127,7 +128,8 @@ export function bashAllowMatches(pattern: string, command: string): boolean {
  * (`bash(./scripts/*)` is not meant to cover `./scripts/../evil.sh`).
  */
 function knownProgram(w: ShellWord): boolean {
-  return !w.globs && !w.expands && !/(^|\/)\.\.(\/|$)/.test(w.value);
+  // Nor a brace expansion: `./scripts/{..,x}/evil.sh` runs `./scripts/../evil.sh`.
+  return !w.globs && !w.expands && !hasBraces(w) && !/(^|\/)\.\.(\/|$)/.test(w.value);
 }
 
 /**

@@ -246,3 +246,58 @@ describe("an allow rule judges only a program word it can know", () => {
     expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(true);
   });
 });
+
+describe("variants an outside probe found (each run in bash first)", () => {
+  const policy = (allow: string[], deny: string[] = []) =>
+    new ApprovalPolicy({ mode: "ask", allow, deny, cwd: dirs.workspace });
+  const ALLOW = ["bash(echo *)", "bash(cd *)", "bash(./scripts/*)"];
+
+  it("a brace expansion in a redirect's target is a path known only when it runs", () => {
+    const line = "mkdir -p .git/hooks; echo x > .{g..g}it/hooks/pre-commit";
+    expect(leaves(line, ".git/hooks/pre-commit"), "bash expands the target").toBe(true);
+    expect(policy(ALLOW).decide(bashCall("echo x > .{g..g}it/hooks/pre-commit"))).toBe("ask");
+    expect(policy(ALLOW).decide(bashCall("echo x >> .{t..t}ern/config.json"))).toBe("ask");
+    expect(policy(ALLOW).decide(bashCall("echo x > notes.txt"))).toBe("allow");
+  });
+
+  it.each([
+    "{ cd ..; echo pwned > README.md; }",
+    "if cd ..; then echo x > README.md; fi",
+    "! cd ..; echo x > README.md",
+    "while cd ..; do echo x > README.md; break; done",
+    "builtin cd ..; echo x > README.md",
+    "f() { cd ..; }; f; echo x > README.md",
+  ])("a folder change behind a reserved word or builtin still makes relative redirects ask: %j", (line) => {
+    writeFileSync(join(dirs.workspace, "README.md"), "x");
+    expect(policy(ALLOW).decide(bashCall(line))).toBe("ask");
+  });
+
+  it("/proc paths name the shell's own folders, not tern's", () => {
+    expect(policy(ALLOW).decide(bashCall("cd ..; echo pwned > /proc/self/cwd/README.md"))).toBe("ask");
+    expect(policy(ALLOW).decide(bashCall("echo x > /proc/thread-self/cwd/README.md"))).toBe("ask");
+  });
+
+  it("a brace expansion cannot smuggle `..` into a rule's program word", () => {
+    const ws = join(dirs.workspace, `brace${runs++}`);
+    mkdirSync(join(ws, "scripts/x"), { recursive: true });
+    writeFileSync(join(ws, "evil.sh"), "#!/bin/sh\ntouch P\n");
+    chmodSync(join(ws, "evil.sh"), 0o755);
+    execFileSync("bash", ["-c", "./scripts/{..,x}/evil.sh || true"], { cwd: ws, stdio: "ignore" });
+    expect(existsSync(join(ws, "P")), "the line must really run evil.sh").toBe(true);
+    expect(bashAllowMatches("./scripts/*", "./scripts/{..,x}/evil.sh")).toBe(false);
+    expect(bashAllowMatches("./scripts/*", "./scripts/.{.,}/evil.sh")).toBe(false);
+  });
+
+  it.each(["rm --rec --for x", "rm --recur -f x", "rm -r --forc x", "rm --r --f=x x"])(
+    "an abbreviated long option is the option it abbreviates: %j",
+    (line) => {
+      expect(bashDenyMatches("rm -rf*", line)).toBe(true);
+      expect(policy(["bash"], ["bash(rm -rf*)"]).decide(bashCall(line))).toBe("deny");
+    },
+  );
+
+  it("options that only look alike are not read as -r or -f", () => {
+    expect(bashDenyMatches("rm -rf*", "rm --verbose --dir x")).toBe(false);
+    expect(bashDenyMatches("rm -rf*", "rm --recursive x")).toBe(false);
+  });
+});
