@@ -3,10 +3,14 @@
 // turns the CLI into CommonJS, which has none.
 declare const __TERN_VERSION__: string;
 
-// A reader that went away (`tern run … | head -1`) is no error of ours: stop quietly.
+// A reader that went away (`tern run … | head -1`) is no error of ours: stop quietly. A turn that
+// is running is cancelled first, as on a signal (its tools' processes killed, turn_end written):
+// `tern run` listens for BROKEN_PIPE (the event's name is in cli/run.ts too).
+const BROKEN_PIPE = "tern:stdout-closed";
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw err;
+  if (err.code !== "EPIPE") throw err;
+  if (process.listenerCount(BROKEN_PIPE) > 0) process.emit(BROKEN_PIPE as "exit", 0);
+  else process.exit(process.exitCode ?? 0);
 });
 
 const argv = process.argv.slice(2);

@@ -17,7 +17,10 @@ export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {
   SIGINT: 130,
   SIGTERM: 143,
   SIGHUP: 129,
+  SIGPIPE: 141,
 };
+/** Emitted on `process` by the entry (main.ts) when stdout's reader has gone away. */
+const BROKEN_PIPE = "tern:stdout-closed";
 
 export async function runCommand(promptWords: string[], opts: RunOptions): Promise<number> {
   const prompt =
@@ -80,6 +83,13 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     session.cancel();
   };
   for (const sig of CANCEL_SIGNALS) process.on(sig, onSignal);
+  // Nobody reads the answer any more: cancel as SIGPIPE would have (exit 141), and keep that
+  // code should stdout fail again once the turn is over.
+  const onBrokenPipe = () => {
+    process.exitCode = SIGNAL_EXIT.SIGPIPE;
+    onSignal("SIGPIPE");
+  };
+  process.on(BROKEN_PIPE as "exit", onBrokenPipe);
   try {
     const outcome = await session.send({ type: "prompt", content, compact: opts.compact });
     if (signalled) return SIGNAL_EXIT[signalled] ?? 130;
@@ -91,6 +101,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   } finally {
     await session.close();
     for (const sig of CANCEL_SIGNALS) process.off(sig, onSignal);
+    process.off(BROKEN_PIPE as "exit", onBrokenPipe);
   }
 }
 
