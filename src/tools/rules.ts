@@ -11,6 +11,7 @@ import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
 import { grantTooWide } from "./bash-deny-programs.js";
 import { hasBraces } from "./brace-expand.js";
+import { grantIsExact } from "./grant-scope.js";
 import { parseShell, type ShellParse, type ShellWord } from "./shell-parse.js";
 import { globToRegExp } from "../config/wildcard.js";
 
@@ -104,6 +105,9 @@ export function bashLineCovered(parsed: ShellParse, patterns: string[], grants: 
 
 function grantCoversWords(grants: Set<string>, words: ShellWord[]): boolean {
   if (words.length === 0 || !isPlainWord(words[0])) return false;
+  const values = words.map((w) => w.value);
+  if (grantIsExact(values[0], values.slice(1)))
+    return words.every(isPlainWord) && grants.has(values.join(" "));
   if (grants.has(words[0].value)) return true;
   return words.length > 1 && isPlainWord(words[1]) && grants.has(`${words[0].value} ${words[1].value}`);
 }
@@ -174,6 +178,13 @@ export function bashGrantPrefixes(command: string): string[] | null {
     if (words.length === 0 || !words.every(isPlainWord)) return null;
     // `env X=1`, `timeout 5`, `bash -c`, `eval echo`, `python3 -c` would cover any command.
     if (/=/.test(words[0].value) || grantTooWide(words[0].value, words[1]?.value)) return null;
+    // `find … -exec`, `sed …`, `git -c …`: only this very command (grant-scope.ts).
+    const values = all.map((w) => w.value);
+    if (grantIsExact(values[0], values.slice(1))) {
+      if (!all.every(isPlainWord)) return null;
+      out.push(values.join(" "));
+      continue;
+    }
     out.push(words.map((w) => w.value).join(" "));
   }
   return out.length ? [...new Set(out)] : null;

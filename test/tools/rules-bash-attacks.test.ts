@@ -218,6 +218,42 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     expect(p.decide(bashCall(other))).toBe("ask");
   });
 
+  it.each([
+    ["find . -name '*.ts'", "find . -exec sh -c 'touch P' \\;"],
+    ["find . -name '*.ts'", "find . -name x -delete"],
+    ["sed -i s/a/b/ f.txt", "sed -i '1e touch P' f.txt"],
+    ["sed -n p f.txt", "sed -n 'w /tmp/out' f.txt"],
+    ["tar -cf out.tar src", "tar -cf /dev/null src --checkpoint=1 --checkpoint-action=exec='touch P'"],
+    ["tar -cf out.tar src", "tar -cIf 'sh -c x' out.tar src"],
+    ["git grep foo", "git grep -O'touch P' foo"],
+    ["git submodule update", "git submodule foreach 'touch P'"],
+    ["git bisect start", "git bisect run sh -c 'touch P'"],
+    ["git rebase main", "git rebase -x 'touch P' main"],
+    ["git clone repo", "git clone -u 'touch P' repo"],
+    ["npx -c 'echo hi'", "npx -c 'touch P'"],
+    ["make test", "make test SHELL=/tmp/evil"],
+    ["npm run build", "npm run build --script-shell=/tmp/evil"],
+    ["rsync -a src/ dst/", "rsync -a -e 'sh -c x' src/ dst/"],
+    ["vim notes.txt", "vim -c ':!touch P' notes.txt"],
+  ])("always for %j (program and first argument) does not cover %j", (approved, other) => {
+    const p = policy();
+    p.grantAlways(bashCall(approved));
+    expect(p.decide(bashCall(other))).toBe("ask");
+  });
+
+  it("a command whose arguments run code is granted word for word", () => {
+    const p = policy();
+    expect(p.describeAlways(bashCall("find . -name x -exec grep -l y {} +"))).toMatch(
+      /`find \. -name x -exec grep -l y \{\} \+`/,
+    );
+    p.grantAlways(bashCall("find . -name x -exec grep -l y {} +"));
+    p.grantAlways(bashCall("sed -i s/a/b/ f.txt"));
+    expect(p.decide(bashCall("find . -name x -exec grep -l y {} +"))).toBe("allow");
+    expect(p.decide(bashCall("sed -i s/a/b/ f.txt"))).toBe("allow");
+    expect(p.decide(bashCall("sed -i s/a/b/ g.txt"))).toBe("ask");
+    expect(p.decide(bashCall("find . -name x -exec rm {} +"))).toBe("ask");
+  });
+
   it("ordinary commands still carry their program and first argument, also behind if/then", () => {
     const p = policy();
     expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(
