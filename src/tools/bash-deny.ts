@@ -4,7 +4,8 @@
 // wrappers (`sudo`, `env`, `timeout`, `xargs`, `exec`, …), leading `VAR=…` assignments and a
 // program's directory; with brace expansion and `$IFS`-style splitting undone, the values the
 // line itself gives its variables, aliases and positional parameters put in (bash-deny-facts.ts),
-// and with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
+// with what git's `-c` settings run (aliases, command-valued settings: bash-deny-git.ts), and
+// with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
 import { aliasExpanded, type LineFacts, lineFacts, substituted } from "./bash-deny-facts.js";
 import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";
@@ -17,6 +18,7 @@ import {
   STRING_RUNNERS,
   WRAPPERS,
 } from "./bash-deny-programs.js";
+import { gitConfigRuns } from "./bash-deny-git.js";
 import { decodedForms, scriptStrings } from "./bash-deny-text.js";
 import { braceExpanded } from "./brace-expand.js";
 import { parseExpanded, parseShell, type SimpleCommand } from "./shell-parse.js";
@@ -203,6 +205,11 @@ function unwrap(
     args.map((a) => a.value),
   ))
     collectLine(text, depth + 1, walk);
+  if (name === "git" && !program.unknown) {
+    const runs = gitConfigRuns(args);
+    for (const line of runs.lines) collectLine(line, depth + 1, walk);
+    for (const rest of runs.expanded) unwrap([program, ...rest], 0, depth + 1, walk, new Set(), aliased);
+  }
   if (name === "find") {
     for (let j = at + 1; j < words.length; j++) {
       if (FIND_EXEC.has(words[j].value)) unwrap(words, j + 1, depth, walk, visited, aliased);

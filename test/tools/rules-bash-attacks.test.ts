@@ -337,3 +337,26 @@ describe("variants an outside probe found (each run in bash first)", () => {
     expect(bashDenyMatches("rm -rf*", "rm --recursive x")).toBe(false);
   });
 });
+
+describe("deny rules see what git's -c settings run", () => {
+  it.each([
+    ["git push*", "git -c alias.p=push p origin main"],
+    ["git push*", "git -c alias.p='push --force' p"],
+    ["git push*", "git -calias.p=push p"],
+    ["git push*", "git -C . -c alias.P=push p"],
+    ["rm -rf*", "git -c alias.x='!rm -rf x' x"],
+    ["rm -rf*", "git -c core.fsmonitor='rm -rf d; false' status"],
+    ["rm -rf*", "git -c core.pager='rm -rf x' log"],
+    ["git push*", "git -c alias.p='!git push' p"],
+  ])("deny %j catches %j", (rule, line) => {
+    expect(bashDenyMatches(rule, line)).toBe(true);
+  });
+
+  it.each([
+    ["git push*", "git -c color.ui=never status"],
+    ["git push*", "git -c alias.st=status st"],
+    ["rm -rf*", "git -c user.name=me commit -m x"],
+  ])("deny %j leaves %j alone", (rule, line) => {
+    expect(bashDenyMatches(rule, line)).toBe(false);
+  });
+});
