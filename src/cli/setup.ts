@@ -84,6 +84,9 @@ export async function prepareSession(
     throw err;
   }
   if (opts.continue && opts.resume) throw new UsageError("--continue and --resume cannot be used together");
+  // `--resume ""` (an unset shell variable) must not quietly start a new session.
+  if (opts.resume !== undefined && opts.resume.trim() === "")
+    throw new UsageError("--resume needs a session id (tern sessions lists them)");
   const resume = opts.resume ? { id: opts.resume } : opts.continue ? { latest: true as const } : undefined;
 
   try {

@@ -14,6 +14,7 @@ import { openLedger, preloadLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
+import { replayInto } from "../record/replay.js";
 import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordLine } from "../record/types.js";
@@ -131,9 +132,7 @@ export function peekSessionModel(home: string, cwd: string, target: ResumeTarget
   // names the same model; a resume of a long record then parses the record once, not twice.
   const meta = readFreshMeta(dir);
   if (meta?.model) return meta.model;
-  const fold = new RecordFold();
-  for (const line of loadRecord(recordFile(dir)).lines) fold.apply(line);
-  return fold.model;
+  return replayInto(new RecordFold(), loadRecord(recordFile(dir))).model;
 }
 
 export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
@@ -148,7 +147,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     ({ id, dir } = findResumeDir(home, cwd, opts.resume));
     const loaded = loadRecord(recordFile(dir));
     warnings.push(...loaded.warnings);
-    for (const line of loaded.lines) fold.apply(line);
+    replayInto(fold, loaded);
     writer = openSessionWriter(dir, { lines: loaded.lines });
     // A crash between creating the folder and the first line leaves an empty record: it gets
     // the session_start every record begins with before anything else is written.
@@ -162,7 +161,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   } else {
     const created = createSession(home, { cwd, model: model.id });
     ({ id, dir, writer } = created);
-    for (const line of loadRecord(recordFile(dir)).lines) fold.apply(line);
+    replayInto(fold, loadRecord(recordFile(dir)));
   }
 
   const registry = createBuiltinRegistry();

@@ -2,6 +2,7 @@
 // resume does (a crash-cut exchange closed first), check every line before it is written, and
 // restore into the session's own workspace, wherever the command was started.
 import { RecordFold } from "../record/fold.js";
+import { replayInto } from "../record/replay.js";
 import { loadRecord } from "../record/load.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
@@ -35,7 +36,7 @@ async function withRecord<T>(
 ): Promise<T> {
   const { id, dir } = locate(target);
   const loaded = loadRecord(recordFile(dir));
-  const fold = RecordFold.from(loaded.lines);
+  const fold = replayInto(new RecordFold(), loaded);
   const writer = openSessionWriter(dir, { lines: loaded.lines });
   try {
     const commit = (record: NewRecord) => {
@@ -65,7 +66,7 @@ export function redoCommand(target: Target, opts: { force: boolean }): Promise<U
 
 export async function diffCommand(target: Target, opts: { turn?: number; color: boolean }): Promise<string> {
   const { id, dir } = locate(target);
-  const fold = RecordFold.from(loadRecord(recordFile(dir)).lines);
+  const fold = replayInto(new RecordFold(), loadRecord(recordFile(dir)));
   const cwd = fold.sessionStart?.cwd || target.cwd;
   return diffTurns(await shadowRepoFor(target.home, cwd, id), fold.archive, opts);
 }

@@ -8,6 +8,10 @@ import { emptyUsage } from "../vocab/usage.js";
 export interface LoadedRecord {
   lines: RecordLine[];
   warnings: string[];
+  /** Where it was read from (normally the file path), for messages. */
+  name: string;
+  /** The 1-based line of the text each of `lines` came from (blank lines are skipped). */
+  lineNumbers: number[];
 }
 
 /** Field defaults per type: a line written before a field existed gets these (R-REC-7). */
@@ -86,6 +90,7 @@ export function normalizeLine(raw: unknown): RecordLine {
 export function parseRecord(text: string, name: string): LoadedRecord {
   const warnings: string[] = [];
   const lines: RecordLine[] = [];
+  const lineNumbers: number[] = [];
   const parts = text.split("\n");
   // The element after the final "\n" is "" for a clean file, else a fragment without newline.
   const tornFragment = parts.pop() ?? "";
@@ -109,8 +114,9 @@ export function parseRecord(text: string, name: string): LoadedRecord {
       throw new RecordError(`${name}: line ${i + 1}: seq ${line.seq} does not follow ${prevSeq}`);
     prevSeq = line.seq;
     lines.push(line);
+    lineNumbers.push(i + 1);
   }
-  return { lines, warnings };
+  return { lines, warnings, name, lineNumbers };
 }
 
 /** Loads a record file. Throws RecordError for a corrupt line (not the last) or a newer format. */

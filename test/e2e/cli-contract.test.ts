@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jsonEvents } from "../support/cli.js";
-import { openaiStream, openaiText } from "../support/openai-script.js";
+import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useE2E, writeUserConfig } from "./tools-support.js";
 
 const e = useE2E();
@@ -186,6 +186,37 @@ describe("sessions", () => {
     const result = await run(["run", ...mock(), "--resume", "nope", "hi"], { OPENAI_API_KEY: "x" });
     expect(result.code).toBe(2);
     expectOneLineError(result.stderr, /no session 'nope'/);
+  });
+
+  it("refuses an empty --resume id in one line, exit 2, without starting a session", async () => {
+    const result = await run(["run", ...mock(), "--resume", "", "hi"], { OPENAI_API_KEY: "x" });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /--resume needs a session id/);
+    expect(existsSync(join(e.dirs.home, "sessions"))).toBe(false);
+  });
+
+  it("names the file and line of a record line that is out of place (a result deleted), exit 2", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([
+        { id: "a", name: "read_file", args: { path: "x.txt" } },
+        { id: "b", name: "read_file", args: { path: "x.txt" } },
+      ]),
+      openaiText("done"),
+    );
+    writeFileSync(join(e.dirs.workspace, "x.txt"), "x\n");
+    expect((await run(["run", ...mock(), "first"], { OPENAI_API_KEY: "x" })).code).toBe(0);
+    const sessions = join(e.dirs.home, "sessions");
+    const [workspace] = readdirSync(sessions);
+    const [id] = readdirSync(join(sessions, workspace));
+    const file = join(sessions, workspace, id, "record.jsonl");
+    const lines = readFileSync(file, "utf8").split("\n");
+    const cut = lines.findIndex((l) => l.includes('"type":"tool_result"') && l.includes('"id":"b"'));
+    lines.splice(cut, 1);
+    writeFileSync(file, lines.join("\n"));
+    const result = await run(["run", ...mock(), "--continue", "again"], { OPENAI_API_KEY: "x" });
+    expect(result.code).toBe(2);
+    const next = lines.findIndex((l, i) => i >= cut && l.trim() !== "");
+    expectOneLineError(result.stderr, new RegExp(`record\\.jsonl: line ${next + 1}: `));
   });
 
   it("refuses a record with a corrupt middle line in one line naming file and line, exit 2", async () => {
