@@ -177,7 +177,12 @@ function buildProgram(version: string, setResult: SetResult, argv: readonly stri
   const program = new Command("tern")
     .description("A terminal coding agent")
     .version(version, "-V, --version")
-    .showHelpAfterError("(run 'tern --help' for usage)")
+    // A parse error is one line: commander's message (with its "Did you mean" folded in) and
+    // where to read more.
+    .configureOutput({
+      outputError: (text, write) =>
+        write(`${text.trim().replace(/\s*\n\s*/g, " ")} (run 'tern --help' for usage)\n`),
+    })
     // Options after a subcommand belong to it: `tern run --model x` must not be taken by `tern`.
     .enablePositionalOptions();
   // A command line that starts with a subcommand (`tern run …`) parses the same with only that

@@ -64,7 +64,15 @@ describe("R-CLI-2 exit codes and stop reasons", () => {
   });
 
   it("exits 2 for an unknown option and for a missing prompt", async () => {
-    expect((await run(["run", "--no-such-flag", "hi"])).code).toBe(2);
+    const unknown = await run(["run", "--no-such-flag", "hi"]);
+    expect(unknown.code).toBe(2);
+    expectOneLineError(unknown.stderr, /unknown option '--no-such-flag'.*tern --help/);
+    const typo = await run(["run", "--modle", "x", "hi"]);
+    expect(typo.code).toBe(2);
+    expectOneLineError(typo.stderr, /unknown option '--modle' \(Did you mean --model\?\)/);
+    const missing = await run(["fork"]);
+    expect(missing.code).toBe(2);
+    expectOneLineError(missing.stderr, /missing required argument 'id'/);
     const empty = await run(["run", ...mock()]);
     expect(empty.code).toBe(2);
     expectOneLineError(empty.stderr, /needs a prompt/);
