@@ -4,6 +4,7 @@
 // every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
 import type { Config } from "./types.js";
 import { escapeRegExp, wildcardMatches } from "./wildcard.js";
+import { hideFromProcEnviron } from "./environ-scrub.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
 export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
@@ -116,14 +117,26 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
   const keyNames = config ? providerKeyNames(config) : new Set<string>();
   const include = config?.shellEnv.include ?? [];
   const exclude = [...SECRET_NAME_PATTERNS, ...(config?.shellEnv.exclude ?? [])];
+  const secretNames = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (keyNames.has(name) || !matchesAny(name, exclude)) continue;
     // A variable the user passes to tools on purpose (shellEnv.include) is not treated as secret.
-    if (!matchesAny(name, include)) registerSecret(value);
-    else if (value !== undefined && secrets.delete(value.trim())) formsStale = true;
+    if (!matchesAny(name, include)) {
+      registerSecret(value);
+      secretNames.add(name);
+    } else if (value !== undefined && secrets.delete(value.trim())) formsStale = true;
   }
   // Provider keys last: a key is secret even if an included variable holds the same value.
-  for (const name of keyNames) registerSecret(env[name]);
+  for (const name of keyNames) {
+    registerSecret(env[name]);
+    if (env[name] !== undefined) secretNames.add(name);
+  }
+  if (env === process.env) {
+    // And any variable holding a secret's value under a harmless name (`ALIAS=$OPENAI_API_KEY`).
+    for (const [name, value] of Object.entries(env))
+      if (value !== undefined && secrets.has(value.trim())) secretNames.add(name);
+    hideFromProcEnviron(secretNames);
+  }
   // Credentials configured as provider headers (Authorization, x-api-key…) are keys too.
   for (const provider of Object.values(config?.providers ?? {})) {
     for (const [header, value] of Object.entries(provider.headers ?? {})) {

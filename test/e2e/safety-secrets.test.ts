@@ -1,7 +1,7 @@
 // R-CFG-3 / R-BASH-1 through the built CLI: a model running `env` sees no key, and a key value
 // that reaches tern from outside (tool output, a provider error body in any spelling) is
 // redacted by value in every place tern writes: stdout, stderr, record, export, next request.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiError, openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -36,13 +36,20 @@ describe("tool processes get a scrubbed environment (R-CFG-3, R-BASH-1)", () => 
     e.provider.enqueue(
       openaiToolCalls([
         { id: "env", name: "bash", args: { command: "env | sort" } },
-        // tern's own environment is readable by its children: what they print is redacted.
+        // tern's start-up environment is readable by its children in /proc: the values are
+        // blanked there, so no spelling of them (here one redaction cannot see) gets out.
         {
           id: "parent",
           name: "bash",
           args: {
-            command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep -E '^(OPENAI_API_KEY|CORP_KEY_VAR)='",
+            command:
+              "tr '\\0' '\\n' < /proc/$PPID/environ | grep -E '^(OPENAI_API_KEY|CORP_KEY_VAR|GITHUB_TOKEN)='",
           },
+        },
+        {
+          id: "dotted",
+          name: "bash",
+          args: { command: "tr '\\0' '\\n' < /proc/$PPID/environ | sed 's/./&./g'" },
         },
       ]),
       openaiText("ok"),
@@ -80,7 +87,18 @@ describe("tool processes get a scrubbed environment (R-CFG-3, R-BASH-1)", () => 
     expect(env).toMatch(/^PUBLIC_TOKEN=public-ok-value$/m);
     expect(env).toMatch(/^PATH=/m);
     const parent = r.events.find((ev) => ev.type === "tool_result" && ev.id === "parent").content as string;
-    expect(parent.split("\n").sort()).toEqual(["CORP_KEY_VAR=[redacted]", "OPENAI_API_KEY=[redacted]"]);
+    expect(parent.split("\n").sort()).toEqual([
+      `CORP_KEY_VAR=${"*".repeat(CUSTOM.length)}`,
+      `GITHUB_TOKEN=${"*".repeat("ghp_tokenvalue123456".length)}`,
+      `OPENAI_API_KEY=${"*".repeat(KEY.length)}`,
+    ]);
+    const dotted = r.events.find((ev) => ev.type === "tool_result" && ev.id === "dotted").content as string;
+    expect(dotted).toContain("O.P.E.N.A.I._.A.P.I._.K.E.Y.=.*.*");
+    for (const secret of [KEY, CUSTOM, "ghp_tokenvalue123456", "hunter2hunter2"])
+      expect(dotted).not.toContain(secret.split("").join("."));
+    // Only secrets are blanked (the tools' own environment, checked above, is built from tern's
+    // variables, not from this copy: PUBLIC_TOKEN, passed on purpose, reaches them intact).
+    expect(dotted).toContain("H.A.R.M.L.E.S.S._.S.E.T.T.I.N.G.=.v.i.s.i.b.l.e");
     for (const secret of [KEY, CUSTOM, "ghp_tokenvalue123456", "hunter2hunter2"]) {
       expect(r.stdout).not.toContain(secret);
       expect(everythingWritten()).not.toContain(secret);
@@ -146,7 +164,9 @@ describe("keys that reach tern in pieces (R-CFG-3)", () => {
   const LONG = `sk-proj-${"A1b2C3d4E5f6G7h8".repeat(8)}XyZ`;
 
   it("a dump tool that wraps or spaces the key, and a key streamed across deltas, are redacted", async () => {
-    const environ = "tr '\\0' '\\n' < /proc/$PPID/environ | grep '^OPENAI_API_KEY='";
+    // The key as a tool may find it (a dotenv file; tern's own /proc environ is blanked).
+    writeFileSync(join(e.dirs.workspace, ".env"), `OPENAI_API_KEY=${LONG}\n`);
+    const environ = "grep '^OPENAI_API_KEY=' .env";
     e.provider.enqueue(
       openaiToolCalls([
         { id: "b64", name: "bash", args: { command: `${environ} | base64` } },
