@@ -56,6 +56,9 @@ export const WRAPPERS = new Set([
   "watch",
   "su",
   "runuser",
+  // Terminal multiplexers start the command they are given, detached (`screen -dm rm -rf x`).
+  "screen",
+  "tmux",
 ]);
 
 /** Wrappers whose command follows one positional argument (`chroot DIR cmd`, `ssh HOST cmd`). */
@@ -87,9 +90,22 @@ export const SHELLS = new Set([
   "tcsh",
   "csh",
   "rbash",
+  // They read a command line from their input later (`at now <<< 'rm -rf x'`).
+  "at",
+  "batch",
 ]);
 /** Programs whose arguments, joined by spaces, are one command line. */
-export const STRING_RUNNERS = new Set(["eval", "watch", "su", "runuser", "script", "ssh", "alias", "trap"]);
+export const STRING_RUNNERS = new Set([
+  "eval",
+  "watch",
+  "su",
+  "runuser",
+  "script",
+  "ssh",
+  "alias",
+  "trap",
+  "tmux",
+]);
 /** Builtins that run text as commands. */
 export const EVALUATORS = new Set(["eval", "source", "."]);
 export const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);

@@ -4,7 +4,8 @@
 // wrappers (`sudo`, `env`, `timeout`, `xargs`, `exec`, …), leading `VAR=…` assignments and a
 // program's directory; with brace expansion and `$IFS`-style splitting undone, the values the
 // line itself gives its variables, aliases and positional parameters put in (bash-deny-facts.ts),
-// with what git's `-c` settings run (aliases, command-valued settings: bash-deny-git.ts), and
+// with what git's `-c` settings run (aliases, command-valued settings: bash-deny-git.ts) and what
+// package runners run (`npx …`, `npm exec …`: bash-deny-runners.ts), and
 // with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
 import { aliasExpanded, type LineFacts, lineFacts, substituted } from "./bash-deny-facts.js";
@@ -19,6 +20,7 @@ import {
   WRAPPERS,
 } from "./bash-deny-programs.js";
 import { gitConfigRuns } from "./bash-deny-git.js";
+import { packageRunnerCommands } from "./bash-deny-runners.js";
 import { decodedForms, scriptStrings } from "./bash-deny-text.js";
 import { braceExpanded } from "./brace-expand.js";
 import { parseExpanded, parseShell, type SimpleCommand } from "./shell-parse.js";
@@ -205,6 +207,9 @@ function unwrap(
     args.map((a) => a.value),
   ))
     collectLine(text, depth + 1, walk);
+  const runner = packageRunnerCommands(name, args);
+  for (const line of runner.lines) collectLine(line, depth + 1, walk);
+  if (runner.from !== null) unwrap(words, at + 1 + runner.from, depth, walk, visited, aliased);
   if (name === "git" && !program.unknown) {
     const runs = gitConfigRuns(args);
     for (const line of runs.lines) collectLine(line, depth + 1, walk);

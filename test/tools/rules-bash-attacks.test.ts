@@ -360,3 +360,29 @@ describe("deny rules see what git's -c settings run", () => {
     expect(bashDenyMatches(rule, line)).toBe(false);
   });
 });
+
+describe("deny rules see what package runners, multiplexers and at run", () => {
+  it.each([
+    "npx -c 'rm -rf x'",
+    "npx --call='rm -rf x'",
+    "npm exec -c 'rm -rf x'",
+    "npm exec -- rm -rf x",
+    "yarn exec rm -rf x",
+    "pnpm dlx rm -rf x",
+    "npx rm -rf x",
+    "tmux new -d 'rm -rf x'",
+    "tmux new-session -d rm -rf x",
+    "screen -dm rm -rf x",
+    "at now <<< 'rm -rf x'",
+  ])("deny rm -rf* catches %j", (line) => {
+    expect(bashDenyMatches("rm -rf*", line)).toBe(true);
+  });
+
+  it("npm's own commands are still ordinary: `always` for npm test covers npm test …", () => {
+    expect(bashDenyMatches("rm -rf*", "npm test -- --force")).toBe(false);
+    expect(bashDenyMatches("rm -rf*", "npm run clean")).toBe(false);
+    const p = new ApprovalPolicy({ mode: "ask", allow: [], deny: [], cwd: dirs.workspace });
+    p.grantAlways(bashCall("npm test"));
+    expect(p.decide(bashCall("npm test -- -u"))).toBe("allow");
+  });
+});
