@@ -7,7 +7,21 @@ import { escapeRegExp, wildcardMatches } from "./wildcard.js";
 import { hideFromProcEnviron } from "./environ-scrub.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
-export const SECRET_NAME_PATTERNS = ["*_API_KEY", "*_TOKEN", "*SECRET*", "*PASSWORD*", "*_CREDENTIALS"];
+export const SECRET_NAME_PATTERNS = [
+  "*_API_KEY",
+  "*_TOKEN",
+  "*SECRET*",
+  "*PASSWORD*",
+  "*_CREDENTIALS",
+  // Beyond the SPEC's list, names that hold keys as often: a bare `API_KEY`, `STRIPE_APIKEY`,
+  // `SSH_PRIVATE_KEY`, `DB_PASSWD`, `GITHUB_PAT` (shellEnv.include passes one on purpose).
+  "API_KEY",
+  "APIKEY",
+  "*_APIKEY",
+  "*PRIVATE_KEY*",
+  "*_PASSWD",
+  "*_PAT",
+];
 /** Shorter values are not redacted: a key "x" would otherwise erase every x tern prints. */
 const MIN_SECRET_LENGTH = 8;
 export const REDACTED = "[redacted]";

@@ -133,9 +133,21 @@ describe("scrubbed environment", () => {
         CI_JOB_TOKEN: "ci",
         COPY_OF_KEY: "corp-key-value-42",
         EDITOR: "vi",
+        API_KEY: "a",
+        STRIPE_APIKEY: "b",
+        SSH_PRIVATE_KEY: "c",
+        DB_PASSWD: "d",
+        GITHUB_PAT: "e",
+        KEYBOARD_LAYOUT: "us",
       },
       config,
     );
-    expect(env).toEqual({ PATH: "/bin", HOME: "/home/u", CI_JOB_TOKEN: "ci", EDITOR: "vi" });
+    expect(env).toEqual({
+      PATH: "/bin",
+      HOME: "/home/u",
+      CI_JOB_TOKEN: "ci",
+      EDITOR: "vi",
+      KEYBOARD_LAYOUT: "us",
+    });
   });
 });
