@@ -1,6 +1,6 @@
 // The command-line contract of SPEC §1. Parsing here, each action's implementation in commands.ts.
 import { Command, CommanderError, Option } from "commander";
-import { registerSecretsFromEnv } from "../config/secrets.js";
+import { ownProcEnviron, registerSecretsFromEnv } from "../config/secrets.js";
 import { redactTerminalOutput } from "./redacted-output.js";
 import type { AcpOptions, CommonOptions, RunOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
@@ -205,6 +205,7 @@ function buildProgram(version: string, setResult: SetResult, argv: readonly stri
 export async function runProgram(argv: string[], version: string): Promise<number> {
   // Before anything can print: values of secret-looking variables are known from the start;
   // configured provider keys join when the session opens (R-CFG-3).
+  ownProcEnviron();
   registerSecretsFromEnv(process.env);
   redactTerminalOutput();
   let result: Promise<number> = Promise.resolve(0);

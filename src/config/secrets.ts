@@ -126,6 +126,13 @@ function providerKeyNames(config: Config): Set<string> {
   return names;
 }
 
+// Blanking /proc's copy of the environment (environ-scrub.ts) is for tern's own process: the
+// CLI turns it on; a program embedding the library keeps its environment as it was.
+let procEnvironOwned = false;
+export function ownProcEnviron(): void {
+  procEnvironOwned = true;
+}
+
 /** Registers the values of every provider key and of every variable whose name looks secret. */
 export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config): void {
   const keyNames = config ? providerKeyNames(config) : new Set<string>();
@@ -145,7 +152,7 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     registerSecret(env[name]);
     if (env[name] !== undefined) secretNames.add(name);
   }
-  if (env === process.env) {
+  if (env === process.env && procEnvironOwned) {
     // And any variable holding a secret's value under a harmless name (`ALIAS=$OPENAI_API_KEY`).
     for (const [name, value] of Object.entries(env))
       if (value !== undefined && secrets.has(value.trim())) secretNames.add(name);
