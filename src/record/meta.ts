@@ -2,7 +2,7 @@
 // derived: stale or missing (its recordSize differs from the record's size) means rebuild.
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RecordLine } from "./types.js";
+import type { ForkParent, RecordLine } from "./types.js";
 import { addCost } from "../vocab/cost.js";
 
 export interface SessionMeta {
@@ -21,7 +21,7 @@ export interface SessionMeta {
    * for each `/compact` summary outside a turn. `null` = unknown.
    */
   turnCosts: Record<string, number | null>;
-  parent?: { session: string; turn: number };
+  parent?: ForkParent;
   lastSeq: number;
   /** Size of record.jsonl this summary describes. */
   recordSize: number;
@@ -72,6 +72,7 @@ export function updateMeta(meta: SessionMeta, line: RecordLine): void {
       }
       break;
     case "turn_end": {
+      if (copiedFromParent(meta, line)) break;
       // A `/retry` runs a turn again: its cost adds to the turn's, as in the ledger (R-REC-8).
       const key = String(line.turn);
       const before = meta.turnCosts[key];
@@ -79,9 +80,22 @@ export function updateMeta(meta: SessionMeta, line: RecordLine): void {
       break;
     }
     case "compaction":
-      if (line.bill) meta.turnCosts[`compaction ${line.seq}`] = line.bill.cost;
+      if (line.bill && !copiedFromParent(meta, line))
+        meta.turnCosts[`compaction ${line.seq}`] = line.bill.cost;
       break;
   }
+}
+
+/**
+ * A fork's copied lines are the parent's bill, not the fork's: its cost counts from its own
+ * lines, as the ledger does (bill.ts `firstOwnIndex`; forks made before `parent.seq` existed end
+ * the copy with `parent.turn`).
+ */
+function copiedFromParent(meta: SessionMeta, line: RecordLine): boolean {
+  const parent = meta.parent;
+  if (!parent) return false;
+  if (parent.seq !== undefined) return line.seq <= parent.seq;
+  return line.type === "turn_end" && line.turn <= parent.turn;
 }
 
 /** Sum of turn costs; null when any is unknown. */

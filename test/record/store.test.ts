@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } f
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
-import { META_FILE, titleOf } from "../../src/record/meta.js";
+import { META_FILE, metaFromLines, titleOf, totalCost } from "../../src/record/meta.js";
 import {
   createSession,
   findSession,
@@ -14,7 +14,7 @@ import {
   workspaceKey,
 } from "../../src/record/store.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
-import { R } from "./helpers.js";
+import { R, stamp } from "./helpers.js";
 
 let dirs: TempDirs;
 beforeEach(() => {
@@ -130,6 +130,22 @@ describe("sessions", () => {
     const [entry] = listSessions(dirs.home, dirs.workspace);
     expect(entry.turns).toBe(2);
     expect(entry.cost).toBeCloseTo(0.8);
+  });
+
+  it("a fork's cost leaves out the turns it copied from its parent, as the ledger does", () => {
+    const lines = stamp([
+      { ...R.start(), parent: { session: "p", turn: 1, seq: 4 } },
+      R.user(1, "copied"),
+      R.assistant(1, 1, "a"),
+      R.end(1, 0.5),
+      R.user(2, "own"),
+      R.assistant(2, 1, "b"),
+      R.end(2, 0.25),
+    ]);
+    expect(totalCost(metaFromLines(lines, 0))).toBeCloseTo(0.25);
+    // A fork made before parent.seq existed: the copy ends with parent.turn.
+    const old = lines.map((l, i) => (i === 0 ? { ...l, parent: { session: "p", turn: 1 } } : l));
+    expect(totalCost(metaFromLines(old as typeof lines, 0))).toBeCloseTo(0.25);
   });
 
   it("lists an unreadable session with its error instead of failing", () => {
