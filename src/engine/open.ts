@@ -15,6 +15,7 @@ import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { replayInto } from "../record/replay.js";
+import { clearUnbilled, readUnbilled } from "../record/unbilled.js";
 import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordLine } from "../record/types.js";
@@ -154,8 +155,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     if (fold.archive.length === 0)
       commitChecked(fold, writer, { type: "session_start", id, cwd, model: model.id });
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
-    for (const record of recoverOnLoad(fold, { cost: priceFor(config, model) }))
+    for (const record of recoverOnLoad(fold, { cost: priceFor(config, model), unbilled: readUnbilled(dir) }))
       commitChecked(fold, writer, record);
+    clearUnbilled(dir);
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {

@@ -9,6 +9,7 @@ import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
 import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
+import { writeUnbilled } from "../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
   return runTurnLoop(turnPorts(core), input, signal);
@@ -59,6 +60,22 @@ export function turnPorts(core: SessionCore): TurnPorts {
   };
 }
 
+/**
+ * Every attempt so far failed (a retry is due): their usage is billed with the round's answer or
+ * the turn's end, and until then kept beside the record, for a crash to bill (record/unbilled.ts).
+ */
+function keepUnbilled(core: SessionCore, byAttempt: Map<number, Usage>, attempts: number): void {
+  const turn = core.fold.openTurn?.turn;
+  if (turn === undefined || byAttempt.size === 0) return;
+  let usage = emptyUsage();
+  for (const u of byAttempt.values()) usage = addUsage(usage, u);
+  try {
+    writeUnbilled(core.dir, { turn, attempts, usage, afterSeq: core.fold.lastSeq });
+  } catch {
+    // A full disk: the live turn still bills them; only a crash now would miss them.
+  }
+}
+
 async function streamRound(
   core: SessionCore,
   round: number,
@@ -89,7 +106,8 @@ async function streamRound(
         core.publish({ type: "hosted_tool", name: event.name, status: event.status, detail: event.detail });
     },
     onDiscard: (attempt) => core.publish({ type: "stream_discarded", round, attempt }),
-    onRetry: (info) =>
+    onRetry: (info) => {
+      keepUnbilled(core, byAttempt, spent.attempts);
       core.publish({
         type: "retry_scheduled",
         attempt: info.attempt,
@@ -97,7 +115,8 @@ async function streamRound(
         reason: info.reason,
         status: info.status,
         message: info.operatorMessage,
-      }),
+      });
+    },
   });
   // The answered attempt's usage is what the record keeps with the answer (it may have come in
   // a usage event rather than the result).

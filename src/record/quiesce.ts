@@ -3,7 +3,8 @@
 // capstone for a turn a crash cut off. Never an assistant message, never a system-role marker.
 import type { RecordFold } from "./fold.js";
 import type { NewRecord } from "./types.js";
-import type { Usage } from "../vocab/usage.js";
+import type { Unbilled } from "./unbilled.js";
+import { addUsage, type Usage } from "../vocab/usage.js";
 
 export type QuiesceReason = "cancelled" | "session_ended" | "replied" | "failed";
 
@@ -36,6 +37,8 @@ export function quiesce(fold: RecordFold, reason: QuiesceReason): NewRecord[] {
 export interface RecoverOptions {
   /** Prices the run's usage; absent or null = unknown cost (the record holds no prices). */
   cost?: (usage: Usage, model: string | undefined) => number | null;
+  /** Failed attempts the crash kept out of the record (unbilled.ts). */
+  unbilled?: Unbilled;
 }
 
 /**
@@ -47,7 +50,19 @@ export function recoverOnLoad(fold: RecordFold, opts: RecoverOptions = {}): NewR
   const out = quiesce(fold, "session_ended");
   const turn = fold.openTurn;
   if (!turn) return out;
-  const run = turn.run;
+  const run = { ...turn.run, usage: { ...turn.run.usage } };
+  const kept = opts.unbilled;
+  // Still owed only if nothing billed them since: no answer and no turn_end after the file.
+  if (
+    kept &&
+    kept.turn === turn.turn &&
+    !fold.archive.some(
+      (l) => l.seq > kept.afterSeq && (l.type === "assistant_message" || l.type === "turn_end"),
+    )
+  ) {
+    run.modelCalls += kept.attempts;
+    run.usage = addUsage(run.usage, kept.usage);
+  }
   const interrupted = out.filter((r) => r.type === "tool_result" && r.outcome === "interrupted").length;
   const started = Date.parse(run.startedAt);
   const last = Date.parse(turn.lastTs);

@@ -285,3 +285,49 @@ describe("tern metrics on a new TERN_HOME", () => {
     expect(JSON.parse(rebuilt.stdout)).toEqual({ rows: [], totals: [], models: [] });
   });
 });
+
+describe("a crash while a retry waits (R-REC-8)", () => {
+  it("bills the failed attempt's usage in the aborted turn when the session resumes", async () => {
+    // A long wait before the retry: the test kills tern inside it.
+    writeFileSync(
+      join(dirs.home, "config.json"),
+      JSON.stringify({
+        retry: { baseDelaySeconds: 30, maxDelaySeconds: 30, maxRetries: 2 },
+        models: { [MODEL]: { pricing: PRICE } },
+      }),
+    );
+    provider.enqueue(
+      cutAfterUsage({ prompt_tokens: 400, completion_tokens: 6 }),
+      openaiText("after", { prompt_tokens: 50, completion_tokens: 2 }),
+    );
+    const child = spawn(process.execPath, [TERN_BIN, "run", "--json", ...modelArgs(), "first"], {
+      cwd: dirs.workspace,
+      env: cliEnv(dirs.home),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !jsonEvents(stdout).some((e) => e.type === "retry_scheduled"))
+      await new Promise((r) => setTimeout(r, 20));
+    expect(jsonEvents(stdout).some((e) => e.type === "retry_scheduled")).toBe(true);
+    child.kill("SIGKILL");
+    await exited;
+
+    const resumed = await tern(["run", ...modelArgs(), "--continue", "again"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const { rows } = await metricsJson();
+    const turn1 = rows.find((r: any) => r.turn === 1);
+    expect(turn1).toMatchObject({ stopReason: "aborted", modelCalls: 1, prompt: 400, completion: 6 });
+    expect(turn1.cost).toBeCloseTo(priced({ prompt: 400, completion: 6, cacheRead: 0, cacheWrite: 0 }));
+    // Every request that reported usage is in exactly one row.
+    expect(sum(rows, "prompt")).toBe(450);
+    expect(await metricsJson(["--rebuild"])).toEqual(await metricsJson());
+    // The file that kept it is gone once billed.
+    const id = jsonEvents(stdout).find((e) => e.type === "session").id;
+    expect(existsSync(join(dirs.home, "sessions", workspaceKey(dirs.workspace), id, "unbilled.json"))).toBe(
+      false,
+    );
+  });
+});

@@ -98,6 +98,52 @@ describe("recoverOnLoad", () => {
     expect(f.check(R.user(2, "again"))).toBeNull();
     expect(recoverOnLoad(f)).toEqual([]);
   });
+
+  describe("failed attempts kept beside the record (unbilled.json)", () => {
+    // Turn 2 was cut while a retry waited: two failed attempts had reported usage.
+    const cut = (): NewRecord[] => [
+      R.start(),
+      R.user(1, "one"),
+      R.assistant(1, 1, "done", [], usage(10, 1)),
+      R.end(1),
+      R.user(2, "two"),
+    ];
+    const kept = { turn: 2, attempts: 2, usage: usage(300, 7), afterSeq: 5 };
+    const end = (recs: NewRecord[]) => recs.find((r) => r.type === "turn_end") as any;
+
+    it("are billed in the aborted turn_end", () => {
+      const f = RecordFold.from(stamp(cut()));
+      const out = end(recoverOnLoad(f, { cost: (u) => u.prompt * 0.001, unbilled: kept }));
+      expect(out).toMatchObject({
+        turn: 2,
+        stopReason: "aborted",
+        modelCalls: 2,
+        usage: usage(300, 7),
+        cost: 0.3,
+      });
+    });
+
+    it("are not billed twice once the round's answer or a turn_end followed them", () => {
+      const answered = RecordFold.from(
+        stamp([...cut(), R.assistant(2, 1, "", [call("a", "bash")], usage(20, 2))]),
+      );
+      expect(end(recoverOnLoad(answered, { unbilled: kept }))).toMatchObject({
+        modelCalls: 1,
+        usage: usage(20, 2),
+      });
+      // A turn 2 that ended (failed) and was run again by /retry: the file is the old run's.
+      const retried = RecordFold.from(stamp([...cut(), R.end(2, 0.1, "failed"), R.user(2, "two")]));
+      expect(end(recoverOnLoad(retried, { unbilled: kept }))).toMatchObject({
+        modelCalls: 0,
+        usage: usage(0, 0),
+      });
+    });
+
+    it("belong to their turn only", () => {
+      const f = RecordFold.from(stamp(cut()));
+      expect(end(recoverOnLoad(f, { unbilled: { ...kept, turn: 1 } }))).toMatchObject({ modelCalls: 0 });
+    });
+  });
 });
 
 describe("resume", () => {

@@ -134,7 +134,7 @@ describe("sessions", () => {
 
   it("a fork's cost leaves out the turns it copied from its parent, as the ledger does", () => {
     const lines = stamp([
-      { ...R.start(), parent: { session: "p", turn: 1, seq: 4 } },
+      { type: "session_start", id: "s1", cwd: "/ws", model: "m", parent: { session: "p", turn: 1, seq: 4 } },
       R.user(1, "copied"),
       R.assistant(1, 1, "a"),
       R.end(1, 0.5),

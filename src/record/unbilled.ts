@@ -1,0 +1,38 @@
+// Failed attempts' usage that the record does not hold yet. A round's failed attempts are billed
+// with its answer (`assistant_message.failedUsage`) or by the engine's turn_end; if tern is
+// killed before either (typically while a retry waits), this file keeps them, and crash recovery
+// bills them in the `aborted` turn_end (R-REC-8: every request that returned usage is in a row).
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Usage } from "../vocab/usage.js";
+
+export const UNBILLED_FILE = "unbilled.json";
+
+export interface Unbilled {
+  turn: number;
+  /** Failed requests of the round so far, and the usage they reported. */
+  attempts: number;
+  usage: Usage;
+  /** The record's last seq when written: a later assistant_message or turn_end billed them. */
+  afterSeq: number;
+}
+
+export function writeUnbilled(dir: string, unbilled: Unbilled): void {
+  const file = join(dir, UNBILLED_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(unbilled), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+export function readUnbilled(dir: string): Unbilled | undefined {
+  try {
+    const u = JSON.parse(readFileSync(join(dir, UNBILLED_FILE), "utf8")) as Unbilled;
+    return Number.isInteger(u.turn) && Number.isInteger(u.afterSeq) && u.usage ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function clearUnbilled(dir: string): void {
+  rmSync(join(dir, UNBILLED_FILE), { force: true });
+}
