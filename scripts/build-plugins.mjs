@@ -113,3 +113,22 @@ export const privateZodMini = {
     }));
   },
 };
+
+// tern's own modules take `createRequire` from node:module only to require packages and Node's
+// modules from the built file. The CLI's files become CommonJS (commonjs-chunks.mjs), where every
+// file has `require` already, resolving from the same folder: loading node:module for it would
+// also load part of Node's ES module loader (~0.1 MB). The library's ES module build keeps it.
+export const nativeRequire = {
+  name: "native-require",
+  setup(b) {
+    b.onResolve({ filter: /^node:module$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer)
+        ? { path: "node:module", namespace: "tern-native-require" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "tern-native-require" }, () => ({
+      contents: "export function createRequire() { return require; }",
+      loader: "js",
+    }));
+  },
+};

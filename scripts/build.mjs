@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import {
   dropZodLocales,
   lazyCommanderSpawn,
+  nativeRequire,
   noReactDevtools,
   privateZodMini,
   startPathAnchor,
@@ -79,7 +80,14 @@ const result = await build({
   minifySyntax: true,
   minifyIdentifiers: true,
   metafile: analyze,
-  plugins: [dropZodLocales, noReactDevtools, privateZodMini, lazyCommanderSpawn, startPathAnchor],
+  plugins: [
+    dropZodLocales,
+    noReactDevtools,
+    privateZodMini,
+    lazyCommanderSpawn,
+    startPathAnchor,
+    nativeRequire,
+  ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
   external: ["yaml"],

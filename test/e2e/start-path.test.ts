@@ -37,8 +37,10 @@ describe("the start path of tern run", () => {
     // model calls no tool spawns nothing and asks nothing.
     for (const name of ["child_process", "readline", "readline/promises", "fs/promises"])
       expect(loaded.builtins).not.toContain(name);
-    // Nor Node's ES module loader (with its fs/promises and readline): the build is CommonJS.
+    // Nor Node's ES module loader (with its fs/promises and readline): the build is CommonJS, and
+    // its files use their own `require` rather than node:module's createRequire.
     for (const name of [
+      "module",
       "internal/modules/esm/translators",
       "internal/modules/esm/module_job",
       "internal/fs/promises",
