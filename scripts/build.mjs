@@ -65,6 +65,10 @@ const requireShim =
 // test, a session) never finds it half-written.
 const out = `${target}.build-${process.pid}`;
 rmSync(out, { recursive: true, force: true });
+// A build that fails leaves nothing half-built beside the target.
+process.on("exit", (code) => {
+  if (code !== 0) rmSync(out, { recursive: true, force: true });
+});
 const result = await build({
   entryPoints: { tern: "src/cli/main.ts" },
   outdir: out,
