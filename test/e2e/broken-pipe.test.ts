@@ -7,18 +7,10 @@ import { afterEach, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { killLeftovers, recordText, runArgs, sessionDirs, startTern } from "./process-support.js";
 import { useE2E } from "./tools-support.js";
+import { running } from "../support/process-state.js";
 
 const e = useE2E();
 afterEach(killLeftovers);
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 it("cancels the turn, kills the running command and exits 141 when stdout's reader leaves", async () => {
   e.provider.enqueue(

@@ -99,9 +99,13 @@ function recordText(id: string): string {
   return existsSync(file) ? readFileSync(file, "utf8") : "";
 }
 
-/** `tern run` killed with SIGKILL while its bash call runs (the test decides when). */
-async function runAndKillMidTool(prompt: string): Promise<string> {
-  const child = spawn(process.execPath, [TERN_BIN, "run", "--json", "--yes", ...modelArgs(), prompt], {
+/** `tern run --json` killed with SIGKILL as soon as `when` holds of its events (the test decides when). */
+async function runAndKillWhen(
+  extra: string[],
+  prompt: string,
+  when: (events: any[]) => boolean,
+): Promise<any[]> {
+  const child = spawn(process.execPath, [TERN_BIN, "run", "--json", ...extra, ...modelArgs(), prompt], {
     cwd: dirs.workspace,
     env: cliEnv(dirs.home),
     stdio: ["ignore", "pipe", "pipe"],
@@ -110,14 +114,19 @@ async function runAndKillMidTool(prompt: string): Promise<string> {
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   const exited = new Promise((resolve) => child.on("close", resolve));
   const deadline = Date.now() + 30_000;
-  let id = "";
-  while (Date.now() < deadline) {
-    id = jsonEvents(stdout).find((e) => e.type === "session")?.id ?? "";
-    if (id && recordText(id).includes('"type":"tool_start"')) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  while (Date.now() < deadline && !when(jsonEvents(stdout))) await new Promise((r) => setTimeout(r, 20));
   child.kill("SIGKILL");
   await exited;
+  return jsonEvents(stdout);
+}
+
+/** `tern run` killed with SIGKILL while its bash call runs. */
+async function runAndKillMidTool(prompt: string): Promise<string> {
+  let id = "";
+  await runAndKillWhen(["--yes"], prompt, (events) => {
+    id = events.find((e) => e.type === "session")?.id ?? "";
+    return id !== "" && recordText(id).includes('"type":"tool_start"');
+  });
   expect(recordText(id)).toContain('"type":"tool_start"');
   expect(recordText(id)).not.toContain('"type":"turn_end"');
   return id;
@@ -300,20 +309,9 @@ describe("a crash while a retry waits (R-REC-8)", () => {
       cutAfterUsage({ prompt_tokens: 400, completion_tokens: 6 }),
       openaiText("after", { prompt_tokens: 50, completion_tokens: 2 }),
     );
-    const child = spawn(process.execPath, [TERN_BIN, "run", "--json", ...modelArgs(), "first"], {
-      cwd: dirs.workspace,
-      env: cliEnv(dirs.home),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    const exited = new Promise((resolve) => child.on("close", resolve));
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && !jsonEvents(stdout).some((e) => e.type === "retry_scheduled"))
-      await new Promise((r) => setTimeout(r, 20));
-    expect(jsonEvents(stdout).some((e) => e.type === "retry_scheduled")).toBe(true);
-    child.kill("SIGKILL");
-    await exited;
+    const retrying = (events: any[]) => events.some((e) => e.type === "retry_scheduled");
+    const events = await runAndKillWhen([], "first", retrying);
+    expect(retrying(events)).toBe(true);
 
     const resumed = await tern(["run", ...modelArgs(), "--continue", "again"]);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -325,7 +323,7 @@ describe("a crash while a retry waits (R-REC-8)", () => {
     expect(sum(rows, "prompt")).toBe(450);
     expect(await metricsJson(["--rebuild"])).toEqual(await metricsJson());
     // The file that kept it is gone once billed.
-    const id = jsonEvents(stdout).find((e) => e.type === "session").id;
+    const id = events.find((e) => e.type === "session").id;
     expect(existsSync(join(dirs.home, "sessions", workspaceKey(dirs.workspace), id, "unbilled.json"))).toBe(
       false,
     );

@@ -9,19 +9,10 @@ import { loadRecord } from "../../src/record/load.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { killLeftovers, recordHas, recordText, runArgs, sessionDirs, startTern } from "./process-support.js";
 import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
+import { running } from "../support/process-state.js";
 
 const e = useE2E();
 afterEach(killLeftovers);
-
-/** True while the process exists and is not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 const readPid = (name: string) => Number(readFileSync(join(e.dirs.workspace, name), "utf8").trim());
 const fileExists = (name: string) => {

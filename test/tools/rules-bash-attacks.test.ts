@@ -31,6 +31,10 @@ beforeAll(() => {
 });
 afterAll(() => dirs.cleanup());
 
+/** An `ask`-mode policy for the test workspace. */
+const policy = (allow: string[] = [], deny: string[] = []) =>
+  new ApprovalPolicy({ mode: "ask", allow, deny, cwd: dirs.workspace });
+
 let runs = 0;
 /** Runs the line in a fresh folder; returns whether `file` appeared there. */
 function leaves(command: string, file: string): boolean {
@@ -196,8 +200,6 @@ describe("deny rules see what the line itself spells out (R-TOOL-2)", () => {
 });
 
 describe("always grants never cover all of bash (R-TOOL-2)", () => {
-  const policy = () => new ApprovalPolicy({ mode: "ask", allow: [], deny: [], cwd: dirs.workspace });
-
   it.each([
     ["env FOO=1 npm test", "env FOO=1 rm -rf x"],
     ["timeout 5 npm test", "timeout 5 rm -rf x"],
@@ -284,8 +286,6 @@ describe("an allow rule judges only a program word it can know", () => {
 });
 
 describe("variants an outside probe found (each run in bash first)", () => {
-  const policy = (allow: string[], deny: string[] = []) =>
-    new ApprovalPolicy({ mode: "ask", allow, deny, cwd: dirs.workspace });
   const ALLOW = ["bash(echo *)", "bash(cd *)", "bash(./scripts/*)"];
 
   it("a brace expansion in a redirect's target is a path known only when it runs", () => {
@@ -381,7 +381,7 @@ describe("deny rules see what package runners, multiplexers and at run", () => {
   it("npm's own commands are still ordinary: `always` for npm test covers npm test …", () => {
     expect(bashDenyMatches("rm -rf*", "npm test -- --force")).toBe(false);
     expect(bashDenyMatches("rm -rf*", "npm run clean")).toBe(false);
-    const p = new ApprovalPolicy({ mode: "ask", allow: [], deny: [], cwd: dirs.workspace });
+    const p = policy();
     p.grantAlways(bashCall("npm test"));
     expect(p.decide(bashCall("npm test -- -u"))).toBe("allow");
   });

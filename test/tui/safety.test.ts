@@ -6,17 +6,9 @@ import { describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useTui } from "./support.js";
+import { running } from "../support/process-state.js";
 
 const t = useTui();
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function waitForFile(file: string): Promise<string> {
   for (let i = 0; i < 600; i++) {
