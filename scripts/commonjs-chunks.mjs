@@ -49,17 +49,17 @@ export async function toCommonJs(dir, requireShim) {
   for (const [name, source] of sources) {
     if (esm.has(name)) {
       // import() of a CommonJS file would give its whole exports as `default`: require it.
-      const bridged = source.replace(/\bimport\("\.\/([^"]+\.js)"\)/g, (whole, dep) =>
+      const bridged = source.replace(DYNAMIC_IMPORT, (whole, dep) =>
         esm.has(dep) ? whole : `Promise.resolve().then(()=>require("./${dep}"))`,
       );
-      writeFileSync(`${dir}/${name.replace(/\.js$/, ".mjs")}`, `${requireShim}\n${renamed(bridged, esm)}`);
+      writeFileSync(`${dir}/${mjs(name)}`, `${requireShim}\n${renamed(bridged, esm)}`);
       rmSync(`${dir}/${name}`);
       continue;
     }
     let code = converted.get(name);
     if (dynamicImports(source).some((dep) => esm.has(dep))) {
-      const marked = source.replace(/\bimport\("\.\/([^"]+\.js)"\)/g, (whole, dep) =>
-        esm.has(dep) ? `__ternImportEsm("./${dep.replace(/\.js$/, ".mjs")}")` : whole,
+      const marked = source.replace(DYNAMIC_IMPORT, (whole, dep) =>
+        esm.has(dep) ? `__ternImportEsm("./${mjs(dep)}")` : whole,
       );
       code = await commonJs(name, marked, IMPORT_ESM);
     }
@@ -89,14 +89,15 @@ async function commonJs(name, source, prelude = "") {
 }
 
 // esbuild's own output: `import{a as b}from"./chunk-X.js"`, `import"./chunk-X.js"`, `import("./x.js")`.
+const DYNAMIC_IMPORT = /\bimport\("\.\/([^"]+\.js)"\)/g;
+/** The name a file that stays an ES module gets. */
+const mjs = (name) => name.replace(/\.js$/, ".mjs");
 function staticImports(source) {
   return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*)"\.\/([^"]+\.js)"/g)].map((m) => m[1]);
 }
 function dynamicImports(source) {
-  return [...source.matchAll(/\bimport\("\.\/([^"]+\.js)"\)/g)].map((m) => m[1]);
+  return [...source.matchAll(DYNAMIC_IMPORT)].map((m) => m[1]);
 }
 function renamed(source, esm) {
-  return source.replace(/"\.\/([^"]+\.js)"/g, (whole, dep) =>
-    esm.has(dep) ? `"./${dep.replace(/\.js$/, ".mjs")}"` : whole,
-  );
+  return source.replace(/"\.\/([^"]+\.js)"/g, (whole, dep) => (esm.has(dep) ? `"./${mjs(dep)}"` : whole));
 }

@@ -3,7 +3,7 @@
 // what gets replaced. One process-wide set, filled when the configuration is known, read by
 // every writer (record, terminal, ledger) through `redactSecrets` / `redactDeep`.
 import type { Config } from "./types.js";
-import { escapeRegExp, wildcardMatches } from "./wildcard.js";
+import { escapeRegExp, wildcardMatchesAny } from "./wildcard.js";
 import { hideFromProcEnviron } from "./environ-scrub.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
@@ -117,7 +117,7 @@ function mayHoldSecret(text: string): boolean {
   return lowerForms.some((f) => squeezed.includes(f));
 }
 
-const matchesAny = (name: string, globs: string[]) => globs.some((g) => wildcardMatches(g, name, true));
+const matchesAny = (name: string, globs: string[]) => wildcardMatchesAny(globs, name, true);
 
 /** Every configured provider's key variable (the one `apiKeyEnv` names). */
 function providerKeyNames(config: Config): Set<string> {
@@ -129,6 +129,7 @@ function providerKeyNames(config: Config): Set<string> {
 // Blanking /proc's copy of the environment (environ-scrub.ts) is for tern's own process: the
 // CLI turns it on; a program embedding the library keeps its environment as it was.
 let procEnvironOwned = false;
+const hiddenNames = new Set<string>();
 export function ownProcEnviron(): void {
   procEnvironOwned = true;
 }
@@ -152,12 +153,6 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     registerSecret(env[name]);
     if (env[name] !== undefined) secretNames.add(name);
   }
-  if (env === process.env && procEnvironOwned) {
-    // And any variable holding a secret's value under a harmless name (`ALIAS=$OPENAI_API_KEY`).
-    for (const [name, value] of Object.entries(env))
-      if (value !== undefined && secrets.has(value.trim())) secretNames.add(name);
-    hideFromProcEnviron(secretNames);
-  }
   // Credentials configured as provider headers (Authorization, x-api-key…) are keys too.
   for (const provider of Object.values(config?.providers ?? {})) {
     for (const [header, value] of Object.entries(provider.headers ?? {})) {
@@ -166,6 +161,15 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     urlCredentials(provider.baseUrl).forEach(registerSecret);
   }
   for (const set of config?.toolSets ?? []) if ("url" in set) urlCredentials(set.url).forEach(registerSecret);
+  if (env === process.env && procEnvironOwned) {
+    // And any variable holding a secret's value under a harmless name (`ALIAS=$OPENAI_API_KEY`).
+    for (const [name, value] of Object.entries(env))
+      if (value !== undefined && secrets.has(value.trim())) secretNames.add(name);
+    // Called at start and again with the config: /proc is read again only for names it adds.
+    const fresh = new Set([...secretNames].filter((name) => !hiddenNames.has(name)));
+    for (const name of fresh) hiddenNames.add(name);
+    hideFromProcEnviron(fresh);
+  }
 }
 
 /** The password of `user:password@` and query values named like credentials (`?api_key=…`). */

@@ -19,8 +19,18 @@ export function globToRegExp(glob: string, flags = "s"): RegExp {
  * as /i does for them.
  */
 export function wildcardMatches(glob: string, text: string, ignoreCase = false): boolean {
-  const parts = (ignoreCase ? asciiUpper(glob) : glob).split("*");
+  return ignoreCase ? matches(asciiUpper(glob), asciiUpper(text)) : matches(glob, text);
+}
+
+/** Whether any of the patterns matches (`wildcardMatches`); the text is case-folded once for all. */
+export function wildcardMatchesAny(globs: readonly string[], text: string, ignoreCase = false): boolean {
+  if (globs.length === 0) return false;
   const t = ignoreCase ? asciiUpper(text) : text;
+  return globs.some((g) => matches(ignoreCase ? asciiUpper(g) : g, t));
+}
+
+function matches(glob: string, t: string): boolean {
+  const parts = glob.split("*");
   if (parts.length === 1) return parts[0] === t;
   const first = parts[0];
   const last = parts[parts.length - 1];

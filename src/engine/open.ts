@@ -37,17 +37,17 @@ export class SessionNotFoundError extends Error {
   override name = "SessionNotFoundError";
 }
 
+/** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
+function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * What an MCP result may keep before the executor's output gate (R-TOOL-6) cuts it to
  * `toolOutputLimit` and saves what was kept for reading back: 10 million characters (or 100 ×
  * the limit), so a large file read through a server is saved whole while a runaway result stops
  * growing here.
  */
-/** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
-function afterPendingIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 function mcpTextLimit(config: Config): { textChars: number } {
   return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
 }

@@ -8,7 +8,7 @@ import { callModel } from "./model-call.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
-import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
+import { sumUsage, type Usage } from "../vocab/usage.js";
 import { writeUnbilled } from "../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
@@ -66,9 +66,8 @@ export function turnPorts(core: SessionCore): TurnPorts {
  */
 function keepUnbilled(core: SessionCore, byAttempt: Map<number, Usage>, attempts: number): void {
   const turn = core.fold.openTurn?.turn;
-  if (turn === undefined || byAttempt.size === 0) return;
-  let usage = emptyUsage();
-  for (const u of byAttempt.values()) usage = addUsage(usage, u);
+  const usage = sumUsage(byAttempt.values());
+  if (turn === undefined || usage === null) return;
   try {
     writeUnbilled(core.dir, { turn, attempts, usage, afterSeq: core.fold.lastSeq });
   } catch {
@@ -122,6 +121,6 @@ async function streamRound(
   // a usage event rather than the result).
   const answered = byAttempt.get(spent.attempts) ?? result.usage;
   byAttempt.delete(spent.attempts);
-  for (const u of byAttempt.values()) spent.failedUsage = addUsage(spent.failedUsage ?? emptyUsage(), u);
+  spent.failedUsage = sumUsage(byAttempt.values());
   return { result: { ...result, usage: answered }, spent };
 }

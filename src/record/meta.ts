@@ -3,6 +3,7 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ForkParent, RecordLine } from "./types.js";
+import { firstOwnIndex } from "./bill.js";
 import { addCost } from "../vocab/cost.js";
 
 export interface SessionMeta {
@@ -50,8 +51,12 @@ export function titleOf(text: string): string {
   return one.length <= 60 ? one : `${one.slice(0, 59)}…`;
 }
 
-/** Folds one line into the summary. */
-export function updateMeta(meta: SessionMeta, line: RecordLine): void {
+/**
+ * Folds one line into the summary. `copied`: the line is one a fork copied from its parent, whose
+ * cost is the parent's bill (R-REC-8), as the ledger has it (bill.ts `firstOwnIndex`); a line
+ * appended to a fork is copied while its seq is at most `parent.seq`.
+ */
+export function updateMeta(meta: SessionMeta, line: RecordLine, copied = copiedBySeq(meta, line)): void {
   meta.lastSeq = line.seq;
   switch (line.type) {
     case "session_start":
@@ -72,7 +77,7 @@ export function updateMeta(meta: SessionMeta, line: RecordLine): void {
       }
       break;
     case "turn_end": {
-      if (copiedFromParent(meta, line)) break;
+      if (copied) break;
       // A `/retry` runs a turn again: its cost adds to the turn's, as in the ledger (R-REC-8).
       const key = String(line.turn);
       const before = meta.turnCosts[key];
@@ -80,22 +85,14 @@ export function updateMeta(meta: SessionMeta, line: RecordLine): void {
       break;
     }
     case "compaction":
-      if (line.bill && !copiedFromParent(meta, line))
-        meta.turnCosts[`compaction ${line.seq}`] = line.bill.cost;
+      if (line.bill && !copied) meta.turnCosts[`compaction ${line.seq}`] = line.bill.cost;
       break;
   }
 }
 
-/**
- * A fork's copied lines are the parent's bill, not the fork's: its cost counts from its own
- * lines, as the ledger does (bill.ts `firstOwnIndex`; forks made before `parent.seq` existed end
- * the copy with `parent.turn`).
- */
-function copiedFromParent(meta: SessionMeta, line: RecordLine): boolean {
-  const parent = meta.parent;
-  if (!parent) return false;
-  if (parent.seq !== undefined) return line.seq <= parent.seq;
-  return line.type === "turn_end" && line.turn <= parent.turn;
+function copiedBySeq(meta: SessionMeta, line: RecordLine): boolean {
+  const seq = meta.parent?.seq;
+  return seq !== undefined && line.seq <= seq;
 }
 
 /** Sum of turn costs; null when any is unknown. */
@@ -108,9 +105,11 @@ export function totalCost(meta: SessionMeta): number | null {
   return sum;
 }
 
-export function metaFromLines(lines: Iterable<RecordLine>, recordSize: number): SessionMeta {
+export function metaFromLines(lines: readonly RecordLine[], recordSize: number): SessionMeta {
   const meta = emptyMeta();
-  for (const line of lines) updateMeta(meta, line);
+  // The ledger's rule for where a fork's own lines begin, forks made before `parent.seq` included.
+  const own = firstOwnIndex(lines);
+  for (let i = 0; i < lines.length; i++) updateMeta(meta, lines[i], i < own);
   meta.recordSize = recordSize;
   return meta;
 }

@@ -5,8 +5,8 @@
 // program's directory; with brace expansion and `$IFS`-style splitting undone, the values the
 // line itself gives its variables, aliases and positional parameters put in (bash-deny-facts.ts),
 // with what git's `-c` settings run (aliases, command-valued settings: bash-deny-git.ts) and what
-// package runners run (`npx …`, `npm exec …`: bash-deny-runners.ts), and
-// with short flags compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
+// package runners run (`npx …`, `npm exec …`: bash-deny-runners.ts), and with short flags
+// compared as a set (`rm -rf` = `rm -fr` = `rm -r -f`).
 // A deny rule is a guard against mistakes and plain attempts, not a sandbox.
 import { aliasExpanded, type LineFacts, lineFacts, substituted } from "./bash-deny-facts.js";
 import { DenyAnalysisTooLarge, type DenyWord, toDenyWord } from "./bash-deny-match.js";

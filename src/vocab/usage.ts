@@ -27,6 +27,13 @@ export function addUsage(a: Usage, b: Usage): Usage {
   return sum;
 }
 
+/** The sum of several usages; null when there are none. */
+export function sumUsage(usages: Iterable<Usage>): Usage | null {
+  let sum: Usage | null = null;
+  for (const u of usages) sum = addUsage(sum ?? emptyUsage(), u);
+  return sum;
+}
+
 /** Billed input, the ledger column: prompt − cacheRead. */
 export function billedInput(usage: Usage): number {
   return Math.max(0, usage.prompt - usage.cacheRead);

@@ -1,6 +1,6 @@
 // `*` patterns: the matcher without a regular expression agrees with the expression everywhere.
 import { describe, expect, it } from "vitest";
-import { globToRegExp, wildcardMatches } from "../../src/config/wildcard.js";
+import { globToRegExp, wildcardMatches, wildcardMatchesAny } from "../../src/config/wildcard.js";
 
 describe("wildcardMatches", () => {
   it("answers as globToRegExp does, case-sensitive and ASCII-insensitive, on 20,000 random pairs", () => {
@@ -36,5 +36,15 @@ describe("wildcardMatches", () => {
     expect(wildcardMatches("*_TOKEN", "_TOKEN", true)).toBe(true);
     expect(wildcardMatches("a*a", "a", false)).toBe(false);
     expect(wildcardMatches("a*a", "aa", false)).toBe(true);
+  });
+
+  it("wildcardMatchesAny answers as some(wildcardMatches) does", () => {
+    const globs = ["*_API_KEY", "API_KEY", "*SECRET*", "*_PAT"];
+    for (const name of ["api_key", "Openai_Api_Key", "GITHUB_PAT", "PATH", "my_secret", "", "KEY"])
+      for (const ignoreCase of [true, false])
+        expect(wildcardMatchesAny(globs, name, ignoreCase)).toBe(
+          globs.some((g) => wildcardMatches(g, name, ignoreCase)),
+        );
+    expect(wildcardMatchesAny([], "anything", true)).toBe(false);
   });
 });
