@@ -8,7 +8,7 @@ import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 import type { SideExchange } from "../engine/side.js";
-import type { TurnOutcome } from "../engine/stop.js";
+import type { TurnOutcome } from "../engine/turn/stop.js";
 import { addCost } from "../vocab/cost.js";
 
 const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/quit"]);

@@ -1,6 +1,6 @@
 // The syntax of a permission rule (R-TOOL-2): `tool` or `tool(pattern)`. It lives with the
 // config so a bad rule in any layer or flag is a configuration error (R-CFG-1) before anything
-// starts; the tools' matcher (tools/rules.ts) reads rules with the same function.
+// starts; the tools' matcher (tools/policy/rules.ts) reads rules with the same function.
 
 export interface RuleSyntax {
   text: string;

@@ -11,7 +11,7 @@ import type { ToolResult } from "../tools/types.js";
 import { commitChecked } from "./commit.js";
 import { toUsageFields } from "./event-fields.js";
 import type { EngineEvent } from "./events.js";
-import type { TurnError } from "./stop.js";
+import type { TurnError } from "./turn/stop.js";
 import { computeCost } from "../vocab/cost.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";

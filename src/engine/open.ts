@@ -20,12 +20,12 @@ import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
-import { ApprovalPolicy } from "../tools/approval.js";
+import { ApprovalPolicy } from "../tools/policy/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
 import { createBuiltinRegistry } from "../tools/builtin-registry.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
-import { Checkpointer } from "./checkpoints.js";
+import { Checkpointer } from "./undo/checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
@@ -241,7 +241,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   const toolSets =
     config.toolSets.length > 0
       ? afterPendingIo()
-          .then(() => import("../tools/mcp.js"))
+          .then(() => import("../tools/mcp/mcp.js"))
           .then(({ ToolSets }) => {
             const sets = new ToolSets(config.toolSets, {
               cwd,

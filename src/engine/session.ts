@@ -9,13 +9,13 @@ import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand } from "./mcp-command.js";
 import type { NewRecord } from "../record/types.js";
-import { newestTree } from "./checkpoints.js";
+import { newestTree } from "./undo/checkpoints.js";
 import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
-import type { TurnOutcome } from "./stop.js";
-import { runTurn } from "./turn.js";
-import type { UndoReport } from "./undo.js";
-import { UndoError } from "./undo-error.js";
+import type { TurnOutcome } from "./turn/stop.js";
+import { runTurn } from "./turn/turn.js";
+import type { UndoReport } from "./undo/undo.js";
+import { UndoError } from "./undo/undo-error.js";
 import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
@@ -147,7 +147,7 @@ export class Session {
     const checkpoints = this.core.checkpoints;
     if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
     await checkpoints.settle();
-    const { diffTurns } = await import("./undo.js");
+    const { diffTurns } = await import("./undo/undo.js");
     return diffTurns(await checkpoints.repository(), this.core.fold.archive, opts);
   }
 
@@ -202,7 +202,7 @@ export class Session {
           this.setModel(command.model);
           return undefined;
         case "compact":
-          return await (await import("./compaction.js")).compactNow(this.core, controller.signal);
+          return await (await import("./compaction/compaction.js")).compactNow(this.core, controller.signal);
         case "undo":
         case "rewind_files":
         case "redo": {
@@ -211,7 +211,7 @@ export class Session {
           await checkpoints.settle();
           const repo = await checkpoints.repository();
           // undo.ts (and restoring files) loads with the first undo, redo or rewind.
-          const { undoTurns, restoreAfterTurn, redoUndo } = await import("./undo.js");
+          const { undoTurns, restoreAfterTurn, redoUndo } = await import("./undo/undo.js");
           const access = {
             archive: this.core.fold.archive,
             commit: (r: NewRecord) => void this.core.commit(r),

@@ -5,10 +5,15 @@
 import { ProviderError } from "../provider/errors.js";
 import type { NormalizedRequest } from "../provider/types.js";
 import { RecordFold } from "../record/fold.js";
-import { estimateTokens } from "./compaction-estimate.js";
+import { estimateTokens } from "./compaction/compaction-estimate.js";
 import type { SessionCore } from "./core.js";
-import { callModel } from "./model-call.js";
-import { CUT_TEXT_OVER, CUT_TEXT_TO, requestLimitFor, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
+import { callModel } from "./turn/model-call.js";
+import {
+  CUT_TEXT_OVER,
+  CUT_TEXT_TO,
+  requestLimitFor,
+  SHED_TOOL_RESULT_OVER,
+} from "./compaction/shrink-policy.js";
 import { computeCost } from "../vocab/cost.js";
 import type { Message } from "../vocab/messages.js";
 import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";

@@ -2,7 +2,7 @@
 // the engine waits for servers still starting (each at most its startTimeoutSeconds), puts the
 // ready servers' tools in the registry, and records a new `context` line when the tool list the
 // model sees changed, so a resume sends what the model saw.
-import type { ToolSets } from "../tools/mcp.js";
+import type { ToolSets } from "../tools/mcp/mcp.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { SessionCore } from "./core.js";
 import type { ToolSpec } from "../vocab/messages.js";

@@ -12,7 +12,7 @@ export {
   SessionNotFoundError,
 } from "../engine/library.js";
 export type { SessionHooks } from "../engine/core.js";
-export type { OnLimit } from "../engine/budget.js";
+export type { OnLimit } from "../engine/turn/budget.js";
 export type { EngineEvent, EngineEventType, ToolCallFields, UsageFields } from "../engine/events.js";
 export type { Listener } from "../engine/bus.js";
 export type {
@@ -22,9 +22,9 @@ export type {
   SessionStatus,
   TranscriptLine,
 } from "../engine/session.js";
-export type { TurnError, TurnOutcome } from "../engine/stop.js";
+export type { TurnError, TurnOutcome } from "../engine/turn/stop.js";
 export type { SideEvent, SideExchange, SideResult } from "../engine/side.js";
-export type { UndoReport } from "../engine/undo.js";
+export type { UndoReport } from "../engine/undo/undo.js";
 export type { PendingCall, ApprovalAnswer } from "../tools/executor.js";
 export type { ContentPart, Message, ToolCall } from "../vocab/messages.js";
 export type { Usage } from "../vocab/usage.js";

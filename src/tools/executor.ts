@@ -1,7 +1,7 @@
 // Runs one batch of tool calls (R-TOOL-2/-3/-4): argument parsing, one approval round for the
 // whole batch, at most 8 at once with per-file ordering, each result delivered as it finishes
 // (through the R-TOOL-6 output gate), and cancellation. Never throws for a tool failure.
-import { type ApprovalPolicy, loadApprovalJudge } from "./approval.js";
+import { type ApprovalPolicy, loadApprovalJudge } from "./policy/approval.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";

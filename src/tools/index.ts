@@ -13,7 +13,7 @@ export {
   type ApprovalDecision,
   type ApprovalPolicyOptions,
   type ApprovalVerdict,
-} from "./approval.js";
+} from "./policy/approval.js";
 export {
   ToolExecutor,
   type ApprovalAnswer,
@@ -30,5 +30,5 @@ export {
   unknownToolResult,
   type ParsedArguments,
 } from "./registry.js";
-export { parseRule, simpleCommands, bashAllowMatches, bashDenyMatches, type Rule } from "./rules.js";
+export { parseRule, simpleCommands, bashAllowMatches, bashDenyMatches, type Rule } from "./policy/rules.js";
 export type * from "./types.js";

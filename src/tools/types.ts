@@ -1,7 +1,7 @@
 // Tool vocabulary shared by the registry, the executor and the engine.
 import type * as z from "zod/mini";
 import type { SandboxPolicy } from "../sandbox/policy.js";
-import type { McpToolInfo } from "./mcp-names.js";
+import type { McpToolInfo } from "./mcp/mcp-names.js";
 import type { ContentPart } from "../vocab/messages.js";
 
 export type ToolOutcome = "ok" | "error" | "denied" | "not_executed" | "interrupted";

@@ -6,7 +6,7 @@ import { ConfigError } from "../../src/config/errors.js";
 import { formatConfigCheck } from "../../src/config/check.js";
 import { ruleToolSet, unknownToolSetWarnings } from "../../src/config/rule-sets.js";
 import { parseConfigText } from "../../src/config/parse-layer.js";
-import { expandVars, tellingLine } from "../../src/tools/mcp-connect.js";
+import { expandVars, tellingLine } from "../../src/tools/mcp/mcp-connect.js";
 
 const L = ".tern/config.json";
 function errorOf(config: unknown): string {

@@ -1,7 +1,7 @@
 // The shed stage's cutting rules (R-COMP-2): tool-call arguments stay valid JSON of the same shape
 // with long strings cut and a note naming turn, round and recall; long replies are cut the same way.
 import { describe, expect, it } from "vitest";
-import { cutReply, shrinkArguments } from "../../src/engine/compaction-shed.js";
+import { cutReply, shrinkArguments } from "../../src/engine/compaction/compaction-shed.js";
 
 const where = { turn: 3, round: 7 };
 

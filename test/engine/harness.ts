@@ -8,7 +8,7 @@ import type { SessionHooks } from "../../src/engine/core.js";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { openSession, type ResumeTarget } from "../../src/engine/open.js";
 import type { Session } from "../../src/engine/session.js";
-import type { TurnOutcome } from "../../src/engine/stop.js";
+import type { TurnOutcome } from "../../src/engine/turn/stop.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { LimitAnswer, LimitName } from "../../src/engine/budget.js";
+import type { LimitAnswer, LimitName } from "../../src/engine/turn/budget.js";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
 

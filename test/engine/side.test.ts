@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../src/engine/compaction.js";
+import { estimateTokens } from "../../src/engine/compaction/compaction.js";
 import { coreOf, type Session } from "../../src/engine/session.js";
 import { type SideEvent, STILL_RUNNING, TOOL_CALL_ONLY } from "../../src/engine/side.js";
 import { openLedger } from "../../src/record/ledger.js";

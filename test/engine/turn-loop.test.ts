@@ -2,10 +2,10 @@
 // Each case scripts the model's answers and checks the stop, the committed records and the counts.
 import { describe, expect, it } from "vitest";
 import type { ExecutionBudget } from "../../src/config/types.js";
-import type { LimitAnswer } from "../../src/engine/budget.js";
+import type { LimitAnswer } from "../../src/engine/turn/budget.js";
 import type { EngineEvent } from "../../src/engine/events.js";
-import { runTurnLoop } from "../../src/engine/turn-loop.js";
-import type { RoundAnswer, TurnInput, TurnPorts } from "../../src/engine/turn-ports.js";
+import { runTurnLoop } from "../../src/engine/turn/turn-loop.js";
+import type { RoundAnswer, TurnInput, TurnPorts } from "../../src/engine/turn/turn-ports.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { DurationLimitError } from "../../src/provider/retry.js";
 import type { StreamResult } from "../../src/provider/types.js";

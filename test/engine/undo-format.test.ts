@@ -1,7 +1,7 @@
 // The restored-path list `tern undo` prints: one line per path, also for a file name holding a
 // newline (shown quoted, so it cannot pass for two paths).
 import { describe, expect, it } from "vitest";
-import { formatRestored } from "../../src/engine/undo.js";
+import { formatRestored } from "../../src/engine/undo/undo.js";
 
 describe("formatRestored", () => {
   it("prints one line per path and quotes a name with a newline or another control character", () => {

@@ -2,7 +2,7 @@
 // request itself (so compaction's summary requests, however many, never eat a round's script),
 // reports a prompt size from tern's own chars/4 estimator, and measures every request the fake
 // server received: the estimate and the raw bytes. Shared by e2e tests and bench/.
-import { estimateTokens } from "../../src/engine/compaction-estimate.js";
+import { estimateTokens } from "../../src/engine/compaction/compaction-estimate.js";
 import { anthropicStream } from "./anthropic-script.js";
 import type { FakeProvider, RecordedRequest, ScriptedResponse } from "./fake-provider.js";
 import { openaiText, openaiToolCalls } from "./openai-script.js";

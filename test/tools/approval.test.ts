@@ -1,8 +1,13 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/approval.js";
-import { bashAllowMatches, bashDenyMatches, parseRule, simpleCommands } from "../../src/tools/rules.js";
+import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/policy/approval.js";
+import {
+  bashAllowMatches,
+  bashDenyMatches,
+  parseRule,
+  simpleCommands,
+} from "../../src/tools/policy/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bashCall as bash, writeCall as write } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { ApprovalPolicy } from "../../src/tools/approval.js";
+import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { type BatchHooks, type PendingCall, ToolExecutor } from "../../src/tools/executor.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
 import type { Tool, ToolResult } from "../../src/tools/types.js";

@@ -1,5 +1,5 @@
 // Shared test scaffolding: a real ToolContext over a temp workspace, and approval calls.
-import type { ApprovalCall } from "../../src/tools/approval.js";
+import type { ApprovalCall } from "../../src/tools/policy/approval.js";
 import { TurnReadTracker } from "../../src/tools/read-tracker.js";
 import type { TodoItem, ToolContext, ToolResult } from "../../src/tools/types.js";
 

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ToolSets } from "../../src/tools/mcp.js";
+import { ToolSets } from "../../src/tools/mcp/mcp.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
 

@@ -2,8 +2,8 @@
 // rules match `<set>__<tool>`, `mcp__<set>__<tool>` and `mcp__<set>`, with argument patterns;
 // `readOnlyHint` tools run in auto-edit.
 import { describe, expect, it } from "vitest";
-import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/approval.js";
-import { exposedToolName, mcpArgsMatch } from "../../src/tools/mcp-names.js";
+import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/policy/approval.js";
+import { exposedToolName, mcpArgsMatch } from "../../src/tools/mcp/mcp-names.js";
 
 const call = (tool: string, args: unknown, readOnly = false): ApprovalCall => ({
   name: `fs__${tool}`,

@@ -1,7 +1,7 @@
 // The stdio line reader: messages split across chunks and several in one chunk, CRLF, a message
 // over the limit refused with a reason tern can name (and the reader usable after it).
 import { describe, expect, it } from "vitest";
-import { isOversizeError, LinearReadBuffer } from "../../src/tools/mcp-read-buffer.js";
+import { isOversizeError, LinearReadBuffer } from "../../src/tools/mcp/mcp-read-buffer.js";
 
 const msg = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: { n: id } });
 

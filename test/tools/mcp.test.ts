@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolSetConfig } from "../../src/config/types.js";
-import { ToolSets } from "../../src/tools/mcp.js";
+import { ToolSets } from "../../src/tools/mcp/mcp.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
 import type { Tool } from "../../src/tools/types.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";

@@ -7,8 +7,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalPolicy } from "../../src/tools/approval.js";
-import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
+import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
+import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bashCall } from "./helpers.js";
 

@@ -5,9 +5,9 @@ import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ApprovalCall, ApprovalPolicy } from "../../src/tools/approval.js";
+import { type ApprovalCall, ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { realPathLoose } from "../../src/tools/paths.js";
-import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
+import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bashCall as bash, writeCall as write } from "./helpers.js";
 

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bashAllowMatches, bashDenyMatches } from "../../src/tools/rules.js";
+import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 let dirs: TempDirs;

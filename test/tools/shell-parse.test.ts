@@ -2,8 +2,8 @@
 // The bash-faithful reader behind permission rules (R-TOOL-2): what it splits, what it keeps
 // together, what it finds inside substitutions and here-documents, and what it cannot read.
 import { describe, expect, it } from "vitest";
-import { simpleCommands } from "../../src/tools/rules.js";
-import { parseShell } from "../../src/tools/shell-parse.js";
+import { simpleCommands } from "../../src/tools/policy/rules.js";
+import { parseShell } from "../../src/tools/shell/shell-parse.js";
 
 const all = (command: string) =>
   parseShell(command).commands.map((c) => c.words.map((w) => w.value).join(" "));

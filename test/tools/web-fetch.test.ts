@@ -3,7 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApprovalPolicy } from "../../src/tools/approval.js";
+import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { domainMatches, webFetch } from "../../src/tools/builtin/web-fetch.js";
 
 let server: Server;

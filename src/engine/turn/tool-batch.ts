@@ -1,0 +1,59 @@
+// One round's tool batch: publish the calls, let the executor decide approval once for the batch
+// and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
+import type { ToolProgress, ToolResult } from "../../tools/types.js";
+import { contentToText } from "../event-fields.js";
+import type { SessionCore } from "../core.js";
+import { estimateTokens, recallPageTokens } from "../compaction/compaction-estimate.js";
+import { recallPage } from "../compaction/recall.js";
+import type { ToolCall } from "../../vocab/messages.js";
+
+export async function runToolBatch(
+  core: SessionCore,
+  turn: number,
+  calls: ToolCall[],
+  signal: AbortSignal,
+): Promise<ToolResult[]> {
+  for (const call of calls)
+    core.publish({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+  // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
+  let recalled = 0;
+  const ctx = {
+    cwd: core.cwd,
+    sandbox: core.sandbox,
+    signal,
+    env: core.toolEnv,
+    bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
+    readTracker: core.readTracker,
+    todos: core.todos,
+    recall: (turn: number, round?: number, offset?: number) => {
+      const page = recallPage(core.fold, { turn, round, offset }, recallPageTokens(core, recalled) * 4);
+      recalled += estimateTokens(page, "", []);
+      return page;
+    },
+    progress: (id: string, update: ToolProgress) =>
+      core.publish({
+        type: "tool_progress",
+        id,
+        name: calls.find((c) => c.id === id)?.name ?? "",
+        progress: update.progress,
+        ...(update.total !== undefined ? { total: update.total } : {}),
+        ...(update.message !== undefined ? { message: update.message } : {}),
+      }),
+  };
+  return core.executor.runBatch(calls, ctx, {
+    approve: (pending) => core.hooks.approve(pending),
+    denialMessage: core.hooks.denialMessage,
+    onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
+    onStart: (call) => core.records.toolStart(turn, call.id, call.name),
+    onResult: (call, result) => {
+      core.records.toolResult(turn, call.id, call.name, result);
+      core.publish({
+        type: "tool_result",
+        id: call.id,
+        name: call.name,
+        outcome: result.outcome,
+        content: contentToText(result.content),
+      });
+    },
+  });
+}

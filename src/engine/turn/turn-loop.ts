@@ -1,0 +1,297 @@
+// The turn loop (R-TURN-1) as three steps that return values: start (commit the user message),
+// rounds (request → stream → finish and budget checks → commit the answer → tool batch, until a
+// round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
+// It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
+import { redactDeep } from "../../config/secrets.js";
+import type { StreamResult } from "../../provider/types.js";
+import { TurnBudget } from "./budget.js";
+import { uniqueCallIds } from "./call-ids.js";
+import { continuationNote, MAX_PAUSES, PAUSED } from "./turn-continue.js";
+import { toUsageFields } from "../event-fields.js";
+import type { TurnOutcome } from "./stop.js";
+import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
+import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
+import type { ToolCall } from "../../vocab/messages.js";
+import { isoTimestamp } from "../../vocab/timestamp.js";
+import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
+
+/** What one run of a turn has counted so far. */
+interface TurnState {
+  turn: number;
+  startedAt: Date;
+  started: number;
+  budget: TurnBudget;
+  // This run's counts: a `/retry` writes another turn_end for the same turn, and the ledger adds
+  // the runs up (R-REC-8), so each run counts only its own requests.
+  counts: { rounds: number; modelCalls: number; toolCalls: number; toolErrors: number };
+  usage: Usage;
+  finalText: string;
+  truncationContinues: number;
+  /** Rounds in a row the provider paused (`pause_turn`). */
+  pauses: number;
+  usedTodoTool: boolean;
+  overflowCompacted: boolean;
+}
+
+/** One turn's abort: the user's cancel and the duration budget both end it. */
+interface TurnAbort {
+  signal: AbortSignal;
+  durationHit(): boolean;
+  deadline: number | null;
+}
+
+type RoundStep = { next: "round" } | { next: "same_round" } | { next: "stop"; stop: TurnStop };
+
+export async function runTurnLoop(
+  ports: TurnPorts,
+  input: TurnInput,
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  const state = startTurn(ports, input);
+  const stop = await runRounds(ports, state, input, signal);
+  return endTurn(ports, state, stop);
+}
+
+function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
+  const last = ports.lastTurn();
+  const turn = input.retry && last > 0 ? last : last + 1;
+  const keepsYyy = input.retry === true && ports.autoContinueTurn === turn;
+  const state: TurnState = {
+    turn,
+    startedAt: new Date(),
+    started: Date.now(),
+    budget: new TurnBudget(ports.executionBudget, ports.onLimit, keepsYyy),
+    counts: { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 },
+    usage: emptyUsage(),
+    finalText: "",
+    truncationContinues: 0,
+    pauses: 0,
+    usedTodoTool: false,
+    overflowCompacted: false,
+  };
+  ports.beginTurn();
+  if (!input.retry) {
+    ports.checkpoints?.beforeTurn(turn);
+    ports.commitUserPrompt(turn, input.content);
+  }
+  ports.publish({ type: "turn_start", turn });
+  ports.addTodoReminderIfOwed(turn);
+  return state;
+}
+
+async function runRounds(
+  ports: TurnPorts,
+  state: TurnState,
+  input: TurnInput,
+  outer: AbortSignal,
+): Promise<TurnStop> {
+  const controller = new AbortController();
+  let durationHit = false;
+  const onOuterAbort = () => controller.abort();
+  outer.addEventListener("abort", onOuterAbort, { once: true });
+  if (outer.aborted) controller.abort();
+  const durationMs = state.budget.durationMs;
+  const timer =
+    durationMs === null
+      ? undefined
+      : setTimeout(() => {
+          durationHit = true;
+          const seconds = durationMs / 1000;
+          ports.publish({ type: "limit_reached", limit: "duration", used: seconds, allowed: seconds });
+          controller.abort();
+        }, durationMs);
+  const abort: TurnAbort = {
+    signal: controller.signal,
+    durationHit: () => durationHit,
+    deadline: durationMs === null ? null : state.started + durationMs,
+  };
+  let stop: TurnStop;
+  try {
+    stop = input.compactFirst
+      ? ((await compactStep(ports, state, abort, "manual")) ?? (await rounds()))
+      : await rounds();
+  } catch (err) {
+    stop = stopWith("failed", internalError(err));
+  } finally {
+    if (timer) clearTimeout(timer);
+    outer.removeEventListener("abort", onOuterAbort);
+  }
+  if (stop.error) ports.publish({ type: "error", ...stop.error });
+  return stop;
+
+  async function rounds(): Promise<TurnStop> {
+    for (let round = 1; ; ) {
+      const step = await runRound(ports, state, abort, round);
+      if (step.next === "stop") return step.stop;
+      if (step.next === "round") round++;
+    }
+  }
+}
+
+async function runRound(
+  ports: TurnPorts,
+  state: TurnState,
+  abort: TurnAbort,
+  round: number,
+): Promise<RoundStep> {
+  const { turn, budget } = state;
+  await ports.syncTools?.(abort.signal);
+  if (abort.signal.aborted) return stopped(abortStop(abort));
+  if (ports.overBudget()) {
+    const stop = await compactStep(ports, state, abort, "threshold");
+    if (stop) return stopped(stop);
+  }
+  const fits = await budget.allowRound((used, allowed) =>
+    ports.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),
+  );
+  if (!fits) return stopped(stopWith("model_call_limit_reached"));
+  budget.roundsStarted++;
+  ports.publish({ type: "round_start", turn, round });
+
+  let answer: RoundAnswer;
+  try {
+    answer = await ports.stream(round, abort.signal, abort.deadline, {
+      onAttemptStart: () => state.counts.modelCalls++,
+      onUsage: (u) => addTurnUsage(ports, state, u),
+    });
+  } catch (err) {
+    const stop = stopFromError(err, abort.signal.aborted, abort.durationHit());
+    // R-COMP-4: a provider overflow gets one compaction and one re-run of the round.
+    if (stop.reason !== "context_overflow" || state.overflowCompacted) return stopped(stop);
+    state.overflowCompacted = true;
+    ports.publish({
+      type: "notice",
+      text: "the provider reported a context overflow: compacting and retrying the round",
+    });
+    const compactStop = await compactStep(ports, state, abort, "overflow");
+    // Nothing to compact: the provider's own overflow error is the one to report.
+    if (compactStop) return stopped(compactStop.reason === "context_overflow" ? stop : compactStop);
+    return { next: "same_round" };
+  }
+  state.counts.rounds++;
+  const { result, spent } = answer;
+
+  const { calls, stop: stopAfterCommit } = await admitCalls(ports, state, result);
+  ports.commitAssistant(turn, round, { ...result, toolCalls: calls }, spent);
+  state.finalText = result.text;
+  if (stopAfterCommit) return stopped(stopAfterCommit);
+  if (result.finish !== PAUSED) state.pauses = 0;
+  const note = continuationNote(result.finish);
+  if (note) {
+    if (result.finish === "length") state.truncationContinues++;
+    ports.commitNotice(turn, note);
+    return { next: "round" };
+  }
+  if (calls.length === 0) {
+    // R-COMP-1: after a completed turn, consider compaction again; a failure here is no stop.
+    if (ports.overBudget()) await compactStep(ports, state, abort, "threshold").catch(() => undefined);
+    return stopped(stopWith("completed"));
+  }
+
+  budget.toolCallsRun += calls.length;
+  state.counts.toolCalls += calls.length;
+  if (calls.some((c) => c.name === "todo_write")) state.usedTodoTool = true;
+  // Tools may change files: the snapshot before them must have been taken first.
+  await ports.checkpoints?.beforeBatch();
+  const results = await ports.runBatch(turn, calls, abort.signal);
+  ports.checkpoints?.afterBatch(turn, round, calls, results);
+  state.counts.toolErrors += results.filter(
+    (r) => r.outcome === "error" || r.outcome === "interrupted",
+  ).length;
+  if (abort.signal.aborted) return stopped(abortStop(abort));
+  ports.commitQueuedFollowUp(turn);
+  return { next: "round" };
+}
+
+/** The calls a round's answer may run, and the stop its finish or the tool budget calls for. */
+async function admitCalls(
+  ports: TurnPorts,
+  state: TurnState,
+  result: StreamResult,
+): Promise<{ calls: ToolCall[]; stop?: TurnStop }> {
+  switch (result.finish) {
+    case "length":
+      return state.truncationContinues >= ports.maxTruncationContinues
+        ? { calls: [], stop: stopWith("output_truncated") }
+        : { calls: [] };
+    case "content_filter":
+      return { calls: [], stop: stopWith("content_filtered") };
+    case "stop":
+    case "tool_calls":
+      break;
+    case PAUSED:
+      if (++state.pauses <= MAX_PAUSES) return { calls: [] };
+      return {
+        calls: [],
+        stop: stopWith("failed", {
+          class: "finish_reason",
+          message: `Model stopped with finish reason 'pause_turn' ${MAX_PAUSES + 1} times in a row`,
+        }),
+      };
+    default: {
+      const message = `Model stopped with finish reason '${result.rawFinish ?? result.finish}'`;
+      return { calls: [], stop: stopWith("failed", { class: "finish_reason", message }) };
+    }
+  }
+  const calls = uniqueCallIds(result.toolCalls);
+  if (calls.length === 0) return { calls };
+  const fits = await state.budget.allowBatch(calls.length, (used, allowed) =>
+    ports.publish({ type: "limit_reached", limit: "tool_calls", used, allowed }),
+  );
+  return fits ? { calls } : { calls: [], stop: stopWith("tool_call_limit_reached") };
+}
+
+/** Compaction inside a turn: its summary calls count as this run's model calls and usage. */
+async function compactStep(
+  ports: TurnPorts,
+  state: TurnState,
+  abort: TurnAbort,
+  why: "threshold" | "overflow" | "manual",
+): Promise<TurnStop | undefined> {
+  try {
+    const failure = await ports.compact(why, abort.signal, {
+      onAttemptStart: () => state.counts.modelCalls++,
+      onUsage: (u) => addTurnUsage(ports, state, u),
+    });
+    return failure
+      ? stopWith("context_overflow", { class: "context_overflow", message: failure })
+      : undefined;
+  } catch (err) {
+    return stopFromError(err, abort.signal.aborted, abort.durationHit());
+  }
+}
+
+async function endTurn(ports: TurnPorts, state: TurnState, stop: TurnStop): Promise<TurnOutcome> {
+  const { turn } = state;
+  ports.autoContinueTurn = state.budget.autoContinue ? turn : undefined;
+  ports.endYoloOnce();
+  ports.quiesce(stop.reason === "cancelled" ? "cancelled" : "replied");
+  // The turn's last snapshot is named before its turn_end, so `tern undo` right after finds it.
+  await ports.checkpoints?.settle();
+  ports.commitTurnEnd({
+    turn,
+    stopReason: stop.reason,
+    ...state.counts,
+    usage: state.usage,
+    durationMs: Date.now() - state.started,
+    startedAt: isoTimestamp(state.startedAt),
+    error: stop.error,
+  });
+  ports.noteTodoUse(state.usedTodoTool);
+  // The outcome goes to whoever drives the session (a program using the library has no redacting
+  // terminal in between), so a key the model or an error echoed is redacted as in the record.
+  return redactDeep({ turn, stopReason: stop.reason, finalText: state.finalText, error: stop.error });
+}
+
+function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {
+  state.usage = addUsage(state.usage, usage);
+  ports.publish({ type: "usage", ...toUsageFields(usage) });
+}
+
+function abortStop(abort: TurnAbort): TurnStop {
+  return stopWith(abort.durationHit() ? "duration_limit_reached" : "cancelled");
+}
+
+function stopped(stop: TurnStop): RoundStep {
+  return { next: "stop", stop };
+}

@@ -1,0 +1,126 @@
+// A turn of a live session: the loop (`turn-loop.ts`) wired to the session's record, provider,
+// tools and compaction through `TurnPorts`.
+import { overBudget } from "../compaction/compaction-estimate.js";
+import type { RoundAttempts } from "../committer.js";
+import type { SessionCore } from "../core.js";
+import type { TurnOutcome } from "./stop.js";
+import { callModel } from "./model-call.js";
+import { runToolBatch } from "./tool-batch.js";
+import { runTurnLoop } from "./turn-loop.js";
+import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
+import { sumUsage, type Usage } from "../../vocab/usage.js";
+import { writeUnbilled } from "../../record/unbilled.js";
+
+export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
+  return runTurnLoop(turnPorts(core), input, signal);
+}
+
+export function turnPorts(core: SessionCore): TurnPorts {
+  return {
+    executionBudget: core.settings.executionBudget,
+    maxTruncationContinues: core.settings.maxTruncationContinues,
+    onLimit: core.hooks.onLimit,
+    lastTurn: () => core.fold.lastTurn,
+    get autoContinueTurn() {
+      return core.autoContinueTurn;
+    },
+    set autoContinueTurn(turn) {
+      core.autoContinueTurn = turn;
+    },
+    publish: (event) => core.publish(event),
+    beginTurn: () => core.readTracker.reset(),
+    endYoloOnce: () => core.policy.setYoloOnce(false),
+    commitUserPrompt: (turn, content) => core.records.userPrompt(turn, content),
+    commitAssistant: (turn, round, result, spent) => core.records.assistant(turn, round, result, spent),
+    commitNotice: (turn, text) => core.records.notice(turn, text),
+    addTodoReminderIfOwed: (turn) => {
+      const reminder = core.todos.takeReminder();
+      if (reminder) core.records.notice(turn, reminder);
+    },
+    // R-TURN-7: a follow-up the front end hands over joins the running turn after a tool batch.
+    commitQueuedFollowUp: (turn) => {
+      const next = core.hooks.takeFollowUp?.();
+      if (next && next.length > 0) core.records.userPrompt(turn, next);
+    },
+    quiesce: (reason) => core.records.quiesce(reason),
+    commitTurnEnd: (end) => core.records.turnEnd(end),
+    noteTodoUse: (used) => core.todos.noteUse(used),
+    stream: (round, signal, deadline, hooks) => streamRound(core, round, signal, deadline, hooks),
+    runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
+    overBudget: () => overBudget(core),
+    // Loaded when a context first needs shrinking: most runs never get there.
+    compact: async (why, signal, hooks) =>
+      (await import("../compaction/compaction.js")).compactTurnContext(core, why, {
+        signal,
+        onModelCall: hooks.onAttemptStart,
+        onUsage: hooks.onUsage,
+      }),
+    checkpoints: core.checkpoints,
+    syncTools: core.syncTools,
+  };
+}
+
+/**
+ * Every attempt so far failed (a retry is due): their usage is billed with the round's answer or
+ * the turn's end, and until then kept beside the record, for a crash to bill (record/unbilled.ts).
+ */
+function keepUnbilled(core: SessionCore, byAttempt: Map<number, Usage>, attempts: number): void {
+  const turn = core.fold.openTurn?.turn;
+  const usage = sumUsage(byAttempt.values());
+  if (turn === undefined || usage === null) return;
+  try {
+    writeUnbilled(core.dir, { turn, attempts, usage, afterSeq: core.fold.lastSeq });
+  } catch {
+    // A full disk: the live turn still bills them; only a crash now would miss them.
+  }
+}
+
+async function streamRound(
+  core: SessionCore,
+  round: number,
+  signal: AbortSignal,
+  deadline: number | null,
+  hooks: StreamHooks,
+): Promise<RoundAnswer> {
+  const request = core.buildRequest();
+  const spent: RoundAttempts = { attempts: 0, failedUsage: null };
+  // Usage per attempt: all but the answered attempt's are the round's failed usage.
+  const byAttempt = new Map<number, Usage>();
+  const result = await callModel(core.settings, core.adapter, request, {
+    signal,
+    deadline,
+    onAttemptStart: () => {
+      hooks.onAttemptStart();
+      spent.attempts++;
+    },
+    onAttemptUsage: (usage, attempt) => {
+      byAttempt.set(attempt, usage);
+      hooks.onUsage(usage);
+      core.lastRoundUsage = usage;
+    },
+    onEvent: (event) => {
+      if (event.type === "text_delta") core.publish({ type: "text_delta", text: event.text });
+      else if (event.type === "reasoning_delta") core.publish({ type: "reasoning_delta", text: event.text });
+      else if (event.type === "hosted_tool")
+        core.publish({ type: "hosted_tool", name: event.name, status: event.status, detail: event.detail });
+    },
+    onDiscard: (attempt) => core.publish({ type: "stream_discarded", round, attempt }),
+    onRetry: (info) => {
+      keepUnbilled(core, byAttempt, spent.attempts);
+      core.publish({
+        type: "retry_scheduled",
+        attempt: info.attempt,
+        delay_ms: info.delayMs,
+        reason: info.reason,
+        status: info.status,
+        message: info.operatorMessage,
+      });
+    },
+  });
+  // The answered attempt's usage is what the record keeps with the answer (it may have come in
+  // a usage event rather than the result).
+  const answered = byAttempt.get(spent.attempts) ?? result.usage;
+  byAttempt.delete(spent.attempts);
+  spent.failedUsage = sumUsage(byAttempt.values());
+  return { result: { ...result, usage: answered }, spent };
+}

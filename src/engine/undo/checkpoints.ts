@@ -1,0 +1,157 @@
+// Snapshots of the workspace files during turns (R-CKPT-1): one before each turn and one after each
+// tool batch that ran a writing tool or `bash`. A snapshot runs beside the model's stream and is
+// awaited only before the next tool batch and before turn_end, so it rarely adds to a round's time.
+import { join } from "node:path";
+import { CheckpointError } from "../../checkpoint/errors.js";
+import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
+import type { CheckpointsConfig } from "../../config/types.js";
+import { workspaceKey } from "../../record/store.js";
+import type { NewRecord, RecordLine } from "../../record/types.js";
+import type { ToolResult } from "../../tools/types.js";
+import type { ToolCall } from "../../vocab/messages.js";
+
+/** Tools that never change files: a batch of only these needs no snapshot after it. */
+const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
+
+/** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
+export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {
+  const { ShadowRepo } = await import("../../checkpoint/shadow-repo.js");
+  return new ShadowRepo({
+    gitDir: join(home, "checkpoints", workspaceKey(cwd)),
+    workTree: cwd,
+    sessionId,
+    // A workspace may hold TERN_HOME (tern started in the home folder): its records are not the user's files.
+    leaveOut: [home],
+  });
+}
+
+/** The newest snapshot the record names: a checkpoint, or the state an undo or redo restored. */
+export function newestTree(archive: readonly RecordLine[]): string | undefined {
+  for (let i = archive.length - 1; i >= 0; i--) {
+    const line = archive[i];
+    if (line.type === "checkpoint") return line.tree;
+    if (line.type === "undo" || line.type === "redo") return line.restored;
+  }
+  return undefined;
+}
+
+export interface CheckpointerInit {
+  home: string;
+  cwd: string;
+  sessionId: string;
+  settings: CheckpointsConfig;
+  /** The record so far: where the session's newest snapshot is named. */
+  archive: readonly RecordLine[];
+  commit(record: NewRecord): void;
+  notice(text: string): void;
+}
+
+/**
+ * A session's snapshots. Nothing runs until the first turn starts, so opening a session costs no
+ * git process; whether checkpoints are possible (git present, workspace under
+ * `checkpoints.maxFiles`) is decided then and, when not, said in one notice.
+ */
+export class Checkpointer {
+  private pending: Promise<void> = Promise.resolve();
+  private lastTree: string | undefined;
+  private repo: ShadowRepo | undefined;
+  private off = false;
+  /** The running turn, while its "before" snapshot is not taken yet. */
+  private turnWithoutSnapshot: number | undefined;
+
+  constructor(private readonly init: CheckpointerInit) {
+    this.lastTree = newestTree(init.archive);
+  }
+
+  /** Undefined when the user switched checkpoints off. */
+  static forSession(init: CheckpointerInit): Checkpointer | undefined {
+    return init.settings.enabled ? new Checkpointer(init) : undefined;
+  }
+
+  private async ready(): Promise<ShadowRepo | undefined> {
+    if (this.repo || this.off) return this.repo;
+    const { home, cwd, sessionId, settings } = this.init;
+    const { hasGit } = await import("../../checkpoint/shadow-repo.js");
+    if (!(await hasGit())) return this.turnOff("git was not found (install git to use tern undo)");
+    const repo = await shadowRepoFor(home, cwd, sessionId);
+    await repo.init();
+    if (!this.lastTree) {
+      const files = await repo.countFiles(settings.maxFiles);
+      if (files > settings.maxFiles)
+        return this.turnOff(
+          `the workspace has more than ${settings.maxFiles} files (checkpoints.maxFiles is ${settings.maxFiles})`,
+        );
+    }
+    this.repo = repo;
+    return repo;
+  }
+
+  private turnOff(why: string): undefined {
+    this.off = true;
+    this.init.notice(`checkpoints are off: ${why}`);
+    return undefined;
+  }
+
+  /**
+   * A turn starts. Its "before" snapshot is taken only when its first tool batch is about to run
+   * (`beforeBatch`): until then the turn has only streamed, so the files are as they were, and a
+   * turn that runs no tool costs no git process at all.
+   */
+  beforeTurn(turn: number): void {
+    this.turnWithoutSnapshot = turn;
+  }
+
+  /** Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in flight. */
+  beforeBatch(): Promise<void> {
+    if (this.turnWithoutSnapshot !== undefined) {
+      this.take(this.turnWithoutSnapshot, 0);
+      this.turnWithoutSnapshot = undefined;
+    }
+    return this.pending;
+  }
+
+  /** Starts a snapshot after a tool batch, when a call that may write files ran. */
+  afterBatch(turn: number, round: number, calls: readonly ToolCall[], results: readonly ToolResult[]): void {
+    const wrote = calls.some(
+      (call, i) =>
+        !READ_ONLY_TOOLS.has(call.name) &&
+        results[i] !== undefined &&
+        results[i].outcome !== "denied" &&
+        results[i].outcome !== "not_executed",
+    );
+    if (wrote) this.take(turn, round);
+  }
+
+  /** The shadow repository, for undo, redo and diff in a live session. */
+  async repository(): Promise<ShadowRepo> {
+    const repo = await this.ready();
+    if (!repo) throw new CheckpointError("checkpoints are off for this session");
+    return repo;
+  }
+
+  /** After an undo or redo the files match that snapshot: the next one compares against it. */
+  restoredTo(tree: string | undefined): void {
+    this.lastTree = tree;
+  }
+
+  /** Waits for the snapshot in flight (before turn_end, and before undo, redo or diff). */
+  settle(): Promise<void> {
+    return this.pending;
+  }
+
+  private take(turn: number, round: number): void {
+    if (this.off) return;
+    this.pending = this.pending.then(async () => {
+      try {
+        const repo = await this.ready();
+        if (!repo) return;
+        const tree = await repo.snapshot(this.lastTree, `turn ${turn} round ${round}`);
+        this.lastTree = tree;
+        this.init.commit({ type: "checkpoint", turn, round, tree });
+      } catch (err) {
+        // Undo is a convenience: a failing snapshot must never fail the turn.
+        this.turnOff(err instanceof CheckpointError ? err.message : String(err));
+      }
+    });
+  }
+}

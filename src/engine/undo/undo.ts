@@ -1,0 +1,170 @@
+// Taking back what turns did to the files (R-CKPT-2/3): undo restores the snapshot taken before
+// the last N live turns and withdraws them from the model context; redo puts back the newest undo;
+// diff shows what the session or one turn changed. Shared by `tern undo|redo|diff` and the session.
+import { UndoError } from "./undo-error.js";
+import { shownPath } from "../../checkpoint/empty-folders.js";
+import { type RestoredPath, restoreTree } from "../../checkpoint/restore.js";
+import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
+import type { NewRecord, RecordLine, UndoRecord } from "../../record/types.js";
+import { newestTree } from "./checkpoints.js";
+
+export { UndoError } from "./undo-error.js";
+
+export interface UndoReport {
+  /** The turns withdrawn (undo) or put back (redo). */
+  turns: number[];
+  restored: RestoredPath[];
+}
+
+/** Turns still in the model context and the undos a redo could take back, replayed from the archive. */
+export function undoHistory(archive: readonly RecordLine[]): { live: number[]; undos: UndoRecord[] } {
+  let live: number[] = [];
+  let stack: { line: UndoRecord; turns: number[] }[] = [];
+  for (const line of archive) {
+    if (line.type === "user_prompt" && line.turn > (live.at(-1) ?? 0)) {
+      live.push(line.turn);
+      stack = [];
+    } else if (line.type === "cleared") stack = [];
+    else if (line.type === "rewound") live = live.filter((t) => t <= line.toTurn);
+    else if (line.type === "undo") {
+      stack.push({ line, turns: live.filter((t) => t > line.toTurn) });
+      live = live.filter((t) => t <= line.toTurn);
+    } else if (line.type === "redo") {
+      const top = stack.pop();
+      if (top) live = [...live, ...top.turns].sort((a, b) => a - b);
+    }
+  }
+  return { live, undos: stack.map((s) => s.line) };
+}
+
+/**
+ * The files as they were before `turn`. A "before" snapshot is only taken for a turn that runs
+ * tools, so the first one from `turn` on is it: turns before that one changed no file. When no
+ * turn from `turn` on ran a tool, the newest snapshot is still the state to keep.
+ */
+function treeBefore(archive: readonly RecordLine[], turn: number): string | undefined {
+  for (const l of archive) if (l.type === "checkpoint" && l.turn >= turn && l.round === 0) return l.tree;
+  return newestTree(archive);
+}
+
+/** Snapshots the workspace now and refuses when it differs from the newest snapshot (unless forced). */
+async function currentState(
+  repo: ShadowRepo,
+  archive: readonly RecordLine[],
+  force: boolean,
+): Promise<string> {
+  const newest = newestTree(archive);
+  if (!newest) throw new UndoError("this session has no checkpoints (they were off, or no turn ran yet)");
+  const now = await repo.snapshot(newest, "before undo/redo");
+  if (now !== newest && !force) {
+    const changed = (await repo.treeChanges(newest, now)).map((c) => printable(shownPath(c.path)));
+    const shown =
+      changed.slice(0, 10).join(", ") + (changed.length > 10 ? ` and ${changed.length - 10} more` : "");
+    throw new UndoError(
+      `files changed since the session's last snapshot: ${shown} (use --force to restore anyway)`,
+    );
+  }
+  return now;
+}
+
+export interface RecordAccess {
+  archive: readonly RecordLine[];
+  commit(record: NewRecord): void;
+}
+
+export async function undoTurns(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  opts: { turns: number; force: boolean },
+): Promise<UndoReport> {
+  const { live } = undoHistory(access.archive);
+  if (live.length === 0) throw new UndoError("no turn to undo");
+  if (opts.turns > live.length)
+    throw new UndoError(`only ${live.length} turn${live.length === 1 ? "" : "s"} to undo`);
+  const turns = live.slice(live.length - opts.turns);
+  return restoreBefore(repo, access, turns[0], turns, opts.force);
+}
+
+/**
+ * `/rewind N files`: the files go back to how they were after turn N (before turn N+1), also when
+ * `/rewind` already withdrew the later turns from the context.
+ */
+export async function restoreAfterTurn(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  opts: { turn: number; force: boolean },
+): Promise<UndoReport> {
+  const from = opts.turn + 1;
+  if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
+    throw new UndoError(`no turn ${from} to restore the files to before`);
+  const turns = undoHistory(access.archive).live.filter((t) => t >= from);
+  return restoreBefore(repo, access, from, turns.length > 0 ? turns : [from], opts.force);
+}
+
+/** Files back to the snapshot before turn `from`; `turns` (withdrawn from `from` on) is what the report names. */
+async function restoreBefore(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  from: number,
+  turns: number[],
+  force: boolean,
+): Promise<UndoReport> {
+  const target = treeBefore(access.archive, from);
+  if (!target || !(await repo.hasObject(target)))
+    throw new UndoError(`no snapshot from before turn ${from} (checkpoints were off then)`);
+  const now = await currentState(repo, access.archive, force);
+  const restored = await restoreTree(repo, now, target);
+  access.commit({ type: "undo", toTurn: from - 1, tree: now, restored: target });
+  return { turns, restored };
+}
+
+export async function redoUndo(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  opts: { force: boolean },
+): Promise<UndoReport> {
+  const history = undoHistory(access.archive);
+  const undo = history.undos.at(-1);
+  if (!undo) throw new UndoError("nothing to redo (no undo since the last prompt)");
+  const now = await currentState(repo, access.archive, opts.force);
+  const restored = await restoreTree(repo, now, undo.tree);
+  access.commit({ type: "redo", restored: undo.tree });
+  const after = undoHistory(access.archive).live;
+  return { turns: after.filter((t) => !history.live.includes(t)), restored };
+}
+
+/** A unified diff of what the session (or one turn) changed, between its snapshots. */
+export async function diffTurns(
+  repo: ShadowRepo,
+  archive: readonly RecordLine[],
+  opts: { turn?: number; color: boolean },
+): Promise<string> {
+  const checkpoints = archive.filter((l) => l.type === "checkpoint");
+  const scoped = opts.turn === undefined ? checkpoints : checkpoints.filter((l) => l.turn === opts.turn);
+  if (scoped.length === 0)
+    throw new UndoError(
+      opts.turn === undefined ? "this session has no checkpoints" : `no checkpoints for turn ${opts.turn}`,
+    );
+  const from = scoped[0].tree;
+  const to = opts.turn === undefined ? (newestTree(archive) ?? from) : scoped[scoped.length - 1].tree;
+  return repo.diff(from, to, opts.color);
+}
+
+/** One line per restored path, for the CLI and the UI. */
+export function formatRestored(restored: readonly RestoredPath[]): string {
+  if (restored.length === 0) return "no files needed restoring\n";
+  const width = Math.max(...restored.map((r) => r.action.length));
+  return restored.map((r) => `  ${r.action.padEnd(width)}  ${printable(r.path)}\n`).join("");
+}
+
+/** A path as one line: one holding a newline or another control character is shown quoted. */
+function printable(path: string): string {
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
+}
+
+/** Turns after `turn` whose tool batches may have changed files (a snapshot was taken after them). */
+export function turnsThatWrote(archive: readonly RecordLine[], turn: number): number[] {
+  const out = new Set<number>();
+  for (const l of archive) if (l.type === "checkpoint" && l.turn > turn && l.round > 0) out.add(l.turn);
+  return [...out];
+}

@@ -1,0 +1,215 @@
+// How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
+// bash reader, paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
+// run whose model calls no tool never compiles the shell reader and the deny tables.
+import { statSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { describeRuleError } from "../../config/rule-syntax.js";
+import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
+import { redirectConcerns } from "../shell/bash-redirects.js";
+import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
+import { mcpRuleMatches } from "../mcp/mcp-names.js";
+import { isInside, isProtectedPath, realPathLoose, realPathsIn, resolvePath } from "../paths.js";
+import {
+  bashAllowMatches,
+  bashDenyMatches,
+  bashGrantPrefixes,
+  bashLineCovered,
+  mcpArgsMatch,
+  parseRule,
+  pathMatches,
+  type Rule,
+  toolNameMatches,
+} from "./rules.js";
+import { parseShell } from "../shell/shell-parse.js";
+
+/** A policy's rules, parsed once per policy (the texts were checked when it was made). */
+const parsedRules = new WeakMap<PolicyState, { allow: Rule[]; deny: Rule[] }>();
+
+function rulesOf(state: PolicyState): { allow: Rule[]; deny: Rule[] } {
+  let rules = parsedRules.get(state);
+  if (!rules) {
+    rules = { allow: parseRules(state.allow, "allow"), deny: parseRules(state.deny, "deny") };
+    parsedRules.set(state, rules);
+  }
+  return rules;
+}
+
+function parseRules(texts: string[], which: string): Rule[] {
+  return texts.map((t) => {
+    const rule = parseRule(t);
+    if (!rule) throw new Error(`permissions.${which}: ${describeRuleError(t)}`);
+    return rule;
+  });
+}
+
+function commandOf(args: unknown): string | null {
+  const c = (args as { command?: unknown } | null)?.command;
+  return typeof c === "string" ? c : null;
+}
+
+export function evaluate(state: PolicyState, call: ApprovalCall): ApprovalVerdict {
+  const { allow, deny } = rulesOf(state);
+  const denied = deny.find((r) => ruleMatches(state, r, call, "deny"));
+  if (denied) return { decision: "deny", rule: denied.text };
+  if (state.mode === "yolo" || state.yoloOnce) return { decision: "allow" };
+
+  if (call.kind === "edit") {
+    // Outside the workspace or into .git/ / .tern/: only an approval naming the path (§10).
+    const concerns = editConcerns(state, call);
+    if (concerns.length) {
+      const granted = concerns.every((c) => state.pathGrants.has(grantKey(call.name, c.real)));
+      return granted
+        ? { decision: "allow" }
+        : { decision: "ask", reason: concerns.map((c) => c.reason).join("; ") };
+    }
+  }
+  if (call.kind === "read") return { decision: "allow" };
+  if (call.kind === "shell" && state.sandboxedShell) return { decision: "allow" };
+  if (call.kind === "shell") return evaluateShell(state, allow, call);
+  if (isGranted(state, call)) return { decision: "allow" };
+  if (allow.some((r) => ruleMatches(state, r, call, "allow"))) return { decision: "allow" };
+  if (call.kind === "edit" && state.mode === "auto-edit") return { decision: "allow" };
+  // Reading the web asks only in `ask`: it changes nothing here, but it sends the URL out.
+  if (call.kind === "fetch" && state.mode === "auto-edit") return { decision: "allow" };
+  if (call.mcp?.readOnly && state.mode === "auto-edit") return { decision: "allow" };
+  return { decision: "ask" };
+}
+
+/** See ApprovalPolicy.grantAlways. */
+export function grantAlways(state: PolicyState, call: ApprovalCall): string {
+  const what = describeAlways(state, call);
+  if (call.kind === "fetch") {
+    const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+    if (host) state.toolGrants.add(hostGrant(call.name, host));
+    return what;
+  }
+  if (call.kind === "shell") {
+    for (const prefix of bashGrantPrefixes(commandOf(call.args) ?? "") ?? []) state.bashGrants.add(prefix);
+    return what;
+  }
+  const paths = realPaths(state, call);
+  if (paths.length === 0) state.toolGrants.add(call.name);
+  for (const p of paths) state.pathGrants.add(grantKey(call.name, p));
+  return what;
+}
+
+/** See ApprovalPolicy.describeAlways. */
+export function describeAlways(state: PolicyState, call: ApprovalCall): string {
+  if (call.kind === "fetch") {
+    const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+    return host ? `${call.name} of ${host} for this session` : "nothing more: it approves this call once";
+  }
+  if (call.kind === "shell") {
+    const prefixes = bashGrantPrefixes(commandOf(call.args) ?? "");
+    return prefixes
+      ? `${call.name} commands starting with ${prefixes.map((p) => `\`${p}\``).join(", ")} for this session`
+      : "nothing more: this command cannot carry a grant, so always approves it once";
+  }
+  const paths = realPaths(state, call);
+  if (paths.length === 0) return `every ${call.name} call for this session`;
+  return `${call.name} on ${paths.join(", ")} for this session`;
+}
+
+function realPaths(state: PolicyState, call: ApprovalCall): string[] {
+  return realPathsIn(state.cwd, call.paths);
+}
+
+function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): ApprovalVerdict {
+  const command = commandOf(call.args);
+  if (command === null) return { decision: "ask" };
+  const parsed = parseShell(command);
+  if (parsed.errors.length)
+    return { decision: "ask", reason: `cannot be read reliably as bash (${parsed.errors[0]})` };
+  // A bare `bash` rule or grant covers every call; patterns and prefixes cover a line only
+  // when each of its simple commands matches one of them (R-TOOL-2).
+  const rules = allow.filter((r) => toolNameMatches(r, call.name, call.kind));
+  const covered =
+    state.toolGrants.has(call.name) ||
+    rules.some((r) => r.pattern === null) ||
+    bashLineCovered(
+      parsed,
+      rules.map((r) => r.pattern!),
+      state.bashGrants,
+    );
+  if (!covered) return { decision: "ask" };
+  const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
+  return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
+}
+
+function editConcerns(state: PolicyState, call: ApprovalCall): { real: string; reason: string }[] {
+  const out: { real: string; reason: string }[] = [];
+  absPaths(state, call).forEach((abs) => {
+    const real = realPathLoose(abs);
+    const via = real === abs ? "" : ` (through a symlink: ${abs})`;
+    if (!isInside(state.realCwd, real))
+      out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
+    else if (isProtectedPath(state.realCwd, real))
+      out.push({ real, reason: `writes into ${protectedName(state.realCwd, real)}: ${real}${via}` });
+    // A hard link shares its content with another name, possibly outside the workspace.
+    else if (linkCount(real) > 1)
+      out.push({ real, reason: `writes a file with several hard links (it may be outside too): ${real}` });
+  });
+  return out;
+}
+
+function absPaths(state: PolicyState, call: ApprovalCall): string[] {
+  return call.paths.map((p) => resolvePath(state.cwd, p));
+}
+
+function isGranted(state: PolicyState, call: ApprovalCall): boolean {
+  if (call.kind === "fetch") {
+    const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+    return host !== undefined && state.toolGrants.has(hostGrant(call.name, host));
+  }
+  if (state.toolGrants.has(call.name)) return true;
+  const paths = realPaths(state, call);
+  return paths.length > 0 && paths.every((p) => state.pathGrants.has(grantKey(call.name, p)));
+}
+
+function ruleMatches(state: PolicyState, rule: Rule, call: ApprovalCall, which: "allow" | "deny"): boolean {
+  if (call.mcp) return mcpRuleMatches(rule.tool, rule.pattern, call.name, call.mcp, call.args, which);
+  if (!toolNameMatches(rule, call.name, call.kind)) return false;
+  if (rule.pattern === null) return true;
+  if (call.kind === "fetch") {
+    // `web_fetch(docs.python.org)`: rules name domains, matched against the URL's host.
+    const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+    return host !== undefined && domainMatches(rule.pattern, host);
+  }
+  const pattern = rule.pattern;
+  if (call.kind === "shell") {
+    const command = commandOf(call.args);
+    if (command === null) return false;
+    return which === "allow" ? bashAllowMatches(pattern, command) : bashDenyMatches(pattern, command);
+  }
+  if (call.kind === "mcp") return mcpArgsMatch(pattern, call.args, which);
+  const abs = absPaths(state, call);
+  if (abs.length === 0) return false;
+  // Allow judges where the write really lands; deny also sees the path as the model wrote it.
+  const real = (p: string) => pathMatches(pattern, realPathLoose(p), state.realCwd);
+  if (which === "allow") return abs.every(real);
+  return abs.some((p) => real(p) || pathMatches(pattern, p, state.cwd));
+}
+
+/** "Always" for web_fetch covers one host, never the whole web. */
+function hostGrant(tool: string, host: string): string {
+  return `${tool}\u0000host:${host}`;
+}
+
+function linkCount(path: string): number {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.nlink : 1;
+  } catch {
+    return 1;
+  }
+}
+
+function protectedName(realCwd: string, real: string): string {
+  const segs = relative(realCwd, real).split(sep);
+  const hit = segs.find((s) => [".git", ".tern"].includes(s.toLowerCase()));
+  return `the workspace's ${hit ?? ".git"}/ (asks in every mode but yolo)`;
+}
+
+function grantKey(tool: string, absPath: string): string {
+  return `${tool}\u0000${absPath}`;
+}

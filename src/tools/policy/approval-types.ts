@@ -1,0 +1,47 @@
+// What the approval policy (approval.ts) and its judge (approval-judge.ts) both speak of.
+import type { PermissionMode } from "../../config/types.js";
+import type { McpToolInfo } from "../mcp/mcp-names.js";
+import type { ToolKind } from "../types.js";
+
+export type ApprovalDecision = "allow" | "deny" | "ask";
+
+export interface ApprovalCall {
+  name: string;
+  args: unknown;
+  kind: ToolKind;
+  /** As the tool reported them (workspace-relative or absolute). */
+  paths: string[];
+  /** Set for MCP tools: rules match their other names and their arguments (mcp-names.ts). */
+  mcp?: McpToolInfo;
+}
+
+export interface ApprovalVerdict {
+  decision: ApprovalDecision;
+  /** The deny rule that matched, for the result text. */
+  rule?: string;
+  /** Why the call asks although a rule or mode would allow it. */
+  reason?: string;
+}
+
+export interface ApprovalPolicyOptions {
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+  cwd: string;
+  /** The shell runs inside an OS sandbox (R-SBX-3): it needs no asking; deny rules still apply. */
+  sandboxedShell?: boolean;
+}
+
+/** What a policy knows and has granted, as the judge reads (and, for grants, extends) it. */
+export interface PolicyState {
+  mode: PermissionMode;
+  yoloOnce: boolean;
+  readonly allow: string[];
+  readonly deny: string[];
+  readonly cwd: string;
+  readonly realCwd: string;
+  readonly sandboxedShell: boolean;
+  readonly toolGrants: Set<string>;
+  readonly pathGrants: Set<string>;
+  readonly bashGrants: Set<string>;
+}

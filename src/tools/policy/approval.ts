@@ -1,0 +1,95 @@
+// The approval policy of R-TOOL-2 / R-CFG-2: modes, allow/deny rules, session grants and
+// `/yolo once`. Deny wins over everything; writes outside the workspace, or into its .git/
+// and .tern/, need an approval that names the (symlink-resolved) path in every mode but yolo.
+// This module holds a session's policy; how a call is judged lives in approval-judge.ts, which
+// loads with the first tool batch (`loadApprovalJudge`; from the sources, at once).
+import type { PermissionMode } from "../../config/types.js";
+import { loadsAtOnce, onFirstUse } from "../../config/on-first-use.js";
+import { describeRuleError } from "../../config/rule-syntax.js";
+import type {
+  ApprovalCall,
+  ApprovalDecision,
+  ApprovalPolicyOptions,
+  ApprovalVerdict,
+  PolicyState,
+} from "./approval-types.js";
+import { realPathLoose, realPathsIn } from "../paths.js";
+
+export type * from "./approval-types.js";
+
+const judge = onFirstUse(() => import("./approval-judge.js"), "the approval judge (loadApprovalJudge)");
+
+/** Loads how calls are judged, once per process; the executor waits for it before a batch. */
+export async function loadApprovalJudge(): Promise<void> {
+  await judge.load();
+}
+
+if (loadsAtOnce) await judge.load();
+
+function checkRules(texts: string[], which: string): string[] {
+  for (const t of texts) {
+    const error = describeRuleError(t);
+    // Config loading rejects bad rules first (R-CFG-1); this guards direct construction.
+    if (error) throw new Error(`permissions.${which}: ${error}`);
+  }
+  return [...texts];
+}
+
+export class ApprovalPolicy {
+  private readonly state: PolicyState;
+
+  constructor(opts: ApprovalPolicyOptions) {
+    this.state = {
+      mode: opts.mode,
+      yoloOnce: false,
+      allow: checkRules(opts.allow, "allow"),
+      deny: checkRules(opts.deny, "deny"),
+      cwd: opts.cwd,
+      realCwd: realPathLoose(opts.cwd),
+      sandboxedShell: opts.sandboxedShell === true,
+      toolGrants: new Set(),
+      pathGrants: new Set(),
+      bashGrants: new Set(),
+    };
+  }
+
+  decide(call: ApprovalCall): ApprovalDecision {
+    return this.evaluate(call).decision;
+  }
+
+  evaluate(call: ApprovalCall): ApprovalVerdict {
+    return judge.get().evaluate(this.state, call);
+  }
+
+  /**
+   * "Always" from an approval prompt: these paths; for bash, each simple command's program and
+   * first argument; for web_fetch, the host; for any other tool, that tool. Returns what the
+   * grant covers, for the prompt.
+   */
+  grantAlways(call: ApprovalCall): string {
+    return judge.get().grantAlways(this.state, call);
+  }
+
+  /** What answering `always` to this call would cover from now on (R-TOOL-2). */
+  describeAlways(call: ApprovalCall): string {
+    return judge.get().describeAlways(this.state, call);
+  }
+
+  /** `/yolo once`: the engine turns it on for the next turn and off when that turn ends. */
+  setYoloOnce(on: boolean): void {
+    this.state.yoloOnce = on;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.state.mode = mode;
+  }
+
+  getMode(): PermissionMode {
+    return this.state.mode;
+  }
+
+  /** Where an edit call's paths really land (symlinks followed), for a check right before it runs. */
+  realPaths(call: ApprovalCall): string[] {
+    return realPathsIn(this.state.cwd, call.paths);
+  }
+}
