@@ -24,6 +24,10 @@ export interface RunOptions extends CommonOptions {
   json?: boolean;
   image?: string[];
   compact?: boolean;
+  /** `--output-schema <file>` (R-AUTO-1). */
+  outputSchema?: string;
+  /** `--input-format text|jsonl` (R-AUTO-2). */
+  inputFormat?: string;
 }
 
 export interface AcpOptions {

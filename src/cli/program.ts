@@ -48,6 +48,8 @@ function addRunCommand(program: Command, ctx: CommandContext): void {
     .option("--json", "print events as JSON Lines on stdout")
     .option("--image <file>", "attach an image (repeatable)", collect)
     .option("--compact", "compact the resumed session's context before the turn")
+    .option("--output-schema <file>", "the answer must be one JSON value valid against this JSON Schema")
+    .option("--input-format <format>", "text (default) or jsonl: prompts and cancels as JSON lines on stdin")
     .action((prompt: string[], opts: RunOptions) => {
       ctx.setResult(commands.runCommand(prompt, opts));
     });

@@ -3,6 +3,7 @@
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
+import type { TurnOutcome } from "../engine/turn/stop.js";
 import { exitCodeFor } from "../commands/exit-codes.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./options.js";
@@ -23,21 +24,18 @@ export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {
 const BROKEN_PIPE = "tern:stdout-closed";
 
 export async function runCommand(promptWords: string[], opts: RunOptions): Promise<number> {
-  const prompt =
-    promptWords.length === 1 && promptWords[0] === "-" ? await readStdin() : promptWords.join(" ");
-  if (!prompt.trim())
-    throw new UsageError("run needs a prompt: tern run \"…\" (or '-' to read it from stdin)");
-  const firstWord = prompt.trim().split(/\s+/)[0];
-  if (SLASH_COMMAND.test(firstWord)) {
-    throw new UsageError(
-      `${firstWord} is a slash command; slash commands work only in the interactive UI (run 'tern')`,
-    );
-  }
+  const jsonLines = readsJsonLines(opts, promptWords);
+  // A bad schema file is a usage error before anything is opened or sent.
+  const output = opts.outputSchema
+    ? await (await import("./output-schema.js")).loadOutputSchema(opts.outputSchema)
+    : undefined;
+  const prompt = jsonLines ? "" : await textPrompt(promptWords);
 
   // Images are read (and refused over the provider's limit) before the session exists: a refused
   // image leaves nothing on disk and sends nothing (SPEC §10).
   let content: ReturnType<typeof buildPromptContent> = [];
   const readInput = (model: ResolvedModel) => {
+    if (jsonLines) return;
     try {
       content = buildPromptContent(prompt, process.cwd(), opts.image ?? [], model.endpoint.api);
     } catch (err) {
@@ -90,19 +88,68 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     onSignal("SIGPIPE");
   };
   process.on(BROKEN_PIPE as "exit", onBrokenPipe);
+  const printAnswer = (outcome: TurnOutcome) => {
+    if (!opts.json) writeAnswer(outcome, output !== undefined);
+  };
   try {
-    const outcome = await session.send({ type: "prompt", content, compact: opts.compact });
+    const outcome = jsonLines
+      ? await (await import("./run-jsonl.js")).runJsonLines({
+          session,
+          api: model.endpoint.api,
+          cwd: process.cwd(),
+          output,
+          onOutcome: printAnswer,
+          stopped: () => signalled !== undefined,
+        })
+      : await session.send({ type: "prompt", content, compact: opts.compact, output });
     if (signalled) return SIGNAL_EXIT[signalled] ?? 130;
-    if (!opts.json && outcome.finalText) {
-      const text = stripControlSequences(outcome.finalText);
-      process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-    }
+    if (!outcome) return 0;
+    if (!jsonLines) printAnswer(outcome);
     return exitCodeFor(outcome.stopReason);
   } finally {
     await session.close();
     for (const sig of CANCEL_SIGNALS) process.off(sig, onSignal);
     process.off(BROKEN_PIPE as "exit", onBrokenPipe);
   }
+}
+
+/** `--input-format`: text (the prompt words or '-') or jsonl (R-AUTO-2: prompts come on stdin). */
+function readsJsonLines(opts: RunOptions, promptWords: string[]): boolean {
+  const format = opts.inputFormat ?? "text";
+  if (format !== "text" && format !== "jsonl")
+    throw new UsageError(`--input-format must be text or jsonl, not '${format}'`);
+  if (format === "jsonl" && promptWords.length > 0)
+    throw new UsageError("--input-format jsonl reads its prompts from stdin: give no prompt words");
+  if (format === "jsonl" && opts.image?.length)
+    throw new UsageError(
+      '--input-format jsonl takes images as content parts ({"type":"image","path":…}), not --image',
+    );
+  return format === "jsonl";
+}
+
+async function textPrompt(promptWords: string[]): Promise<string> {
+  const prompt =
+    promptWords.length === 1 && promptWords[0] === "-" ? await readStdin() : promptWords.join(" ");
+  if (!prompt.trim())
+    throw new UsageError("run needs a prompt: tern run \"…\" (or '-' to read it from stdin)");
+  const firstWord = prompt.trim().split(/\s+/)[0];
+  if (SLASH_COMMAND.test(firstWord)) {
+    throw new UsageError(
+      `${firstWord} is a slash command; slash commands work only in the interactive UI (run 'tern')`,
+    );
+  }
+  return prompt;
+}
+
+/** Stdout carries the answer alone: with `--output-schema` the JSON value, or nothing when it never held. */
+function writeAnswer(outcome: TurnOutcome, schema: boolean): void {
+  if (schema) {
+    if (outcome.outputValue !== undefined) process.stdout.write(`${JSON.stringify(outcome.outputValue)}\n`);
+    return;
+  }
+  if (!outcome.finalText) return;
+  const text = stripControlSequences(outcome.finalText);
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 async function readStdin(): Promise<string> {

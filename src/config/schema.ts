@@ -107,6 +107,7 @@ const model = () =>
       rule<(typeof THINKING_NAMES)[number]>(isThinkingLevel, 'must be "off", "low", "medium" or "high"'),
     ),
     hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
+    structuredOutput: optional(z.boolean()),
   });
 
 /** A record whose keys must match `re`: each bad key is an issue naming it. */

@@ -34,6 +34,8 @@ export interface ModelInfo {
   thinking?: ThinkingLevel;
   /** Provider-run tools switched on for this model (R-PROV-11). */
   hostedTools?: HostedTool[];
+  /** Whether the wire enforces `--output-schema` itself; absent = by protocol (R-AUTO-1). */
+  structuredOutput?: boolean;
 }
 
 export interface RetryConfig {

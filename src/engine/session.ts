@@ -13,6 +13,7 @@ import { newestTree } from "./undo/checkpoints.js";
 import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
+import type { OutputContract } from "./turn/output-contract.js";
 import { runTurn } from "./turn/turn.js";
 import type { UndoReport } from "./undo/undo.js";
 import { UndoError } from "./undo/undo-error.js";
@@ -20,7 +21,7 @@ import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
   /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
-  | { type: "prompt"; content: ContentPart[]; compact?: boolean }
+  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract }
   | { type: "retry" }
   | { type: "clear" }
   | { type: "rewind"; turn: number }
@@ -177,7 +178,7 @@ export class Session {
         case "prompt":
           return await runTurn(
             this.core,
-            { content: command.content, compactFirst: command.compact },
+            { content: command.content, compactFirst: command.compact, output: command.output },
             controller.signal,
           );
         case "retry":

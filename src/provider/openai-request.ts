@@ -62,6 +62,12 @@ export function bodyTail(request: NormalizedRequest, wire: ChatWireOptions): Rec
   }
   if (wire.reasoningEffort && request.thinking && request.thinking !== "off")
     tail.reasoning_effort = request.thinking;
+  // `strict: false`: strict mode refuses most schemas users write (optional properties); tern validates.
+  if (request.responseSchema)
+    tail.response_format = {
+      type: "json_schema",
+      json_schema: { name: "answer", schema: request.responseSchema, strict: false },
+    };
   return tail;
 }
 

@@ -39,6 +39,8 @@ export function buildResponsesBody(
     body.reasoning = { effort: request.thinking, summary: "auto" };
   }
   if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
+  if (request.responseSchema)
+    body.text = { format: { type: "json_schema", name: "answer", schema: request.responseSchema, strict: false } };
   return body;
 }
 

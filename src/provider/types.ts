@@ -32,6 +32,8 @@ export interface NormalizedRequest {
   hostedTools?: HostedTool[];
   /** The session id: Responses `prompt_cache_key`, so rounds of one session share a cache. */
   cacheKey?: string;
+  /** R-AUTO-1: the JSON Schema the final answer must follow, on wires that enforce one. */
+  responseSchema?: Record<string, unknown>;
 }
 
 export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | `other:${string}`;

@@ -214,4 +214,5 @@ export type StopReason =
   | "tool_call_limit_reached"
   | "model_call_limit_reached"
   | "duration_limit_reached"
+  | "output_invalid"
   | "aborted";

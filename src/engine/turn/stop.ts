@@ -14,4 +14,6 @@ export interface TurnOutcome {
   /** The final assistant text of the turn (what `tern run` prints on stdout). */
   finalText: string;
   error?: TurnError;
+  /** `--output-schema` (R-AUTO-1): the answer's JSON value, once it was valid. */
+  outputValue?: unknown;
 }

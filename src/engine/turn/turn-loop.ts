@@ -7,6 +7,7 @@ import type { StreamResult } from "../../provider/types.js";
 import { TurnBudget } from "./budget.js";
 import { uniqueCallIds } from "./call-ids.js";
 import { continuationNote, MAX_PAUSES, PAUSED } from "./turn-continue.js";
+import { checkAnswer, correctionNote, OUTPUT_CORRECTIONS, type OutputContract } from "./output-contract.js";
 import { toUsageFields } from "../event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
@@ -31,6 +32,8 @@ interface TurnState {
   pauses: number;
   usedTodoTool: boolean;
   overflowCompacted: boolean;
+  /** `--output-schema`: the contract, its corrective rounds so far, the valid value once seen. */
+  output?: { contract: OutputContract; corrections: number; value?: unknown };
 }
 
 /** One turn's abort: the user's cancel and the duration budget both end it. */
@@ -69,6 +72,7 @@ function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
     usedTodoTool: false,
     overflowCompacted: false,
   };
+  if (input.output) state.output = { contract: input.output, corrections: 0 };
   ports.beginTurn();
   if (!input.retry) {
     ports.checkpoints?.beforeTurn(turn);
@@ -183,6 +187,8 @@ async function runRound(
     return { next: "round" };
   }
   if (calls.length === 0) {
+    const invalid = checkOutput(ports, state, result.text);
+    if (invalid) return invalid;
     // R-COMP-1: after a completed turn, consider compaction again; a failure here is no stop.
     if (ports.overBudget()) await compactStep(ports, state, abort, "threshold").catch(() => undefined);
     return stopped(stopWith("completed"));
@@ -201,6 +207,24 @@ async function runRound(
   if (abort.signal.aborted) return stopped(abortStop(abort));
   ports.commitQueuedFollowUp(turn);
   return { next: "round" };
+}
+
+/** A final answer the output contract refuses: one corrective round, then `output_invalid`. */
+function checkOutput(ports: TurnPorts, state: TurnState, text: string): RoundStep | undefined {
+  const output = state.output;
+  if (!output) return undefined;
+  const check = checkAnswer(output.contract, text);
+  if (check.ok) {
+    output.value = check.value;
+    return undefined;
+  }
+  if (output.corrections < OUTPUT_CORRECTIONS) {
+    output.corrections++;
+    ports.commitNotice(state.turn, correctionNote(check.errors));
+    return { next: "round" };
+  }
+  const message = `the answer is not valid against the output schema: ${check.errors.join("; ")}`;
+  return stopped(stopWith("output_invalid", { class: "output_invalid", message }));
 }
 
 /** The calls a round's answer may run, and the stop its finish or the tool budget calls for. */
@@ -280,7 +304,15 @@ async function endTurn(ports: TurnPorts, state: TurnState, stop: TurnStop): Prom
   ports.noteTodoUse(state.usedTodoTool);
   // The outcome goes to whoever drives the session (a program using the library has no redacting
   // terminal in between), so a key the model or an error echoed is redacted as in the record.
-  return redactDeep({ turn, stopReason: stop.reason, finalText: state.finalText, error: stop.error });
+  const outcome: TurnOutcome = {
+    turn,
+    stopReason: stop.reason,
+    finalText: state.finalText,
+    error: stop.error,
+  };
+  if (stop.reason === "completed" && state.output && "value" in state.output)
+    outcome.outputValue = state.output.value;
+  return redactDeep(outcome);
 }
 
 function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {

@@ -5,6 +5,7 @@ import type { ExecutionBudget } from "../../config/types.js";
 import type { StreamResult } from "../../provider/types.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { OnLimit } from "./budget.js";
+import type { OutputContract } from "./output-contract.js";
 import type { RoundAttempts, TurnEndFacts } from "../committer.js";
 import type { EngineEvent } from "../events.js";
 import type { ContentPart, ToolCall } from "../../vocab/messages.js";
@@ -16,6 +17,8 @@ export interface TurnInput {
   retry?: boolean;
   /** `/compact` before the first round (`tern run --compact`): both stages, whatever the size. */
   compactFirst?: boolean;
+  /** `--output-schema` (R-AUTO-1): what the final answer must be. */
+  output?: OutputContract;
 }
 
 /** What a model call needs from the loop: count each attempt, add each usage report. */

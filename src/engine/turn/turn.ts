@@ -5,6 +5,7 @@ import type { RoundAttempts } from "../committer.js";
 import type { SessionCore } from "../core.js";
 import type { TurnOutcome } from "./stop.js";
 import { callModel } from "./model-call.js";
+import { enforcesSchema, schemaInstruction } from "./output-contract.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
@@ -12,10 +13,17 @@ import { sumUsage, type Usage } from "../../vocab/usage.js";
 import { writeUnbilled } from "../../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
-  return runTurnLoop(turnPorts(core), input, signal);
+  // R-AUTO-1: a wire that enforces the schema gets it with every request; any other gets it asked for.
+  const schema = input.output && enforcesSchema(core.model) ? input.output.schema : undefined;
+  if (input.output && !schema && !input.retry)
+    input = {
+      ...input,
+      content: [...input.content, { type: "text", text: schemaInstruction(input.output.schema) }],
+    };
+  return runTurnLoop(turnPorts(core, schema), input, signal);
 }
 
-export function turnPorts(core: SessionCore): TurnPorts {
+export function turnPorts(core: SessionCore, responseSchema?: Record<string, unknown>): TurnPorts {
   return {
     executionBudget: core.settings.executionBudget,
     maxTruncationContinues: core.settings.maxTruncationContinues,
@@ -45,7 +53,8 @@ export function turnPorts(core: SessionCore): TurnPorts {
     quiesce: (reason) => core.records.quiesce(reason),
     commitTurnEnd: (end) => core.records.turnEnd(end),
     noteTodoUse: (used) => core.todos.noteUse(used),
-    stream: (round, signal, deadline, hooks) => streamRound(core, round, signal, deadline, hooks),
+    stream: (round, signal, deadline, hooks) =>
+      streamRound(core, round, signal, deadline, hooks, responseSchema),
     runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
     overBudget: () => overBudget(core),
     // Loaded when a context first needs shrinking: most runs never get there.
@@ -81,8 +90,10 @@ async function streamRound(
   signal: AbortSignal,
   deadline: number | null,
   hooks: StreamHooks,
+  responseSchema?: Record<string, unknown>,
 ): Promise<RoundAnswer> {
   const request = core.buildRequest();
+  if (responseSchema) request.responseSchema = responseSchema;
   const spent: RoundAttempts = { attempts: 0, failedUsage: null };
   // Usage per attempt: all but the answered attempt's are the round's failed usage.
   const byAttempt = new Map<number, Usage>();
