@@ -12,6 +12,34 @@ export interface OutputContract {
   validate(value: unknown): string[];
 }
 
+/** A turn's contract and how it went so far. */
+export interface OutputState {
+  contract: OutputContract;
+  corrections: number;
+  /** The valid value, once an answer held. */
+  value?: unknown;
+}
+
+export type Verdict =
+  | { next: "accept" }
+  | { next: "correct"; note: string }
+  | { next: "stop"; error: { class: "output_invalid"; message: string } };
+
+/** What the loop does with a final answer: accept it, ask once more with the errors, or stop. */
+export function judgeFinalAnswer(output: OutputState, text: string): Verdict {
+  const check = checkAnswer(output.contract, text);
+  if (check.ok) {
+    output.value = check.value;
+    return { next: "accept" };
+  }
+  if (output.corrections < OUTPUT_CORRECTIONS) {
+    output.corrections++;
+    return { next: "correct", note: correctionNote(check.errors) };
+  }
+  const message = `the answer is not valid against the output schema: ${check.errors.join("; ")}`;
+  return { next: "stop", error: { class: "output_invalid", message } };
+}
+
 export type OutputCheck = { ok: true; value: unknown } | { ok: false; errors: string[] };
 
 /** Corrective rounds before the turn stops as `output_invalid`. */

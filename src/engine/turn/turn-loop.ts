@@ -3,37 +3,31 @@
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
 import { redactDeep } from "../../config/secrets.js";
-import type { StreamResult } from "../../provider/types.js";
 import { TurnBudget } from "./budget.js";
-import { uniqueCallIds } from "./call-ids.js";
-import { continuationNote, MAX_PAUSES, PAUSED } from "./turn-continue.js";
-import { checkAnswer, correctionNote, OUTPUT_CORRECTIONS, type OutputContract } from "./output-contract.js";
+import { admitCalls, type AdmitState } from "./turn-admit.js";
+import { continuationNote, PAUSED } from "./turn-continue.js";
+import { judgeFinalAnswer, type OutputState } from "./output-contract.js";
 import { toUsageFields } from "../event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
-import type { ToolCall } from "../../vocab/messages.js";
 import { isoTimestamp } from "../../vocab/timestamp.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
 
 /** What one run of a turn has counted so far. */
-interface TurnState {
+interface TurnState extends AdmitState {
   turn: number;
   startedAt: Date;
   started: number;
-  budget: TurnBudget;
   // This run's counts: a `/retry` writes another turn_end for the same turn, and the ledger adds
   // the runs up (R-REC-8), so each run counts only its own requests.
   counts: { rounds: number; modelCalls: number; toolCalls: number; toolErrors: number };
   usage: Usage;
   finalText: string;
-  truncationContinues: number;
-  /** Rounds in a row the provider paused (`pause_turn`). */
-  pauses: number;
   usedTodoTool: boolean;
   overflowCompacted: boolean;
   /** `--output-schema`: the contract, its corrective rounds so far, the valid value once seen. */
-  output?: { contract: OutputContract; corrections: number; value?: unknown };
+  output?: OutputState;
 }
 
 /** One turn's abort: the user's cancel and the duration budget both end it. */
@@ -187,8 +181,12 @@ async function runRound(
     return { next: "round" };
   }
   if (calls.length === 0) {
-    const invalid = checkOutput(ports, state, result.text);
-    if (invalid) return invalid;
+    const verdict = state.output && judgeFinalAnswer(state.output, result.text);
+    if (verdict?.next === "correct") {
+      ports.commitNotice(turn, verdict.note);
+      return { next: "round" };
+    }
+    if (verdict?.next === "stop") return stopped(stopWith("output_invalid", verdict.error));
     // R-COMP-1: after a completed turn, consider compaction again; a failure here is no stop.
     if (ports.overBudget()) await compactStep(ports, state, abort, "threshold").catch(() => undefined);
     return stopped(stopWith("completed"));
@@ -207,62 +205,6 @@ async function runRound(
   if (abort.signal.aborted) return stopped(abortStop(abort));
   ports.commitQueuedFollowUp(turn);
   return { next: "round" };
-}
-
-/** A final answer the output contract refuses: one corrective round, then `output_invalid`. */
-function checkOutput(ports: TurnPorts, state: TurnState, text: string): RoundStep | undefined {
-  const output = state.output;
-  if (!output) return undefined;
-  const check = checkAnswer(output.contract, text);
-  if (check.ok) {
-    output.value = check.value;
-    return undefined;
-  }
-  if (output.corrections < OUTPUT_CORRECTIONS) {
-    output.corrections++;
-    ports.commitNotice(state.turn, correctionNote(check.errors));
-    return { next: "round" };
-  }
-  const message = `the answer is not valid against the output schema: ${check.errors.join("; ")}`;
-  return stopped(stopWith("output_invalid", { class: "output_invalid", message }));
-}
-
-/** The calls a round's answer may run, and the stop its finish or the tool budget calls for. */
-async function admitCalls(
-  ports: TurnPorts,
-  state: TurnState,
-  result: StreamResult,
-): Promise<{ calls: ToolCall[]; stop?: TurnStop }> {
-  switch (result.finish) {
-    case "length":
-      return state.truncationContinues >= ports.maxTruncationContinues
-        ? { calls: [], stop: stopWith("output_truncated") }
-        : { calls: [] };
-    case "content_filter":
-      return { calls: [], stop: stopWith("content_filtered") };
-    case "stop":
-    case "tool_calls":
-      break;
-    case PAUSED:
-      if (++state.pauses <= MAX_PAUSES) return { calls: [] };
-      return {
-        calls: [],
-        stop: stopWith("failed", {
-          class: "finish_reason",
-          message: `Model stopped with finish reason 'pause_turn' ${MAX_PAUSES + 1} times in a row`,
-        }),
-      };
-    default: {
-      const message = `Model stopped with finish reason '${result.rawFinish ?? result.finish}'`;
-      return { calls: [], stop: stopWith("failed", { class: "finish_reason", message }) };
-    }
-  }
-  const calls = uniqueCallIds(result.toolCalls);
-  if (calls.length === 0) return { calls };
-  const fits = await state.budget.allowBatch(calls.length, (used, allowed) =>
-    ports.publish({ type: "limit_reached", limit: "tool_calls", used, allowed }),
-  );
-  return fits ? { calls } : { calls: [], stop: stopWith("tool_call_limit_reached") };
 }
 
 /** Compaction inside a turn: its summary calls count as this run's model calls and usage. */
