@@ -68,6 +68,9 @@ const LOADED_AFTER_START = [
   "src/tools/policy/approval-judge.ts",
   "src/tools/builtin/all.ts",
   "src/tools/mcp/mcp.ts",
+  "src/telemetry/otel.ts",
+  "src/cli/output-schema.ts",
+  "src/cli/run-jsonl.ts",
   "src/tui/commands.ts",
   "src/tui/run.tsx",
 ].map((f) => {

@@ -8,6 +8,7 @@ import { UsageError } from "./usage-error.js";
 // Static: the bundle's start path is then one chunk (see startPathAnchor in
 // scripts/build-plugins.mjs); only `tern --help` and usage errors pay for compiling what they do not run.
 import * as commands from "./commands.js";
+import { shutdownTelemetry } from "../telemetry/lifecycle.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -236,5 +237,8 @@ export async function runProgram(argv: string[], version: string): Promise<numbe
       return 2;
     }
     throw err;
+  } finally {
+    // Whatever ran, telemetry that started is flushed (at most 2 s) before the exit (R-AUTO-3).
+    await shutdownTelemetry();
   }
 }

@@ -13,6 +13,9 @@ import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError
 import type { SessionHooks } from "../engine/core.js";
 import type { CommonOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
+import type { Session } from "../engine/session.js";
+import type { ObservedSession } from "../telemetry/otel.js";
+import { telemetrySettings } from "../telemetry/settings.js";
 
 export function ternHome(): string {
   return process.env.TERN_HOME || join(homedir(), ".tern");
@@ -101,6 +104,13 @@ export async function prepareSession(
     beforeOpen?.(model);
     const opened = await openSession({ home, cwd, config, model, resume, extraSystem: opts.system, hooks });
     warnings.push(...opened.warnings);
+    // R-AUTO-3: the SDK loads only when telemetry is on.
+    const telemetry = telemetrySettings(config, process.env);
+    if (telemetry) {
+      warnings.push(...telemetry.notices);
+      const { attachTelemetry } = await import("../telemetry/otel.js");
+      attachTelemetry(telemetry, observed(opened.session));
+    }
     return { ...opened, config, model, warnings };
   } catch (err) {
     // A record that cannot be read (corrupt line, newer format) names its file and line: one line too.
@@ -112,4 +122,22 @@ export async function prepareSession(
       throw new UsageError(err.message);
     throw err;
   }
+}
+
+/** What telemetry reads of a session: its events and, at a turn's start, the prompt's text. */
+function observed(session: Session): ObservedSession {
+  return {
+    id: session.id,
+    modelId: () => session.status().model.id,
+    subscribe: (listener) => session.subscribe(listener),
+    lastPrompt() {
+      const lines = session.transcript();
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const line = lines[i];
+        if (line.type === "user_prompt")
+          return line.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+      }
+      return undefined;
+    },
+  };
 }

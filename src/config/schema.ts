@@ -204,6 +204,16 @@ const layerShape = {
         writableRoots: optional(z.array(absolutePath())),
       }),
     ),
+  telemetry: () =>
+    optional(
+      z.strictObject({
+        enabled: optional(z.boolean()),
+        endpoint: optional(httpUrl()),
+        headers: optional(stringMap()),
+        protocol: optional(z.enum(["http/protobuf", "http/json"])),
+        logPrompts: optional(z.boolean()),
+      }),
+    ),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
   shellEnv: () =>

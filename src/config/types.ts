@@ -101,6 +101,16 @@ export interface Config {
   checkpoints: CheckpointsConfig;
   /** The OS sandbox around `bash` (R-SBX-1). */
   sandbox: SandboxConfig;
+  /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */
+  telemetry?: TelemetryConfig;
+}
+
+export interface TelemetryConfig {
+  enabled?: boolean;
+  endpoint?: string;
+  headers?: Record<string, string>;
+  protocol?: "http/protobuf" | "http/json";
+  logPrompts?: boolean;
 }
 
 export interface CheckpointsConfig {

@@ -57,6 +57,11 @@ export function restrictUntrusted(
     ignore("toolSets");
     delete out.toolSets;
   }
+  // Telemetry sends what the session did to an endpoint: a workspace cannot choose one.
+  if (out.telemetry !== undefined) {
+    ignore("telemetry");
+    delete out.telemetry;
+  }
   for (const [id, provider] of Object.entries(out.providers ?? {})) {
     for (const key of ["baseUrl", "apiKeyEnv", "headers"] as const) {
       if (provider[key] === undefined) continue;

@@ -12,7 +12,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands", "acp"],
+  cli: ["engine", "config", "tui", "commands", "acp", "telemetry"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
@@ -31,6 +31,8 @@ const ALLOWED: Record<string, string[]> = {
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],
+  // OpenTelemetry export: it reads a session's events (their types) and the config.
+  telemetry: ["engine", "config"],
   // The ground floor.
   vocab: [],
 };
