@@ -10,6 +10,7 @@ import { checkpointBench } from "./checkpoint-bench.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
+import { telemetryBench } from "./telemetry-bench.js";
 import { mcpStartBench } from "./mcp-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { keystrokeBench, streamFrameBench } from "./ui-benches.js";
@@ -55,6 +56,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
   const benches: [string, () => Promise<Row[]>][] = [
     ["start", () => startBench(p, plan)],
     ["one-round", () => oneRoundBench(p, plan)],
+    ["telemetry", () => telemetryBench(p, plan)],
     ["tool-loop", () => toolLoopBench(p, plan)],
     ["bash-loop", () => bashLoopBench(p, plan)],
     ["sse", () => sseBench(plan)],
