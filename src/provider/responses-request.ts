@@ -40,7 +40,9 @@ export function buildResponsesBody(
   }
   if (request.cacheKey) body.prompt_cache_key = request.cacheKey;
   if (request.responseSchema)
-    body.text = { format: { type: "json_schema", name: "answer", schema: request.responseSchema, strict: false } };
+    body.text = {
+      format: { type: "json_schema", name: "answer", schema: request.responseSchema, strict: false },
+    };
   return body;
 }
 
