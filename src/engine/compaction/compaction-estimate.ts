@@ -10,20 +10,23 @@ export const IMAGE_TOKENS = 1500;
 export const SUMMARY_TOKENS_GUESS = 800;
 
 /**
- * Characters every message and tool call carries besides its text (role, ids, wire framing):
- * a turn of many small rounds would otherwise be counted far below what is sent.
+ * Characters every message and every tool call carries on the wire besides its text (the JSON of
+ * role, type, ids and names: 35–100 per message on the three protocols, measured): a history of
+ * many small messages is otherwise counted far below what is sent, and a summary request
+ * "under the window" by the estimate arrived at several times the window (issue 26: 822 KB).
  */
-const FRAMING_CHARS = 12;
+const MESSAGE_FRAMING_CHARS = 40;
+const CALL_FRAMING_CHARS = 64;
 
 /** The chars/4 estimate (R-COMP-6): used to decide and warn, never reported as usage. */
 export function estimateTokens(system: string, toolsJson: string, messages: readonly Message[]): number {
   let chars = system.length + toolsJson.length;
   let images = 0;
   for (const m of messages) {
-    chars += FRAMING_CHARS;
+    chars += MESSAGE_FRAMING_CHARS;
     if (m.role === "assistant") {
       chars += m.text.length + m.reasoning.length;
-      for (const c of m.toolCalls) chars += FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
+      for (const c of m.toolCalls) chars += CALL_FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
       continue;
     }
     if (m.role === "tool") chars += m.toolCallId.length;

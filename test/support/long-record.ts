@@ -1,4 +1,4 @@
-// Builds a long session record for the resume benchmark with tern's own record code (the store
+// Builds a long session record (for the resume benchmark and the long-history compaction tests) with tern's own record code (the store
 // creates the folder and session_start; the writer appends), then replays it through the fold so
 // a record the product would refuse can never be measured.
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
