@@ -1,6 +1,7 @@
-// Builds a long session record (for the resume benchmark and the long-history compaction tests) with tern's own record code (the store
-// creates the folder and session_start; the writer appends), then replays it through the fold so
-// a record the product would refuse can never be measured.
+// Builds a long session record with tern's own record code (the store creates the folder and
+// session_start; the writer appends), then replays it through the fold so a record the product
+// would refuse can never be measured or tested. Used by bench/ (resume) and the long-history
+// compaction tests.
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../../src/record/store.js";
@@ -31,12 +32,20 @@ function fileText(seed: number, bytes: number): string {
 
 /**
  * `rounds` model rounds in turns of `roundsPerTurn`: every round but a turn's last asks for one
- * read_file call answered with ~`resultBytes` of text; the last round answers in text.
+ * read_file call answered with ~`resultBytes` of text; the last round answers in text
+ * (`answerBytes` long).
  */
 export function buildRecord(
   home: string,
   cwd: string,
-  opts: { rounds: number; roundsPerTurn: number; resultBytes: number; model: string },
+  opts: {
+    rounds: number;
+    roundsPerTurn: number;
+    resultBytes: number;
+    model: string;
+    /** Length of each turn's final answer (default: a short line). */
+    answerBytes?: number;
+  },
 ): BuiltRecord {
   const created = createSession(home, { cwd, model: opts.model });
   created.writer.close();
@@ -64,7 +73,7 @@ export function buildRecord(
         type: "assistant_message",
         turn,
         round: r,
-        text: last ? `Done with task ${turn}.` : "",
+        text: last ? `Done with task ${turn}.`.padEnd(opts.answerBytes ?? 0, " Done.") : "",
         reasoning: "",
         toolCalls,
         finish: last ? "stop" : "tool_calls",
