@@ -108,3 +108,11 @@ export function recallPageTokens(core: SessionCore, alreadyTaken: number): numbe
   const room = Math.floor(requestLimit(core) - irreducibleEstimate(core) - alreadyTaken);
   return Math.max(MIN_PAGE_TOKENS, Math.min(quarter, room));
 }
+
+/**
+ * Characters of one recalled page: the tokens above, and never more than `toolOutputLimit`, so
+ * the output cap never cuts a page in the middle and the next page starts where this one ended.
+ */
+export function recallPageChars(core: SessionCore, alreadyTaken: number): number {
+  return Math.min(recallPageTokens(core, alreadyTaken) * 4, core.settings.toolOutputLimit);
+}
