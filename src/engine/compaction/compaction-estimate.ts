@@ -18,31 +18,42 @@ export const SUMMARY_TOKENS_GUESS = 800;
 const MESSAGE_FRAMING_CHARS = 40;
 const CALL_FRAMING_CHARS = 64;
 
-/** The chars/4 estimate (R-COMP-6): used to decide and warn, never reported as usage. */
-export function estimateTokens(system: string, toolsJson: string, messages: readonly Message[]): number {
-  let chars = system.length + toolsJson.length;
-  let images = 0;
+interface Size {
+  chars: number;
+  images: number;
+}
+
+function measure(messages: readonly Message[], into: Size): Size {
   for (const m of messages) {
-    chars += MESSAGE_FRAMING_CHARS;
+    into.chars += MESSAGE_FRAMING_CHARS;
     if (m.role === "assistant") {
-      chars += m.text.length + m.reasoning.length;
-      for (const c of m.toolCalls) chars += CALL_FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
+      into.chars += m.text.length + m.reasoning.length;
+      for (const c of m.toolCalls)
+        into.chars += CALL_FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
       continue;
     }
-    if (m.role === "tool") chars += m.toolCallId.length;
+    if (m.role === "tool") into.chars += m.toolCallId.length;
     for (const p of m.content) {
-      if (p.type === "text") chars += p.text.length;
-      else images++;
+      if (p.type === "text") into.chars += p.text.length;
+      else into.images++;
     }
   }
-  return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
+  return into;
+}
+
+const tokensOf = (size: Size) => Math.ceil(size.chars / 4) + size.images * IMAGE_TOKENS;
+
+/** The chars/4 estimate (R-COMP-6): used to decide and warn, never reported as usage. */
+export function estimateTokens(system: string, toolsJson: string, messages: readonly Message[]): number {
+  return tokensOf(measure(messages, { chars: system.length + toolsJson.length, images: 0 }));
 }
 
 /**
  * The estimate of a messages array is kept per array and extended as it grows (see grown-prefix.ts),
- * so checking the threshold every round stays O(new messages).
+ * so checking the threshold every round stays O(new messages). It keeps characters, not tokens,
+ * so an extended estimate rounds exactly as one computed whole.
  */
-const estimates = new WeakMap<readonly Message[], PrefixMemo<Message> & { tokens: number }>();
+const estimates = new WeakMap<readonly Message[], PrefixMemo<Message> & Size>();
 const toolsChars = new WeakMap<readonly object[], number>();
 
 /** System prompt plus tool definitions: what every request carries whatever compaction does. */
@@ -59,10 +70,10 @@ export function contextEstimate(core: SessionCore): number {
   const messages = core.fold.messages;
   const known = estimates.get(messages);
   const from = reusablePrefix(messages, known);
-  const tokens = (from > 0 ? known!.tokens : 0) + estimateTokens("", "", messages.slice(from));
-  if (messages.length > 0)
-    estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], tokens });
-  return tokens + fixedEstimate(core);
+  const start = from > 0 ? { chars: known!.chars, images: known!.images } : { chars: 0, images: 0 };
+  const size = measure(messages.slice(from), start);
+  if (messages.length > 0) estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], ...size });
+  return tokensOf(size) + fixedEstimate(core);
 }
 
 export function compactionLimit(core: SessionCore): number {
