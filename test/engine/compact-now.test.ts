@@ -108,7 +108,9 @@ describe("/compact now", () => {
     const contextBefore = JSON.stringify(coreOf(t.session).fold.messages);
     t.events.length = 0;
     // Turn 1 is a few dozen tokens; the model writes a summary longer than it.
-    h.provider.enqueue(openaiText(`A long summary. ${"s".repeat(600)}`, { prompt_tokens: 80, completion_tokens: 150 }));
+    h.provider.enqueue(
+      openaiText(`A long summary. ${"s".repeat(600)}`, { prompt_tokens: 80, completion_tokens: 150 }),
+    );
     const out = await t.session.send({ type: "compact" });
     expect(out.after).toBe(out.before);
     expect(JSON.stringify(coreOf(t.session).fold.messages)).toBe(contextBefore);

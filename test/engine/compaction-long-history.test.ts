@@ -34,7 +34,11 @@ function measure(): Seen[] {
   let n = 0;
   h.provider.setResponder((req) => {
     const summary = isSummaryRequest("openai-chat", req.body);
-    seen.push({ summary, estimate: wireEstimate("openai-chat", req.body), rawTokens: req.rawBody.length / 4 });
+    seen.push({
+      summary,
+      estimate: wireEstimate("openai-chat", req.body),
+      rawTokens: req.rawBody.length / 4,
+    });
     if (!summary) turnRequestBody = req.body;
     // Only the measurements are needed: dropping the bodies keeps the run small.
     req.body = null;
@@ -93,6 +97,8 @@ describe("a history far over the window", () => {
     // More pieces than one compaction sends: the summary names the oldest turns it leaves to recall.
     const summary = turnRequestBody!.messages.find((m: any) => m.role === "user").content;
     expect(summary).toMatch(/^\[Summary of turns 1–1499, written by compaction/);
-    expect(summary).toMatch(/\[Not summarized, too long to summarize at once: turns 1–\d+; recall \{"turn": N\} reads a turn\.\]/);
+    expect(summary).toMatch(
+      /\[Not summarized, too long to summarize at once: turns 1–\d+; recall \{"turn": N\} reads a turn\.\]/,
+    );
   });
 });

@@ -34,7 +34,8 @@ describe("recall pages under the output cap", () => {
     const pages: string[] = [];
     h.provider.setResponder((req) => {
       const newest = toolMessages(req.body).at(-1);
-      if (newest?.id === "g1") return openaiToolCalls([{ id: "p0", name: "recall", args: { turn: 1, round: 1 } }]);
+      if (newest?.id === "g1")
+        return openaiToolCalls([{ id: "p0", name: "recall", args: { turn: 1, round: 1 } }]);
       if (!newest?.id.startsWith("p")) return undefined;
       pages.push(newest.content);
       const next = /"offset": (\d+)\} reads the next page\]$/.exec(newest.content);
@@ -51,7 +52,9 @@ describe("recall pages under the output cap", () => {
       expect(page).not.toContain("characters elided");
     }
     // Each page starts where the one before ended, and the last is the end of the text.
-    const spans = pages.map((p) => /\[page: chars (\d+)–(\d+) of (\d+);[^\n]*\]$/.exec(p)!.slice(1).map(Number));
+    const spans = pages.map((p) =>
+      /\[page: chars (\d+)–(\d+) of (\d+);[^\n]*\]$/.exec(p)!.slice(1).map(Number),
+    );
     expect(spans[0][0]).toBe(0);
     for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBe(spans[i - 1][1]);
     expect(spans.at(-1)![1]).toBe(spans.at(-1)![2]);

@@ -72,7 +72,8 @@ export function contextEstimate(core: SessionCore): number {
   const from = reusablePrefix(messages, known);
   const start = from > 0 ? { chars: known!.chars, images: known!.images } : { chars: 0, images: 0 };
   const size = measure(messages.slice(from), start);
-  if (messages.length > 0) estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], ...size });
+  if (messages.length > 0)
+    estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], ...size });
   return tokensOf(size) + fixedEstimate(core);
 }
 

@@ -121,7 +121,11 @@ function rangeOf(view: CompactionView, span: Span, openTurn: boolean): SummaryRa
   // A batch's results stand in call order but were committed as the calls finish, so the last
   // entry need not hold the highest seq: the range spans the lowest to the highest seq it holds.
   const seqs = inRange.map((e) => e.seq);
-  const ends = { from: Math.min(...seqs), to: Math.max(...seqs), restTokens: view.contextTokens - replacedTokens };
+  const ends = {
+    from: Math.min(...seqs),
+    to: Math.max(...seqs),
+    restTokens: view.contextTokens - replacedTokens,
+  };
   if (replacedTokens <= budget)
     return { ...ends, ...base, pieces: [{ messages: whole, label: base.label }], leftOut: [] };
   const shed = shedCopy(inRange, rounds);
@@ -132,7 +136,10 @@ function rangeOf(view: CompactionView, span: Span, openTurn: boolean): SummaryRa
     MAX_SUMMARY_PIECES,
   );
   const part = (s: Span) => inRange.slice(s.start, s.end + 1);
-  const pieces = plan.pieces.map((s) => ({ messages: shed.slice(s.start, s.end + 1), label: label(view, part(s), openTurn) }));
+  const pieces = plan.pieces.map((s) => ({
+    messages: shed.slice(s.start, s.end + 1),
+    label: label(view, part(s), openTurn),
+  }));
   if (pieces.length === 0) return undefined;
   const leftOut = plan.tooBig.map((s) => label(view, part(s), openTurn));
   if (plan.archivedBefore > 0)

@@ -139,10 +139,7 @@ export function planShed(view: CompactionView, keepRounds: number): ShedPlan | u
  * The same shedding on a copy of context entries, in memory only, for a summary request that must
  * fit the window: every big tool result, long text and long argument, whatever its age.
  */
-export function shedCopy(
-  entries: readonly Readonly<Entry>[],
-  rounds: RoundIndex,
-): Message[] {
+export function shedCopy(entries: readonly Readonly<Entry>[], rounds: RoundIndex): Message[] {
   return entries.map((entry) => {
     const m = entry.msg;
     const fallback = { turn: entry.turn, round: 0 };

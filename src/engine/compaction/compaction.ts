@@ -84,7 +84,10 @@ export async function compact(ports: CompactionPorts, force: boolean): Promise<C
   // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
   if (size() > limit) {
     const over = (target: number) => Math.ceil((estimate() - target / scale) * 4);
-    const oversize = planOversize(ports.view(), { chars: over(limit), wantChars: over(limit * OVERSIZE_TARGET) });
+    const oversize = planOversize(ports.view(), {
+      chars: over(limit),
+      wantChars: over(limit * OVERSIZE_TARGET),
+    });
     if (oversize) {
       commitShed(ports, oversize);
       ran = true;
@@ -177,7 +180,12 @@ function commitUnapplied(
 }
 
 /** `cost` only for a summary billed on its own row (outside a turn), so front ends can add it. */
-function publishCompaction(ports: CompactionPorts, stage: string, before: number, cost?: number | null): void {
+function publishCompaction(
+  ports: CompactionPorts,
+  stage: string,
+  before: number,
+  cost?: number | null,
+): void {
   ports.publish({
     type: "compaction",
     stage,

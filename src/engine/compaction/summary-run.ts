@@ -37,6 +37,15 @@ const partTokens = (p: Part) => estimateTokens(`${p.label}: ${p.text}`, "", []);
 const joined = (parts: readonly Part[]) =>
   parts.length === 1 ? parts[0].text : parts.map((p) => `${p.label}: ${p.text}`).join("\n\n");
 
+/** "turns 1–18" and "turns 18–40" → "turns 1–40"; "turn 5 rounds 1–9" and "turn 5 round 12" → "turn 5 rounds 1–12". */
+function spanLabel(first: string, last: string): string {
+  const shape = /^(turn \d+ round|turn)s? (\d+)(?:–(\d+))?$/;
+  const a = shape.exec(first);
+  const b = shape.exec(last);
+  if (!a || !b || a[1] !== b[1]) return `${first} to ${last}`;
+  return `${a[1]}s ${a[2]}–${b[3] ?? b[2]}`;
+}
+
 /** Tokens the summary may take: what the limit leaves beside the rest, within a quarter of a request. */
 function summaryRoom(view: CompactionView, range: SummaryRange, budget: number): number {
   const beside = view.limit - range.restTokens - REQUEST_MARGIN_TOKENS;
@@ -74,7 +83,7 @@ export async function writeSummary(
         merged.push(members[0]);
         continue;
       }
-      const label = `${members[0].label} to ${members.at(-1)!.label}`;
+      const label = spanLabel(members[0].label, members.at(-1)!.label);
       const history = [userText(`[Summaries of ${label}, oldest first:]\n\n${joined(members)}`)];
       merged.push({ label, text: await ports.requestSummary(history, MERGE_INSTRUCTION, spent) });
     }
@@ -90,6 +99,8 @@ export async function writeSummary(
     ? `recall {"turn": N, "round": R} reads one round`
     : `recall {"turn": N} reads a turn`;
   const notCovered =
-    leftOut.length > 0 ? `\n[Not summarized, too long to summarize at once: ${leftOut.join("; ")}; ${how}.]` : "";
+    leftOut.length > 0
+      ? `\n[Not summarized, too long to summarize at once: ${leftOut.join("; ")}; ${how}.]`
+      : "";
   return `[Summary of ${range.label}, written by compaction. The full text is archived: ${how}.]${notCovered}\n${joined(parts)}`;
 }
