@@ -8,7 +8,9 @@ import { defaultConfig } from "../../src/config/defaults.js";
 import { resolveModel } from "../../src/config/resolve.js";
 import type { Config } from "../../src/config/types.js";
 import { openaiText } from "../support/openai-script.js";
-import { isSummaryRequest, wireEstimate } from "../support/long-turn.js";
+import { anthropicStream } from "../support/anthropic-script.js";
+import { isSummaryRequest, type Protocol, wireEstimate } from "../support/long-turn.js";
+import { anthropicViolations } from "../support/request-rules.js";
 import { buildRecord } from "../support/long-record.js";
 import { useHarness } from "./harness.js";
 
@@ -29,21 +31,21 @@ interface Seen {
 let turnRequestBody: any;
 
 /** Answers summaries with a short text and turns with "carried on"; measures every request. */
-function measure(): Seen[] {
+function measure(protocol: Protocol = "openai-chat"): Seen[] {
   const seen: Seen[] = [];
   let n = 0;
+  const answer = (text: string) =>
+    protocol === "openai-chat" ? openaiText(text) : anthropicStream().text(text).stop("end_turn").build();
   h.provider.setResponder((req) => {
-    const summary = isSummaryRequest("openai-chat", req.body);
-    seen.push({
-      summary,
-      estimate: wireEstimate("openai-chat", req.body),
-      rawTokens: req.rawBody.length / 4,
-    });
+    const summary = isSummaryRequest(protocol, req.body);
+    // The fake server refuses an illegal body anyway; named here, a violation says which rule.
+    if (protocol === "anthropic-messages") expect(anthropicViolations(req.body)).toEqual([]);
+    seen.push({ summary, estimate: wireEstimate(protocol, req.body), rawTokens: req.rawBody.length / 4 });
     if (!summary) turnRequestBody = req.body;
     // Only the measurements are needed: dropping the bodies keeps the run small.
     req.body = null;
     req.rawBody = "";
-    return summary ? openaiText(`SUMMARY ${++n}: earlier tasks done.`) : openaiText("carried on");
+    return answer(summary ? `SUMMARY ${++n}: earlier tasks done.` : "carried on");
   });
   return seen;
 }
@@ -100,5 +102,27 @@ describe("a history far over the window", () => {
     expect(summary).toMatch(
       /\[Not summarized, too long to summarize at once: turns 1–\d+; recall \{"turn": N\} reads a turn\.\]/,
     );
+  });
+
+  it("on Anthropic too: the pieces of a history several windows large are legal requests that each fit", async () => {
+    const built = buildRecord(h.dirs.home, h.dirs.workspace, {
+      rounds: 800,
+      roundsPerTurn: 2,
+      resultBytes: 280,
+      model: "anth/claude-test",
+    });
+    const seen = measure("anthropic-messages");
+    const t = await h.start({
+      config: (c) => {
+        c.model = "anth/claude-test";
+        // The harness points the provider at the fake server with --base-url semantics.
+        c.providers.anth = { api: "anthropic-messages", baseUrl: "http://127.0.0.1:9/v1", headers: {} };
+        c.models["anth/claude-test"] = { contextWindow: 16_000 };
+      },
+      resume: { id: built.id },
+    });
+    const out = await t.prompt("the next task");
+    expect(out.stopReason).toBe("completed");
+    expectAllFit(seen, 16_000);
   });
 });
