@@ -22,6 +22,10 @@ const windows = (c: Config) => {
   c.models["local/small-1"] = { contextWindow: 16_000 };
 };
 
+/** A record of `turns` turns, each a read_file round and an answer, written directly. */
+const history = (turns: number, model: string, sizes: { resultBytes: number; answerBytes?: number }) =>
+  buildRecord(h.dirs.home, h.dirs.workspace, { rounds: 2 * turns, roundsPerTurn: 2, model, ...sizes });
+
 interface Seen {
   summary: boolean;
   estimate: number;
@@ -61,12 +65,7 @@ function expectAllFit(seen: readonly Seen[], window: number): void {
 describe("a history far over the window", () => {
   it("5,000 turns resumed under a 128k window: every request fits, and the turn completes", async () => {
     // ~230k estimated tokens: each turn a read_file round (a small result) and a short answer.
-    const built = buildRecord(h.dirs.home, h.dirs.workspace, {
-      rounds: 10_000,
-      roundsPerTurn: 2,
-      resultBytes: 30,
-      model: "local/mock-1",
-    });
+    const built = history(5000, "local/mock-1", { resultBytes: 30 });
     const seen = measure();
     const t = await h.start({ config: windows, resume: { id: built.id } });
     const out = await t.prompt("the next task");
@@ -78,13 +77,7 @@ describe("a history far over the window", () => {
   });
 
   it("1,500 turns (~17 windows) switched to a 16k-window model: every request fits, the oldest left to recall", async () => {
-    const built = buildRecord(h.dirs.home, h.dirs.workspace, {
-      rounds: 3000,
-      roundsPerTurn: 2,
-      resultBytes: 280,
-      answerBytes: 400,
-      model: "local/big-1",
-    });
+    const built = history(1500, "local/big-1", { resultBytes: 280, answerBytes: 400 });
     const seen = measure();
     const t = await h.start({ config: windows, resume: { id: built.id } });
     const config = defaultConfig();
@@ -105,12 +98,7 @@ describe("a history far over the window", () => {
   });
 
   it("on Anthropic too: the pieces of a history several windows large are legal requests that each fit", async () => {
-    const built = buildRecord(h.dirs.home, h.dirs.workspace, {
-      rounds: 800,
-      roundsPerTurn: 2,
-      resultBytes: 280,
-      model: "anth/claude-test",
-    });
+    const built = history(400, "anth/claude-test", { resultBytes: 280 });
     const seen = measure("anthropic-messages");
     const t = await h.start({
       config: (c) => {

@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { toolMessages, useHarness } from "./harness.js";
+import { openaiToolCalls } from "../support/openai-script.js";
+import { pageThroughRecall, useHarness } from "./harness.js";
 
 const h = useHarness();
 
@@ -31,19 +31,7 @@ describe("recall pages under the output cap", () => {
       openaiToolCalls(reads),
       openaiToolCalls([{ id: "g1", name: "glob", args: { pattern: "*.md" } }]),
     );
-    const pages: string[] = [];
-    h.provider.setResponder((req) => {
-      const newest = toolMessages(req.body).at(-1);
-      if (newest?.id === "g1")
-        return openaiToolCalls([{ id: "p0", name: "recall", args: { turn: 1, round: 1 } }]);
-      if (!newest?.id.startsWith("p")) return undefined;
-      pages.push(newest.content);
-      const next = /"offset": (\d+)\} reads the next page\]$/.exec(newest.content);
-      if (!next) return openaiText("read all pages");
-      return openaiToolCalls([
-        { id: `p${pages.length}`, name: "recall", args: { turn: 1, round: 1, offset: Number(next[1]) } },
-      ]);
-    });
+    const pages = pageThroughRecall(h.provider, "g1");
     const out = await t.prompt("go");
     expect(out.stopReason).toBe("completed");
     expect(pages.length).toBeGreaterThan(4);
