@@ -74,6 +74,15 @@ describe("a history far over the window", () => {
     expectAllFit(seen, 128_000);
     // One compaction: the summary stands first, then the newest turn and the new prompt.
     expect(t.events.filter((e) => e.type === "compaction").map((e: any) => e.stage)).toEqual(["summarize"]);
+    // A side question reads the archive, not the compacted context: its copy drops the oldest
+    // turns to fit (in one linear pass: it took 18 s here when each dropped turn re-estimated all).
+    const side = await t.session.askSide("what was task 4999?", {
+      history: [],
+      signal: new AbortController().signal,
+      onEvent: () => {},
+    });
+    expect(side).toMatchObject({ ok: true, text: "carried on" });
+    expect(seen.at(-1)!.rawTokens).toBeLessThan(128_000);
   });
 
   it("1,500 turns (~17 windows) switched to a 16k-window model: every request fits, the oldest left to recall", async () => {
