@@ -65,7 +65,8 @@ export async function writeSummary(
   let parts: Part[] = [];
   for (const [i, piece] of range.pieces.entries()) {
     // A piece may begin with an assistant message; the heading keeps the user first and says what it is.
-    const heading = many ? [userText(`[Part ${i + 1} of ${range.pieces.length}: ${piece.label}.]`)] : [];
+    const headed = many || (range.prefix.length === 0 && piece.messages[0]?.role !== "user");
+    const heading = headed ? [userText(`[Part ${i + 1} of ${range.pieces.length}: ${piece.label}.]`)] : [];
     const history = [...range.prefix, ...heading, ...piece.messages];
     parts.push({ label: piece.label, text: await ports.requestSummary(history, instruction, spent) });
   }
