@@ -15,7 +15,7 @@ import {
   spawnNode,
   stats,
 } from "./harness.js";
-import { buildRecord, snapshotSession } from "./record-builder.js";
+import { buildRecord, snapshotSession } from "../../test/support/long-record.js";
 import type { Row } from "./rows.js";
 import { sourceFile, toolRun } from "./tool-loop-benches.js";
 

@@ -194,15 +194,20 @@ function fitCopy(entries: SideEntry[], tail: Message[], system: string, limit: n
   shedResults(entries.length);
   if (fits()) return done();
 
-  // Dropping whole turns keeps every call with its result: a turn starts at a user message.
-  let dropped = false;
-  while (!fits()) {
-    const oldest = entries[0]?.turn;
-    const newest = entries.at(-1)?.turn;
-    if (oldest === undefined || oldest === newest) break;
-    while (entries.length > 0 && entries[0].turn === oldest) entries.shift();
-    dropped = true;
+  // Dropping whole turns keeps every call with its result: a turn starts at a user message. The
+  // size is summed per message once and reduced as turns go (an upper bound of the estimate), so
+  // a history of thousands of turns drops in linear time, not one estimate per dropped turn.
+  const each = (m: Message) => estimateTokens("", "", [m]);
+  let total =
+    estimateTokens(system, "", []) + [...entries.map((e) => e.msg), ...tail].reduce((n, m) => n + each(m), 0);
+  const newest = entries.at(-1)?.turn;
+  let kept = 0;
+  while (total > limit && kept < entries.length && entries[kept].turn !== newest) {
+    const oldest = entries[kept].turn;
+    for (; kept < entries.length && entries[kept].turn === oldest; kept++) total -= each(entries[kept].msg);
   }
+  const dropped = kept > 0;
+  entries.splice(0, kept);
   if (dropped && entries[0]?.msg.role === "user") {
     const first = entries[0].msg;
     entries[0] = {

@@ -100,6 +100,42 @@ describe("/compact now", () => {
     ]);
   });
 
+  it("a summary not smaller than what it replaces is not applied: the original stays, a notice says so", async () => {
+    const t = await h.start();
+    h.provider.enqueue(openaiText("one"), openaiText("two"));
+    await t.prompt("first");
+    await t.prompt("second");
+    const contextBefore = JSON.stringify(coreOf(t.session).fold.messages);
+    t.events.length = 0;
+    // Turn 1 is a few dozen tokens; the model writes a summary longer than it.
+    h.provider.enqueue(
+      openaiText(`A long summary. ${"s".repeat(600)}`, { prompt_tokens: 80, completion_tokens: 150 }),
+    );
+    const out = await t.session.send({ type: "compact" });
+    expect(out.after).toBe(out.before);
+    expect(JSON.stringify(coreOf(t.session).fold.messages)).toBe(contextBefore);
+    const notice = t.events.find((e) => e.type === "notice");
+    expect(notice).toMatchObject({
+      text: expect.stringMatching(
+        /^compaction: the summary of turn 1 \(about \d+ tokens\) is not smaller than what it would replace \(about \d+ tokens\), so the original is kept$/,
+      ),
+    });
+    expect(t.events.filter((e) => e.type === "compaction")).toHaveLength(0);
+    // The request was paid for: a line that replaces nothing carries its bill.
+    const summaries = lines(t.session.id).filter((l) => l.type === "compaction" && l.stage === "summarize");
+    expect(summaries).toHaveLength(1);
+    expect((summaries[0] as any).summary).toBeUndefined();
+    expect((summaries[0] as any).failed).toMatch(/not smaller/);
+    expect(ledgerRows(t.session.id).map((r) => [r.kind, r.prompt])).toEqual([
+      ["turn", 10],
+      ["turn", 10],
+      ["compaction", 80],
+    ]);
+    h.provider.enqueue(openaiText("three"));
+    await t.prompt("third");
+    expect(h.provider.requests.at(-1)!.body.messages[1].content).toBe("first");
+  });
+
   it("nothing to compact is no error", async () => {
     const t = await h.start();
     const out = await t.session.send({ type: "compact" });

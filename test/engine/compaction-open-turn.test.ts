@@ -8,7 +8,7 @@ import { loadRecord } from "../../src/record/load.js";
 import { findSession, recordFile } from "../../src/record/store.js";
 import { playLongTurn } from "../support/long-turn.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { toolMessages, useHarness } from "./harness.js";
+import { pageThroughRecall, toolMessages, useHarness } from "./harness.js";
 
 const h = useHarness();
 
@@ -115,20 +115,7 @@ describe("compaction within the open turn", () => {
       openaiToolCalls([{ id: "c2", name: "read_file", args: { path: "big.txt", limit: 20 } }]),
     );
     // Then recall round 1, and follow each page's offset until the last page.
-    const pages: string[] = [];
-    h.provider.setResponder((req) => {
-      const newest = toolMessages(req.body).at(-1);
-      if (newest?.id === "c2")
-        return openaiToolCalls([{ id: "p0", name: "recall", args: { turn: 1, round: 1 } }]);
-      if (!newest?.id.startsWith("p")) return undefined;
-      pages.push(newest.content);
-      const next = /"offset": (\d+)\} reads the next page\]$/.exec(newest.content);
-      if (!next) return openaiText("read all pages");
-      const offset = Number(next[1]);
-      return openaiToolCalls([
-        { id: `p${pages.length}`, name: "recall", args: { turn: 1, round: 1, offset } },
-      ]);
-    });
+    const pages = pageThroughRecall(h.provider, "c2");
     const out = await t.prompt("go");
     expect(out.stopReason).toBe("completed");
     expect(pages.length).toBeGreaterThan(2);

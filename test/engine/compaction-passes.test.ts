@@ -1,7 +1,7 @@
 // A history several windows large (a long session resumed into a small window): one summary
-// request cannot carry it, so one compaction summarizes it a window at a time, each summary
-// folding in the one before, and the turn goes on (R-COMP-2: "one long headless turn can always
-// go on"; R-COMP-4: still one compaction, judged before and after).
+// request cannot carry it, so one compaction summarizes it in pieces, oldest first, each request
+// under the limit, and applies one summary of the whole range; the turn goes on (R-COMP-2: "one
+// long headless turn can always go on"; R-COMP-4: still one compaction, judged before and after).
 import { describe, expect, it } from "vitest";
 import { openaiText } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
@@ -17,7 +17,7 @@ const isSummaryRequest = (body: any) =>
   /^Summarize the conversation above/.test(body.messages.at(-1)?.content ?? "");
 
 describe("compaction of a history larger than one summary request", () => {
-  it("summarizes in passes within one compaction, each request under the limit, and the turn completes", async () => {
+  it("summarizes in pieces within one compaction, each request under the limit, and the turn completes", async () => {
     // 16 turns of ~1,900-character answers (under the shed's text cut): ~7,800 tokens of history,
     // written with a window large enough that nothing compacts.
     const big = await h.start({ config: windowOf(1_000_000) });
@@ -46,17 +46,21 @@ describe("compaction of a history larger than one summary request", () => {
     // Every summary request fits the window, wire framing and all (chars / 4 of the raw body).
     for (const r of h.provider.requests.slice(first).filter((r) => isSummaryRequest(r.body)))
       expect(r.rawBody.length / 4).toBeLessThan(8000);
-    // Each pass after the first folds in the summary before it.
-    summaryRequests.slice(1).forEach((body, i) => {
-      expect(JSON.stringify(body.messages)).toContain(`SUMMARY ${i + 1}: turns so far.`);
+    // Pieces are independent and oldest first: each carries its part's heading, none an earlier summary.
+    summaryRequests.forEach((body, i) => {
+      const text = JSON.stringify(body.messages);
+      expect(text).toContain(`[Part ${i + 1} of ${summaryRequests.length}: turns `);
+      expect(text).not.toContain("SUMMARY");
     });
-    // The turn's request: one summary (the last), then what it did not cover, then the new prompt.
+    // The turn's request: one summary of the whole range holding every piece's, then the newest
+    // turn verbatim, then the new prompt.
     const last = sent.at(-1)!;
     const users = last.messages.filter((m: any) => m.role === "user").map((m: any) => m.content);
-    expect(users[0]).toContain(`SUMMARY ${summaries}: turns so far.`);
+    expect(users[0]).toMatch(/^\[Summary of turns 1–15, written by compaction/);
+    for (let i = 1; i <= summaries; i++) expect(users[0]).toContain(`SUMMARY ${i}: turns so far.`);
     expect(users.filter((u: string) => u.includes("SUMMARY"))).toHaveLength(1);
-    expect(users.at(-1)).toBe("turn 17");
+    expect(users.slice(1)).toEqual(["turn 16", "turn 17"]);
     const stages = resumed.events.filter((e) => e.type === "compaction").map((e: any) => e.stage);
-    expect(stages.filter((s) => s === "summarize")).toHaveLength(summaryRequests.length);
+    expect(stages).toEqual(["summarize"]);
   });
 });

@@ -87,10 +87,11 @@ describe("compaction", () => {
 
   it("summarizes older turns when shedding is not enough, with the tools defined but not callable", async () => {
     // The provider reports a prompt over the threshold: after that turn completes, compaction runs
-    // (R-COMP-1); shedding finds nothing, so turn 1 is summarized and turn 2 stays verbatim.
+    // (R-COMP-1); shedding finds nothing (the answer is under the text cut), so turn 1 is
+    // summarized and turn 2 stays verbatim.
     const t = await h.start({ config: smallWindow(100000) });
     h.provider.enqueue(
-      openaiText("first answer"),
+      openaiText(`first answer ${"f".repeat(1500)}`),
       openaiText("second answer", { prompt_tokens: 60000, completion_tokens: 5 }),
     );
     await t.prompt("turn one");
@@ -165,7 +166,8 @@ describe("compaction", () => {
 
   it("/compact (compact before the turn) runs both stages whatever the size", async () => {
     const t = await h.start();
-    h.provider.enqueue(openaiText("one"), openaiText("two"));
+    // Longer than the summary that replaces it (a summary that is not smaller is not applied).
+    h.provider.enqueue(openaiText(`one ${"o".repeat(1500)}`), openaiText("two"));
     await t.prompt("first");
     await t.prompt("second");
     h.provider.enqueue(openaiText("the summary"), openaiText("third"));

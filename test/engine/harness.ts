@@ -10,6 +10,7 @@ import { openSession, type ResumeTarget } from "../../src/engine/open.js";
 import type { Session } from "../../src/engine/session.js";
 import type { TurnOutcome } from "../../src/engine/turn/stop.js";
 import { FakeProvider } from "../support/fake-provider.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 export interface Harness {
@@ -77,4 +78,24 @@ export function toolMessages(body: any): { id: string; content: string }[] {
   return body.messages
     .filter((m: any) => m.role === "tool")
     .map((m: any) => ({ id: m.tool_call_id, content: m.content }));
+}
+
+/**
+ * Once the tool result `after` is in a request, the model recalls turn 1 round 1 and follows each
+ * page's next offset to the last page, then answers; returns the pages as they arrive.
+ */
+export function pageThroughRecall(provider: FakeProvider, after: string): string[] {
+  const pages: string[] = [];
+  provider.setResponder((req) => {
+    const newest = toolMessages(req.body).at(-1);
+    if (newest?.id === after)
+      return openaiToolCalls([{ id: "p0", name: "recall", args: { turn: 1, round: 1 } }]);
+    if (!newest?.id.startsWith("p")) return undefined;
+    pages.push(newest.content);
+    const next = /"offset": (\d+)\} reads the next page\]$/.exec(newest.content);
+    if (!next) return openaiText("read all pages");
+    const offset = Number(next[1]);
+    return openaiToolCalls([{ id: `p${pages.length}`, name: "recall", args: { turn: 1, round: 1, offset } }]);
+  });
+  return pages;
 }

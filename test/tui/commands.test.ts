@@ -42,7 +42,8 @@ describe("tern interactive slash commands", () => {
 
   it("/compact shows Compacting, then the compaction result", async () => {
     t.provider.enqueue(
-      openaiText("answer one"),
+      // Longer than its summary: a summary not smaller than what it replaces is not applied.
+      openaiText(`answer one ${"a".repeat(1500)}`),
       openaiText("answer two"),
       openaiStream().text("The summary.").finish("stop").usage({ prompt_tokens: 9 }).delay(150).build(),
     );

@@ -6,7 +6,7 @@ import { computeCost } from "../../vocab/cost.js";
 import { emptyUsage, type Usage } from "../../vocab/usage.js";
 import { isoTimestamp } from "../../vocab/timestamp.js";
 
-/** What a summary request spent: every attempt's usage is billed, so the record keeps their sum. */
+/** What a range's summary requests spent: every attempt's usage is billed, so the record keeps their sum. */
 export interface SummarySpent {
   usage: Usage | null;
   modelCalls: number;
@@ -20,31 +20,4 @@ export function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt:
     durationMs: Date.now() - startedAt.getTime(),
     model: core.model.id,
   };
-}
-
-/**
- * A `/compact` summary that failed after the provider reported usage was still billed: a
- * compaction line without a summary (it replaces nothing) carries that bill (R-REC-8).
- */
-export function billFailedSummary(
-  core: SessionCore,
-  range: { from: number; to: number },
-  estimate: number,
-  spent: SummarySpent,
-  outOfTurn: { startedAt: Date },
-  err: unknown,
-): void {
-  const line = core.commit({
-    type: "compaction",
-    stage: "summarize",
-    fromSeq: range.from,
-    toSeq: range.to,
-    beforeTokens: estimate,
-    afterTokens: estimate,
-    usage: spent.usage,
-    modelCalls: spent.modelCalls,
-    bill: billOutOfTurn(core, spent.usage, outOfTurn.startedAt),
-    failed: err instanceof Error ? err.message : String(err),
-  });
-  core.onBilled?.(line);
 }

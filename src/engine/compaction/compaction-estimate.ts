@@ -10,36 +10,50 @@ export const IMAGE_TOKENS = 1500;
 export const SUMMARY_TOKENS_GUESS = 800;
 
 /**
- * Characters every message and tool call carries besides its text (role, ids, wire framing):
- * a turn of many small rounds would otherwise be counted far below what is sent.
+ * Characters every message and every tool call carries on the wire besides its text (the JSON of
+ * role, type, ids and names: 35–100 per message on the three protocols, measured): a history of
+ * many small messages is otherwise counted far below what is sent, and a summary request
+ * "under the window" by the estimate arrived at several times the window (issue 26: 822 KB).
  */
-const FRAMING_CHARS = 12;
+const MESSAGE_FRAMING_CHARS = 40;
+const CALL_FRAMING_CHARS = 64;
+
+interface Size {
+  chars: number;
+  images: number;
+}
+
+function measure(messages: readonly Message[], into: Size): Size {
+  for (const m of messages) {
+    into.chars += MESSAGE_FRAMING_CHARS;
+    if (m.role === "assistant") {
+      into.chars += m.text.length + m.reasoning.length;
+      for (const c of m.toolCalls)
+        into.chars += CALL_FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
+      continue;
+    }
+    if (m.role === "tool") into.chars += m.toolCallId.length;
+    for (const p of m.content) {
+      if (p.type === "text") into.chars += p.text.length;
+      else into.images++;
+    }
+  }
+  return into;
+}
+
+const tokensOf = (size: Size) => Math.ceil(size.chars / 4) + size.images * IMAGE_TOKENS;
 
 /** The chars/4 estimate (R-COMP-6): used to decide and warn, never reported as usage. */
 export function estimateTokens(system: string, toolsJson: string, messages: readonly Message[]): number {
-  let chars = system.length + toolsJson.length;
-  let images = 0;
-  for (const m of messages) {
-    chars += FRAMING_CHARS;
-    if (m.role === "assistant") {
-      chars += m.text.length + m.reasoning.length;
-      for (const c of m.toolCalls) chars += FRAMING_CHARS + c.id.length + c.name.length + c.arguments.length;
-      continue;
-    }
-    if (m.role === "tool") chars += m.toolCallId.length;
-    for (const p of m.content) {
-      if (p.type === "text") chars += p.text.length;
-      else images++;
-    }
-  }
-  return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
+  return tokensOf(measure(messages, { chars: system.length + toolsJson.length, images: 0 }));
 }
 
 /**
  * The estimate of a messages array is kept per array and extended as it grows (see grown-prefix.ts),
- * so checking the threshold every round stays O(new messages).
+ * so checking the threshold every round stays O(new messages). It keeps characters, not tokens,
+ * so an extended estimate rounds exactly as one computed whole.
  */
-const estimates = new WeakMap<readonly Message[], PrefixMemo<Message> & { tokens: number }>();
+const estimates = new WeakMap<readonly Message[], PrefixMemo<Message> & Size>();
 const toolsChars = new WeakMap<readonly object[], number>();
 
 /** System prompt plus tool definitions: what every request carries whatever compaction does. */
@@ -56,10 +70,11 @@ export function contextEstimate(core: SessionCore): number {
   const messages = core.fold.messages;
   const known = estimates.get(messages);
   const from = reusablePrefix(messages, known);
-  const tokens = (from > 0 ? known!.tokens : 0) + estimateTokens("", "", messages.slice(from));
+  const start = from > 0 ? { chars: known!.chars, images: known!.images } : { chars: 0, images: 0 };
+  const size = measure(messages.slice(from), start);
   if (messages.length > 0)
-    estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], tokens });
-  return tokens + fixedEstimate(core);
+    estimates.set(messages, { count: messages.length, last: messages[messages.length - 1], ...size });
+  return tokensOf(size) + fixedEstimate(core);
 }
 
 export function compactionLimit(core: SessionCore): number {
@@ -104,4 +119,12 @@ export function recallPageTokens(core: SessionCore, alreadyTaken: number): numbe
   const quarter = Math.floor(core.model.info.contextWindow / 4);
   const room = Math.floor(requestLimit(core) - irreducibleEstimate(core) - alreadyTaken);
   return Math.max(MIN_PAGE_TOKENS, Math.min(quarter, room));
+}
+
+/**
+ * Characters of one recalled page: the tokens above, and never more than `toolOutputLimit`, so
+ * the output cap never cuts a page in the middle and the next page starts where this one ended.
+ */
+export function recallPageChars(core: SessionCore, alreadyTaken: number): number {
+  return Math.min(recallPageTokens(core, alreadyTaken) * 4, core.settings.toolOutputLimit);
 }

@@ -4,7 +4,7 @@
 // every protocol can still send the call. Every placeholder names turn and round for `recall`.
 import type { Entry } from "../../record/fold.js";
 import { IMAGE_TOKENS } from "./compaction-estimate.js";
-import type { SessionCore } from "../core.js";
+import type { CompactionView, RoundIndex, Where } from "./compaction-view.js";
 import { CUT_TEXT_OVER, CUT_TEXT_TO, SHED_TOOL_RESULT_OVER } from "./shrink-policy.js";
 import type { Message, ToolCall } from "../../vocab/messages.js";
 
@@ -12,11 +12,6 @@ import type { Message, ToolCall } from "../../vocab/messages.js";
 const SHED_ARGUMENTS_OVER = 1000;
 const STRING_OVER = 400;
 const STRING_TO = 200;
-
-export interface Where {
-  turn: number;
-  round: number;
-}
 
 export interface ShedPlan {
   /** seq → replacement text (record field `placeholders`). */
@@ -83,32 +78,6 @@ export function shrinkArguments(call: ToolCall, w: Where): string | undefined {
   return out.length < raw.length ? out : undefined;
 }
 
-export interface RoundIndex {
-  /** Turn and round of every assistant message, by seq. */
-  bySeq: Map<number, Where>;
-  /** Turn and round of every tool call, by call id. */
-  byCall: Map<string, Where>;
-  /** Text length of every tool result as the tool returned it, by record seq. */
-  resultChars: Map<number, number>;
-}
-
-/** Where each archived message stands, so placeholders name turn and round for `recall`. */
-export function roundIndex(core: SessionCore): RoundIndex {
-  const index: RoundIndex = { bySeq: new Map(), byCall: new Map(), resultChars: new Map() };
-  for (const line of core.fold.archive) {
-    if (line.type === "tool_result")
-      index.resultChars.set(
-        line.seq,
-        line.content.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0),
-      );
-    if (line.type !== "assistant_message") continue;
-    const w = { turn: line.turn, round: line.round };
-    index.bySeq.set(line.seq, w);
-    for (const call of line.toolCalls) index.byCall.set(call.id, w);
-  }
-  return index;
-}
-
 function textOf(m: Message): string {
   if (m.role === "assistant") return m.text;
   return m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
@@ -126,10 +95,9 @@ export function recentRoundsStart(entries: readonly Readonly<Entry>[], keepRound
 }
 
 /** Placeholders for the shed stage (and the tokens they save), or undefined when nothing old is worth shedding. */
-export function planShed(core: SessionCore, keepRounds: number): ShedPlan | undefined {
-  const entries = core.fold.contextEntries;
+export function planShed(view: CompactionView, keepRounds: number): ShedPlan | undefined {
+  const { entries, rounds } = view;
   const tailStart = recentRoundsStart(entries, keepRounds);
-  const rounds = roundIndex(core);
   const plan: ShedPlan = { placeholders: {}, arguments: {}, saved: 0 };
   let savedChars = 0;
   for (const entry of entries.slice(0, tailStart)) {
@@ -171,10 +139,7 @@ export function planShed(core: SessionCore, keepRounds: number): ShedPlan | unde
  * The same shedding on a copy of context entries, in memory only, for a summary request that must
  * fit the window: every big tool result, long text and long argument, whatever its age.
  */
-export function shedCopy(
-  entries: readonly Readonly<Entry>[],
-  rounds: ReturnType<typeof roundIndex>,
-): Message[] {
+export function shedCopy(entries: readonly Readonly<Entry>[], rounds: RoundIndex): Message[] {
   return entries.map((entry) => {
     const m = entry.msg;
     const fallback = { turn: entry.turn, round: 0 };
@@ -228,11 +193,11 @@ const OVERSIZE_KEEP_MIN = 400;
  * to page through the round with recall; the newest assistant message and its calls stay whole.
  */
 export function planOversize(
-  core: SessionCore,
+  view: CompactionView,
   need: { chars: number; wantChars: number },
 ): ShedPlan | undefined {
-  if (need.chars <= 0 || core.fold.openCalls.length > 0) return undefined;
-  const entries = core.fold.contextEntries;
+  if (need.chars <= 0 || view.openCalls > 0) return undefined;
+  const { entries, rounds } = view;
   const newest = entries.findLastIndex((e) => e.msg.role === "assistant");
   if (newest < 0) return undefined;
   const results = entries
@@ -253,7 +218,6 @@ export function planOversize(
     if (freedAt(mid) >= excessChars) lo = mid;
     else hi = mid;
   }
-  const rounds = roundIndex(core);
   const plan: ShedPlan = { placeholders: {}, arguments: {}, saved: 0 };
   for (const { entry, text } of results) {
     if (text.length <= lo || entry.msg.role !== "tool") continue;

@@ -91,17 +91,18 @@ export function recallPage(fold: RecordFold, req: RecallRequest, pageChars: numb
     );
   const call = (at: number) =>
     `recall {"turn": ${req.turn}${req.round === undefined ? "" : `, "round": ${req.round}`}, "offset": ${at}}`;
-  // Room for the footer inside the page, so a page never exceeds what was granted.
-  const footerRoom = 160;
+  const footer = (end: number) =>
+    end < text.length
+      ? `[page: chars ${offset}–${end} of ${text.length}; ${call(end)} reads the next page]`
+      : `[page: chars ${offset}–${end} of ${text.length}; this is the end]`;
+  // Room for the longest footer and its newline inside the page: a page never exceeds what was
+  // granted, so an output cap of that size never cuts it (the next page starts where it ended).
+  const footerRoom = footer(text.length - 1).length + 1;
   let end = Math.min(text.length, offset + Math.max(1, pageChars - footerRoom));
   if (end < text.length) {
     const newline = text.lastIndexOf("\n", end);
     if (newline > offset + (end - offset) * 0.8) end = newline + 1;
   }
   const page = text.slice(offset, end);
-  const footer =
-    end < text.length
-      ? `[page: chars ${offset}–${end} of ${text.length}; ${call(end)} reads the next page]`
-      : `[page: chars ${offset}–${end} of ${text.length}; this is the end]`;
-  return `${page}${page.endsWith("\n") ? "" : "\n"}${footer}`;
+  return `${page}${page.endsWith("\n") ? "" : "\n"}${footer(end)}`;
 }

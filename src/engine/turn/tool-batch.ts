@@ -3,7 +3,7 @@
 import type { ToolProgress, ToolResult } from "../../tools/types.js";
 import { contentToText } from "../event-fields.js";
 import type { SessionCore } from "../core.js";
-import { estimateTokens, recallPageTokens } from "../compaction/compaction-estimate.js";
+import { estimateTokens, recallPageChars } from "../compaction/compaction-estimate.js";
 import { recallPage } from "../compaction/recall.js";
 import type { ToolCall } from "../../vocab/messages.js";
 
@@ -26,7 +26,7 @@ export async function runToolBatch(
     readTracker: core.readTracker,
     todos: core.todos,
     recall: (turn: number, round?: number, offset?: number) => {
-      const page = recallPage(core.fold, { turn, round, offset }, recallPageTokens(core, recalled) * 4);
+      const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));
       recalled += estimateTokens(page, "", []);
       return page;
     },

@@ -1,6 +1,7 @@
-// Builds a long session record for the resume benchmark with tern's own record code (the store
-// creates the folder and session_start; the writer appends), then replays it through the fold so
-// a record the product would refuse can never be measured.
+// Builds a long session record with tern's own record code (the store creates the folder and
+// session_start; the writer appends), then replays it through the fold so a record the product
+// would refuse can never be measured or tested. Used by bench/ (resume) and the long-history
+// compaction tests.
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession } from "../../src/record/store.js";
@@ -8,6 +9,7 @@ import { RecordFold } from "../../src/record/fold.js";
 import { loadRecord } from "../../src/record/load.js";
 import { metaFromLines, writeMeta } from "../../src/record/meta.js";
 import { RecordWriter } from "../../src/record/writer.js";
+import { RECORD_VERSION, type NewRecord, type RecordLine } from "../../src/record/types.js";
 
 export interface BuiltRecord {
   id: string;
@@ -29,30 +31,28 @@ function fileText(seed: number, bytes: number): string {
   return lines.join("\n");
 }
 
+export interface LongRecordShape {
+  rounds: number;
+  roundsPerTurn: number;
+  resultBytes: number;
+  model: string;
+  /** Length of each turn's final answer (default: a short line). */
+  answerBytes?: number;
+}
+
 /**
- * `rounds` model rounds in turns of `roundsPerTurn`: every round but a turn's last asks for one
- * read_file call answered with ~`resultBytes` of text; the last round answers in text.
+ * The lines after session_start: `rounds` model rounds in turns of `roundsPerTurn`: every round
+ * but a turn's last asks for one read_file call answered with ~`resultBytes` of text; the last
+ * round answers in text (`answerBytes` long).
  */
-export function buildRecord(
-  home: string,
-  cwd: string,
-  opts: { rounds: number; roundsPerTurn: number; resultBytes: number; model: string },
-): BuiltRecord {
-  const created = createSession(home, { cwd, model: opts.model });
-  created.writer.close();
-  // Not fsync'ed per turn_end: building the fixture is not what is measured.
-  const writer = RecordWriter.open(created.file, { syncAtTurnEnd: false });
+export function* longRecordLines(opts: LongRecordShape): Generator<NewRecord> {
   const usage = { prompt: 1200, completion: 40, cacheRead: 1000, cacheWrite: 0 };
-  writer.append({ type: "context", system: "You are a coding agent.", tools: [] } as any);
+  yield { type: "context", system: "You are a coding agent.", tools: [] };
   let turn = 0;
   for (let round = 0; round < opts.rounds; ) {
     turn++;
     const started = new Date().toISOString();
-    writer.append({
-      type: "user_prompt",
-      turn,
-      content: [{ type: "text", text: `Task ${turn}: look at the files` }],
-    } as any);
+    yield { type: "user_prompt", turn, content: [{ type: "text", text: `Task ${turn}: look at the files` }] };
     const inTurn = Math.min(opts.roundsPerTurn, opts.rounds - round);
     for (let r = 1; r <= inTurn; r++, round++) {
       const last = r === inTurn;
@@ -60,30 +60,30 @@ export function buildRecord(
       const toolCalls = last
         ? []
         : [{ id, name: "read_file", arguments: JSON.stringify({ path: `src/file${r}.ts` }) }];
-      writer.append({
+      yield {
         type: "assistant_message",
         turn,
         round: r,
-        text: last ? `Done with task ${turn}.` : "",
+        text: last ? `Done with task ${turn}.`.padEnd(opts.answerBytes ?? 0, " Done.") : "",
         reasoning: "",
         toolCalls,
         finish: last ? "stop" : "tool_calls",
         rawFinish: last ? "stop" : "tool_calls",
         usage,
         model: opts.model,
-      } as any);
+      };
       if (last) continue;
-      writer.append({ type: "tool_start", turn, id, name: "read_file" } as any);
-      writer.append({
+      yield { type: "tool_start", turn, id, name: "read_file" };
+      yield {
         type: "tool_result",
         turn,
         id,
         name: "read_file",
         outcome: "ok",
         content: [{ type: "text", text: fileText(turn * 100 + r, opts.resultBytes) }],
-      } as any);
+      };
     }
-    writer.append({
+    yield {
       type: "turn_end",
       turn,
       stopReason: "completed",
@@ -95,8 +95,28 @@ export function buildRecord(
       cost: null,
       durationMs: 1000,
       startedAt: started,
-    } as any);
+    };
   }
+}
+
+/** The whole record in memory, session_start first, as the fold reads it (no file). */
+export function longRecordInMemory(opts: LongRecordShape): RecordLine[] {
+  const ts = new Date().toISOString();
+  const lines: RecordLine[] = [
+    { type: "session_start", v: RECORD_VERSION, seq: 1, ts, id: "mem", cwd: "/ws", model: opts.model },
+  ];
+  for (const line of longRecordLines(opts))
+    lines.push({ ...line, v: RECORD_VERSION, seq: lines.length + 1, ts } as RecordLine);
+  return lines;
+}
+
+/** The record on disk in a session folder of `home`, as tern writes it. */
+export function buildRecord(home: string, cwd: string, opts: LongRecordShape): BuiltRecord {
+  const created = createSession(home, { cwd, model: opts.model });
+  created.writer.close();
+  // Not fsync'ed per turn_end: building the fixture is not what is measured.
+  const writer = RecordWriter.open(created.file, { syncAtTurnEnd: false });
+  for (const line of longRecordLines(opts)) writer.append(line);
   writer.close();
   const bytes = statSync(created.file).size;
   const lines = loadRecord(created.file).lines;
