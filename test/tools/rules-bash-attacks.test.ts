@@ -72,14 +72,14 @@ describe("allow rules are not passed by lines bash reads differently", () => {
     expect(bashAllowMatches("git status*", command)).toBe(false);
   });
 
-  it("still covers here-documents that end where the reader says", () => {
+  it("here-documents are outside the literal grammar: even harmless ones now ask", () => {
     for (const command of [
       "git status <<EOF\nEO\\\\\nEOF",
       "git status <<'EOF'\nEO\\\nF\nEOF",
       "git status <<EOF\na \\\nb\nEOF",
     ]) {
       expect(leaves(command, "P"), command).toBe(false);
-      expect(bashAllowMatches("git status*", command), command).toBe(true);
+      expect(bashAllowMatches("git status*", command), command).toBe(false);
     }
   });
 });
@@ -256,11 +256,11 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     expect(p.decide(bashCall("find . -name x -exec rm {} +"))).toBe("ask");
   });
 
-  it("ordinary commands still carry their program and first argument, also behind if/then", () => {
+  it("ordinary commands carry their program and first argument; a compound command carries none", () => {
     const p = policy();
-    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(
-      /`npm test`, `npm run`/,
-    );
+    expect(p.describeAlways(bashCall("npm test && npm run build"))).toMatch(/`npm test`, `npm run`/);
+    // `if … fi` is not plainly literal: it could never be covered, so it carries no grant.
+    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(/approves it once/);
     p.grantAlways(bashCall("node scripts/build.mjs --watch"));
     expect(p.decide(bashCall("node scripts/build.mjs"))).toBe("allow");
     expect(p.decide(bashCall("node -e 'x'"))).toBe("ask");
@@ -281,7 +281,9 @@ describe("an allow rule judges only a program word it can know", () => {
     expect(bashAllowMatches("./scripts/*", "./scripts/o?.sh")).toBe(false);
     expect(bashAllowMatches("git*", "git$X status")).toBe(false);
     expect(bashAllowMatches("./scripts/*", "./scripts/ok.sh --fast")).toBe(true);
-    expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(true);
+    expect(bashAllowMatches("git status*", "git status ../x '*.ts'")).toBe(true);
+    // An unquoted glob asks: a file the model named `--output=…` would become an option.
+    expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 // How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
-// bash reader, paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
+// literal gate bash allow rules and grants pass (literal-line.ts), paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
 // run whose model calls no tool never compiles the shell reader and the deny tables.
 import { statSync } from "node:fs";
 import { relative, sep } from "node:path";
@@ -21,6 +21,8 @@ import {
   toolNameMatches,
 } from "./rules.js";
 import { parseShell } from "../shell/shell-parse.js";
+import { readLiteralLine } from "./literal-line.js";
+import { literalRedirectConcerns } from "./literal-redirects.js";
 
 /** A policy's rules, parsed once per policy (the texts were checked when it was made). */
 const parsedRules = new WeakMap<PolicyState, { allow: Rule[]; deny: Rule[] }>();
@@ -120,19 +122,22 @@ function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): A
   const parsed = parseShell(command);
   if (parsed.errors.length)
     return { decision: "ask", reason: `cannot be read reliably as bash (${parsed.errors[0]})` };
-  // A bare `bash` rule or grant covers every call; patterns and prefixes cover a line only
-  // when each of its simple commands matches one of them (R-TOOL-2).
   const rules = allow.filter((r) => toolNameMatches(r, call.name, call.kind));
-  const covered =
-    state.toolGrants.has(call.name) ||
-    rules.some((r) => r.pattern === null) ||
-    bashLineCovered(
-      parsed,
-      rules.map((r) => r.pattern!),
-      state.bashGrants,
-    );
-  if (!covered) return { decision: "ask" };
-  const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
+  // A bare `bash` rule or grant covers every call; the bash reader only makes redirects out of
+  // the workspace ask (a best-effort guard: such a rule runs anything).
+  if (state.toolGrants.has(call.name) || rules.some((r) => r.pattern === null)) {
+    const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
+    return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
+  }
+  // Patterns and grants cover a line only when it is plainly literal and each of its simple
+  // commands matches one of them (R-TOOL-2).
+  if (rules.length === 0 && state.bashGrants.size === 0) return { decision: "ask" };
+  const line = readLiteralLine(command);
+  if ("refused" in line)
+    return { decision: "ask", reason: `allow rules cover only plainly literal commands; this has ${line.refused}` };
+  const patterns = rules.map((r) => r.pattern!);
+  if (!bashLineCovered(line, patterns, state.bashGrants)) return { decision: "ask" };
+  const concerns = literalRedirectConcerns(line.commands, state.cwd, state.realCwd);
   return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
 }
 
