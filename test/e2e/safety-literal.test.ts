@@ -77,7 +77,7 @@ describe("deny rules see aliases the line defines (issue 25, item 7)", () => {
       ],
       ["--yes"],
     );
-    sent.forEach((m) => expect(m.content).toBe("denied by rule bash(rm -rf*)"));
+    for (const m of sent) expect(m.content).toBe("denied by rule bash(rm -rf*)");
     for (const d of ["d0", "d1", "d2"]) expect(existsSync(ws(d)), d).toBe(true);
   });
 
@@ -88,7 +88,7 @@ describe("deny rules see aliases the line defines (issue 25, item 7)", () => {
       ["git config alias.qq push; git qq", "git config --local alias.pp 'push --force' && git pp origin"],
       ["--yes"],
     );
-    sent.forEach((m) => expect(m.content).toBe("denied by rule bash(git push*)"));
+    for (const m of sent) expect(m.content).toBe("denied by rule bash(git push*)");
     expect(readFileSync(ws(".git/config"), "utf8")).not.toMatch(/alias/);
   });
 });

@@ -82,7 +82,7 @@ describe("quoted text in an expansion's arithmetic never runs unasked (issue 25,
     "ls ${x[$'\\x24(touch m)']}",
     "ls ${x[$(touch m)]}",
     "ls ${x:-$(touch m)}",
-    "ls \"$(touch m)\"",
+    'ls "$(touch m)"',
     "ls $[$(touch m)]",
   ])("%j", (line) => {
     const p = place();
@@ -121,7 +121,9 @@ describe("builtins that interpret their arguments are not programs with literal 
 
 describe("the literal grammar", () => {
   it("reads words, quotes, separators, comments and descriptor copies", () => {
-    const line = readLiteralLine("git status -s 'a b' \"c;d\" x#y # a comment $(x)\nnpm test 2>&1 | tail -5 && ls {}");
+    const line = readLiteralLine(
+      "git status -s 'a b' \"c;d\" x#y # a comment $(x)\nnpm test 2>&1 | tail -5 && ls {}",
+    );
     expect(line).toEqual({
       commands: [
         { words: ["git", "status", "-s", "a b", "c;d", "x#y"], redirects: [], pipeline: 0 },
@@ -167,12 +169,26 @@ describe("the literal grammar", () => {
   });
 });
 
+describe("program words a rule can judge", () => {
+  it("a relative program path after cd is another folder's file", () => {
+    const p = place();
+    const policy = askPolicy(p.ws, ["bash(cd *)", "bash(./scripts/*)"]);
+    expect(policy.decide(bashCall("./scripts/ok.sh && cd sub"))).toBe("allow");
+    expect(policy.decide(bashCall("cd /tmp/evil && ./scripts/ok.sh"))).toBe("ask");
+  });
+});
+
 describe("redirects of a literal line (R-TOOL-2, §10)", () => {
   it("only to literal workspace paths, and a write only where nothing of the line runs first", () => {
     const p = place();
     writeFileSync(join(p.ws, "f.txt"), "x");
     const policy = askPolicy(p.ws, ["bash(echo *)", "bash(ln *)", "bash(cat *)", "bash(cd *)"]);
-    for (const line of ["echo x > out.txt", "echo x 2>/dev/null >>log", "cat -n < f.txt | cat -n", "echo x >&2"])
+    for (const line of [
+      "echo x > out.txt",
+      "echo x 2>/dev/null >>log",
+      "cat -n < f.txt | cat -n",
+      "echo x >&2",
+    ])
       expect(policy.decide(bashCall(line)), line).toBe("allow");
     const cases: [string, RegExp][] = [
       ["echo x > '../x'", /writes outside the workspace/],

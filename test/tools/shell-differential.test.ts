@@ -178,7 +178,10 @@ describe("the literal gate against real bash", () => {
   it("a line bash(lg *) covers runs only lg, with the literal words tern read, and writes only its targets", () => {
     const logs = join(dirs.root, "lg-logs");
     mkdirSync(logs);
-    writeFileSync(join(bin, "lg"), '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n');
+    writeFileSync(
+      join(bin, "lg"),
+      '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n',
+    );
     chmodSync(join(bin, "lg"), 0o755);
     const next = random(20261201);
     const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
@@ -197,7 +200,12 @@ describe("the literal gate against real bash", () => {
       const root = join(dirs.workspace, `lit${i}`);
       const ws = join(root, "ws");
       mkdirSync(join(ws, ".git"), { recursive: true });
-      const policy = new ApprovalPolicy({ mode: "ask", allow: ["bash(lg *)", "bash(lg)"], deny: [], cwd: ws });
+      const policy = new ApprovalPolicy({
+        mode: "ask",
+        allow: ["bash(lg *)", "bash(lg)"],
+        deny: [],
+        cwd: ws,
+      });
       if (policy.decide({ name: "bash", kind: "shell", args: { command: line }, paths: [] }) !== "allow") {
         refused++;
         continue;
@@ -227,7 +235,12 @@ describe("the literal gate against real bash", () => {
       for (const argv of ran) expect(expected, what).toContainEqual(argv);
       // With no `||` (which skips) every command runs exactly once.
       if (!line.includes("||")) expect(ran.length, what).toBe(expected.length);
-      expect(readdirSync(ws).filter((f) => f !== ".git").sort(), what).toEqual(
+      expect(
+        readdirSync(ws)
+          .filter((f) => f !== ".git")
+          .sort(),
+        what,
+      ).toEqual(
         [...new Set(targets.filter((r) => !r.target.startsWith("/dev/")).map((r) => r.target))].sort(),
       );
       expect(readdirSync(join(ws, ".git")), what).toEqual([]);

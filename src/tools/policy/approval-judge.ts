@@ -134,7 +134,10 @@ function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): A
   if (rules.length === 0 && state.bashGrants.size === 0) return { decision: "ask" };
   const line = readLiteralLine(command);
   if ("refused" in line)
-    return { decision: "ask", reason: `allow rules cover only plainly literal commands; this has ${line.refused}` };
+    return {
+      decision: "ask",
+      reason: `allow rules cover only plainly literal commands; this has ${line.refused}`,
+    };
   const patterns = rules.map((r) => r.pattern!);
   if (!bashLineCovered(line, patterns, state.bashGrants)) return { decision: "ask" };
   const concerns = literalRedirectConcerns(line.commands, state.cwd, state.realCwd);

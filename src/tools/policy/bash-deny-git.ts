@@ -17,7 +17,10 @@ export interface GitConfigRuns {
  * Reads the global options before git's subcommand; `args` are the words after `git`.
  * `lineAliases` are the aliases a `git config alias.…` of the same line defines.
  */
-export function gitConfigRuns(args: DenyWord[], lineAliases: ReadonlyMap<string, string> = new Map()): GitConfigRuns {
+export function gitConfigRuns(
+  args: DenyWord[],
+  lineAliases: ReadonlyMap<string, string> = new Map(),
+): GitConfigRuns {
   const settings = [...lineAliases].map(([name, value]) => `alias.${name}=${value}`);
   let i = 0;
   while (i < args.length && args[i].value.startsWith("-") && args[i].value !== "--") {

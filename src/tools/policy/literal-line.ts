@@ -41,7 +41,9 @@ const WORD_END = /[ \t\n;&|<>]/;
 
 /** Reserved words: each makes a compound command, which is not in the grammar. */
 const RESERVED = new Set(
-  "! { } [[ ]] if then else elif fi case esac for select while until do done in function time coproc".split(" "),
+  "! { } [[ ]] if then else elif fi case esac for select while until do done in function time coproc".split(
+    " ",
+  ),
 );
 /**
  * Builtins a rule may name: they run in bash itself, so one that evaluates an argument as a name,
@@ -206,7 +208,7 @@ class Reader {
   /** One word after quote removal; refuses at the first character outside the grammar. */
   private word(): string {
     const { src } = this;
-    if (src.startsWith("{}", this.i) && WORD_END_OR_EOF(src[this.i + 2])) {
+    if (src.startsWith("{}", this.i) && endsBareBraces(src[this.i + 2])) {
       this.i += 2;
       return "{}";
     }
@@ -233,7 +235,8 @@ class Reader {
   }
 }
 
-function WORD_END_OR_EOF(c: string | undefined): boolean {
+/** What may follow the word `{}`: bash leaves it as is before a blank, a separator or the end. */
+function endsBareBraces(c: string | undefined): boolean {
   return c === undefined || /[ \t\n;&|]/.test(c);
 }
 

@@ -90,8 +90,11 @@ export function simpleCommands(command: string): string[] {
 export function bashLineCovered(line: LiteralLine, patterns: string[], grants: Set<string>): boolean {
   if ("refused" in line) return false;
   const res = patterns.map((p) => globToRegExp(normalizeSpaces(p)));
-  return line.commands.every(({ words }) => {
+  return line.commands.every(({ words }, k) => {
     if (!knownProgram(words[0])) return false;
+    // After `cd`, `./scripts/x` is another folder's file than the rule means.
+    const moved = line.commands.slice(0, k).some((c) => c.words[0] === "cd");
+    if (moved && words[0].includes("/") && !words[0].startsWith("/")) return false;
     const text = words.join(" ");
     return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
   });

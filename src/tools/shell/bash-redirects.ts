@@ -16,11 +16,17 @@ import type { ShellParse, ShellRedirect } from "./shell-parse.js";
  * is: the network, /proc, a place outside the workspace or inside its `.git/` / `.tern/`, and
  * for a write, a file with more than one hard link.
  */
-export function targetConcern(path: string, cwd: string, realCwd: string, verb: "writes" | "reads"): string | null {
+export function targetConcern(
+  path: string,
+  cwd: string,
+  realCwd: string,
+  verb: "writes" | "reads",
+): string | null {
   const abs = resolve(cwd, path);
   if (NETWORK.test(abs)) return `redirects to the network: ${abs}`;
   if (HARMLESS.test(abs)) return null;
-  if (PER_PROCESS.test(abs)) return `redirects into /proc, which names the shell's own folders and files: ${abs}`;
+  if (PER_PROCESS.test(abs))
+    return `redirects into /proc, which names the shell's own folders and files: ${abs}`;
   // The kernel, not path arithmetic, decides where `link/../x` lands.
   const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
   const via = real === abs ? "" : ` (really ${real})`;
@@ -99,7 +105,9 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
       if (concern) out.push(concern);
       // Another command of the line may create it first, as a symlink to anywhere.
       else if (parsed.commands.length > 1 && !exists(resolve(cwd, path)))
-        out.push(`redirects output to a path another command of the line may create first: ${resolve(cwd, path)}`);
+        out.push(
+          `redirects output to a path another command of the line may create first: ${resolve(cwd, path)}`,
+        );
     }
   }
   return out;
