@@ -5,35 +5,21 @@
 // policy must ask. Deny rules see aliases the line defines through BASH_ALIASES / BASH_CMDS and
 // git aliases a `git config alias.…` of the line defines.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { readLiteralLine } from "../../src/tools/policy/literal-line.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { bashCall } from "./helpers.js";
+import { useStandIns } from "./stand-ins.js";
 
-let dirs: TempDirs;
-let bin: string;
-beforeAll(() => {
-  dirs = makeTempDirs();
-  bin = join(dirs.root, "bin");
-  mkdirSync(bin);
-  // A stand-in rm: records a run that had both -r and -f instead of deleting.
-  writeFileSync(
-    join(bin, "rm"),
-    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in -*r*f*|-*f*r*) r=1; f=1;; -*r*) r=1;; -*f*) f=1;; esac; done\n' +
-      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
-  );
-  chmodSync(join(bin, "rm"), 0o755);
-});
-afterAll(() => dirs.cleanup());
+const box = useStandIns();
 
 let runs = 0;
 /** A fresh workspace `ws` with a `.git/`, beside `outside/` and a HOME of its own. */
 function place(): { ws: string; outside: string; home: string } {
-  const root = join(dirs.root, `r${runs++}`);
+  const root = join(box.dirs.root, `r${runs++}`);
   const ws = join(root, "ws");
   mkdirSync(join(ws, ".git"), { recursive: true });
   mkdirSync(join(root, "outside"));
@@ -46,7 +32,7 @@ function bash(command: string, cwd: string, home: string): void {
     cwd,
     stdio: "ignore",
     timeout: 10_000,
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: home },
+    env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: home },
   });
 }
 
@@ -241,7 +227,7 @@ describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
     "shopt -s expand_aliases; declare -A BASH_ALIASES=([zz]='rm -rf')\nzz x",
     `BASH_CMDS[zz]=${"BIN"}/rm; zz -rf x`,
   ])("%j runs rm -rf in bash and is denied", (template) => {
-    const line = template.replace("BIN", bin);
+    const line = template.replace("BIN", box.bin);
     const p = place();
     bash(line, p.ws, p.home);
     expect(existsSync(join(p.ws, "RAN")), "bash must really run rm -rf").toBe(true);
@@ -259,7 +245,7 @@ describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
     const out = spawnSync("bash", ["-c", line], {
       cwd: p.ws,
       encoding: "utf8",
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: p.home, GIT_TRACE: "1" },
+      env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: p.home, GIT_TRACE: "1" },
     });
     // A `!` alias runs in a shell: the stand-in rm leaves RAN.
     const expanded = /alias expansion: qq => /.test(out.stderr) || existsSync(join(p.ws, "RAN"));

@@ -7,28 +7,13 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { readLiteralLine } from "../../src/tools/policy/literal-line.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useStandIns } from "./stand-ins.js";
 
-let dirs: TempDirs;
-let bin: string;
-beforeAll(() => {
-  dirs = makeTempDirs();
-  bin = join(dirs.root, "bin");
-  mkdirSync(bin);
-  // A stand-in rm: records a run that had both -r and -f (any spelling) instead of deleting.
-  writeFileSync(
-    join(bin, "rm"),
-    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in --) break;; --recursive) r=1;; --force) f=1;; --*) ;;' +
-      ' -*) [[ "$a" == *[rR]* ]] && r=1; [[ "$a" == *f* ]] && f=1;; esac; done\n' +
-      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
-  );
-  chmodSync(join(bin, "rm"), 0o755);
-});
-afterAll(() => dirs.cleanup());
+const box = useStandIns();
 
 function random(seed: number): () => number {
   let s = seed;
@@ -41,7 +26,7 @@ function random(seed: number): () => number {
 let runs = 0;
 /** Runs a line in a fresh folder inside the workspace; returns what appeared there and beside it. */
 function runBash(command: string): { inside: string[]; beside: string[] } {
-  const root = join(dirs.workspace, `r${runs++}`);
+  const root = join(box.dirs.workspace, `r${runs++}`);
   const ws = join(root, "ws");
   mkdirSync(ws, { recursive: true });
   try {
@@ -49,7 +34,7 @@ function runBash(command: string): { inside: string[]; beside: string[] } {
       cwd: ws,
       stdio: "ignore",
       timeout: 10_000,
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root },
+      env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root },
     });
   } catch {
     // A failing line is as good as any: what matters is what it left behind.
@@ -176,13 +161,13 @@ const HOSTILE = [
 describe("the literal gate against real bash", () => {
   // A stand-in program `lg` records each run's argv, one file per run (pipelines run at once).
   it("a line bash(lg *) covers runs only lg, with the literal words tern read, and writes only its targets", () => {
-    const logs = join(dirs.root, "lg-logs");
+    const logs = join(box.dirs.root, "lg-logs");
     mkdirSync(logs);
     writeFileSync(
-      join(bin, "lg"),
+      join(box.bin, "lg"),
       '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n',
     );
-    chmodSync(join(bin, "lg"), 0o755);
+    chmodSync(join(box.bin, "lg"), 0o755);
     const next = random(20261201);
     const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
     let covered = 0;
@@ -197,7 +182,7 @@ describe("the literal gate against real bash", () => {
         else if (r < 0.75) line += pick(REDIRECTS);
         else line += pick(HOSTILE);
       }
-      const root = join(dirs.workspace, `lit${i}`);
+      const root = join(box.dirs.workspace, `lit${i}`);
       const ws = join(root, "ws");
       mkdirSync(join(ws, ".git"), { recursive: true });
       const policy = new ApprovalPolicy({
@@ -220,7 +205,7 @@ describe("the literal gate against real bash", () => {
           cwd: ws,
           stdio: "ignore",
           timeout: 10_000,
-          env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root, LG_LOGS: runDir },
+          env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root, LG_LOGS: runDir },
         });
       } catch {
         // A failing line is as good as any: what matters is what ran and what it left.
@@ -308,7 +293,7 @@ describe("deny rules against real bash", () => {
       else if (wrapper === "if true; then ") cmd = `${wrapper}${cmd}; fi`;
       else if (wrapper === "( ") cmd = `( ${cmd} )`;
       else cmd = wrapper + cmd;
-      cmd = cmd.replace("BIN", bin);
+      cmd = cmd.replace("BIN", box.bin);
       if (bashDenyMatches("rm -rf*", cmd)) continue;
       passed++;
       expect(runBash(cmd).inside, JSON.stringify(cmd)).not.toContain("RAN");

@@ -1,11 +1,10 @@
 // How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
 // literal gate bash allow rules and grants pass (literal-line.ts), paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
 // run whose model calls no tool never compiles the shell reader and the deny tables.
-import { statSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
-import { redirectConcerns } from "../shell/bash-redirects.js";
+import { linkCount, redirectConcerns } from "../shell/bash-redirects.js";
 import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
 import { mcpRuleMatches } from "../mcp/mcp-names.js";
 import { isInside, isProtectedPath, realPathLoose, realPathsIn, resolvePath } from "../paths.js";
@@ -201,15 +200,6 @@ function ruleMatches(state: PolicyState, rule: Rule, call: ApprovalCall, which: 
 /** "Always" for web_fetch covers one host, never the whole web. */
 function hostGrant(tool: string, host: string): string {
   return `${tool}\u0000host:${host}`;
-}
-
-function linkCount(path: string): number {
-  try {
-    const st = statSync(path);
-    return st.isFile() ? st.nlink : 1;
-  } catch {
-    return 1;
-  }
 }
 
 function protectedName(realCwd: string, real: string): string {

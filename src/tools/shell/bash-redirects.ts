@@ -37,7 +37,8 @@ export function targetConcern(
   return null;
 }
 
-function linkCount(path: string): number {
+/** How many names a regular file has (1 for anything else, or when it cannot be read). */
+export function linkCount(path: string): number {
   try {
     const st = statSync(path);
     return st.isFile() ? st.nlink : 1;
