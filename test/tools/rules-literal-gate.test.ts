@@ -120,9 +120,26 @@ describe("the literal grammar", () => {
     });
   });
 
+  it("a tilde inside a word is literal, as bash leaves it", () => {
+    const p = place();
+    const line = "git log HEAD~1 a/~b c-~";
+    expect(readLiteralLine(line)).toEqual({
+      commands: [{ words: ["git", "log", "HEAD~1", "a/~b", "c-~"], redirects: [], pipeline: 0 }],
+    });
+    const out = spawnSync("bash", ["-c", "printf '%s\\n' HEAD~1 a/~b c-~"], {
+      encoding: "utf8",
+      env: { HOME: p.home },
+    });
+    expect(out.stdout).toBe("HEAD~1\na/~b\nc-~\n");
+  });
+
   it.each([
     ["ls *.ts", /glob character `\*`/],
     ["ls ~", /tilde/],
+    ["ls ~/x", /tilde/],
+    ["ls x=~", /tilde/],
+    ["ls a=b:~/x", /tilde/],
+    ["ls 'a'~", /tilde/],
     ["ls a\\ b", /backslash/],
     ["ls $HOME", /`\$`/],
     ['ls "$HOME"', /inside double quotes/],
@@ -251,6 +268,16 @@ describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
     const expanded = /alias expansion: qq => /.test(out.stderr) || existsSync(join(p.ws, "RAN"));
     expect(expanded, "git must expand the alias").toBe(true);
     expect(bashDenyMatches(rule, line)).toBe(true);
+  });
+
+  it.each([
+    "git config alias.qq push; sudo git qq",
+    "git config alias.qq push; bash -c 'git qq'",
+    "git config --file .git/config alias.qq push; git qq",
+    "git config alias.qq '!git push'; git qq",
+    "git config alias.qq push; GIT_TRACE=1 git -C . qq",
+  ])("variant %j is denied by bash(git push*)", (line) => {
+    expect(bashDenyMatches("git push*", line)).toBe(true);
   });
 
   it("lines that only look alike are not denied", () => {

@@ -5,12 +5,13 @@
 //   line     := { blank | newline | comment } command { separator command } [ ";" ]
 //   separator:= ";" | "&&" | "||" | "|" | newline        (newlines and comments may follow && || |)
 //   command  := { word | redirect }, at least one word
-//   word     := { plain | '…' | "…" }   plain = A-Z a-z 0-9 _ - . , / : @ % + = ^, and # inside a word;
+//   word     := { plain | '…' | "…" }   plain = A-Z a-z 0-9 _ - . , / : @ % + = ^, and inside a word #,
+//               and ~ right after a plain character other than = and : (`HEAD~1`);
 //               "…" holds no $ ` \ ; the whole word `{}` (find's placeholder: bash never expands it)
 //   redirect := [digit] ( ">" | ">>" | "<" ) word  |  [digit] ( ">&" | "<&" ) ( digits | "-" )
 //
 // Everything else — a backslash anywhere (a backslash-newline too), `$` in any form, backticks,
-// unquoted `*` `?` `[` `]` `{` `}` `~` `!` `(` `)`, `&` alone, `;;`, `|&`, here-documents, `<>`,
+// unquoted `*` `?` `[` `]` `{` `}` `!` `(` `)`, `~` anywhere else, `&` alone, `;;`, `|&`, here-documents, `<>`,
 // `>|`, `&>`, `>&file`, `{fd}>`, control or non-ASCII characters outside quotes — is refused,
 // naming what it met. A refused line asks; the bash reader (../shell/) still explains and
 // judges deny rules, but never lets a line run unasked.
@@ -213,13 +214,22 @@ class Reader {
       return "{}";
     }
     let out = "";
+    // The last character read, if it was unquoted and plain: `~` after one is literal.
+    let plainBefore = "";
     for (;;) {
       const c = src[this.i];
       if (c === undefined || WORD_END.test(c)) return out;
-      if (c === "'") out += this.quoted("'");
-      else if (c === '"') out += this.quoted('"');
-      else if (PLAIN.test(c) || (c === "#" && out !== "")) {
+      if (c === "'" || c === '"') {
+        out += this.quoted(c);
+        plainBefore = "";
+        continue;
+      }
+      // Bash expands `~` at a word's start and after `=` or `:` (`x=~`, `a=b:~`), never
+      // after another character: `HEAD~1` stays as written.
+      const literalTilde = c === "~" && plainBefore !== "" && !"=:".includes(plainBefore);
+      if (PLAIN.test(c) || (c === "#" && out !== "") || literalTilde) {
         out += c;
+        plainBefore = PLAIN.test(c) ? c : "";
         this.i++;
       } else refuse(describeChar(c));
     }
