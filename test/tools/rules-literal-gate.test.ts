@@ -286,3 +286,13 @@ describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
     expect(bashDenyMatches("rm -rf*", "declare -A m=([a]=1); echo ${m[a]}")).toBe(false);
   });
 });
+
+describe("a grant names words, not text", () => {
+  it("`always` for sed -i s/a/b/ f.txt does not cover the same text split otherwise", () => {
+    const policy = askPolicy(place().ws, []);
+    policy.grantAlways(bashCall("sed -i s/a/b/ f.txt"));
+    expect(policy.decide(bashCall("sed -i s/a/b/ f.txt"))).toBe("allow");
+    expect(policy.decide(bashCall("sed '-i s/a/b/' f.txt"))).toBe("ask");
+    expect(policy.decide(bashCall("sed -i 's/a/b/ f.txt'"))).toBe("ask");
+  });
+});

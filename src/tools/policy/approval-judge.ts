@@ -13,6 +13,7 @@ import {
   bashDenyMatches,
   bashGrantPrefixes,
   bashLineCovered,
+  grantText,
   mcpArgsMatch,
   parseRule,
   pathMatches,
@@ -103,7 +104,7 @@ export function describeAlways(state: PolicyState, call: ApprovalCall): string {
   if (call.kind === "shell") {
     const prefixes = bashGrantPrefixes(commandOf(call.args) ?? "");
     return prefixes
-      ? `${call.name} commands starting with ${prefixes.map((p) => `\`${p}\``).join(", ")} for this session`
+      ? `${call.name} commands starting with ${prefixes.map((p) => `\`${grantText(p)}\``).join(", ")} for this session`
       : "nothing more: this command cannot carry a grant, so always approves it once";
   }
   const paths = realPaths(state, call);

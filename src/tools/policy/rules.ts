@@ -38,11 +38,6 @@ export function toolNameMatches(rule: Rule, name: string, kind?: string): boolea
   return names.some((n) => (re ? re.test(n) : rule.tool === n));
 }
 
-/** Holds `$(…)`, backticks, `<(…)` / `>(…)` or arithmetic: what it runs cannot be judged from the text. */
-export function hasSubstitution(command: string): boolean {
-  return parseShell(command).substitutes;
-}
-
 /** Bash reserved words that only steer other commands (for display: `simpleCommands`). */
 const LEADING_KEYWORDS = new Set([
   "!",
@@ -101,14 +96,21 @@ export function bashLineCovered(line: LiteralLine, patterns: string[], grants: S
 }
 
 function grantCoversWords(grants: Set<string>, words: string[]): boolean {
-  if (grantIsExact(words[0], words.slice(1))) return grants.has(words.join(" "));
+  if (grantIsExact(words[0], words.slice(1))) return grants.has(grantKey(words));
   if (grants.has(words[0])) return true;
-  return words.length > 1 && grants.has(`${words[0]} ${words[1]}`);
+  return words.length > 1 && grants.has(grantKey(words.slice(0, 2)));
 }
 
-/** Whether the command could be read faithfully by the bash reader (for its reasons). */
-export function isReadable(command: string): boolean {
-  return parseShell(command).errors.length === 0;
+/**
+ * A grant names words, not text: joined by NUL, which no argument holds, so `sed '-i s/a/b/' f`
+ * is not the granted `sed -i s/a/b/ f`. `grantText` shows it.
+ */
+function grantKey(words: string[]): string {
+  return words.join("\u0000");
+}
+
+export function grantText(key: string): string {
+  return key.replaceAll("\u0000", " ");
 }
 
 function normalizeSpaces(s: string): string {
@@ -158,8 +160,8 @@ function cachedDenyViews(command: string): ReturnType<typeof denyViews> | null {
 }
 
 /**
- * The grant an `always` answer gives a bash command: each simple command's program and first
- * argument (`npm test`), never all of bash. `null` when the command cannot carry a grant: only a
+ * The grants an `always` answer gives a bash command (keys: `grantText` shows them): each
+ * simple command's program and first argument (`npm test`), never all of bash. `null` when the command cannot carry a grant: only a
  * plainly literal line can (literal-line.ts), the same gate a grant is later matched through.
  */
 export function bashGrantPrefixes(command: string): string[] | null {
@@ -170,15 +172,9 @@ export function bashGrantPrefixes(command: string): string[] | null {
     // `env X=1`, `timeout 5`, `bash -c`, `python3 -c` would cover any command.
     if (grantTooWide(words[0], words[1])) return null;
     // `find … -exec`, `sed …`, `git -c …`: only this very command (grant-scope.ts).
-    if (grantIsExact(words[0], words.slice(1))) out.push(words.join(" "));
-    else out.push(words.slice(0, 2).join(" "));
+    out.push(grantKey(grantIsExact(words[0], words.slice(1)) ? words : words.slice(0, 2)));
   }
   return [...new Set(out)];
-}
-
-/** Whether every simple command starts with a granted prefix (`npm test` covers `npm test -- -u`). */
-export function bashGrantCovers(grants: Set<string>, command: string): boolean {
-  return grants.size > 0 && bashLineCovered(readLiteralLine(command), [], grants);
 }
 
 /** MCP rule patterns are globs over the call's arguments as compact JSON (`*` covers any call). */
