@@ -159,6 +159,7 @@ describe("the literal grammar", () => {
     ["ls 'open", /unclosed/],
     ["ls\r", /control character/],
     ["ls é", /unquoted character/],
+    ["ls 'a\u0000b'", /NUL/],
     ["> x", /redirect with no command/],
     ["ls >", /no literal target/],
     ["ls 12>x", /descriptor 12/],
@@ -287,7 +288,13 @@ describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
   });
 });
 
-describe("a grant names words, not text", () => {
+describe("a rule and a grant name words, not text", () => {
+  it("a space in a pattern is a word break", () => {
+    expect(bashAllowMatches("npm run test*", "npm run test -- -u")).toBe(true);
+    expect(bashAllowMatches("npm run test*", "npm 'run test' x")).toBe(false);
+    expect(bashAllowMatches("echo *", "echo 'a b'")).toBe(true);
+  });
+
   it("`always` for sed -i s/a/b/ f.txt does not cover the same text split otherwise", () => {
     const policy = askPolicy(place().ws, []);
     policy.grantAlways(bashCall("sed -i s/a/b/ f.txt"));

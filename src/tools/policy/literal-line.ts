@@ -239,6 +239,8 @@ class Reader {
     const end = this.src.indexOf(q, this.i + 1);
     if (end < 0) refuse(`an unclosed ${q}`);
     const body = this.src.slice(this.i + 1, end);
+    // No argument can hold NUL (the word breaks of rules.ts are NULs).
+    if (body.includes("\u0000")) refuse("a NUL character");
     if (q === '"' && /[$`\\]/.test(body)) refuse("`$`, a backtick or a backslash inside double quotes");
     this.i = end + 1;
     return body;

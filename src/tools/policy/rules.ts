@@ -84,16 +84,20 @@ export function simpleCommands(command: string): string[] {
  */
 export function bashLineCovered(line: LiteralLine, patterns: string[], grants: Set<string>): boolean {
   if ("refused" in line) return false;
-  const res = patterns.map((p) => globToRegExp(normalizeSpaces(p)));
+  // A space in a pattern is a word break: `npm run test*` does not cover `npm 'run test'`.
+  const res = patterns.map((p) => globToRegExp(normalizeSpaces(p).replaceAll(" ", WORD_BREAK)));
   return line.commands.every(({ words }, k) => {
     if (!knownProgram(words[0])) return false;
     // After `cd`, `./scripts/x` is another folder's file than the rule means.
     const moved = line.commands.slice(0, k).some((c) => c.words[0] === "cd");
     if (moved && words[0].includes("/") && !words[0].startsWith("/")) return false;
-    const text = words.join(" ");
+    const text = words.join(WORD_BREAK);
     return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
   });
 }
+
+/** Stands between words when a pattern is matched; no argument holds it. */
+const WORD_BREAK = "\u0000";
 
 function grantCoversWords(grants: Set<string>, words: string[]): boolean {
   if (grantIsExact(words[0], words.slice(1))) return grants.has(grantKey(words));
@@ -106,11 +110,11 @@ function grantCoversWords(grants: Set<string>, words: string[]): boolean {
  * is not the granted `sed -i s/a/b/ f`. `grantText` shows it.
  */
 function grantKey(words: string[]): string {
-  return words.join("\u0000");
+  return words.join(WORD_BREAK);
 }
 
 export function grantText(key: string): string {
-  return key.replaceAll("\u0000", " ");
+  return key.replaceAll(WORD_BREAK, " ");
 }
 
 function normalizeSpaces(s: string): string {
