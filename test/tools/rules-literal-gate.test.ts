@@ -120,17 +120,19 @@ describe("the literal grammar", () => {
     });
   });
 
-  it("a tilde inside a word is literal, as bash leaves it", () => {
+  it("a tilde inside a word and a brace group with no comma or `..` are literal, as bash leaves them", () => {
     const p = place();
-    const line = "git log HEAD~1 a/~b c-~";
+    const line = "git log HEAD~1 a/~b c-~ stash@{0} @{u}";
     expect(readLiteralLine(line)).toEqual({
-      commands: [{ words: ["git", "log", "HEAD~1", "a/~b", "c-~"], redirects: [], pipeline: 0 }],
+      commands: [
+        { words: ["git", "log", "HEAD~1", "a/~b", "c-~", "stash@{0}", "@{u}"], redirects: [], pipeline: 0 },
+      ],
     });
-    const out = spawnSync("bash", ["-c", "printf '%s\\n' HEAD~1 a/~b c-~"], {
+    const out = spawnSync("bash", ["-c", `printf '%s\\n' ${line.slice("git log ".length)}`], {
       encoding: "utf8",
       env: { HOME: p.home },
     });
-    expect(out.stdout).toBe("HEAD~1\na/~b\nc-~\n");
+    expect(out.stdout).toBe("HEAD~1\na/~b\nc-~\nstash@{0}\n@{u}\n");
   });
 
   it.each([
@@ -144,6 +146,10 @@ describe("the literal grammar", () => {
     ["ls $HOME", /`\$`/],
     ['ls "$HOME"', /inside double quotes/],
     ["ls {a,b}", /brace/],
+    ["ls a{b,c}", /brace/],
+    ["ls a{1..2}", /brace/],
+    ["ls {u}", /brace/],
+    ["ls a{u}}", /brace/],
     ["ls &", /background/],
     ["ls &> x", /`&>`/],
     ["ls >| x", /`>\|`/],

@@ -6,7 +6,8 @@
 //   separator:= ";" | "&&" | "||" | "|" | newline        (newlines and comments may follow && || |)
 //   command  := { word | redirect }, at least one word
 //   word     := { plain | '…' | "…" }   plain = A-Z a-z 0-9 _ - . , / : @ % + = ^, and inside a word #,
-//               and ~ right after a plain character other than = and : (`HEAD~1`);
+//               ~ right after a plain character other than = and : (`HEAD~1`), and a brace
+//               group of plain characters with no `,` and no `..` after the word's start (`@{u}`);
 //               "…" holds no $ ` \ ; the whole word `{}` (find's placeholder: bash never expands it)
 //   redirect := [digit] ( ">" | ">>" | "<" ) word  |  [digit] ( ">&" | "<&" ) ( digits | "-" )
 //
@@ -222,6 +223,15 @@ class Reader {
       if (c === "'" || c === '"') {
         out += this.quoted(c);
         plainBefore = "";
+        continue;
+      }
+      // A brace group inside a word with no comma and no `..` is never expanded (`stash@{0}`,
+      // `@{u}`); at a word's start `{name}>` would be a descriptor variable.
+      const group = c === "{" && out !== "" ? /^\{[A-Za-z0-9_@%+^\-./:]+\}/.exec(src.slice(this.i)) : null;
+      if (group && !group[0].includes("..")) {
+        out += group[0];
+        plainBefore = "";
+        this.i += group[0].length;
         continue;
       }
       // Bash expands `~` at a word's start and after `=` or `:` (`x=~`, `a=b:~`), never
