@@ -6,46 +6,34 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useStandIns } from "./stand-ins.js";
 import { bashCall } from "./helpers.js";
 
-let dirs: TempDirs;
-let bin: string;
+const box = useStandIns();
 beforeAll(() => {
-  dirs = makeTempDirs();
-  bin = join(dirs.root, "bin");
-  mkdirSync(bin);
-  // Stand-ins: rm records a run with both -r and -f; git does nothing.
-  writeFileSync(
-    join(bin, "rm"),
-    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in --) break;; --recursive) r=1;; --force) f=1;; --*) ;;' +
-      ' -*) [[ "$a" == *[rR]* ]] && r=1; [[ "$a" == *f* ]] && f=1;; esac; done\n' +
-      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
-  );
-  writeFileSync(join(bin, "git"), "#!/bin/sh\nexit 0\n");
-  chmodSync(join(bin, "rm"), 0o755);
-  chmodSync(join(bin, "git"), 0o755);
+  // A git that does nothing.
+  writeFileSync(join(box.bin, "git"), "#!/bin/sh\nexit 0\n");
+  chmodSync(join(box.bin, "git"), 0o755);
 });
-afterAll(() => dirs.cleanup());
 
 /** An `ask`-mode policy for the test workspace. */
 const policy = (allow: string[] = [], deny: string[] = []) =>
-  new ApprovalPolicy({ mode: "ask", allow, deny, cwd: dirs.workspace });
+  new ApprovalPolicy({ mode: "ask", allow, deny, cwd: box.dirs.workspace });
 
 let runs = 0;
 /** Runs the line in a fresh folder; returns whether `file` appeared there. */
 function leaves(command: string, file: string): boolean {
-  const ws = join(dirs.workspace, `r${runs++}`);
+  const ws = join(box.dirs.workspace, `r${runs++}`);
   mkdirSync(ws, { recursive: true });
   try {
     execFileSync("bash", ["-c", command], {
       cwd: ws,
       stdio: "ignore",
       timeout: 10_000,
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: ws },
+      env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: ws },
     });
   } catch {
     // What the line left behind is what counts.
@@ -72,14 +60,14 @@ describe("allow rules are not passed by lines bash reads differently", () => {
     expect(bashAllowMatches("git status*", command)).toBe(false);
   });
 
-  it("still covers here-documents that end where the reader says", () => {
+  it("here-documents are outside the literal grammar: even harmless ones now ask", () => {
     for (const command of [
       "git status <<EOF\nEO\\\\\nEOF",
       "git status <<'EOF'\nEO\\\nF\nEOF",
       "git status <<EOF\na \\\nb\nEOF",
     ]) {
       expect(leaves(command, "P"), command).toBe(false);
-      expect(bashAllowMatches("git status*", command), command).toBe(true);
+      expect(bashAllowMatches("git status*", command), command).toBe(false);
     }
   });
 });
@@ -160,7 +148,7 @@ describe("deny rules see what the line itself spells out (R-TOOL-2)", () => {
   });
 
   it("sees a name that hash -p points at the program", () => {
-    const command = `hash -p ${bin}/rm foo; foo -rf x`;
+    const command = `hash -p ${box.bin}/rm foo; foo -rf x`;
     expect(leaves(command, "RAN")).toBe(true);
     expect(bashDenyMatches("rm -rf*", command)).toBe(true);
   });
@@ -256,11 +244,11 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     expect(p.decide(bashCall("find . -name x -exec rm {} +"))).toBe("ask");
   });
 
-  it("ordinary commands still carry their program and first argument, also behind if/then", () => {
+  it("ordinary commands carry their program and first argument; a compound command carries none", () => {
     const p = policy();
-    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(
-      /`npm test`, `npm run`/,
-    );
+    expect(p.describeAlways(bashCall("npm test && npm run build"))).toMatch(/`npm test`, `npm run`/);
+    // `if … fi` is not plainly literal: it could never be covered, so it carries no grant.
+    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(/approves it once/);
     p.grantAlways(bashCall("node scripts/build.mjs --watch"));
     expect(p.decide(bashCall("node scripts/build.mjs"))).toBe("allow");
     expect(p.decide(bashCall("node -e 'x'"))).toBe("ask");
@@ -269,7 +257,7 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
 
 describe("an allow rule judges only a program word it can know", () => {
   it("`..` out of a rule's folder, a glob or an expansion in the program word is not covered", () => {
-    const ws = join(dirs.workspace, `prog${runs++}`);
+    const ws = join(box.dirs.workspace, `prog${runs++}`);
     mkdirSync(join(ws, "scripts"), { recursive: true });
     writeFileSync(join(ws, "scripts/ok.sh"), "#!/bin/sh\necho ok\n");
     writeFileSync(join(ws, "evil.sh"), "#!/bin/sh\ntouch P\n");
@@ -281,7 +269,9 @@ describe("an allow rule judges only a program word it can know", () => {
     expect(bashAllowMatches("./scripts/*", "./scripts/o?.sh")).toBe(false);
     expect(bashAllowMatches("git*", "git$X status")).toBe(false);
     expect(bashAllowMatches("./scripts/*", "./scripts/ok.sh --fast")).toBe(true);
-    expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(true);
+    expect(bashAllowMatches("git status*", "git status ../x '*.ts'")).toBe(true);
+    // An unquoted glob asks: a file the model named `--output=…` would become an option.
+    expect(bashAllowMatches("git status*", "git status ../x *.ts")).toBe(false);
   });
 });
 
@@ -304,7 +294,7 @@ describe("variants an outside probe found (each run in bash first)", () => {
     "builtin cd ..; echo x > README.md",
     "f() { cd ..; }; f; echo x > README.md",
   ])("a folder change behind a reserved word or builtin still makes relative redirects ask: %j", (line) => {
-    writeFileSync(join(dirs.workspace, "README.md"), "x");
+    writeFileSync(join(box.dirs.workspace, "README.md"), "x");
     expect(policy(ALLOW).decide(bashCall(line))).toBe("ask");
   });
 
@@ -314,7 +304,7 @@ describe("variants an outside probe found (each run in bash first)", () => {
   });
 
   it("a brace expansion cannot smuggle `..` into a rule's program word", () => {
-    const ws = join(dirs.workspace, `brace${runs++}`);
+    const ws = join(box.dirs.workspace, `brace${runs++}`);
     mkdirSync(join(ws, "scripts/x"), { recursive: true });
     writeFileSync(join(ws, "evil.sh"), "#!/bin/sh\ntouch P\n");
     chmodSync(join(ws, "evil.sh"), 0o755);

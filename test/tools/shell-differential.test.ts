@@ -5,28 +5,15 @@
 // it; whatever a deny rule lets through must not run the denied command. Seeded, so a failure
 // names a line that reproduces.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
+import { readLiteralLine } from "../../src/tools/policy/literal-line.js";
 import { bashAllowMatches, bashDenyMatches } from "../../src/tools/policy/rules.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { useStandIns } from "./stand-ins.js";
 
-let dirs: TempDirs;
-let bin: string;
-beforeAll(() => {
-  dirs = makeTempDirs();
-  bin = join(dirs.root, "bin");
-  mkdirSync(bin);
-  // A stand-in rm: records a run that had both -r and -f (any spelling) instead of deleting.
-  writeFileSync(
-    join(bin, "rm"),
-    '#!/bin/bash\nr=0; f=0\nfor a in "$@"; do case "$a" in --) break;; --recursive) r=1;; --force) f=1;; --*) ;;' +
-      ' -*) [[ "$a" == *[rR]* ]] && r=1; [[ "$a" == *f* ]] && f=1;; esac; done\n' +
-      'if [ $r = 1 ] && [ $f = 1 ]; then : > "$PWD/RAN"; fi\n',
-  );
-  chmodSync(join(bin, "rm"), 0o755);
-});
-afterAll(() => dirs.cleanup());
+const box = useStandIns();
 
 function random(seed: number): () => number {
   let s = seed;
@@ -39,7 +26,7 @@ function random(seed: number): () => number {
 let runs = 0;
 /** Runs a line in a fresh folder inside the workspace; returns what appeared there and beside it. */
 function runBash(command: string): { inside: string[]; beside: string[] } {
-  const root = join(dirs.workspace, `r${runs++}`);
+  const root = join(box.dirs.workspace, `r${runs++}`);
   const ws = join(root, "ws");
   mkdirSync(ws, { recursive: true });
   try {
@@ -47,7 +34,7 @@ function runBash(command: string): { inside: string[]; beside: string[] } {
       cwd: ws,
       stdio: "ignore",
       timeout: 10_000,
-      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: root },
+      env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root },
     });
   } catch {
     // A failing line is as good as any: what matters is what it left behind.
@@ -119,8 +106,173 @@ describe("allow rules against real bash", () => {
       expect(inside, JSON.stringify(line)).not.toContain("P");
       expect(beside, JSON.stringify(line)).toEqual([]);
     }
-    // The generator must still produce lines the rule covers, or the check proves nothing.
-    expect(covered).toBeGreaterThan(50);
+    // The generator must still produce lines the rule covers, or the check proves nothing (the
+    // literal gate refuses most of its pieces: quotes and `#` are what it still covers).
+    expect(covered).toBeGreaterThan(30);
+  });
+});
+
+/** Pieces a literal line may hold, and pieces of bash it must refuse; the generator mixes both. */
+const LITERAL = [
+  "a",
+  "-v",
+  "--o=v",
+  "'b c'",
+  '"d;e"',
+  "''",
+  "x#y",
+  "'q'#r",
+  "{}",
+  "%",
+  "^",
+  ",",
+  "é'é'",
+  "' '",
+  "'s\nt'",
+  "HEAD~1",
+  "stash@{0}",
+  "a@{u}b",
+  '"u\n#v"',
+  "'$(touch P)'",
+  "'\\'",
+];
+const JOINS = [
+  " ",
+  "\t",
+  " ; lg ",
+  ";lg ",
+  " && lg ",
+  " &&\n lg ",
+  " | lg ",
+  "\nlg ",
+  " # c\nlg ",
+  " || lg ",
+  ";#c\nlg ",
+];
+const REDIRECTS = [" > o1", " >> o2", " 2>&1", " >&2", " 2>/dev/null", " < /dev/null", " >'o 3'", " 1>o4"];
+const HOSTILE = [
+  "\\",
+  "\\\n",
+  "$",
+  "$x",
+  "${PWD:0:'$(touch P)'}",
+  "$(touch P)",
+  "`touch P`",
+  "'",
+  '"',
+  '"$x"',
+  "*",
+  "?",
+  "[a]",
+  "{a,b}",
+  "{1..2}",
+  "x{a,b}",
+  "x{1..2}",
+  "x{a}",
+  "~",
+  "~/o",
+  "a=~",
+  ":~",
+  "&",
+  "(",
+  ")",
+  "!",
+  "<<E\nE",
+  "<<<x",
+  "<>o",
+  ">|o",
+  "&>o",
+  ">&o",
+  "{fd}>o",
+  "<(touch P)",
+  ">(touch P)",
+  " > ../o",
+  " > .git/o",
+  " > /proc/self/cwd/o",
+  "x=1 ",
+  " ; eval touch P",
+  " ; exec touch P",
+  " ; touch P",
+  "\r",
+  ";;",
+];
+
+describe("the literal gate against real bash", () => {
+  // A stand-in program `lg` records each run's argv, one file per run (pipelines run at once).
+  it("a line bash(lg *) covers runs only lg, with the literal words tern read, and writes only its targets", () => {
+    const logs = join(box.dirs.root, "lg-logs");
+    mkdirSync(logs);
+    writeFileSync(
+      join(box.bin, "lg"),
+      '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n',
+    );
+    chmodSync(join(box.bin, "lg"), 0o755);
+    const next = random(20261201);
+    const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
+    let covered = 0;
+    let refused = 0;
+    for (let i = 0; i < 300; i++) {
+      let line = "lg";
+      const n = 1 + Math.floor(next() * 6);
+      for (let j = 0; j < n; j++) {
+        const r = next();
+        if (r < 0.45) line += ` ${pick(LITERAL)}`;
+        else if (r < 0.6) line += pick(JOINS) + pick(LITERAL);
+        else if (r < 0.75) line += pick(REDIRECTS);
+        else line += pick(HOSTILE);
+      }
+      const root = join(box.dirs.workspace, `lit${i}`);
+      const ws = join(root, "ws");
+      mkdirSync(join(ws, ".git"), { recursive: true });
+      const policy = new ApprovalPolicy({
+        mode: "ask",
+        allow: ["bash(lg *)", "bash(lg)"],
+        deny: [],
+        cwd: ws,
+      });
+      if (policy.decide({ name: "bash", kind: "shell", args: { command: line }, paths: [] }) !== "allow") {
+        refused++;
+        continue;
+      }
+      covered++;
+      const read = readLiteralLine(line);
+      if ("refused" in read) throw new Error(`allowed but refused: ${JSON.stringify(line)}`);
+      const runDir = join(logs, `${i}`);
+      mkdirSync(runDir);
+      try {
+        execFileSync("bash", ["-c", line], {
+          cwd: ws,
+          stdio: "ignore",
+          timeout: 10_000,
+          env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root, LG_LOGS: runDir },
+        });
+      } catch {
+        // A failing line is as good as any: what matters is what ran and what it left.
+      }
+      const ran = readdirSync(runDir).map((f) => {
+        const [count, ...argv] = readFileSync(join(runDir, f), "utf8").split("\0");
+        return argv.slice(0, Number(count));
+      });
+      const expected = read.commands.map((c) => c.words.slice(1));
+      const targets = read.commands.flatMap((c) => c.redirects.filter((r) => r.op !== "dup" && r.op !== "<"));
+      const what = JSON.stringify(line);
+      for (const argv of ran) expect(expected, what).toContainEqual(argv);
+      // With no `||` (which skips) every command runs exactly once.
+      if (!line.includes("||")) expect(ran.length, what).toBe(expected.length);
+      expect(
+        readdirSync(ws)
+          .filter((f) => f !== ".git")
+          .sort(),
+        what,
+      ).toEqual(
+        [...new Set(targets.filter((r) => !r.target.startsWith("/dev/")).map((r) => r.target))].sort(),
+      );
+      expect(readdirSync(join(ws, ".git")), what).toEqual([]);
+      expect(readdirSync(root), what).toEqual(["ws"]);
+    }
+    // Both kinds must be common, or the check proves little.
+    expect(covered).toBeGreaterThan(80);
+    expect(refused).toBeGreaterThan(80);
   });
 });
 
@@ -180,7 +332,7 @@ describe("deny rules against real bash", () => {
       else if (wrapper === "if true; then ") cmd = `${wrapper}${cmd}; fi`;
       else if (wrapper === "( ") cmd = `( ${cmd} )`;
       else cmd = wrapper + cmd;
-      cmd = cmd.replace("BIN", bin);
+      cmd = cmd.replace("BIN", box.bin);
       if (bashDenyMatches("rm -rf*", cmd)) continue;
       passed++;
       expect(runBash(cmd).inside, JSON.stringify(cmd)).not.toContain("RAN");

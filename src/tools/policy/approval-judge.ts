@@ -1,11 +1,10 @@
 // How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
-// bash reader, paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
+// literal gate bash allow rules and grants pass (literal-line.ts), paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
 // run whose model calls no tool never compiles the shell reader and the deny tables.
-import { statSync } from "node:fs";
 import { relative, sep } from "node:path";
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
-import { redirectConcerns } from "../shell/bash-redirects.js";
+import { linkCount, redirectConcerns } from "../shell/bash-redirects.js";
 import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
 import { mcpRuleMatches } from "../mcp/mcp-names.js";
 import { isInside, isProtectedPath, realPathLoose, realPathsIn, resolvePath } from "../paths.js";
@@ -14,6 +13,7 @@ import {
   bashDenyMatches,
   bashGrantPrefixes,
   bashLineCovered,
+  grantText,
   mcpArgsMatch,
   parseRule,
   pathMatches,
@@ -21,6 +21,8 @@ import {
   toolNameMatches,
 } from "./rules.js";
 import { parseShell } from "../shell/shell-parse.js";
+import { readLiteralLine } from "./literal-line.js";
+import { literalRedirectConcerns } from "./literal-redirects.js";
 
 /** A policy's rules, parsed once per policy (the texts were checked when it was made). */
 const parsedRules = new WeakMap<PolicyState, { allow: Rule[]; deny: Rule[] }>();
@@ -102,7 +104,7 @@ export function describeAlways(state: PolicyState, call: ApprovalCall): string {
   if (call.kind === "shell") {
     const prefixes = bashGrantPrefixes(commandOf(call.args) ?? "");
     return prefixes
-      ? `${call.name} commands starting with ${prefixes.map((p) => `\`${p}\``).join(", ")} for this session`
+      ? `${call.name} commands starting with ${prefixes.map((p) => `\`${grantText(p)}\``).join(", ")} for this session`
       : "nothing more: this command cannot carry a grant, so always approves it once";
   }
   const paths = realPaths(state, call);
@@ -120,19 +122,25 @@ function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): A
   const parsed = parseShell(command);
   if (parsed.errors.length)
     return { decision: "ask", reason: `cannot be read reliably as bash (${parsed.errors[0]})` };
-  // A bare `bash` rule or grant covers every call; patterns and prefixes cover a line only
-  // when each of its simple commands matches one of them (R-TOOL-2).
   const rules = allow.filter((r) => toolNameMatches(r, call.name, call.kind));
-  const covered =
-    state.toolGrants.has(call.name) ||
-    rules.some((r) => r.pattern === null) ||
-    bashLineCovered(
-      parsed,
-      rules.map((r) => r.pattern!),
-      state.bashGrants,
-    );
-  if (!covered) return { decision: "ask" };
-  const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
+  // A bare `bash` rule or grant covers every call; the bash reader only makes redirects out of
+  // the workspace ask (a best-effort guard: such a rule runs anything).
+  if (state.toolGrants.has(call.name) || rules.some((r) => r.pattern === null)) {
+    const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
+    return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
+  }
+  // Patterns and grants cover a line only when it is plainly literal and each of its simple
+  // commands matches one of them (R-TOOL-2).
+  if (rules.length === 0 && state.bashGrants.size === 0) return { decision: "ask" };
+  const line = readLiteralLine(command);
+  if ("refused" in line)
+    return {
+      decision: "ask",
+      reason: `allow rules cover only plainly literal commands; this has ${line.refused}`,
+    };
+  const patterns = rules.map((r) => r.pattern!);
+  if (!bashLineCovered(line, patterns, state.bashGrants)) return { decision: "ask" };
+  const concerns = literalRedirectConcerns(line.commands, state.cwd, state.realCwd);
   return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
 }
 
@@ -193,15 +201,6 @@ function ruleMatches(state: PolicyState, rule: Rule, call: ApprovalCall, which: 
 /** "Always" for web_fetch covers one host, never the whole web. */
 function hostGrant(tool: string, host: string): string {
   return `${tool}\u0000host:${host}`;
-}
-
-function linkCount(path: string): number {
-  try {
-    const st = statSync(path);
-    return st.isFile() ? st.nlink : 1;
-  } catch {
-    return 1;
-  }
 }
 
 function protectedName(realCwd: string, real: string): string {

@@ -9,8 +9,10 @@ import type { ShellParse, ShellWord } from "../shell/shell-types.js";
 
 export interface LineFacts {
   vars: Map<string, Set<string>>;
-  /** Alias (and `hash -p`) names and the text each stands for. */
+  /** Alias (and `hash -p`, `BASH_ALIASES[…]`, `BASH_CMDS[…]`) names and the text each stands for. */
   aliases: Map<string, string>;
+  /** Git aliases a `git config alias.NAME VALUE` of the line defines (names lower-cased, as git reads them). */
+  gitAliases: Map<string, string>;
   /** Argument lists `$@`, `$1`… may hold. */
   positional: string[][];
   /** Characters an `IFS=` assignment in the line adds to word splitting. */
@@ -23,13 +25,22 @@ const MAX_VALUES = 8;
 const plain = (w: ShellWord) => !w.expands;
 
 export function emptyFacts(): LineFacts {
-  return { vars: new Map(), aliases: new Map(), positional: [], ifs: "" };
+  return { vars: new Map(), aliases: new Map(), gitAliases: new Map(), positional: [], ifs: "" };
 }
 
 export function lineFacts(parsed: ShellParse, src: string, into: LineFacts = emptyFacts()): LineFacts {
   const functions = definedFunctions(src);
+  // `BASH_ALIASES[zz]='rm -rf'`, `BASH_ALIASES+=([zz]='rm -rf')`, `declare -A BASH_ALIASES=(…)`
+  // define aliases, `BASH_CMDS[zz]=/bin/rm` what a name runs: every `[key]=value` of such a
+  // line is read as one (a deny rule only gains views).
+  const tables = /BASH_(ALIASES|CMDS)/.test(src);
   for (const cmd of parsed.commands) {
     const words = cmd.words;
+    if (tables)
+      for (const w of words) {
+        const m = /^(?:BASH_(?:ALIASES|CMDS))?\[([^\]]+)\]\+?=(.*)$/s.exec(w.value);
+        if (m) into.aliases.set(m[1], m[2]);
+      }
     // Assignments anywhere (after `then`, `time`, `declare`…): a value too many only adds views.
     for (const w of words) if (isAssignment(w)) assign(into, w);
     let i = 0;
@@ -54,8 +65,18 @@ export function lineFacts(parsed: ShellParse, src: string, into: LineFacts = emp
     if (program === "set" && args.length > 0 && (args[0].value === "--" || !args[0].value.startsWith("-")))
       into.positional.push(args.filter((a, k) => k > 0 || a.value !== "--").map((a) => a.value));
     if (functions.has(program)) into.positional.push(args.map((a) => a.value));
+    if (program.slice(program.lastIndexOf("/") + 1) === "git") gitConfigAlias(args, into);
   }
   return into;
+}
+
+/** `git [-C dir] config [--local|--add|…] alias.NAME VALUE`: later `git NAME` runs VALUE. */
+function gitConfigAlias(args: ShellWord[], into: LineFacts): void {
+  const config = args.findIndex((a) => a.value === "config");
+  if (config < 0) return;
+  const key = args.findIndex((a, k) => k > config && /^alias\../i.test(a.value));
+  if (key < 0 || key + 1 >= args.length) return;
+  into.gitAliases.set(args[key].value.slice("alias.".length).toLowerCase(), args[key + 1].value);
 }
 
 function assign(facts: LineFacts, w: ShellWord): void {

@@ -1,4 +1,5 @@
-// What git's `-c name=value` options make it run, for deny rules (bash-deny.ts): an alias
+// What git's `-c name=value` options (and aliases a `git config alias.…` earlier in the line
+// defines) make it run, for deny rules (bash-deny.ts): an alias
 // (`git -c alias.p=push p` is `git push`; `git -c alias.x='!rm -rf x' x` runs `rm -rf x` in a
 // shell) and the settings whose value is a command (`core.fsmonitor`, `core.pager`,
 // `core.sshCommand`, …). Every value is read as a command line too: a deny rule stays on the
@@ -12,9 +13,15 @@ export interface GitConfigRuns {
   expanded: DenyWord[][];
 }
 
-/** Reads the global options before git's subcommand; `args` are the words after `git`. */
-export function gitConfigRuns(args: DenyWord[]): GitConfigRuns {
-  const settings: string[] = [];
+/**
+ * Reads the global options before git's subcommand; `args` are the words after `git`.
+ * `lineAliases` are the aliases a `git config alias.…` of the same line defines.
+ */
+export function gitConfigRuns(
+  args: DenyWord[],
+  lineAliases: ReadonlyMap<string, string> = new Map(),
+): GitConfigRuns {
+  const settings = [...lineAliases].map(([name, value]) => `alias.${name}=${value}`);
   let i = 0;
   while (i < args.length && args[i].value.startsWith("-") && args[i].value !== "--") {
     const option = args[i].value;

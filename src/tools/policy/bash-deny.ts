@@ -211,7 +211,7 @@ function unwrap(
   for (const line of runner.lines) collectLine(line, depth + 1, walk);
   if (runner.from !== null) unwrap(words, at + 1 + runner.from, depth, walk, visited, aliased);
   if (name === "git" && !program.unknown) {
-    const runs = gitConfigRuns(args);
+    const runs = gitConfigRuns(args, walk.facts.gitAliases);
     for (const line of runs.lines) collectLine(line, depth + 1, walk);
     for (const rest of runs.expanded) unwrap([program, ...rest], 0, depth + 1, walk, new Set(), aliased);
   }

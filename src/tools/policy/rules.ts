@@ -1,5 +1,7 @@
-// Permission rules of R-TOOL-2: `tool` or `tool(pattern)`. Bash patterns are command globs
-// matched against each simple command of a bash-faithful parse (shell-parse.ts); path tools
+// Permission rules of R-TOOL-2: `tool` or `tool(pattern)`. Bash allow patterns are command globs
+// matched against each simple command of a plainly literal line (literal-line.ts: a whitelist
+// grammar, never an emulation of bash); deny patterns against every view the bash reader
+// (../shell/, bash-deny.ts) finds of what the line may run; path tools
 // match picomatch globs on the workspace-relative resolved path (or the absolute path, for
 // rules about places outside it); MCP tools match `<set>__<tool>` or `mcp__<set>__<tool>`,
 // their pattern a glob over the arguments as compact JSON.
@@ -10,9 +12,9 @@ import { readRule } from "../../config/rule-syntax.js";
 import { denyViews } from "./bash-deny.js";
 import { compileDenyPattern, DenyAnalysisTooLarge, viewMatches } from "./bash-deny-match.js";
 import { grantTooWide } from "./bash-deny-programs.js";
-import { hasBraces } from "../shell/brace-expand.js";
 import { grantIsExact } from "./grant-scope.js";
-import { parseShell, type ShellParse, type ShellWord } from "../shell/shell-parse.js";
+import { type LiteralLine, readLiteralLine } from "./literal-line.js";
+import { parseShell, type ShellWord } from "../shell/shell-parse.js";
 import { globToRegExp } from "../../config/wildcard.js";
 
 export interface Rule {
@@ -36,12 +38,7 @@ export function toolNameMatches(rule: Rule, name: string, kind?: string): boolea
   return names.some((n) => (re ? re.test(n) : rule.tool === n));
 }
 
-/** Holds `$(…)`, backticks, `<(…)` / `>(…)` or arithmetic: what it runs cannot be judged from the text. */
-export function hasSubstitution(command: string): boolean {
-  return parseShell(command).substitutes;
-}
-
-/** Bash reserved words that only steer other commands; an allow rule judges what they steer. */
+/** Bash reserved words that only steer other commands (for display: `simpleCommands`). */
 const LEADING_KEYWORDS = new Set([
   "!",
   "{",
@@ -62,78 +59,79 @@ function isPlainWord(w: ShellWord): boolean {
   return !w.expands && w.unquoted.every(Boolean);
 }
 
-/** The top-level simple commands, each as its words (after quote removal) joined by one space. */
+/**
+ * The top-level simple commands as the bash reader sees them, each as its words (after quote
+ * removal) joined by one space, without the reserved words that only steer them. For display;
+ * what a rule covers is decided by the literal gate (literal-line.ts).
+ */
 export function simpleCommands(command: string): string[] {
-  return commandTexts(parseShell(command));
-}
-
-/** The top-level simple commands without the reserved words that only steer them. */
-function steeredCommands(parsed: ShellParse): ShellWord[][] {
-  const out: ShellWord[][] = [];
-  for (const cmd of parsed.commands) {
+  const out: string[] = [];
+  for (const cmd of parseShell(command).commands) {
     if (cmd.nested) continue;
     let words = cmd.words;
     while (words.length && isPlainWord(words[0]) && LEADING_KEYWORDS.has(words[0].value))
       words = words.slice(1);
     if (words.length === 0 && cmd.words.length > 0 && cmd.redirects.length === 0) continue;
-    out.push(words);
+    out.push(words.map((w) => w.value).join(" "));
   }
   return out;
 }
 
-function commandTexts(parsed: ShellParse): string[] {
-  return steeredCommands(parsed).map((words) => words.map((w) => w.value).join(" "));
+/**
+ * Whether allow patterns and grants cover a plainly literal line (literal-line.ts): every simple
+ * command matches one of the patterns or starts with a granted `program first-argument`. A
+ * refused line is covered by none.
+ */
+export function bashLineCovered(line: LiteralLine, patterns: string[], grants: Set<string>): boolean {
+  if ("refused" in line) return false;
+  // A space in a pattern is a word break: `npm run test*` does not cover `npm 'run test'`.
+  const res = patterns.map((p) => globToRegExp(normalizeSpaces(p).replaceAll(" ", WORD_BREAK)));
+  return line.commands.every(({ words }, k) => {
+    if (!knownProgram(words[0])) return false;
+    // After `cd`, `./scripts/x` is another folder's file than the rule means.
+    const moved = line.commands.slice(0, k).some((c) => c.words[0] === "cd");
+    if (moved && words[0].includes("/") && !words[0].startsWith("/")) return false;
+    const text = words.join(WORD_BREAK);
+    return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
+  });
+}
+
+/** Stands between words when a pattern is matched; no argument holds it. */
+const WORD_BREAK = "\u0000";
+
+function grantCoversWords(grants: Set<string>, words: string[]): boolean {
+  if (grantIsExact(words[0], words.slice(1))) return grants.has(grantKey(words));
+  if (grants.has(words[0])) return true;
+  return words.length > 1 && grants.has(grantKey(words.slice(0, 2)));
 }
 
 /**
- * Whether allow rules and grants cover a readable, substitution-free line: every simple
- * command matches one of the patterns or starts with a granted `program first-argument`.
+ * A grant names words, not text: joined by NUL, which no argument holds, so `sed '-i s/a/b/' f`
+ * is not the granted `sed -i s/a/b/ f`. `grantText` shows it.
  */
-export function bashLineCovered(parsed: ShellParse, patterns: string[], grants: Set<string>): boolean {
-  if (parsed.errors.length || parsed.substitutes) return false;
-  const res = patterns.map((p) => globToRegExp(normalizeSpaces(p)));
-  const cmds = steeredCommands(parsed);
-  return (
-    cmds.length > 0 &&
-    cmds.every((words) => {
-      if (words.length > 0 && !knownProgram(words[0])) return false;
-      const text = words.map((w) => w.value).join(" ");
-      return res.some((re) => re.test(text)) || grantCoversWords(grants, words);
-    })
-  );
+function grantKey(words: string[]): string {
+  return words.join(WORD_BREAK);
 }
 
-function grantCoversWords(grants: Set<string>, words: ShellWord[]): boolean {
-  if (words.length === 0 || !isPlainWord(words[0])) return false;
-  const values = words.map((w) => w.value);
-  if (grantIsExact(values[0], values.slice(1)))
-    return words.every(isPlainWord) && grants.has(values.join(" "));
-  if (grants.has(words[0].value)) return true;
-  return words.length > 1 && isPlainWord(words[1]) && grants.has(`${words[0].value} ${words[1].value}`);
-}
-
-/** Whether the command could be read faithfully; one that cannot is never allowed by a rule. */
-export function isReadable(command: string): boolean {
-  return parseShell(command).errors.length === 0;
+export function grantText(key: string): string {
+  return key.replaceAll(WORD_BREAK, " ");
 }
 
 function normalizeSpaces(s: string): string {
   return s.trim().replace(/\s+/g, " ");
 }
 
-/** Allow: the line reads cleanly, nothing is substituted, and every simple command matches. */
+/** Allow: the line is plainly literal and every simple command matches the pattern. */
 export function bashAllowMatches(pattern: string, command: string): boolean {
-  return bashLineCovered(parseShell(command), [pattern], new Set());
+  return bashLineCovered(readLiteralLine(command), [pattern], new Set());
 }
 
 /**
- * A program word a rule can judge: not a glob (`ech? hi` runs whatever the folder's files make
- * of it), not an expansion (`git$X` is another program when X is set), and no `..` segment
- * (`bash(./scripts/*)` is not meant to cover `./scripts/../evil.sh`).
+ * A program word a rule can judge: no `..` segment (`bash(./scripts/*)` is not meant to cover
+ * `./scripts/../evil.sh`). Globs, braces and expansions never get this far (literal-line.ts).
  */
-function knownProgram(w: ShellWord): boolean {
-  // Nor a brace expansion: `./scripts/{..,x}/evil.sh` runs `./scripts/../evil.sh`.
-  return !w.globs && !w.expands && !hasBraces(w) && !/(^|\/)\.\.(\/|$)/.test(w.value);
+function knownProgram(program: string): boolean {
+  return !/(^|\/)\.\.(\/|$)/.test(program);
 }
 
 /**
@@ -166,33 +164,21 @@ function cachedDenyViews(command: string): ReturnType<typeof denyViews> | null {
 }
 
 /**
- * The grant an `always` answer gives a bash command: each simple command's program and first
- * argument (`npm test`), never all of bash. `null` when the command cannot carry a grant.
+ * The grants an `always` answer gives a bash command (keys: `grantText` shows them): each
+ * simple command's program and first argument (`npm test`), never all of bash. `null` when the command cannot carry a grant: only a
+ * plainly literal line can (literal-line.ts), the same gate a grant is later matched through.
  */
 export function bashGrantPrefixes(command: string): string[] | null {
-  const parsed = parseShell(command);
-  if (parsed.errors.length || parsed.substitutes) return null;
+  const line = readLiteralLine(command);
+  if ("refused" in line) return null;
   const out: string[] = [];
-  for (const all of steeredCommands(parsed)) {
-    const words = all.slice(0, 2);
-    if (words.length === 0 || !words.every(isPlainWord)) return null;
-    // `env X=1`, `timeout 5`, `bash -c`, `eval echo`, `python3 -c` would cover any command.
-    if (/=/.test(words[0].value) || grantTooWide(words[0].value, words[1]?.value)) return null;
+  for (const { words } of line.commands) {
+    // `env X=1`, `timeout 5`, `bash -c`, `python3 -c` would cover any command.
+    if (grantTooWide(words[0], words[1])) return null;
     // `find … -exec`, `sed …`, `git -c …`: only this very command (grant-scope.ts).
-    const values = all.map((w) => w.value);
-    if (grantIsExact(values[0], values.slice(1))) {
-      if (!all.every(isPlainWord)) return null;
-      out.push(values.join(" "));
-      continue;
-    }
-    out.push(words.map((w) => w.value).join(" "));
+    out.push(grantKey(grantIsExact(words[0], words.slice(1)) ? words : words.slice(0, 2)));
   }
-  return out.length ? [...new Set(out)] : null;
-}
-
-/** Whether every simple command starts with a granted prefix (`npm test` covers `npm test -- -u`). */
-export function bashGrantCovers(grants: Set<string>, command: string): boolean {
-  return grants.size > 0 && bashLineCovered(parseShell(command), [], grants);
+  return [...new Set(out)];
 }
 
 /** MCP rule patterns are globs over the call's arguments as compact JSON (`*` covers any call). */

@@ -1,17 +1,55 @@
-// Output redirections are writes (R-TOOL-2): an allow rule or a grant covers a bash command
-// only while its redirects stay inside the workspace (outside `.git/` and `.tern/`, §10). A
-// redirect to a path outside, to `/dev/tcp|udp`, or to a path known only when the command
-// runs (`> $F`, `> *.txt`, a relative path after `cd`) asks, naming the path.
-import { lstatSync } from "node:fs";
+// Output redirections are writes (R-TOOL-2, §10). `targetConcern` judges one redirect's path for
+// both readers: the literal gate (policy/literal-redirects.ts), which decides what allow rules
+// and grants cover, and `redirectConcerns` here, the bash reader's best-effort guard for a line
+// a bare `bash` rule lets run (it covers every command; this only makes some ask): a redirect
+// to a path outside, to `/dev/tcp|udp`, or to a path known only when the command runs
+// (`> $F`, `> *.txt`, a relative path after `cd`) asks, naming the path.
+import { lstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import { hasBraces } from "./brace-expand.js";
 import { isInside, isProtectedPath, realPathLoose } from "../paths.js";
 import type { ShellParse, ShellRedirect } from "./shell-parse.js";
 
+/**
+ * Why a redirect to `path` (as bash would open it from `cwd`) is not covered, or null when it
+ * is: the network, /proc, a place outside the workspace or inside its `.git/` / `.tern/`, and
+ * for a write, a file with more than one hard link.
+ */
+export function targetConcern(
+  path: string,
+  cwd: string,
+  realCwd: string,
+  verb: "writes" | "reads",
+): string | null {
+  const abs = resolve(cwd, path);
+  if (NETWORK.test(abs)) return `redirects to the network: ${abs}`;
+  if (HARMLESS.test(abs)) return null;
+  if (PER_PROCESS.test(abs))
+    return `redirects into /proc, which names the shell's own folders and files: ${abs}`;
+  // The kernel, not path arithmetic, decides where `link/../x` lands.
+  const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
+  const via = real === abs ? "" : ` (really ${real})`;
+  if (!isInside(realCwd, real)) return `${verb} outside the workspace: ${abs}${via}`;
+  if (isProtectedPath(realCwd, real)) return `${verb} into a protected folder: ${abs}${via}`;
+  if (verb === "writes" && linkCount(real) > 1)
+    return `writes a file with several hard links (it may be outside too): ${abs}`;
+  return null;
+}
+
+/** How many names a regular file has (1 for anything else, or when it cannot be read). */
+export function linkCount(path: string): number {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.nlink : 1;
+  } catch {
+    return 1;
+  }
+}
+
 const OUTPUT_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
-/** Harmless write targets: the bit bucket and the command's own standard streams. */
-const HARMLESS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+/** Harmless targets: the bit bucket and the command's own standard streams. */
+const HARMLESS = /^\/dev\/(null|stdin|stdout|stderr)$/;
 const NETWORK = /^\/dev\/(tcp|udp)(\/|$)/;
 const CHANGES_DIR = new Set(["cd", "pushd", "popd"]);
 /** Paths the kernel resolves per process (`/proc/self/cwd` is bash's folder, not tern's). */
@@ -64,19 +102,13 @@ export function redirectConcerns(parsed: ShellParse, cwd: string, realCwd: strin
         out.push(`redirects output to a relative path after changing folder: ${shown}`);
         continue;
       }
-      const abs = resolve(cwd, path);
-      if (HARMLESS.test(abs)) continue;
-      if (PER_PROCESS.test(abs)) {
-        out.push(`redirects output into /proc, which names the shell's own folders and files: ${abs}`);
-        continue;
-      }
-      // The kernel, not path arithmetic, decides where `link/../x` lands.
-      const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
-      if (!isInside(realCwd, real)) out.push(`writes outside the workspace: ${abs}`);
-      else if (isProtectedPath(realCwd, real)) out.push(`writes into a protected folder: ${abs}`);
+      const concern = targetConcern(path, cwd, realCwd, "writes");
+      if (concern) out.push(concern);
       // Another command of the line may create it first, as a symlink to anywhere.
-      else if (parsed.commands.length > 1 && !exists(abs))
-        out.push(`redirects output to a path another command of the line may create first: ${abs}`);
+      else if (parsed.commands.length > 1 && !exists(resolve(cwd, path)))
+        out.push(
+          `redirects output to a path another command of the line may create first: ${resolve(cwd, path)}`,
+        );
     }
   }
   return out;
