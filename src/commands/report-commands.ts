@@ -2,7 +2,7 @@
 import { exportArchive } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
-import { costText, historyText, statsText, statusText } from "./reports.js";
+import { costText, historyText, jobsText, statsText, statusText } from "./reports.js";
 
 export const reportCommands = {
   status: {
@@ -54,6 +54,25 @@ export const reportCommands = {
       } catch (err) {
         host.error(errorText(err));
       }
+    },
+  },
+  jobs: {
+    name: "/jobs",
+    args: "[kill <id>]",
+    description: "background jobs with their last lines; end one",
+    timing: "now",
+    run: async (host, args) => {
+      if (args[0] === "kill" && args[1]) {
+        try {
+          await host.session.killJob(args[1]);
+          host.print(`${args[1]} was stopped`);
+        } catch (err) {
+          host.error(errorText(err));
+        }
+        return;
+      }
+      if (args.length > 0) return host.print("usage: /jobs [kill <id>]");
+      host.print(jobsText(host.session.jobs()));
     },
   },
   mcp: {

@@ -1,5 +1,6 @@
 // Report texts of the slash commands, from the session's read-only queries.
-import type { TranscriptLine } from "../engine/session.js";
+import type { JobSummary, TranscriptLine } from "../engine/session.js";
+import { stripControlSequences } from "../engine/terminal-text.js";
 import type { CommandHost } from "./host.js";
 import { money } from "../vocab/cost.js";
 
@@ -47,4 +48,16 @@ export function statsText(transcript: readonly TranscriptLine[]): string {
       .sort((a, b) => b[1] - a[1])
       .map(([name, n]) => `  ${name.padEnd(14)} ${String(n).padStart(4)}  ${Math.round((n / total) * 100)}%`),
   ].join("\n");
+}
+
+/** `/jobs`: each background job, its state, and its last lines (control sequences stripped, §10). */
+export function jobsText(jobs: readonly JobSummary[]): string {
+  if (jobs.length === 0) return "no background jobs";
+  return jobs
+    .map((j) => {
+      const state = j.state.kind === "running" ? `running, pid ${j.pid}` : `exited ${j.state.status}`;
+      const lines = j.lastLines.map((l) => `    ${stripControlSequences(l).slice(0, 200)}`);
+      return [`${j.id}  ${state}  ${stripControlSequences(j.command).slice(0, 120)}`, ...lines].join("\n");
+    })
+    .join("\n");
 }

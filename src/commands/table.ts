@@ -38,6 +38,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   fileCommands.redo,
   fileCommands.diff,
   reportCommands.mcp,
+  reportCommands.jobs,
   sessionCommands.btw,
   sessionCommands.quit,
 ];

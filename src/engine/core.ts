@@ -7,6 +7,7 @@ import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
 import type { RecordFold } from "../record/fold.js";
 import type { NewRecord, RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
+import type { JobTable } from "../jobs/job-table.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
@@ -15,6 +16,7 @@ import type { OnLimit } from "./turn/budget.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
+import { sessionJobs } from "./job-records.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
 import type { ContentPart, ToolSpec } from "../vocab/messages.js";
@@ -89,6 +91,8 @@ export class SessionCore {
   readonly records: RecordCommitter;
   readonly todos = new TodoState();
   readonly requests: RequestBuilder;
+  /** Background jobs (R-JOB): they end with the session (`Session.close`, `/clear`). */
+  readonly jobs: JobTable;
 
   constructor(init: SessionCoreInit) {
     this.id = init.id;
@@ -113,6 +117,12 @@ export class SessionCore {
       model: () => this.model,
       storeContent: (content) => this.requests.storeContent(content),
       onBilled: (line) => this.onBilled?.(line),
+    });
+    this.jobs = sessionJobs({
+      dir: init.dir,
+      archive: init.fold.archive,
+      commit: (record) => this.commit(record),
+      publish: init.publish,
     });
   }
 

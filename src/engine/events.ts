@@ -61,6 +61,9 @@ export type EngineEvent =
       duration_ms: number;
       error?: { class: string; status?: number; message: string };
     }
-  | { type: "error"; class: string; status?: number; message: string };
+  | { type: "error"; class: string; status?: number; message: string }
+  /** R-JOB-2: a background job started / ended (`status`: exit code or signal name). */
+  | { type: "job_start"; id: string; command: string; pid: number }
+  | { type: "job_end"; id: string; status: number | string; reason: string; command: string };
 
 export type EngineEventType = EngineEvent["type"];

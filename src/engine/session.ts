@@ -6,6 +6,7 @@ import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
 import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
+import type { JobInfo } from "../jobs/job.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand } from "./mcp-command.js";
 import type { NewRecord } from "../record/types.js";
@@ -56,6 +57,9 @@ export interface CompactResult {
 /** One line of the session's transcript (a record line); front ends read, never write. */
 export type TranscriptLine = RecordLine;
 export { renderTodos } from "../tools/todos-text.js";
+
+/** A background job as a front end sees it. */
+export type JobSummary = JobInfo & { lastLines: string[] };
 
 /** What a front end may know about the session without reaching into it. */
 export interface SessionStatus {
@@ -109,6 +113,18 @@ export class Session {
     return this.core.todos.get();
   }
 
+  /** Background jobs (R-JOB-2, `/jobs`): each with its state and its last lines of output. */
+  jobs(): JobSummary[] {
+    return this.core.jobs.list().map((job) => ({ ...job.info(), lastLines: job.lastLines(3) }));
+  }
+
+  /** Ends one background job's process group (`/jobs kill <id>`); rejects naming a job that is not there. */
+  async killJob(id: string): Promise<void> {
+    const job = this.core.jobs.find(id);
+    if (typeof job === "string") throw new RangeError(job);
+    await job.stop("killed");
+  }
+
   /** `/mcp [reconnect <name>]` (R-EXT): the MCP servers with state and tools; reconnects one. */
   mcp(args: string[]): Promise<string> {
     return mcpCommand(this.core, args);
@@ -157,6 +173,8 @@ export class Session {
     this.closed = true;
     this.cancel();
     await this.tail;
+    // R-JOB-2: every job's process group ends before the record closes and tern may exit.
+    await this.core.jobs.endAll();
     await this.onClose();
     // A killed command's TERM-ignoring children get SIGKILL before tern may exit (R-BASH-1).
     await settleProcessKills();
@@ -184,6 +202,7 @@ export class Session {
         case "retry":
           return await runTurn(this.core, { content: [], retry: true }, controller.signal);
         case "clear":
+          await this.core.jobs.endAll();
           this.core.commit({ type: "cleared" });
           // R-REC-5: images only the cleared part mentioned go now; the archive export shows a placeholder.
           pruneClearedImages(this.core.dir, this.core.fold.archive);

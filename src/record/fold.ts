@@ -229,6 +229,8 @@ export class RecordFold {
         this.restoreEntries(this.undone.pop() ?? []);
         break;
       case "checkpoint":
+      case "job_start":
+      case "job_end":
         break;
     }
   }

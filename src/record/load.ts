@@ -48,6 +48,8 @@ const DEFAULTS: Record<RecordType, () => Record<string, unknown>> = {
   }),
   cleared: () => ({}),
   rewound: () => ({ toTurn: 0 }),
+  job_start: () => ({ id: "", command: "", pid: 0, log: "" }),
+  job_end: () => ({ id: "", status: "unknown", reason: "exited" }),
   config: () => ({ model: "" }),
   checkpoint: () => ({ turn: 0, round: 0, tree: "" }),
   undo: () => ({ toTurn: 0, tree: "", restored: "" }),

@@ -25,6 +25,8 @@ export function admissible(type: RecordType, phase: Phase): boolean {
     case "config":
     case "compaction":
     case "checkpoint":
+    case "job_start":
+    case "job_end":
       return true;
     default:
       return false;

@@ -172,6 +172,24 @@ export interface RedoRecord extends RecordBase {
   restored: string;
 }
 
+/** A background job started (R-JOB-2). */
+export interface JobStartRecord extends RecordBase {
+  type: "job_start";
+  id: string;
+  command: string;
+  pid: number;
+  /** The job's full output log, relative to the session folder. */
+  log: string;
+}
+/** A background job ended: on its own, by job_kill, or with its session (R-JOB-2). */
+export interface JobEndRecord extends RecordBase {
+  type: "job_end";
+  id: string;
+  /** The exit code, or the name of the signal that ended it. */
+  status: number | string;
+  reason: "exited" | "killed" | "session_ended";
+}
+
 export type RecordLine =
   | SessionStartRecord
   | ContextRecord
@@ -187,7 +205,9 @@ export type RecordLine =
   | ConfigRecord
   | CheckpointRecord
   | UndoRecord
-  | RedoRecord;
+  | RedoRecord
+  | JobStartRecord
+  | JobEndRecord;
 
 export type RecordType = RecordLine["type"];
 

@@ -1,5 +1,6 @@
 // Tool vocabulary shared by the registry, the executor and the engine.
 import type * as z from "zod/mini";
+import type { JobTable } from "../jobs/job-table.js";
 import type { SandboxPolicy } from "../sandbox/policy.js";
 import type { McpToolInfo } from "./mcp/mcp-names.js";
 import type { ContentPart } from "../vocab/messages.js";
@@ -50,6 +51,8 @@ export interface ToolContext {
    * ending with the offset of the next page; absent until compaction exists.
    */
   recall?: (turn: number, round?: number, offset?: number) => string;
+  /** The session's background jobs (R-JOB-1); absent where a session has none. */
+  jobs?: JobTable;
   /** The id of the call being run (set by the executor for each call). */
   callId?: string;
   /** A long-running call reports how far it got (MCP progress notifications). */

@@ -167,6 +167,15 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       );
     case "notice":
       return print(state, "info", `notice: ${event.text}`);
+    case "job_start":
+      return { ...state, status: { ...state.status, jobs: (state.status.jobs ?? 0) + 1 } };
+    case "job_end":
+      // R-JOB-2: a finished job's exit is one transcript line.
+      return print(
+        { ...state, status: { ...state.status, jobs: Math.max(0, (state.status.jobs ?? 0) - 1) } },
+        "info",
+        `${event.id} exited ${event.status}${event.reason === "exited" ? "" : ` (${event.reason.replace("_", " ")})`}: ${event.command}`,
+      );
     case "error":
       return print(
         state,

@@ -126,9 +126,10 @@ export function statusText(state: UiState, cols: number): string {
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
   // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
+  const jobs = s.jobs ? ` · ${s.jobs} job${s.jobs === 1 ? "" : "s"} running` : "";
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side} · session ${s.sessionId}`,
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${jobs} · session ${s.sessionId}`,
       cols,
     ),
   );

@@ -85,6 +85,8 @@ export interface StatusInfo {
   cost: number | null;
   /** USD of side questions, shown apart: they stay out of the ledger (R-SIDE-4). */
   sideCost: number | null;
+  /** Background jobs running now (R-JOB-2), counted from job_start / job_end events. */
+  jobs?: number;
 }
 
 export interface UiState {

@@ -20,14 +20,16 @@ const ALLOWED: Record<string, string[]> = {
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
-  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox"],
+  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox", "jobs"],
+  // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').
+  jobs: [],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: [],
   // The OS sandbox knows the file system and its mechanisms only.
   sandbox: [],
   // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).
   provider: [],
-  tools: ["config", "sandbox"],
+  tools: ["config", "sandbox", "jobs"],
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],

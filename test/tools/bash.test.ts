@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BASH_OUTPUT_CAP, bashTool, settleProcessKills } from "../../src/tools/builtin/bash.js";
+import { BASH_OUTPUT_CAP, bashTool } from "../../src/tools/builtin/bash.js";
+import { settleProcessKills } from "../../src/tools/builtin/process-groups.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
 

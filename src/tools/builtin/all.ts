@@ -8,6 +8,7 @@ import { editFileTool } from "./edit-file.js";
 import { editLinenoTool } from "./edit-lineno.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
+import { jobInputTool, jobKillTool, jobOutputTool } from "./job-tools.js";
 import { readFileTool } from "./read-file.js";
 import { recallTool } from "./recall.js";
 import { todoWriteTool } from "./todo-write.js";
@@ -25,9 +26,12 @@ export const builtinTools: Tool[] = [
   todoWriteTool,
   recallTool,
   webFetchTool,
+  jobOutputTool,
+  jobInputTool,
+  jobKillTool,
 ];
 
-export { settleProcessKills } from "./bash.js";
+export { settleProcessKills } from "./process-groups.js";
 export {
   bashTool,
   editFileTool,

@@ -1,135 +1,36 @@
 // bash (R-BASH-1): runs in the workspace in its own process group; timeout and cancel kill the
-// whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept.
-import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+// whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept. With
+// `run_in_background` it starts a job instead (R-JOB-1, job-tools.ts).
 import { StringDecoder } from "node:string_decoder";
-import type { Readable, Writable } from "node:stream";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
-import { defaultConfig } from "../../config/defaults.js";
-import { scrubbedEnv } from "../../config/secrets.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
 import type { ShellSandbox, Tool, ToolResult } from "../types.js";
+import { startJob } from "./job-tools.js";
 import { CappedOutput } from "./output-cap.js";
-import { newCallTag, ownTagPrefix, signalAll, TAG_VAR, taggedPids } from "./process-tags.js";
+import { keepLeftover, spawnShell, stopGroup } from "./process-groups.js";
 
 /** Under the default toolOutputLimit (30,000), so the bash note is the one the model reads. */
 export const BASH_OUTPUT_CAP = 29_000;
-const KILL_GRACE_MS = 2000;
-/** How long tern waits for SIGKILLed processes to be gone before it may exit. */
-const KILL_SETTLE_MS = 2000;
 /** After bash exits, a background child may still hold the pipes; wait this long for them, no more. */
 const PIPE_DRAIN_MS = 200;
 
 const schema = lazySchema(() =>
-  z.object({ command: z.string().check(z.minLength(1), z.describe("Shell command")) }),
+  z.object({
+    command: z.string().check(z.minLength(1), z.describe("Shell command")),
+    run_in_background: z.optional(
+      z
+        .boolean()
+        .check(
+          z.describe(
+            "Set to true to run this command in the background as a job (dev servers, watchers). " +
+              "Returns the job id at once; read its output with job_output, stop it with job_kill.",
+          ),
+        ),
+    ),
+  }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-/** Whether any member of the process group still runs (zombies waiting to be reaped do not count). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-  if (process.platform !== "linux") return true;
-  try {
-    for (const name of readdirSync("/proc")) {
-      if (!/^\d+$/.test(name)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      } catch {
-        continue;
-      }
-      // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ")".
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-    }
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/**
- * After SIGTERM, a group member that ignores it gets SIGKILL once the grace time is over. The
- * group is checked as it goes, so a group that obeyed ends the wait early. The timer is
- * deliberately not unref'd, and `settleProcessKills` lets tern wait for it before exiting, so
- * no descendant outlives tern (R-BASH-1).
- */
-async function escalate(pid: number | null, tag: string, exact = true): Promise<void> {
-  // Processes of the call that left its group (`setsid …`) get the same treatment.
-  const strays = () => taggedPids(tag, exact, pid ?? undefined);
-  signalAll(strays(), "SIGTERM");
-  const alive = () => (pid !== null && groupAlive(pid)) || strays().length > 0;
-  const deadline = Date.now() + KILL_GRACE_MS;
-  while (Date.now() < deadline) {
-    if (!alive()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (pid !== null) killGroup(pid, "SIGKILL");
-  signalAll(strays(), "SIGKILL");
-  // SIGKILL is delivered asynchronously: on a loaded machine the group may take a moment to die.
-  const gone = Date.now() + KILL_SETTLE_MS;
-  while (Date.now() < gone && alive()) await new Promise((r) => setTimeout(r, 20));
-}
-
-const escalations = new Set<Promise<void>>();
-function trackEscalation(p: Promise<void>): void {
-  escalations.add(p);
-  void p.finally(() => escalations.delete(p));
-}
-
-/**
- * Process groups whose shell has exited while something it started in the background (`server &`)
- * still runs. They may keep running while the session lives (a dev server the model started), but
- * not past it: `settleProcessKills` stops them before tern exits (R-BASH-1: no descendant outlives tern).
- */
-const leftovers = new Map<number, string>();
-
-/** Any member of the group left, zombies included; a cheap check (no /proc scan) for each call's end. */
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Resolves once every process group tern started is gone: groups told to stop, and groups a
- * finished command left running in the background (SIGTERM, then SIGKILL where needed).
- */
-export async function settleProcessKills(): Promise<void> {
-  for (const [pgid, tag] of leftovers) {
-    leftovers.delete(pgid);
-    if (!groupExists(pgid)) continue;
-    killGroup(pgid, "SIGTERM");
-    trackEscalation(escalate(pgid, tag));
-  }
-  // Whatever any call started that left its group and still runs.
-  const prefix = ownTagPrefix();
-  if (prefix && taggedPids(prefix, false).length > 0) trackEscalation(escalate(null, prefix, false));
-  while (escalations.size > 0) await Promise.all([...escalations]);
-}
-
-let cachedToolEnv: NodeJS.ProcessEnv | undefined;
-/** Without a session's configuration: tern's environment scrubbed with the default patterns. */
-function defaultToolEnv(): NodeJS.ProcessEnv {
-  cachedToolEnv ??= scrubbedEnv(process.env, defaultConfig());
-  return cachedToolEnv;
-}
 
 export function runBash(
   command: string,
@@ -137,34 +38,18 @@ export function runBash(
   timeoutSeconds: number | null,
   signal: AbortSignal,
   sandbox?: ShellSandbox,
-  env: NodeJS.ProcessEnv = defaultToolEnv(),
+  env?: NodeJS.ProcessEnv,
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
   return new Promise((resolve) => {
     const output = new CappedOutput(BASH_OUTPUT_CAP);
-    // Both streams into one pipe, so their order is the order they were written in. Same line as
-    // the command, so bash's "line N" in error messages stays right.
-    const argv = ["bash", "-c", `exec 2>&1; ${command}`];
-    const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
-    const stdio: ("ignore" | "pipe")[] = ["ignore", "pipe", "pipe"];
-    if (fd3) stdio.push("pipe");
-    const tag = newCallTag();
-    const child = spawn(file, args, {
-      cwd,
-      env: { ...env, [TAG_VAR]: tag },
-      detached: true,
-      stdio,
-    }) as ChildProcessByStdio<null, Readable, Readable>;
-    // The sandbox's seccomp filter, read once by bubblewrap before the command starts.
-    if (fd3) {
-      const input = child.stdio[3] as Writable;
-      input.on("error", () => {});
-      input.end(fd3);
-    }
+    const { child, tag } = spawnShell(command, cwd, env, sandbox);
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
-    child.stdout.on("data", (b: Buffer) => output.push(decoders[0].write(b)));
-    child.stderr.on("data", (b: Buffer) => output.push(decoders[1].write(b)));
+    stdout.on("data", (b: Buffer) => output.push(decoders[0].write(b)));
+    stderr.on("data", (b: Buffer) => output.push(decoders[1].write(b)));
 
     let stopped: "timeout" | "cancel" | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -175,9 +60,7 @@ export function runBash(
     const stop = (why: "timeout" | "cancel") => {
       if (stopped || exit || child.pid === undefined) return;
       stopped = why;
-      const pid = child.pid;
-      killGroup(pid, "SIGTERM");
-      trackEscalation(escalate(pid, tag));
+      void stopGroup(child.pid, tag);
     };
     const timer =
       timeoutSeconds === null ? undefined : setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
@@ -190,10 +73,9 @@ export function runBash(
       clearTimeout(timer);
       clearTimeout(drainTimer);
       signal.removeEventListener("abort", onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      if (exit && !stopped && child.pid !== undefined && groupExists(child.pid))
-        leftovers.set(child.pid, tag);
+      stdout.destroy();
+      stderr.destroy();
+      if (exit && !stopped && child.pid !== undefined) keepLeftover(child.pid, tag);
       output.push(decoders[0].end() + decoders[1].end());
       resolve(describe(output.text(), exit, stopped, timeoutSeconds, spawnError));
     };
@@ -262,12 +144,16 @@ export const bashTool: Tool<Args> = {
   name: "bash",
   description:
     "Run a shell command with bash in the workspace; stdout and stderr are returned together. Non-zero " +
-    "exit is an error. Long output is cut in the middle; avoid interactive commands.",
+    "exit is an error. Long output is cut in the middle; avoid interactive commands. For a command " +
+    "that keeps running (a dev server, a watcher), set run_in_background: true and use job_output, " +
+    "job_input and job_kill with the job id it returns; jobs end with the session.",
   get schema() {
     return schema();
   },
   kind: "shell",
   paths: () => [],
   run: (args, ctx) =>
-    runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox, ctx.env),
+    args.run_in_background
+      ? startJob(args.command, ctx)
+      : runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox, ctx.env),
 };

@@ -44,12 +44,19 @@ function parseRules(texts: string[], which: string): Rule[] {
   });
 }
 
+function asBashCall(call: ApprovalCall): ApprovalCall {
+  const text = (call.args as { text?: unknown } | null)?.text;
+  return { ...call, name: "bash", args: { command: typeof text === "string" ? text : "" } };
+}
+
 function commandOf(args: unknown): string | null {
   const c = (args as { command?: unknown } | null)?.command;
   return typeof c === "string" ? c : null;
 }
 
-export function evaluate(state: PolicyState, call: ApprovalCall): ApprovalVerdict {
+export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdict {
+  // Input to a job's shell runs code: judged as that text would be as a `bash` command (R-JOB-1).
+  const call = given.name === "job_input" ? asBashCall(given) : given;
   const { allow, deny } = rulesOf(state);
   const denied = deny.find((r) => ruleMatches(state, r, call, "deny"));
   if (denied) return { decision: "deny", rule: denied.text };

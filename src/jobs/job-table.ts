@@ -1,0 +1,75 @@
+// A session's background jobs (R-JOB-1/-2): ids `job-1`, `job-2`, … (continuing after the jobs a
+// resumed record names), start and end reported to the engine (record lines and events), and
+// `endAll` — every job's process group stopped — before the session may close or clear.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Job, type JobInfo, type JobProcess } from "./job.js";
+
+export interface JobTableInit {
+  /** Folder of the jobs' logs (under the session folder). */
+  logDir: string;
+  /** Redacts secrets from what goes into a log. */
+  redact(text: string): string;
+  /** Jobs a previous run of this session started (from its record): their ids are not reused. */
+  earlier?: readonly { id: string; command: string }[];
+}
+
+export interface JobListener {
+  onStart(job: JobInfo): void;
+  onEnd(job: JobInfo): void;
+}
+
+export class JobTable {
+  private readonly jobs = new Map<string, Job>();
+  private readonly earlier: Map<string, string>;
+  private readonly listeners = new Set<JobListener>();
+  private next: number;
+
+  constructor(private readonly init: JobTableInit) {
+    this.earlier = new Map((init.earlier ?? []).map((j) => [j.id, j.command]));
+    const numbers = [...this.earlier.keys()].map((id) => Number(/^job-(\d+)$/.exec(id)?.[1] ?? 0));
+    this.next = Math.max(0, ...numbers) + 1;
+  }
+
+  watch(listener: JobListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Registers a started process as the next job. */
+  add(command: string, proc: JobProcess): Job {
+    const id = `job-${this.next++}`;
+    mkdirSync(this.init.logDir, { recursive: true });
+    const job = new Job(id, command, proc, join(this.init.logDir, `${id}.log`), this.init.redact);
+    this.jobs.set(id, job);
+    for (const l of this.listeners) l.onStart(job.info());
+    void job.ended.then(() => {
+      for (const l of this.listeners) l.onEnd(job.info());
+    });
+    return job;
+  }
+
+  /** The job, or the error text for the model when there is none by that id. */
+  find(id: string): Job | string {
+    const job = this.jobs.get(id);
+    if (job) return job;
+    const command = this.earlier.get(id);
+    if (command !== undefined)
+      return `${id} (${command}) ended with the last run of this session; start it again if it is needed`;
+    const known = [...this.jobs.keys()];
+    return `no job ${JSON.stringify(id.slice(0, 60))}; ${known.length ? `jobs: ${known.join(", ")}` : "no job was started in this session"}`;
+  }
+
+  list(): Job[] {
+    return [...this.jobs.values()];
+  }
+
+  get runningCount(): number {
+    return this.list().filter((j) => j.running).length;
+  }
+
+  /** R-JOB-2: every running job's group ended (SIGTERM, SIGKILL after 2 s); resolves when all are gone. */
+  async endAll(): Promise<void> {
+    await Promise.all(this.list().map((j) => (j.running ? j.stop("session_ended") : j.ended)));
+  }
+}

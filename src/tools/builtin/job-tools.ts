@@ -1,0 +1,163 @@
+// Background jobs as tools (R-JOB-1): `bash {run_in_background: true}` starts one through the
+// bash tool's own spawn path (sandbox, scrubbed environment, process tag, own group);
+// `job_output`, `job_input` and `job_kill` act on the session's jobs (jobs/). Results pass the
+// R-TOOL-6 gate like every tool's, and the full output is in the job's log under the session.
+import * as z from "zod/mini";
+import type { Job, JobRead } from "../../jobs/job.js";
+import { stateText } from "../../jobs/job.js";
+import { BoundedPattern, PatternError } from "../../jobs/pattern.js";
+import { lazySchema } from "../lazy-schema.js";
+import { fail, ok } from "../results.js";
+import type { Tool, ToolContext, ToolResult } from "../types.js";
+import { keepLeftover, spawnShell, stopGroup } from "./process-groups.js";
+
+/** How long a start waits for the job's first output (R-JOB-1: "within about a second")… */
+const FIRST_OUTPUT_MS = 1000;
+/** …and then for the rest of that first burst. */
+const FIRST_BURST_MS = 100;
+export const MAX_WAIT_SECONDS = 600;
+
+const NO_JOBS = "background jobs are not available in this session";
+
+export async function startJob(command: string, ctx: ToolContext): Promise<ToolResult> {
+  if (!ctx.jobs) return fail(NO_JOBS);
+  const { child, tag } = spawnShell(command, ctx.cwd, ctx.env, ctx.sandbox, "pipe");
+  const pid = child.pid;
+  if (pid === undefined) {
+    const reason = await new Promise<string>((resolve) => child.once("error", (e) => resolve(e.message)));
+    return fail(`[could not start bash: ${reason}]`);
+  }
+  // Something the job's shell left behind in its group is stopped when the session ends.
+  child.once("exit", () => keepLeftover(pid, tag));
+  const job = ctx.jobs.add(command, { child, stop: () => stopGroup(pid, tag) });
+  if ((await job.nextOutput(FIRST_OUTPUT_MS)) && job.running)
+    await new Promise((r) => setTimeout(r, FIRST_BURST_MS));
+  const read = job.peek();
+  const head =
+    `Started ${job.id} in the background (pid ${job.pid}). Read new output with job_output ` +
+    `{id: "${job.id}"} (wait_for a regex to wait for a line), send input with job_input, stop it with job_kill.`;
+  return withSandbox(ok(`${head}\n${readText(job, read)}`), ctx);
+}
+
+function withSandbox(result: ToolResult, ctx: ToolContext): ToolResult {
+  return ctx.sandbox ? { ...result, sandboxed: true } : result;
+}
+
+/** The state line, the output and what the reader should know about it. */
+function readText(job: Job, read: JobRead, waitFor?: string, seconds?: number): string {
+  const lines = [
+    `[${job.id} ${stateText(read.state)}${read.state.kind === "running" ? `; pid ${job.pid}` : ""}]`,
+  ];
+  const body = read.text.replace(/\n$/, "");
+  lines.push(body === "" ? "(no new output)" : body);
+  if (read.dropped > 0)
+    lines.push(`[${read.dropped} earlier characters no longer held in memory; the full log is ${job.log}]`);
+  if (read.waited === "timeout" && waitFor !== undefined)
+    lines.push(`[wait_for ${JSON.stringify(waitFor)} did not match within ${seconds ?? 0}s]`);
+  if (read.waited === "cancelled") lines.push("[the wait was cancelled]");
+  return lines.join("\n");
+}
+
+function findJob(ctx: ToolContext, id: string): Job | ToolResult {
+  if (!ctx.jobs) return fail(NO_JOBS);
+  const found = ctx.jobs.find(id);
+  return typeof found === "string" ? fail(found) : found;
+}
+
+const jobId = () => z.string().check(z.minLength(1), z.describe("The job id bash returned (job-1, …)"));
+
+const outputSchema = lazySchema(() =>
+  z.object({
+    id: jobId(),
+    wait_for: z.optional(
+      z
+        .string()
+        .check(z.describe("A JavaScript regex: wait until the new output matches it (or the job exits)")),
+    ),
+    timeout_seconds: z.optional(
+      z
+        .number()
+        .check(
+          z.minimum(0),
+          z.maximum(MAX_WAIT_SECONDS),
+          z.describe("How long to wait at most (default 0: return at once; at most 600)"),
+        ),
+    ),
+  }),
+);
+
+export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
+  name: "job_output",
+  description:
+    "Read a background job's output: only the new output since the last read, and its state (running, " +
+    "or exited with its status). With wait_for, first waits until the new output matches that regex, " +
+    "the job exits, or timeout_seconds pass; without it, timeout_seconds waits for the job to exit.",
+  get schema() {
+    return outputSchema();
+  },
+  kind: "read",
+  paths: () => [],
+  async run(args, ctx) {
+    const job = findJob(ctx, args.id);
+    if ("outcome" in job) return job;
+    let pattern: BoundedPattern | undefined;
+    try {
+      if (args.wait_for !== undefined) pattern = new BoundedPattern(args.wait_for);
+      const seconds = args.timeout_seconds ?? 0;
+      const read = await job.read(pattern, seconds * 1000, ctx.signal);
+      return ok(readText(job, read, args.wait_for, seconds));
+    } catch (err) {
+      if (err instanceof PatternError) return fail(err.message);
+      throw err;
+    }
+  },
+};
+
+const inputSchema = lazySchema(() =>
+  z.object({
+    id: jobId(),
+    text: z.string().check(z.describe("Written to the job's stdin as given: end it with \\n to send a line")),
+  }),
+);
+
+export const jobInputTool: Tool<z.infer<ReturnType<typeof inputSchema>>> = {
+  name: "job_input",
+  description:
+    "Write text to a background job's stdin (as given; end it with \\n to send a line). Read the " +
+    "answer with job_output.",
+  get schema() {
+    return inputSchema();
+  },
+  // Input to a shell runs code: judged like a bash command (R-JOB-1).
+  kind: "shell",
+  paths: () => [],
+  async run(args, ctx) {
+    const job = findJob(ctx, args.id);
+    if ("outcome" in job) return job;
+    const error = await job.write(args.text);
+    return error ? fail(error) : ok(`wrote ${args.text.length} characters to ${job.id}`);
+  },
+};
+
+const killSchema = lazySchema(() => z.object({ id: jobId() }));
+
+export const jobKillTool: Tool<z.infer<ReturnType<typeof killSchema>>> = {
+  name: "job_kill",
+  description:
+    "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s. Returns " +
+    "its last output and how it ended.",
+  get schema() {
+    return killSchema();
+  },
+  kind: "read",
+  paths: () => [],
+  async run(args, ctx) {
+    const job = findJob(ctx, args.id);
+    if ("outcome" in job) return job;
+    const was = job.running;
+    await job.stop("killed");
+    const read = await job.read(undefined, 0, ctx.signal);
+    const note = was ? `${job.id} was stopped` : `${job.id} had already ended`;
+    return ok(`${note}\n${readText(job, read)}`);
+  },
+};
