@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } from "./cli-benches.js";
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
+import { jobFloodBench } from "./jobs-bench.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
@@ -68,6 +69,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["mcp-start", () => mcpStartBench(p, plan)],
     ["ui-keys", () => keystrokeBench(p, plan)],
     ["ui-stream", () => streamFrameBench(p, plan)],
+    ["job-flood", () => jobFloodBench(p, plan)],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

@@ -1,7 +1,6 @@
 // A session's background jobs in the engine's words (R-JOB-2): each start and end is a record
 // line and a `--json` event; a resumed session names the jobs that ended with its last run.
 import { join, relative } from "node:path";
-import { redactSecrets } from "../config/secrets.js";
 import type { JobInfo } from "../jobs/job.js";
 import { JobTable } from "../jobs/job-table.js";
 import type { NewRecord, RecordLine } from "../record/types.js";
@@ -19,7 +18,7 @@ export function sessionJobs(ports: JobRecordPorts): JobTable {
   const earlier = ports.archive.flatMap((l) =>
     l.type === "job_start" ? [{ id: l.id, command: l.command }] : [],
   );
-  const table = new JobTable({ logDir: join(ports.dir, "jobs"), redact: redactSecrets, earlier });
+  const table = new JobTable({ logDir: join(ports.dir, "jobs"), earlier });
   table.watch({
     onStart(job: JobInfo) {
       ports.commit({

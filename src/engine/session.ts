@@ -174,7 +174,7 @@ export class Session {
     this.cancel();
     await this.tail;
     // R-JOB-2: every job's process group ends before the record closes and tern may exit.
-    await this.core.jobs.endAll();
+    await this.core.jobs.close();
     await this.onClose();
     // A killed command's TERM-ignoring children get SIGKILL before tern may exit (R-BASH-1).
     await settleProcessKills();

@@ -1,15 +1,14 @@
 // A session's background jobs (R-JOB-1/-2): ids `job-1`, `job-2`, … (continuing after the jobs a
-// resumed record names), start and end reported to the engine (record lines and events), and
-// `endAll` — every job's process group stopped — before the session may close or clear.
-import { mkdirSync } from "node:fs";
+// resumed record names), each with its log under the session folder; start and end reported to
+// the engine (record lines and events), and `endAll` — every job's process group stopped —
+// before the session may close or clear.
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { Job, type JobInfo, type JobProcess } from "./job.js";
 
 export interface JobTableInit {
   /** Folder of the jobs' logs (under the session folder). */
   logDir: string;
-  /** Redacts secrets from what goes into a log. */
-  redact(text: string): string;
   /** Jobs a previous run of this session started (from its record): their ids are not reused. */
   earlier?: readonly { id: string; command: string }[];
 }
@@ -17,6 +16,14 @@ export interface JobTableInit {
 export interface JobListener {
   onStart(job: JobInfo): void;
   onEnd(job: JobInfo): void;
+}
+
+/** A job about to start: its id and the log its output goes into (`outputFd`, for the spawn). */
+export interface JobSlot {
+  id: string;
+  path: string;
+  outputFd: number;
+  readFd: number;
 }
 
 export class JobTable {
@@ -36,12 +43,25 @@ export class JobTable {
     return () => this.listeners.delete(listener);
   }
 
-  /** Registers a started process as the next job. */
-  add(command: string, proc: JobProcess): Job {
+  /** The next job's id and log, opened for the job to write (append) and for tern to read. */
+  open(): JobSlot {
     const id = `job-${this.next++}`;
-    mkdirSync(this.init.logDir, { recursive: true });
-    const job = new Job(id, command, proc, join(this.init.logDir, `${id}.log`), this.init.redact);
-    this.jobs.set(id, job);
+    mkdirSync(this.init.logDir, { recursive: true, mode: 0o700 });
+    const path = join(this.init.logDir, `${id}.log`);
+    const outputFd = openSync(path, "a", 0o600);
+    return { id, path, outputFd, readFd: openSync(path, "r") };
+  }
+
+  /** A slot whose spawn failed: its descriptors are closed. */
+  abandon(slot: JobSlot): void {
+    for (const fd of [slot.outputFd, slot.readFd]) closeQuietly(fd);
+  }
+
+  /** Registers the started process of `slot` as a job (tern's copy of the output descriptor is closed). */
+  add(slot: JobSlot, command: string, proc: JobProcess): Job {
+    closeQuietly(slot.outputFd);
+    const job = new Job(slot.id, command, proc, { path: slot.path, readFd: slot.readFd });
+    this.jobs.set(slot.id, job);
     for (const l of this.listeners) l.onStart(job.info());
     void job.ended.then(() => {
       for (const l of this.listeners) l.onEnd(job.info());
@@ -64,12 +84,22 @@ export class JobTable {
     return [...this.jobs.values()];
   }
 
-  get runningCount(): number {
-    return this.list().filter((j) => j.running).length;
-  }
-
   /** R-JOB-2: every running job's group ended (SIGTERM, SIGKILL after 2 s); resolves when all are gone. */
   async endAll(): Promise<void> {
     await Promise.all(this.list().map((j) => (j.running ? j.stop("session_ended") : j.ended)));
+  }
+
+  /** The session closes: every job ended, every log's read descriptor closed. */
+  async close(): Promise<void> {
+    await this.endAll();
+    for (const job of this.list()) job.close();
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
   }
 }

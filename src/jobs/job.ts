@@ -1,18 +1,19 @@
 // One background job (R-JOB-1): a shell command's process group that outlives its tool call but
-// not its session. Output goes to a ring buffer (bounded memory, job_output reads what is new)
-// and to a log file under the session folder (the full output, redacted as it is written).
+// not its session. Its stdout and stderr go straight into a log file under the session folder
+// (the full output; tern holds none of it in memory, so a flood costs tern nothing), which
+// job_output reads from a cursor: what is new since the last read, head and tail when long.
 import type { ChildProcess } from "node:child_process";
-import { closeSync, openSync, writeSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
-import { OutputRing } from "./output-ring.js";
+import { closeSync } from "node:fs";
+import { LogReader } from "./log-reader.js";
 import { type BoundedPattern, PatternError } from "./pattern.js";
 
-/** Characters of output a job holds in memory (2 MB at most as UTF-16). */
-export const RING_CHARS = 1_000_000;
-/** After the shell exits, a child it left may still hold the pipe: read this long, no more. */
-const PIPE_DRAIN_MS = 200;
-/** A line longer than this is not rescanned whole for `wait_for` on every chunk. */
-const RESCAN_CHARS = 64 * 1024;
+/**
+ * Bytes one read returns at most, head and tail of the new output (the middle stays in the log):
+ * under the default toolOutputLimit, so the model reads the job's own note on where the rest is.
+ */
+export const READ_BYTES = 24_000;
+/** How often a waiting read looks at the log for new output. */
+const POLL_MS = 50;
 
 /** Why a job ended: on its own, by `job_kill` (or `/jobs`), or with its session (R-JOB-2). */
 export type JobEndReason = "exited" | "killed" | "session_ended";
@@ -32,9 +33,11 @@ export interface JobInfo {
 }
 
 export interface JobRead {
+  /** The new output (its head, when `elided` > 0). */
   text: string;
-  /** Characters since the last read that memory no longer holds (they are in the log). */
-  dropped: number;
+  /** Bytes of the new output left out between `text` and `tail` (they are in the log). */
+  elided: number;
+  tail: string;
   state: JobState;
   /** Why the wait ended: `match`, `exit`, `timeout`, `cancelled`, or `none` (no wait). */
   waited: "match" | "exit" | "timeout" | "cancelled" | "none";
@@ -46,17 +49,22 @@ export interface JobProcess {
   stop(): Promise<void>;
 }
 
+/** The log a job writes into: its path, and a descriptor tern reads it through. */
+export interface JobLog {
+  path: string;
+  readFd: number;
+}
+
 export function stateText(state: JobState): string {
   return state.kind === "running" ? "running" : `exited ${state.status}`;
 }
 
 export class Job {
-  private readonly ring = new OutputRing(RING_CHARS);
+  private readonly reader: LogReader;
   private cursor = 0;
-  private logFd: number | null;
   private _state: JobState = { kind: "running" };
   private endReason: JobEndReason = "exited";
-  private readonly changed = new Set<() => void>();
+  private readonly exitListeners = new Set<() => void>();
   private stopping: Promise<void> | undefined;
   readonly ended: Promise<void>;
 
@@ -64,47 +72,28 @@ export class Job {
     readonly id: string,
     readonly command: string,
     private readonly proc: JobProcess,
-    readonly log: string,
-    redact: (text: string) => string,
+    private readonly logFile: JobLog,
   ) {
-    this.logFd = openLog(log);
-    const decoder = new StringDecoder("utf8");
-    const take = (b: Buffer) => {
-      const text = decoder.write(b);
-      this.ring.push(text);
-      if (this.logFd !== null && text) writeSync(this.logFd, redact(text));
-      this.notify();
-    };
+    this.reader = new LogReader(logFile.readFd);
     const { child } = proc;
-    child.stdout?.on("data", take);
-    child.stderr?.on("data", take);
     // A write into a stdin the job closed fails here too; job_input reports it from its callback.
     child.stdin?.on("error", () => {});
     this.ended = new Promise((resolve) => {
-      let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        child.stdout?.destroy();
-        child.stderr?.destroy();
+      const finish = (status: number | string) => {
+        if (this._state.kind !== "running") return;
         child.stdin?.destroy();
-        const status = exit?.signal ?? exit?.code ?? "unknown";
         this._state = { kind: "exited", status, reason: this.endReason };
-        if (this.logFd !== null) closeSync(this.logFd);
-        this.logFd = null;
-        this.notify();
+        for (const listener of [...this.exitListeners]) listener();
         resolve();
       };
-      child.on("exit", (code, signal) => {
-        exit = { code, signal };
-        setTimeout(finish, PIPE_DRAIN_MS);
-      });
-      child.on("close", finish);
-      child.on("error", finish);
+      child.on("exit", (code, signal) => finish(signal ?? code ?? "unknown"));
+      child.on("error", () => finish("unknown"));
     });
   }
 
+  get log(): string {
+    return this.logFile.path;
+  }
   get pid(): number {
     return this.proc.child.pid ?? 0;
   }
@@ -118,26 +107,21 @@ export class Job {
     return { id: this.id, command: this.command, pid: this.pid, state: this._state, log: this.log };
   }
   lastLines(n: number): string[] {
-    return this.ring.lastLines(n);
+    return this.reader.lastLines(n);
+  }
+
+  /** Once the session is done with the job: the log's read descriptor is closed. */
+  close(): void {
+    try {
+      closeSync(this.logFile.readFd);
+    } catch {
+      // Already closed.
+    }
   }
 
   /** Resolves true once there is unread output or the job has ended, false after `ms` without. */
   nextOutput(ms: number): Promise<boolean> {
-    const ready = () => this.ring.end > this.cursor || !this.running;
-    if (ready()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!ready()) return;
-        clearTimeout(timer);
-        this.changed.delete(check);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.changed.delete(check);
-        resolve(false);
-      }, ms);
-      this.changed.add(check);
-    });
+    return this.until(() => this.reader.size() > this.cursor, ms).then((why) => why !== "timeout");
   }
 
   /** Ends the job's process group; `reason` is what its job_end will say. */
@@ -168,10 +152,12 @@ export class Job {
    * `pattern`, or for the job to exit. Throws PatternError when the pattern runs too long.
    */
   async read(pattern: BoundedPattern | undefined, timeoutMs: number, signal: AbortSignal): Promise<JobRead> {
-    const waited = await this.waitFor(pattern, timeoutMs, signal);
-    const { text, dropped } = this.ring.since(this.cursor);
-    this.cursor = this.ring.end;
-    return { text, dropped, state: this._state, waited };
+    let waited: JobRead["waited"] = "none";
+    if (pattern) {
+      const scan = this.reader.scan(this.cursor);
+      waited = await this.until(() => scan.advance((text) => pattern.test(text)), timeoutMs, signal);
+    } else if (timeoutMs > 0) waited = await this.until(() => false, timeoutMs, signal);
+    return this.unread(waited, true);
   }
 
   /**
@@ -179,61 +165,59 @@ export class Job {
    * that follows still sees the line the model is waiting for.
    */
   peek(): JobRead {
-    return { ...this.ring.since(this.cursor), state: this._state, waited: "none" };
+    return this.unread("none", false);
   }
 
-  private waitFor(
-    pattern: BoundedPattern | undefined,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<JobRead["waited"]> {
-    let scanFrom = this.cursor;
-    const matched = () => {
-      if (!pattern) return false;
-      const { text } = this.ring.since(scanFrom);
-      if (text !== "" && pattern.test(text)) return true;
-      // Next time, rescan only the line still being written (bounded), not what was tested.
-      const lastBreak = text.lastIndexOf("\n");
-      const partial = text.length - (lastBreak + 1);
-      scanFrom = this.ring.end - Math.min(partial, RESCAN_CHARS);
-      return false;
+  /** The new output, head and tail when it is longer than a read returns; `advance` marks it read. */
+  private unread(waited: JobRead["waited"], advance: boolean): JobRead {
+    const end = this.reader.size();
+    const from = this.cursor;
+    if (advance) this.cursor = end;
+    const state = this._state;
+    if (end - from <= READ_BYTES)
+      return { text: this.reader.text(from, end), elided: 0, tail: "", state, waited };
+    const half = READ_BYTES / 2;
+    return {
+      text: this.reader.text(from, from + half),
+      elided: end - from - READ_BYTES,
+      tail: this.reader.text(end - half, end),
+      state,
+      waited,
     };
-    if (matched()) return Promise.resolve("match");
-    if (!this.running) return Promise.resolve("exit");
-    if (timeoutMs <= 0) return Promise.resolve(pattern ? "timeout" : "none");
-    if (signal.aborted) return Promise.resolve("cancelled");
+  }
+
+  /** Waits until `ready` holds (polled), the job exits, `ms` pass, or `signal` aborts. */
+  private until(ready: () => boolean, ms: number, signal?: AbortSignal): Promise<JobRead["waited"]> {
     return new Promise((resolve, reject) => {
       const done = (why: JobRead["waited"] | Error) => {
         clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        this.changed.delete(check);
+        clearInterval(poll);
+        signal?.removeEventListener("abort", onAbort);
+        this.exitListeners.delete(onExit);
         if (why instanceof Error) reject(why);
         else resolve(why);
       };
       const check = () => {
         try {
-          if (matched()) done("match");
+          if (ready()) done("match");
           else if (!this.running) done("exit");
+          else return false;
         } catch (err) {
           done(err instanceof PatternError ? err : new PatternError(String(err)));
         }
+        return true;
       };
       const onAbort = () => done("cancelled");
-      const timer = setTimeout(() => done("timeout"), timeoutMs);
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.changed.add(check);
+      const onExit = () => check();
+      let timer: NodeJS.Timeout | undefined;
+      let poll: NodeJS.Timeout | undefined;
+      if (check()) return;
+      if (ms <= 0) return done("timeout");
+      if (signal?.aborted) return done("cancelled");
+      timer = setTimeout(() => done("timeout"), ms);
+      poll = setInterval(check, POLL_MS);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.exitListeners.add(onExit);
     });
-  }
-
-  private notify(): void {
-    for (const listener of [...this.changed]) listener();
-  }
-}
-
-function openLog(path: string): number | null {
-  try {
-    return openSync(path, "a", 0o600);
-  } catch {
-    return null;
   }
 }

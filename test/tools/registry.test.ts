@@ -18,6 +18,9 @@ describe("ToolRegistry", () => {
       "todo_write",
       "recall",
       "web_fetch",
+      "job_output",
+      "job_input",
+      "job_kill",
     ]);
     const defs = reg.definitions();
     const read = defs.find((d) => d.name === "read_file")!;

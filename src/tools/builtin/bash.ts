@@ -19,14 +19,7 @@ const schema = lazySchema(() =>
   z.object({
     command: z.string().check(z.minLength(1), z.describe("Shell command")),
     run_in_background: z.optional(
-      z
-        .boolean()
-        .check(
-          z.describe(
-            "Set to true to run this command in the background as a job (dev servers, watchers). " +
-              "Returns the job id at once; read its output with job_output, stop it with job_kill.",
-          ),
-        ),
+      z.boolean().check(z.describe("Run as a background job: returns its id at once")),
     ),
   }),
 );
@@ -144,9 +137,8 @@ export const bashTool: Tool<Args> = {
   name: "bash",
   description:
     "Run a shell command with bash in the workspace; stdout and stderr are returned together. Non-zero " +
-    "exit is an error. Long output is cut in the middle; avoid interactive commands. For a command " +
-    "that keeps running (a dev server, a watcher), set run_in_background: true and use job_output, " +
-    "job_input and job_kill with the job id it returns; jobs end with the session.",
+    "exit is an error. Long output is cut in the middle; avoid interactive commands. For one that " +
+    "keeps running (server, watcher) set run_in_background and use the job_* tools.",
   get schema() {
     return schema();
   },

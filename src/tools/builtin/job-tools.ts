@@ -4,10 +4,11 @@
 // R-TOOL-6 gate like every tool's, and the full output is in the job's log under the session.
 import * as z from "zod/mini";
 import type { Job, JobRead } from "../../jobs/job.js";
+import type { JobSlot } from "../../jobs/job-table.js";
 import { stateText } from "../../jobs/job.js";
 import { BoundedPattern, PatternError } from "../../jobs/pattern.js";
 import { lazySchema } from "../lazy-schema.js";
-import { fail, ok } from "../results.js";
+import { errorMessage, fail, ok } from "../results.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
 import { keepLeftover, spawnShell, stopGroup } from "./process-groups.js";
 
@@ -21,15 +22,25 @@ const NO_JOBS = "background jobs are not available in this session";
 
 export async function startJob(command: string, ctx: ToolContext): Promise<ToolResult> {
   if (!ctx.jobs) return fail(NO_JOBS);
-  const { child, tag } = spawnShell(command, ctx.cwd, ctx.env, ctx.sandbox, "pipe");
+  let slot: JobSlot;
+  try {
+    slot = ctx.jobs.open();
+  } catch (err) {
+    return fail(`could not create the job's log: ${errorMessage(err)}`);
+  }
+  const { child, tag } = spawnShell(command, ctx.cwd, ctx.env, ctx.sandbox, {
+    stdin: "pipe",
+    output: slot.outputFd,
+  });
   const pid = child.pid;
   if (pid === undefined) {
+    ctx.jobs.abandon(slot);
     const reason = await new Promise<string>((resolve) => child.once("error", (e) => resolve(e.message)));
     return fail(`[could not start bash: ${reason}]`);
   }
   // Something the job's shell left behind in its group is stopped when the session ends.
   child.once("exit", () => keepLeftover(pid, tag));
-  const job = ctx.jobs.add(command, { child, stop: () => stopGroup(pid, tag) });
+  const job = ctx.jobs.add(slot, command, { child, stop: () => stopGroup(pid, tag) });
   if ((await job.nextOutput(FIRST_OUTPUT_MS)) && job.running)
     await new Promise((r) => setTimeout(r, FIRST_BURST_MS));
   const read = job.peek();
@@ -48,10 +59,11 @@ function readText(job: Job, read: JobRead, waitFor?: string, seconds?: number): 
   const lines = [
     `[${job.id} ${stateText(read.state)}${read.state.kind === "running" ? `; pid ${job.pid}` : ""}]`,
   ];
-  const body = read.text.replace(/\n$/, "");
-  lines.push(body === "" ? "(no new output)" : body);
-  if (read.dropped > 0)
-    lines.push(`[${read.dropped} earlier characters no longer held in memory; the full log is ${job.log}]`);
+  const body =
+    read.elided > 0
+      ? `${read.text}\n… [${read.elided} bytes elided; the full log is ${job.log}: read it with read_file offset/limit or grep] …\n${read.tail}`
+      : read.text;
+  lines.push(body.replace(/\n$/, "") || "(no new output)");
   if (read.waited === "timeout" && waitFor !== undefined)
     lines.push(`[wait_for ${JSON.stringify(waitFor)} did not match within ${seconds ?? 0}s]`);
   if (read.waited === "cancelled") lines.push("[the wait was cancelled]");
@@ -64,24 +76,17 @@ function findJob(ctx: ToolContext, id: string): Job | ToolResult {
   return typeof found === "string" ? fail(found) : found;
 }
 
-const jobId = () => z.string().check(z.minLength(1), z.describe("The job id bash returned (job-1, …)"));
+// No description: every call's id comes from bash's result (`job-1`), and the definitions stay small.
+const jobId = () => z.string().check(z.minLength(1));
 
 const outputSchema = lazySchema(() =>
   z.object({
     id: jobId(),
-    wait_for: z.optional(
-      z
-        .string()
-        .check(z.describe("A JavaScript regex: wait until the new output matches it (or the job exits)")),
-    ),
+    wait_for: z.optional(z.string().check(z.describe("JavaScript regex"))),
     timeout_seconds: z.optional(
       z
         .number()
-        .check(
-          z.minimum(0),
-          z.maximum(MAX_WAIT_SECONDS),
-          z.describe("How long to wait at most (default 0: return at once; at most 600)"),
-        ),
+        .check(z.minimum(0), z.maximum(MAX_WAIT_SECONDS), z.describe("Max wait (default 0, max 600)")),
     ),
   }),
 );
@@ -89,9 +94,8 @@ const outputSchema = lazySchema(() =>
 export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
   name: "job_output",
   description:
-    "Read a background job's output: only the new output since the last read, and its state (running, " +
-    "or exited with its status). With wait_for, first waits until the new output matches that regex, " +
-    "the job exits, or timeout_seconds pass; without it, timeout_seconds waits for the job to exit.",
+    "A background job's new output since the last read, and its state. First waits until the new " +
+    "output matches wait_for, the job exits, or timeout_seconds pass.",
   get schema() {
     return outputSchema();
   },
@@ -116,15 +120,13 @@ export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
 const inputSchema = lazySchema(() =>
   z.object({
     id: jobId(),
-    text: z.string().check(z.describe("Written to the job's stdin as given: end it with \\n to send a line")),
+    text: z.string(),
   }),
 );
 
 export const jobInputTool: Tool<z.infer<ReturnType<typeof inputSchema>>> = {
   name: "job_input",
-  description:
-    "Write text to a background job's stdin (as given; end it with \\n to send a line). Read the " +
-    "answer with job_output.",
+  description: "Write text to a background job's stdin, as given (end it with \\n to send a line).",
   get schema() {
     return inputSchema();
   },
@@ -143,9 +145,7 @@ const killSchema = lazySchema(() => z.object({ id: jobId() }));
 
 export const jobKillTool: Tool<z.infer<ReturnType<typeof killSchema>>> = {
   name: "job_kill",
-  description:
-    "Stop a background job: its whole process group gets SIGTERM, then SIGKILL after 2 s. Returns " +
-    "its last output and how it ended.",
+  description: "Stop a background job's whole process group (SIGTERM, then SIGKILL).",
   get schema() {
     return killSchema();
   },

@@ -20,21 +20,30 @@ export interface ShellProcess {
   tag: string;
 }
 
+/** Where a command's input comes from and its output goes (default: no input, a pipe). */
+export interface ShellStdio {
+  stdin?: "ignore" | "pipe";
+  /** A file descriptor both stdout and stderr write into (a background job's log). */
+  output?: number;
+}
+
 /**
- * Starts `command` under `bash -c`, stdout and stderr in one pipe (their order is the order they
- * were written in). `stdin: "pipe"` keeps the command's input open (background jobs, job_input).
+ * Starts `command` under `bash -c`, stdout and stderr in one pipe or file (their order is the
+ * order they were written in). A background job keeps its input open (job_input) and writes
+ * into its log.
  */
 export function spawnShell(
   command: string,
   cwd: string,
   env: NodeJS.ProcessEnv = defaultToolEnv(),
   sandbox: ShellSandbox | undefined,
-  stdin: "ignore" | "pipe" = "ignore",
+  io: ShellStdio = {},
 ): ShellProcess {
   // Same line as the command, so bash's "line N" in error messages stays right.
   const argv = ["bash", "-c", `exec 2>&1; ${command}`];
   const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
-  const stdio: ("ignore" | "pipe")[] = [stdin, "pipe", "pipe"];
+  const out = io.output ?? "pipe";
+  const stdio: ("ignore" | "pipe" | number)[] = [io.stdin ?? "ignore", out, out];
   if (fd3) stdio.push("pipe");
   const tag = newCallTag();
   const child = spawn(file, args, { cwd, env: { ...env, [TAG_VAR]: tag }, detached: true, stdio });
