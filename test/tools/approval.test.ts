@@ -65,6 +65,19 @@ describe("rules", () => {
 });
 
 describe("ApprovalPolicy (R-TOOL-2)", () => {
+  it("judges job_input's text as a bash command (R-JOB-1): bash rules allow and deny it", () => {
+    const input = (text: string): ApprovalCall => ({
+      name: "job_input",
+      args: { id: "job-1", text },
+      kind: "shell",
+      paths: [],
+    });
+    expect(policy("ask").decide(input("ls\n"))).toBe("ask");
+    expect(policy("ask", ["bash(ls)"]).decide(input("ls"))).toBe("allow");
+    expect(policy("yolo", [], ["bash(rm *)"]).decide(input("rm -rf ~\n"))).toBe("deny");
+    expect(policy("yolo").decide(input("rm -rf ~\n"))).toBe("allow");
+  });
+
   it("applies the mode classes", () => {
     for (const mode of ["ask", "auto-edit", "yolo"] as const) {
       const p = policy(mode);

@@ -226,3 +226,23 @@ describe("reasoning and hosted tools in the UI (R-PROV-10, R-PROV-11)", () => {
     expect(s.status.thinking).toBe("high");
   });
 });
+
+describe("background jobs in the UI (R-JOB-2)", () => {
+  it("the status line counts running jobs and a finished job's exit is one transcript line", async () => {
+    const { statusText } = await import("../../src/tui/live-view.js");
+    let s = run(
+      start(),
+      ev({ type: "job_start", id: "job-1", command: "npm run dev", pid: 10 }),
+      ev({ type: "job_start", id: "job-2", command: "tsc -w", pid: 11 }),
+    );
+    expect(statusText(s, 200)).toContain("2 jobs running");
+    s = run(s, ev({ type: "job_end", id: "job-1", status: 0, reason: "exited", command: "npm run dev" }));
+    expect(statusText(s, 200)).toContain("1 job running");
+    s = run(s, ev({ type: "job_end", id: "job-2", status: "SIGTERM", reason: "killed", command: "tsc -w" }));
+    expect(statusText(s, 200)).not.toContain("running");
+    expect(s.items.map((i) => i.text)).toEqual([
+      "job-1 exited 0: npm run dev",
+      "job-2 exited SIGTERM (killed): tsc -w",
+    ]);
+  });
+});
