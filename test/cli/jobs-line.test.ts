@@ -2,13 +2,12 @@
 // real jobs started by a scripted model, listed with their last lines, ended by `/jobs kill` and
 // by `/clear`, checked by pid.
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import { runLineCommand } from "../../src/cli/line-commands.js";
-import { SideThread } from "../../src/cli/side-thread.js";
 import type { PendingCall } from "../../src/tools/executor.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { running } from "../support/process-state.js";
+import { lineHost } from "./line-support.js";
 
 const h = useHarness();
 
@@ -25,17 +24,7 @@ async function lineContext(approve?: (call: PendingCall) => "approved" | "denied
         ),
     },
   });
-  const printed: string[] = [];
-  const ctx = {
-    session: t.session,
-    config: { ...defaultConfig(), model: "local/mock-1" },
-    home: h.dirs.home,
-    baseUrl: h.provider.baseUrl,
-    cost: () => null,
-    side: new SideThread(t.session),
-    print: (text: string) => printed.push(text),
-    busy: <T>(fn: () => Promise<T>) => fn(),
-  };
+  const { ctx, printed } = lineHost(h, t.session);
   return { t, ctx, printed, asked };
 }
 

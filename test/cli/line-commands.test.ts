@@ -2,10 +2,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../../src/config/defaults.js";
 import { runLineCommand } from "../../src/cli/line-commands.js";
-import { SideThread } from "../../src/cli/side-thread.js";
 import { useHarness } from "../engine/harness.js";
+import { lineHost } from "./line-support.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
 const h = useHarness();
@@ -15,18 +14,7 @@ async function lineContext(answer: "approved" | "denied" = "denied") {
   const t = await h.start({
     hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, answer])) },
   });
-  const printed: string[] = [];
-  const config = { ...defaultConfig(), model: "local/mock-1" };
-  const ctx = {
-    session: t.session,
-    config,
-    home: h.dirs.home,
-    baseUrl: h.provider.baseUrl,
-    cost: () => null,
-    side: new SideThread(t.session),
-    print: (text: string) => printed.push(text),
-    busy: <T>(fn: () => Promise<T>) => fn(),
-  };
+  const { ctx, printed } = lineHost(h, t.session);
   return { t, ctx, printed };
 }
 

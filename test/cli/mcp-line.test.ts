@@ -7,6 +7,7 @@ import { runLineCommand } from "../../src/cli/line-commands.js";
 import { SideThread } from "../../src/cli/side-thread.js";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { coreOf } from "../../src/engine/session.js";
+import { lineHost } from "./line-support.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText } from "../support/openai-script.js";
 
@@ -29,17 +30,7 @@ describe("MCP in the engine and the line mode", () => {
         ];
       },
     });
-    const printed: string[] = [];
-    const ctx = {
-      session: t.session,
-      config: { ...defaultConfig(), model: "local/mock-1" },
-      home: h.dirs.home,
-      baseUrl: h.provider.baseUrl,
-      cost: () => null,
-      print: (text: string) => printed.push(text),
-      busy: <T>(fn: () => Promise<T>) => fn(),
-      side: new SideThread(t.session),
-    };
+    const { ctx, printed } = lineHost(h, t.session);
     h.provider.enqueue(openaiText("hi"));
     await t.prompt("hello");
     const names = h.provider.requests[0].body.tools.map((x: any) => x.function.name);

@@ -50,6 +50,12 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
+/** One model round starting background jobs, `[call id, command]` each. */
+const startJobs = (...jobs: [string, string][]) =>
+  openaiToolCalls(
+    jobs.map(([id, command]) => ({ id, name: "bash", args: { command, run_in_background: true } })),
+  );
+
 const resultOf = (events: any[], id: string) =>
   events.find((ev) => ev.type === "tool_result" && ev.id === id);
 const pidsOf = (events: any[]) =>
@@ -179,14 +185,7 @@ describe("jobs end with their session (R-JOB-2)", () => {
   it("the end of tern run stops every job, one that ignores SIGTERM too; a resume names them", async () => {
     writeServer();
     e.provider.enqueue(
-      openaiToolCalls([
-        { id: "a", name: "bash", args: { command: "node server.js a", run_in_background: true } },
-        {
-          id: "b",
-          name: "bash",
-          args: { command: "trap '' TERM; echo $$ > stubborn.pid; sleep 300", run_in_background: true },
-        },
-      ]),
+      startJobs(["a", "node server.js a"], ["b", "trap '' TERM; echo $$ > stubborn.pid; sleep 300"]),
       openaiToolCalls([
         { id: "w", name: "job_output", args: { id: "job-1", wait_for: "listening", timeout_seconds: 30 } },
       ]),
@@ -222,17 +221,10 @@ describe("jobs end with their session (R-JOB-2)", () => {
   it("SIGTERM to tern stops every job's group and what escaped it before tern exits", async () => {
     writeServer();
     e.provider.enqueue(
-      openaiToolCalls([
-        { id: "a", name: "bash", args: { command: "node server.js a", run_in_background: true } },
-        {
-          id: "b",
-          name: "bash",
-          args: {
-            command: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & sleep 300",
-            run_in_background: true,
-          },
-        },
-      ]),
+      startJobs(
+        ["a", "node server.js a"],
+        ["b", "setsid sh -c 'echo $$ > escaped.pid; exec sleep 300' & sleep 300"],
+      ),
       openaiToolCalls([{ id: "long", name: "bash", args: { command: "sleep 60" } }]),
     );
     const t = startTern(e, runArgs(e, ["--yes"]));
