@@ -2,7 +2,8 @@
 // `tern run`, waits for its "listening" line, fetches from it with a bash call, writes to its
 // stdin and kills it; and whatever way the run ends (its end, SIGTERM), nothing it started is
 // left: checked by pid and by effect (the port no longer answers).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -246,4 +247,53 @@ describe("jobs end with their session (R-JOB-2)", () => {
     const ends = t.events().filter((ev) => ev.type === "job_end");
     expect(ends.map((ev) => ev.reason)).toEqual(["session_ended", "session_ended"]);
   }, 90_000);
+});
+
+/** Every live process's command line (arguments joined by NUL). */
+function commandLines(): string[] {
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n) && running(Number(n)))
+    .flatMap((n) => {
+      try {
+        return [readFileSync(`/proc/${n}/cmdline`, "latin1")];
+      } catch {
+        return [];
+      }
+    });
+}
+
+const bwrapWorks =
+  spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--", "true"]).status === 0;
+
+describe.skipIf(!bwrapWorks)("a job in the sandbox (R-SBX, R-JOB-1)", () => {
+  it("runs inside it as a bash call would (no asking, writes outside refused) and ends with the run", async () => {
+    const home = join(e.dirs.root, "user-home");
+    mkdirSync(home, { recursive: true });
+    mkdirSync(join(e.dirs.root, "tmp"), { recursive: true });
+    e.provider.enqueue(
+      startJobs([
+        "s",
+        'echo $$ > inner.pid; echo x > "$HOME/pwned" 2>/dev/null || echo blocked; sleep 301.5',
+      ]),
+      openaiToolCalls([
+        { id: "w", name: "job_output", args: { id: "job-1", wait_for: "blocked", timeout_seconds: 30 } },
+      ]),
+      openaiText("done"),
+    );
+    const r = await ternRun(e, ["--sandbox", "workspace-write"], "do it", {
+      env: { HOME: home, TMPDIR: join(e.dirs.root, "tmp") },
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events.filter((ev) => ev.type === "approval")).toEqual([]);
+    expect(resultOf(r.events, "w").content).toMatch(/blocked/);
+    expect(existsSync(join(home, "pwned"))).toBe(false);
+    expect(recordLines(e).find((l) => l.type === "tool_result" && l.id === "s")).toMatchObject({
+      sandboxed: true,
+    });
+    for (const pid of pidsOf(r.events)) expect(running(pid)).toBe(false);
+    // The job's own processes live in the sandbox's pid namespace: found by their command line.
+    expect(commandLines().filter((c) => c.includes("sleep\u0000301.5"))).toEqual([]);
+    expect(r.events.find((ev) => ev.type === "job_end")).toMatchObject({ reason: "session_ended" });
+  }, 60_000);
 });
