@@ -27,6 +27,7 @@ export function sessionJobs(ports: JobRecordPorts): JobTable {
         command: job.command,
         pid: job.pid,
         log: relative(ports.dir, job.log),
+        tag: job.tag,
       });
       ports.publish({ type: "job_start", id: job.id, command: job.command, pid: job.pid });
     },
@@ -73,11 +74,23 @@ export function endedWithLastRun(archive: readonly RecordLine[]): string | undef
   return `background jobs that ended with the last run: ${names.join(", ")}; start them again if they are needed`;
 }
 
-/** job_end lines for the jobs a crash left without one: they did not survive it (R-JOB-2). */
-export function unendedJobs(archive: readonly RecordLine[]): NewRecord[] {
-  const open = new Set<string>();
+/**
+ * The jobs a crash (tern killed outright) left without a job_end: whatever of them still runs,
+ * found by its process tag, is stopped now, and each gets its job_end (R-JOB-2).
+ */
+export async function endUnendedJobs(
+  archive: readonly RecordLine[],
+  commit: (r: NewRecord) => void,
+): Promise<void> {
+  const open = new Map<string, string | undefined>();
   for (const line of archive)
-    if (line.type === "job_start") open.add(line.id);
+    if (line.type === "job_start") open.set(line.id, line.tag);
     else if (line.type === "job_end") open.delete(line.id);
-  return [...open].map((id) => ({ type: "job_end", id, status: "unknown", reason: "session_ended" }));
+  if (open.size === 0) return;
+  // Loaded only here: a resume without such jobs never compiles the process code.
+  const { stopTagged } = await import("../tools/builtin/process-groups.js");
+  for (const [id, tag] of open) {
+    if (tag) await stopTagged(tag);
+    commit({ type: "job_end", id, status: "unknown", reason: "session_ended" });
+  }
 }

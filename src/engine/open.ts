@@ -1,6 +1,6 @@
 // Opens a session for a front end: a new one, or a resumed one rebuilt by replaying its record
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
-import { endedWithLastRun, unendedJobs } from "./job-records.js";
+import { endedWithLastRun, endUnendedJobs } from "./job-records.js";
 import { join } from "node:path";
 import { modelInfo } from "../config/catalogue.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
@@ -159,7 +159,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     // the ones a crash left without a job_end.
     const jobsNote = endedWithLastRun(fold.archive);
     if (jobsNote) warnings.push(jobsNote);
-    for (const record of unendedJobs(fold.archive)) commitChecked(fold, writer, record);
+    await endUnendedJobs(fold.archive, (record) => commitChecked(fold, writer, record));
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model), unbilled: readUnbilled(dir) }))
       commitChecked(fold, writer, record);

@@ -27,6 +27,7 @@ export interface JobInfo {
   id: string;
   command: string;
   pid: number;
+  tag: string;
   state: JobState;
   /** Where the full output is kept. */
   log: string;
@@ -45,6 +46,8 @@ export interface JobRead {
 
 export interface JobProcess {
   child: ChildProcess;
+  /** The process tag its processes carry (TERN_TOOL_PROCESS): a later tern can find them by it. */
+  tag: string;
   /** Ends the process group (SIGTERM, SIGKILL after 2 s); resolves when it is gone. */
   stop(): Promise<void>;
 }
@@ -104,7 +107,8 @@ export class Job {
     return this._state.kind === "running";
   }
   info(): JobInfo {
-    return { id: this.id, command: this.command, pid: this.pid, state: this._state, log: this.log };
+    const { id, command, pid, log } = this;
+    return { id, command, pid, tag: this.proc.tag, state: this._state, log };
   }
   lastLines(n: number): string[] {
     return this.reader.lastLines(n);

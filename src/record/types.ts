@@ -180,6 +180,8 @@ export interface JobStartRecord extends RecordBase {
   pid: number;
   /** The job's full output log, relative to the session folder. */
   log: string;
+  /** The process tag (TERN_TOOL_PROCESS) of its processes: a resume after a crash stops them by it. */
+  tag?: string;
 }
 /** A background job ended: on its own, by job_kill, or with its session (R-JOB-2). */
 export interface JobEndRecord extends RecordBase {

@@ -262,6 +262,43 @@ function commandLines(): string[] {
     });
 }
 
+describe("a crash (R-JOB-2)", () => {
+  it("a job that outlived a SIGKILLed tern is stopped by the session's resume, found by its tag", async () => {
+    writeServer();
+    e.provider.enqueue(
+      startJobs(["a", "node server.js a"]),
+      // A long wait that starts no process of its own: only the job is left when tern is killed.
+      openaiToolCalls([
+        { id: "long", name: "job_output", args: { id: "job-1", wait_for: "never", timeout_seconds: 60 } },
+      ]),
+    );
+    const t = startTern(e, runArgs(e, ["--yes"]));
+    await t.waitFor(
+      () =>
+        existsSync(file("a.port")) && t.events().some((ev) => ev.type === "tool_call" && ev.id === "long"),
+      "the job and the long call",
+    );
+    const [pid] = pidsOf(t.events());
+    t.child.kill("SIGKILL");
+    await t.exit;
+    // Nothing could stop it: it runs on, orphaned.
+    expect(running(pid)).toBe(true);
+    expect(await answers(portOf("a"))).toBe(true);
+    e.provider.enqueue(openaiText("back"));
+    const again = await ternRun(e, ["--continue", "--yes"], "again");
+    expect(again.code, again.stderr).toBe(0);
+    expect(running(pid)).toBe(false);
+    expect(await answers(portOf("a"))).toBe(false);
+    expect(
+      again.events.find((ev) => ev.type === "notice" && /ended with the last run/.test(ev.text)).text,
+    ).toMatch(/job-1 \(node server\.js a\)/);
+    expect(recordLines(e).find((l) => l.type === "job_end")).toMatchObject({
+      id: "job-1",
+      reason: "session_ended",
+    });
+  }, 90_000);
+});
+
 const bwrapWorks =
   spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--", "true"]).status === 0;
 

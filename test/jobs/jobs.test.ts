@@ -48,7 +48,7 @@ describe("a real job", () => {
       stdin: "pipe",
       output: slot.outputFd,
     });
-    return table.add(slot, command, { child, stop: () => stopGroup(child.pid!, tag) });
+    return table.add(slot, command, { child, tag, stop: () => stopGroup(child.pid!, tag) });
   }
 
   it("reads only new output, waits for a line, takes input, and logs everything", async () => {

@@ -40,7 +40,7 @@ export async function startJob(command: string, ctx: ToolContext): Promise<ToolR
   }
   // Something the job's shell left behind in its group is stopped when the session ends.
   child.once("exit", () => keepLeftover(pid, tag));
-  const job = ctx.jobs.add(slot, command, { child, stop: () => stopGroup(pid, tag) });
+  const job = ctx.jobs.add(slot, command, { child, tag, stop: () => stopGroup(pid, tag) });
   if ((await job.nextOutput(FIRST_OUTPUT_MS)) && job.running)
     await new Promise((r) => setTimeout(r, FIRST_BURST_MS));
   const read = job.peek();

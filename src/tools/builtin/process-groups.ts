@@ -71,6 +71,16 @@ export function stopGroup(pid: number, tag: string): Promise<void> {
   return done;
 }
 
+/**
+ * Stops what still carries `tag` (a job of an earlier tern that a crash left running, found again
+ * at its resume): SIGTERM, SIGKILL after the grace time. Resolves when none is left.
+ */
+export function stopTagged(tag: string): Promise<void> {
+  const done = escalate(null, tag, true);
+  trackEscalation(done);
+  return done;
+}
+
 /** After a call's shell exits: a group that still has members is stopped when the session ends. */
 export function keepLeftover(pid: number, tag: string): void {
   if (groupExists(pid)) leftovers.set(pid, tag);
