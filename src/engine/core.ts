@@ -16,7 +16,6 @@ import type { OnLimit } from "./turn/budget.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
-import { sessionJobs } from "./job-records.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
 import type { ContentPart, ToolSpec } from "../vocab/messages.js";
@@ -91,8 +90,11 @@ export class SessionCore {
   readonly records: RecordCommitter;
   readonly todos = new TodoState();
   readonly requests: RequestBuilder;
-  /** Background jobs (R-JOB): they end with the session (`Session.close`, `/clear`). */
-  readonly jobs: JobTable;
+  /**
+   * Background jobs (R-JOB), once the first tool batch made the table (`jobTable`): they end
+   * with the session (`Session.close`, `/clear`). Undefined = no job was ever possible.
+   */
+  jobs: JobTable | undefined;
 
   constructor(init: SessionCoreInit) {
     this.id = init.id;
@@ -118,12 +120,6 @@ export class SessionCore {
       storeContent: (content) => this.requests.storeContent(content),
       onBilled: (line) => this.onBilled?.(line),
     });
-    this.jobs = sessionJobs({
-      dir: init.dir,
-      archive: init.fold.archive,
-      commit: (record) => this.commit(record),
-      publish: init.publish,
-    });
   }
 
   /** The environment tool processes get: provider keys and secret-looking variables removed (R-CFG-3). */
@@ -132,6 +128,19 @@ export class SessionCore {
     return this._toolEnv;
   }
   private _toolEnv: NodeJS.ProcessEnv | undefined;
+
+  /** The session's job table, made (and jobs/ loaded) on first use. */
+  async jobTable(): Promise<JobTable> {
+    if (this.jobs) return this.jobs;
+    const { sessionJobs } = await import("./job-session.js");
+    this.jobs ??= sessionJobs({
+      dir: this.dir,
+      archive: this.fold.archive,
+      commit: (record) => this.commit(record),
+      publish: this.publish,
+    });
+    return this.jobs;
+  }
 
   /** Append one record the fold fully accepts; the fold follows every line. */
   commit(record: NewRecord): RecordLine {

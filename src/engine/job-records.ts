@@ -1,45 +1,8 @@
-// A session's background jobs in the engine's words (R-JOB-2): each start and end is a record
-// line and a `--json` event; a resumed session names the jobs that ended with its last run.
-import { join, relative } from "node:path";
-import type { JobInfo } from "../jobs/job.js";
-import { JobTable } from "../jobs/job-table.js";
+// What a resumed session's record says about its background jobs (R-JOB-2): which ended with
+// the last run, and which a crash left running (stopped now). Knows the record only; the live
+// table is job-session.ts, loaded with the first tool batch.
 import type { NewRecord, RecordLine } from "../record/types.js";
-import type { EngineEvent } from "./events.js";
-
-export interface JobRecordPorts {
-  dir: string;
-  archive: readonly RecordLine[];
-  commit(record: NewRecord): unknown;
-  publish(event: EngineEvent): void;
-}
-
-/** The session's job table, its starts and ends committed and published as they happen. */
-export function sessionJobs(ports: JobRecordPorts): JobTable {
-  const earlier = ports.archive.flatMap((l) =>
-    l.type === "job_start" ? [{ id: l.id, command: l.command }] : [],
-  );
-  const table = new JobTable({ logDir: join(ports.dir, "jobs"), earlier });
-  table.watch({
-    onStart(job: JobInfo) {
-      ports.commit({
-        type: "job_start",
-        id: job.id,
-        command: job.command,
-        pid: job.pid,
-        log: relative(ports.dir, job.log),
-        tag: job.tag,
-      });
-      ports.publish({ type: "job_start", id: job.id, command: job.command, pid: job.pid });
-    },
-    onEnd(job: JobInfo) {
-      if (job.state.kind !== "exited") return;
-      const { status, reason } = job.state;
-      ports.commit({ type: "job_end", id: job.id, status, reason });
-      ports.publish({ type: "job_end", id: job.id, status, reason, command: job.command });
-    },
-  });
-  return table;
-}
+import { stopTaggedProcesses } from "../tools/builtin/index.js";
 
 /**
  * The resume notice: jobs the record's last run had running when it ended (stopped with it, or
@@ -87,10 +50,9 @@ export async function endUnendedJobs(
     if (line.type === "job_start") open.set(line.id, line.tag);
     else if (line.type === "job_end") open.delete(line.id);
   if (open.size === 0) return;
-  // Loaded only here: a resume without such jobs never compiles the process code.
-  const { stopTagged } = await import("../tools/builtin/process-groups.js");
   for (const [id, tag] of open) {
-    if (tag) await stopTagged(tag);
+    // Through the tools' lazy door: a resume without such jobs never compiles the process code.
+    if (tag) await stopTaggedProcesses(tag);
     commit({ type: "job_end", id, status: "unknown", reason: "session_ended" });
   }
 }

@@ -115,12 +115,12 @@ export class Session {
 
   /** Background jobs (R-JOB-2, `/jobs`): each with its state and its last lines of output. */
   jobs(): JobSummary[] {
-    return this.core.jobs.list().map((job) => ({ ...job.info(), lastLines: job.lastLines(3) }));
+    return (this.core.jobs?.list() ?? []).map((job) => ({ ...job.info(), lastLines: job.lastLines(3) }));
   }
 
   /** Ends one background job's process group (`/jobs kill <id>`); rejects naming a job that is not there. */
   async killJob(id: string): Promise<void> {
-    const job = this.core.jobs.find(id);
+    const job = (await this.core.jobTable()).find(id);
     if (typeof job === "string") throw new RangeError(job);
     await job.stop("killed");
   }
@@ -174,7 +174,7 @@ export class Session {
     this.cancel();
     await this.tail;
     // R-JOB-2: every job's process group ends before the record closes and tern may exit.
-    await this.core.jobs.close();
+    await this.core.jobs?.close();
     await this.onClose();
     // A killed command's TERM-ignoring children get SIGKILL before tern may exit (R-BASH-1).
     await settleProcessKills();
@@ -202,7 +202,7 @@ export class Session {
         case "retry":
           return await runTurn(this.core, { content: [], retry: true }, controller.signal);
         case "clear":
-          await this.core.jobs.endAll();
+          await this.core.jobs?.endAll();
           this.core.commit({ type: "cleared" });
           // R-REC-5: images only the cleared part mentioned go now; the archive export shows a placeholder.
           pruneClearedImages(this.core.dir, this.core.fold.archive);

@@ -25,7 +25,7 @@ export async function runToolBatch(
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
-    jobs: core.jobs,
+    jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {
       const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));
       recalled += estimateTokens(page, "", []);

@@ -31,7 +31,7 @@ export const builtinTools: Tool[] = [
   jobKillTool,
 ];
 
-export { settleProcessKills } from "./process-groups.js";
+export { settleProcessKills, stopTagged } from "./process-groups.js";
 export {
   bashTool,
   editFileTool,

@@ -35,6 +35,11 @@ export async function loadBuiltinTools(): Promise<Tool[]> {
   return (await all.load()).builtinTools;
 }
 
+/** Stops what still carries `tag` (a job a crashed tern left running, R-JOB-2); loads the tools' code. */
+export async function stopTaggedProcesses(tag: string): Promise<void> {
+  await (await all.load()).stopTagged(tag);
+}
+
 /** Stops what bash calls left running (see bash.ts); nothing to stop when no tool ever loaded. */
 export async function settleProcessKills(): Promise<void> {
   if (all.started) await (await all.load()).settleProcessKills();
