@@ -12,6 +12,8 @@ import { type BoundedPattern, PatternError } from "./pattern.js";
  * under the default toolOutputLimit, so the model reads the job's own note on where the rest is.
  */
 export const READ_BYTES = 24_000;
+/** After the stop's escalation, how long the exit event may take. */
+const EXIT_EVENT_MS = 1000;
 /** How often a waiting read looks at the log for new output. */
 const POLL_MS = 50;
 
@@ -134,7 +136,11 @@ export class Job {
       this.endReason = reason;
       this.stopping = this.proc.stop();
     }
-    return Promise.all([this.stopping, this.ended]).then(() => undefined);
+    // A process the kernel cannot end at once (stuck in a device wait) must not hold tern open
+    // forever: once the group has had its SIGKILL, the exit event gets a moment, no more.
+    return (this.stopping ?? Promise.resolve()).then(() =>
+      Promise.race([this.ended, new Promise<void>((r) => setTimeout(r, EXIT_EVENT_MS).unref())]),
+    );
   }
 
   /** Writes to the job's stdin; the error text when it cannot take input. */
