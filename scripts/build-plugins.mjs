@@ -57,6 +57,7 @@ const LOADED_AFTER_START = [
   "src/cli/archive-commands.ts",
   "src/cli/checkpoint-commands.ts",
   "src/cli/config-check.ts",
+  "src/cli/hooks-command.ts",
   "src/cli/interactive.ts",
   "src/config/parse-layer.ts",
   "src/checkpoint/shadow-repo.ts",

@@ -5,6 +5,7 @@
 import type * as Archive from "./archive-commands.js";
 import type * as Checkpoint from "./checkpoint-commands.js";
 import type * as ConfigCheck from "./config-check.js";
+import type * as HooksCommand from "./hooks-command.js";
 import type * as Interactive from "./interactive.js";
 
 export { acpCommand } from "./acp.js";
@@ -30,3 +31,5 @@ export const configCheckCommand: typeof ConfigCheck.configCheckCommand = async (
   (await import("./config-check.js")).configCheckCommand(...a);
 export const interactiveCommand: typeof Interactive.interactiveCommand = async (...a) =>
   (await import("./interactive.js")).interactiveCommand(...a);
+export const hooksTestCommand: typeof HooksCommand.hooksTestCommand = async (...a) =>
+  (await import("./hooks-command.js")).hooksTestCommand(...a);

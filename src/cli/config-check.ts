@@ -2,6 +2,7 @@
 import { formatConfigCheck } from "../config/check.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { sandboxAvailability } from "../engine/sandbox.js";
+import { configuredHooks } from "../engine/session-hooks.js";
 import { loadSettings, ternHome } from "./setup.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
@@ -10,5 +11,11 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   const local = formatLocalServers(servers, probeTargets(process.env));
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
+  const { hooks, notices } = configuredHooks(loaded, process.cwd(), process.env);
+  for (const hook of hooks)
+    process.stdout.write(
+      `hook: ${hook.event} ${JSON.stringify(hook.matcher || "*")} ${hook.command}  (${hook.source})\n`,
+    );
+  for (const notice of notices) process.stdout.write(`hook: ${notice}\n`);
   return 0;
 }

@@ -150,6 +150,19 @@ function addDiffCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
+function addHooksCommand(program: Command, ctx: CommandContext): void {
+  const hooks = program.command("hooks").description("the hooks of this workspace (R-HOOK)");
+  hooks
+    .command("test")
+    .description("run the hooks of an event once on a sample payload and print what each decided")
+    .argument("<event>", "PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, …")
+    .option("--tool <name>", "the tool name for PreToolUse / PostToolUse (default bash)")
+    .option("--config <file>", "extra config file")
+    .action((event: string, opts: { tool?: string; config?: string }) => {
+      ctx.setResult(commands.hooksTestCommand(event, opts));
+    });
+}
+
 function addConfigCommand(program: Command, ctx: CommandContext): void {
   const config = program.command("config").description("configuration");
   config
@@ -174,6 +187,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["redo", addRedoCommand],
   ["diff", addDiffCommand],
   ["config", addConfigCommand],
+  ["hooks", addHooksCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {

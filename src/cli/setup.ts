@@ -13,6 +13,7 @@ import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError
 import type { SessionHooks } from "../engine/core.js";
 import type { CommonOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
+import { configuredHooks } from "../engine/session-hooks.js";
 import type { Session } from "../engine/session.js";
 import type { ObservedSession } from "../telemetry/otel.js";
 import { telemetrySettings } from "../telemetry/settings.js";
@@ -102,7 +103,18 @@ export async function prepareSession(
     const { model, notices } = resolveModel(config, process.env, { baseUrl });
     warnings.push(...notices);
     beforeOpen?.(model);
-    const opened = await openSession({ home, cwd, config, model, resume, extraSystem: opts.system, hooks });
+    const userHooks = configuredHooks(loaded, cwd, process.env);
+    warnings.push(...userHooks.notices);
+    const opened = await openSession({
+      home,
+      cwd,
+      config,
+      model,
+      resume,
+      extraSystem: opts.system,
+      hooks,
+      userHooks: userHooks.hooks,
+    });
     warnings.push(...opened.warnings);
     // R-AUTO-3: the SDK loads only when telemetry is on.
     const telemetry = telemetrySettings(config, process.env);

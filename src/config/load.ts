@@ -29,6 +29,8 @@ export interface LoadedConfig {
   /** Flattened key path → "default" | file label | flag name (e.g. "--model"). */
   sources: Record<string, string>;
   warnings: string[];
+  /** Whether the workspace is in the user's trustedWorkspaces (its own hooks and servers may run). */
+  workspaceTrusted?: boolean;
 }
 
 export const WORKSPACE_CONFIG_LABEL = ".tern/config.json";
@@ -136,5 +138,10 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     }
   }
   warnings.push(...unknownToolSetWarnings(config.permissions, config.toolSets));
-  return { config, sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))), warnings };
+  return {
+    config,
+    sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))),
+    warnings,
+    workspaceTrusted,
+  };
 }

@@ -39,8 +39,9 @@ export class ConfigMerger {
     sourceOf: (keyPath: string) => string,
     opts: { appendAllow?: boolean } = {},
   ): void {
-    const { executionBudget, permissions, ...rest } = layer;
+    const { executionBudget, permissions, hooks, ...rest } = layer;
     this.mergeObject(this.config as unknown as Record<string, unknown>, rest, [], sourceOf);
+    if (hooks !== undefined) this.appendHooks(hooks, sourceOf);
     if (executionBudget !== undefined) this.applyBudget(executionBudget, sourceOf);
     if (permissions) {
       const { deny, allow, ...others } = permissions;
@@ -59,6 +60,18 @@ export class ConfigMerger {
         this.config.permissions.deny = [...new Set([...old, ...deny])];
         const prev = this.sources.get(key);
         this.sources.set(key, old.length > 0 && prev ? `${prev} + ${sourceOf(key)}` : sourceOf(key));
+      }
+    }
+  }
+
+  /** Hooks add up across layers, as Claude Code's settings files do; each group keeps its file. */
+  private appendHooks(hooks: NonNullable<ConfigLayer["hooks"]>, sourceOf: (k: string) => string) {
+    const all = (this.config.hooks ??= {});
+    for (const [event, groups] of Object.entries(hooks)) {
+      const list = (all[event] ??= []);
+      for (const group of groups) {
+        this.sources.set(`hooks.${event}[${list.length}]`, sourceOf(`hooks.${event}`));
+        list.push(group);
       }
     }
   }

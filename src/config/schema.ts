@@ -110,6 +110,27 @@ const model = () =>
     structuredOutput: optional(z.boolean()),
   });
 
+/** Claude Code's hook shape (R-HOOK-1): per event, matcher groups of `{"type": "command", …}` entries. */
+const hookGroups = () =>
+  z.array(
+    z.object({
+      matcher: optional(z.string()),
+      hooks: z.array(
+        z.object({
+          type: z.literal("command"),
+          command: rule<string>(
+            (v) => typeof v === "string" && v.trim().length > 0,
+            "must be a non-empty string",
+          ),
+          timeout: optional(positiveNumber()),
+        }),
+      ),
+    }),
+  );
+
+const HOOK_EVENT_RE =
+  /^(PreToolUse|PostToolUse|UserPromptSubmit|Stop|SubagentStop|SessionStart|SessionEnd|PreCompact|Notification)$/;
+
 /** A record whose keys must match `re`: each bad key is an issue naming it. */
 const keyedBy = <T extends z.ZodMiniType>(values: T, re: RegExp, expected: string) =>
   z.record(z.string(), values).check(
@@ -214,6 +235,9 @@ const layerShape = {
         logPrompts: optional(z.boolean()),
       }),
     ),
+  compat: () => optional(z.strictObject({ claude: optional(z.boolean()), agents: optional(z.boolean()) })),
+  hooks: () =>
+    optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
   shellEnv: () =>

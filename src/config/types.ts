@@ -101,6 +101,10 @@ export interface Config {
   checkpoints: CheckpointsConfig;
   /** The OS sandbox around `bash` (R-SBX-1). */
   sandbox: SandboxConfig;
+  /** Reading Claude Code's (`claude`) and other agents' (`agents`) files; both default on (R-WF-5). */
+  compat?: { claude?: boolean; agents?: boolean };
+  /** The user's programs at fixed points of the loop, in Claude Code's shape (R-HOOK-1). */
+  hooks?: Record<string, HookGroupConfig[]>;
   /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */
   telemetry?: TelemetryConfig;
 }
@@ -111,6 +115,11 @@ export interface TelemetryConfig {
   headers?: Record<string, string>;
   protocol?: "http/protobuf" | "http/json";
   logPrompts?: boolean;
+}
+
+export interface HookGroupConfig {
+  matcher?: string;
+  hooks: { type: "command"; command: string; timeout?: number }[];
 }
 
 export interface CheckpointsConfig {

@@ -57,6 +57,11 @@ export function restrictUntrusted(
     ignore("toolSets");
     delete out.toolSets;
   }
+  // A cloned repository's hooks would run its own programs at every tool call (R-HOOK-4).
+  if (out.hooks !== undefined) {
+    ignore("hooks", " (its hooks never run)");
+    delete out.hooks;
+  }
   // Telemetry sends what the session did to an endpoint: a workspace cannot choose one.
   if (out.telemetry !== undefined) {
     ignore("telemetry");

@@ -11,7 +11,7 @@ import type { JobTable } from "../jobs/job-table.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
 import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
-import type { ReadTracker, ShellSandbox } from "../tools/types.js";
+import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./turn/budget.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import { RecordCommitter } from "./committer.js";
@@ -20,6 +20,7 @@ import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
 import type { ContentPart, ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
+import type { HookOutcome } from "../hooks/protocol.js";
 
 export interface SessionHooks {
   /** Decides the calls of a batch that need asking (R-TOOL-2). */
@@ -39,6 +40,25 @@ export interface SessionHooks {
    * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
    */
   offersOutsideSandbox?: boolean;
+}
+
+/** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
+export interface HookPoints {
+  sessionStart(source: "startup" | "resume" | "clear" | "compact"): void;
+  takeStartNotes(): Promise<string[]>;
+  promptSubmitted(prompt: string): Promise<{ blocked?: string; notes: string[] }>;
+  beforeTool(id: string, name: string, args: unknown, signal: AbortSignal): Promise<HookOutcome | undefined>;
+  afterTool(
+    id: string,
+    name: string,
+    args: unknown,
+    result: ToolResult,
+    signal: AbortSignal,
+  ): Promise<string | undefined>;
+  stopRequested(active: boolean): Promise<string | undefined>;
+  preCompact(trigger: "manual" | "auto"): Promise<unknown>;
+  notify(message: string): void;
+  sessionEnd(reason: string): Promise<void>;
 }
 
 export interface SessionCoreInit {
@@ -87,6 +107,8 @@ export class SessionCore {
   syncTools: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** File snapshots for undo; absent when switched off. */
   checkpoints: Checkpointer | undefined;
+  /** The user's hooks (R-HOOK); absent when none are configured. */
+  hookPoints: HookPoints | undefined;
   readonly records: RecordCommitter;
   readonly todos = new TodoState();
   readonly requests: RequestBuilder;

@@ -64,6 +64,15 @@ export type EngineEvent =
   | { type: "error"; class: string; status?: number; message: string }
   /** R-JOB-2: a background job started / ended (`status`: exit code or signal name). */
   | { type: "job_start"; id: string; command: string; pid: number }
-  | { type: "job_end"; id: string; status: number | string; reason: string; command: string };
+  | { type: "job_end"; id: string; status: number | string; reason: string; command: string }
+  /** One hook run (R-HOOK-4). */
+  | {
+      type: "hook";
+      event: string;
+      command: string;
+      exit_code: number | null;
+      decision: string;
+      duration_ms: number;
+    };
 
 export type EngineEventType = EngineEvent["type"];

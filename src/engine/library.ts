@@ -13,6 +13,7 @@ import type { Config, PermissionMode, ResolvedModel, ToolSetConfig } from "../co
 import type { SessionHooks } from "./core.js";
 import { requireSandbox } from "./sandbox.js";
 import { type OpenedSession, openSession as openEngineSession, peekSessionModel } from "./open.js";
+import { configuredHooks } from "./session-hooks.js";
 
 export interface OpenOptions {
   /** The workspace (default: the process's current folder). */
@@ -122,6 +123,7 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     if (recorded) config.model = recorded;
   }
   const { model, notices } = resolveModel(config, env, { baseUrl: opts.baseUrl });
+  const userHooks = configuredHooks(loaded, cwd, env);
   const opened = await openEngineSession({
     home,
     cwd,
@@ -130,9 +132,15 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     resume,
     extraSystem: opts.system,
     hooks: opts.hooks ?? DENY_ALL,
+    userHooks: userHooks.hooks,
     redactEvents: true,
     // `env` may hold only the keys a program passes: the rest of `${VAR}` still comes from tern's own.
     env: opts.env ? { ...process.env, ...opts.env } : undefined,
   });
-  return { ...opened, warnings: [...loaded.warnings, ...notices, ...opened.warnings], config, model };
+  return {
+    ...opened,
+    warnings: [...loaded.warnings, ...userHooks.notices, ...notices, ...opened.warnings],
+    config,
+    model,
+  };
 }

@@ -33,6 +33,8 @@ import { Session } from "./session.js";
 import { makeToolSync } from "./tool-sync.js";
 import { computeCost } from "../vocab/cost.js";
 import type { Usage } from "../vocab/usage.js";
+import type { ConfiguredHook } from "../hooks/events.js";
+import { SessionHookPoints } from "./session-hooks.js";
 
 export class SessionNotFoundError extends Error {
   override name = "SessionNotFoundError";
@@ -104,6 +106,8 @@ export interface OpenSessionOptions {
   redactEvents?: boolean;
   /** Where tool sets' `${VAR}` come from (the library's `env`); default: tern's environment. */
   env?: NodeJS.ProcessEnv;
+  /** The user's hooks (R-HOOK-1), collected from the config and Claude Code's settings files. */
+  userHooks?: readonly ConfiguredHook[];
 }
 
 export interface OpenedSession {
@@ -226,6 +230,10 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     notice: warn,
   });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
+  if (opts.userHooks && opts.userHooks.length > 0) {
+    core.hookPoints = new SessionHookPoints(core, opts.userHooks);
+    core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
+  }
   // The SQLite addon loads at the first idle moment (typically while the model is thinking), so
   // the first turn-end ledger write does not wait for it; unref'd: it never keeps tern alive.
   setImmediate(preloadLedger).unref();
@@ -263,6 +271,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
 
   const session = new Session(core, bus, async () => {
+    await core.hookPoints?.sessionEnd("other");
     writer.close();
     await (await toolSets)?.close();
   });

@@ -16,6 +16,7 @@ import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import type { OutputContract } from "./turn/output-contract.js";
 import { runTurn } from "./turn/turn.js";
+import { hookedPrompt } from "./session-hooks.js";
 import type { UndoReport } from "./undo/undo.js";
 import { UndoError } from "./undo/undo-error.js";
 import type { ContentPart } from "../vocab/messages.js";
@@ -193,12 +194,14 @@ export class Session {
     this.running = controller;
     try {
       switch (command.type) {
-        case "prompt":
-          return await runTurn(
-            this.core,
-            { content: command.content, compactFirst: command.compact, output: command.output },
-            controller.signal,
-          );
+        case "prompt": {
+          const input = await hookedPrompt(this.core, {
+            content: command.content,
+            compactFirst: command.compact,
+            output: command.output,
+          });
+          return "stopReason" in input ? input : await runTurn(this.core, input, controller.signal);
+        }
         case "retry":
           return await runTurn(this.core, { content: [], retry: true }, controller.signal);
         case "clear":
@@ -206,6 +209,7 @@ export class Session {
           this.core.commit({ type: "cleared" });
           // R-REC-5: images only the cleared part mentioned go now; the archive export shows a placeholder.
           pruneClearedImages(this.core.dir, this.core.fold.archive);
+          this.core.hookPoints?.sessionStart("clear");
           return undefined;
         case "yolo_once":
           this.core.policy.setYoloOnce(true);
@@ -222,6 +226,7 @@ export class Session {
           this.setModel(command.model);
           return undefined;
         case "compact":
+          await this.core.hookPoints?.preCompact("manual");
           return await (await import("./compaction/compaction.js")).compactNow(this.core, controller.signal);
         case "undo":
         case "rewind_files":

@@ -231,6 +231,7 @@ export class RecordFold {
       case "checkpoint":
       case "job_start":
       case "job_end":
+      case "hook":
         break;
     }
   }

@@ -47,6 +47,7 @@ const DEFAULTS: Record<RecordType, () => Record<string, unknown>> = {
     startedAt: "",
   }),
   cleared: () => ({}),
+  hook: () => ({ event: "", command: "", exit: null, decision: "none", durationMs: 0 }),
   rewound: () => ({ toTurn: 0 }),
   job_start: () => ({ id: "", command: "", pid: 0, log: "" }),
   job_end: () => ({ id: "", status: "unknown", reason: "exited" }),

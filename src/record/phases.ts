@@ -27,6 +27,7 @@ export function admissible(type: RecordType, phase: Phase): boolean {
     case "checkpoint":
     case "job_start":
     case "job_end":
+    case "hook":
       return true;
     default:
       return false;

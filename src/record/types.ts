@@ -166,6 +166,15 @@ export interface UndoRecord extends RecordBase {
   /** The snapshot the files were restored to. */
   restored: string;
 }
+/** One hook run (R-HOOK-4): what ran, how it exited, what it decided. Changes no context. */
+export interface HookRecord extends RecordBase {
+  type: "hook";
+  event: string;
+  command: string;
+  exit: number | null;
+  decision: string;
+  durationMs: number;
+}
 /** `tern redo`: the newest undo taken back: its files put back and its turns returned to the context. */
 export interface RedoRecord extends RecordBase {
   type: "redo";
@@ -209,7 +218,8 @@ export type RecordLine =
   | UndoRecord
   | RedoRecord
   | JobStartRecord
-  | JobEndRecord;
+  | JobEndRecord
+  | HookRecord;
 
 export type RecordType = RecordLine["type"];
 

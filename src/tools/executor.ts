@@ -6,6 +6,7 @@ import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
+import { afterCall, type CallHookDecision, runCallHooks, withHook } from "./call-hooks.js";
 import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
 
@@ -28,6 +29,10 @@ export interface PendingCall {
 }
 
 export interface BatchHooks {
+  /** PreToolUse hooks, after deny rules and before approval: a deny beats allow rules, grants and --yes. */
+  beforeCall?(call: ToolCall, args: unknown): Promise<CallHookDecision | undefined>;
+  /** PostToolUse hooks, after a call ran: text appended to the result the model sees. */
+  afterCall?(call: ToolCall, args: unknown, result: ToolResult): Promise<string | undefined>;
   /** Asked once per batch with every call whose decision is "ask"; returns the decision per call id. */
   approve(calls: PendingCall[]): Promise<Map<string, ApprovalAnswer>>;
   /** Result text for a call answered "denied" (default `denied by user`); `tern run` without --yes says why. */
@@ -99,7 +104,11 @@ export class ToolExecutor {
     // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
     await Promise.all([this.registry.ready(), loadApprovalJudge()]);
     const planned = calls.map((call) => this.plan(call, ctx));
-    await this.approveBatch(planned, hooks);
+    const hookSays = await runCallHooks(planned, hooks, {
+      denied: (p) => this.policy.evaluate(approvalCall(p)).decision === "deny",
+      replan: (call) => this.plan(call, ctx),
+    });
+    await this.approveBatch(planned, hooks, hookSays);
 
     const results: ToolResult[] = new Array(calls.length);
     // Each result is handed over as soon as its call finishes, so a crash keeps every finished
@@ -125,7 +134,7 @@ export class ToolExecutor {
         if (p.result) return settle(i, p.result);
         const release = await slots.acquire();
         try {
-          settle(i, await this.execute(p, ctx, hooks));
+          settle(i, await afterCall(p, await this.execute(p, ctx, hooks), hooks));
         } finally {
           release();
         }
@@ -165,19 +174,25 @@ export class ToolExecutor {
     return { call, tool, args: parsed.args, paths, abs: absolutePaths(paths, ctx.cwd) };
   }
 
-  private async approveBatch(planned: Planned[], hooks: BatchHooks): Promise<void> {
+  private async approveBatch(
+    planned: Planned[],
+    hooks: BatchHooks,
+    hookSays: Map<Planned, "allow" | "ask">,
+  ): Promise<void> {
     const pending: PendingCall[] = [];
     for (const p of planned) {
       if (p.result || !p.tool) continue;
       if (p.tool.kind === "edit") p.approvedReal = this.policy.realPaths(approvalCall(p));
-      const verdict = this.policy.evaluate({
+      const ruled = this.policy.evaluate({
         name: p.tool.name,
         args: p.args,
         kind: p.tool.kind,
         paths: p.paths,
         mcp: p.tool.mcp,
       });
-      p.ruleAllowedShell = verdict.decision === "allow" && p.tool.kind === "shell";
+      const verdict = withHook(ruled, hookSays.get(p));
+      // Only what a rule allowed is judged again before it runs; a hook's allow was its own judgment.
+      p.ruleAllowedShell = ruled.decision === "allow" && p.tool.kind === "shell";
       if (verdict.decision === "deny") {
         p.result = { outcome: "denied", content: text(`denied by rule ${verdict.rule}`) };
         hooks.onDecision?.(p.call.id, "denied");

@@ -12,7 +12,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands", "acp", "telemetry"],
+  cli: ["engine", "config", "tui", "commands", "acp", "telemetry", "hooks"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
@@ -20,9 +20,11 @@ const ALLOWED: Record<string, string[]> = {
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
-  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox", "jobs"],
+  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox", "jobs", "hooks"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').
   jobs: [],
+  // The user's hooks: their config, the scrubbed environment, and the sandbox's wrapper type.
+  hooks: ["config", "tools"],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: [],
   // The OS sandbox knows the file system and its mechanisms only.

@@ -41,8 +41,18 @@ export async function runToolBatch(
         ...(update.message !== undefined ? { message: update.message } : {}),
       }),
   };
+  const points = core.hookPoints;
   return core.executor.runBatch(calls, ctx, {
-    approve: (pending) => core.hooks.approve(pending),
+    approve: (pending) => {
+      points?.notify(
+        `tern needs your permission to use ${[...new Set(pending.map((p) => p.name))].join(", ")}`,
+      );
+      return core.hooks.approve(pending);
+    },
+    ...(points && {
+      beforeCall: (call, args) => points.beforeTool(call.id, call.name, args, signal),
+      afterCall: (call, args, result) => points.afterTool(call.id, call.name, args, result, signal),
+    }),
     denialMessage: core.hooks.denialMessage,
     onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
     onStart: (call) => core.records.toolStart(turn, call.id, call.name),

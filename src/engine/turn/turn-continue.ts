@@ -9,6 +9,9 @@ export const PAUSED = "other:pause_turn";
 /** A server that pauses without end must not spend the whole model-call budget. */
 export const MAX_PAUSES = 8;
 
+/** A Stop hook keeps a turn going at most this many times in a row (R-HOOK-3). */
+export const MAX_STOP_CONTINUES = 8;
+
 const NOTES: Readonly<Record<string, string>> = {
   length: "Your previous reply was cut off at the output token limit. Continue exactly where it stopped.",
   [PAUSED]: "The provider paused your previous reply (pause_turn). Continue where it stopped.",

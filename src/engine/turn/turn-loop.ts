@@ -5,7 +5,7 @@
 import { redactDeep } from "../../config/secrets.js";
 import { TurnBudget } from "./budget.js";
 import { admitCalls, type AdmitState } from "./turn-admit.js";
-import { continuationNote, PAUSED } from "./turn-continue.js";
+import { continuationNote, MAX_STOP_CONTINUES, PAUSED } from "./turn-continue.js";
 import { judgeFinalAnswer, type OutputState } from "./output-contract.js";
 import { toUsageFields } from "../event-fields.js";
 import type { TurnOutcome } from "./stop.js";
@@ -26,6 +26,8 @@ interface TurnState extends AdmitState {
   finalText: string;
   usedTodoTool: boolean;
   overflowCompacted: boolean;
+  /** Rounds a Stop hook added in a row. */
+  stopContinues: number;
   /** `--output-schema`: the contract, its corrective rounds so far, the valid value once seen. */
   output?: OutputState;
 }
@@ -65,12 +67,14 @@ function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
     pauses: 0,
     usedTodoTool: false,
     overflowCompacted: false,
+    stopContinues: 0,
   };
   if (input.output) state.output = { contract: input.output, corrections: 0 };
   ports.beginTurn();
   if (!input.retry) {
     ports.checkpoints?.beforeTurn(turn);
     ports.commitUserPrompt(turn, input.content);
+    for (const note of input.notes ?? []) ports.commitNotice(turn, note);
   }
   ports.publish({ type: "turn_start", turn });
   ports.addTodoReminderIfOwed(turn);
@@ -187,6 +191,11 @@ async function runRound(
       return { next: "round" };
     }
     if (verdict?.next === "stop") return stopped(stopWith("output_invalid", verdict.error));
+    const goOn = await stopHookNote(ports, state);
+    if (goOn) {
+      ports.commitNotice(turn, goOn);
+      return { next: "round" };
+    }
     // R-COMP-1: after a completed turn, consider compaction again; a failure here is no stop.
     if (ports.overBudget()) await compactStep(ports, state, abort, "threshold").catch(() => undefined);
     return stopped(stopWith("completed"));
@@ -205,6 +214,15 @@ async function runRound(
   if (abort.signal.aborted) return stopped(abortStop(abort));
   ports.commitQueuedFollowUp(turn);
   return { next: "round" };
+}
+
+/** A Stop hook may keep the turn going, at most MAX_STOP_CONTINUES times in a row (R-HOOK-3). */
+async function stopHookNote(ports: TurnPorts, state: TurnState): Promise<string | undefined> {
+  if (!ports.stopHook || state.stopContinues >= MAX_STOP_CONTINUES) return undefined;
+  const note = await ports.stopHook(state.stopContinues > 0);
+  if (note === undefined) return undefined;
+  state.stopContinues++;
+  return `[hook Stop] ${note}`;
 }
 
 /** Compaction inside a turn: its summary calls count as this run's model calls and usage. */

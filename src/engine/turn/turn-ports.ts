@@ -19,6 +19,8 @@ export interface TurnInput {
   compactFirst?: boolean;
   /** `--output-schema` (R-AUTO-1): what the final answer must be. */
   output?: OutputContract;
+  /** Notes committed right after the prompt (what hooks added to the context, R-HOOK-2). */
+  notes?: string[];
 }
 
 /** What a model call needs from the loop: count each attempt, add each usage report. */
@@ -64,6 +66,8 @@ export interface TurnPorts {
     signal: AbortSignal,
     hooks: StreamHooks,
   ): Promise<string | undefined>;
+  /** Stop hooks (R-HOOK-2): the note that keeps the turn going, or undefined to let it end. */
+  stopHook?: (active: boolean) => Promise<string | undefined>;
   /** Waits for MCP servers still starting and brings the tool list up to date, before each round. */
   syncTools?: (signal: AbortSignal) => Promise<void>;
   /** File snapshots for undo, when switched on. */

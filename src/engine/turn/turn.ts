@@ -58,14 +58,17 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
     overBudget: () => overBudget(core),
     // Loaded when a context first needs shrinking: most runs never get there.
-    compact: async (why, signal, hooks) =>
-      (await import("../compaction/compaction.js")).compactTurnContext(core, why, {
+    compact: async (why, signal, hooks) => {
+      await core.hookPoints?.preCompact(why === "manual" ? "manual" : "auto");
+      return (await import("../compaction/compaction.js")).compactTurnContext(core, why, {
         signal,
         onModelCall: hooks.onAttemptStart,
         onUsage: hooks.onUsage,
-      }),
+      });
+    },
     checkpoints: core.checkpoints,
     syncTools: core.syncTools,
+    stopHook: core.hookPoints ? (active) => core.hookPoints!.stopRequested(active) : undefined,
   };
 }
 

@@ -1,0 +1,192 @@
+// The user's hooks wired to one session (R-HOOK-1..4): each run is a `hook` record line and
+// `--json` event, a hook's non-blocking error is a notice, and the points of the loop ask here —
+// before and after a tool call, when a prompt arrives, when the model would stop, at the start and
+// end of the session, before compaction, and when tern waits for the person.
+import type { LoadedConfig } from "../config/load.js";
+import type { ConfiguredHook } from "../hooks/events.js";
+import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
+import { namesOf } from "../hooks/match.js";
+import type { HookOutcome } from "../hooks/protocol.js";
+import { HookRunner } from "../hooks/runner.js";
+import { recordFile } from "../record/store.js";
+import type { ToolResult } from "../tools/types.js";
+import type { HookPoints, SessionCore } from "./core.js";
+import { contentToText } from "./event-fields.js";
+import type { TurnOutcome } from "./turn/stop.js";
+import type { TurnInput } from "./turn/turn-ports.js";
+
+export class SessionHookPoints implements HookPoints {
+  private readonly runner: HookRunner;
+  /** SessionStart's context, waiting for the first prompt. */
+  private startNotes: Promise<string[]> = Promise.resolve([]);
+
+  constructor(
+    private readonly core: SessionCore,
+    hooks: readonly ConfiguredHook[],
+  ) {
+    this.runner = new HookRunner({
+      hooks,
+      cwd: core.cwd,
+      env: core.toolEnv,
+      sessionId: core.id,
+      transcriptPath: recordFile(core.dir),
+      permissionMode: () => core.policy.getMode(),
+      sandbox: core.sandbox,
+      onRun: (run) => {
+        core.commit({
+          type: "hook",
+          event: run.event,
+          command: run.command,
+          exit: run.exit,
+          decision: run.decision,
+          durationMs: run.durationMs,
+        });
+        core.publish({
+          type: "hook",
+          event: run.event,
+          command: run.command,
+          exit_code: run.exit,
+          decision: run.decision,
+          duration_ms: run.durationMs,
+        });
+        if (run.message)
+          core.publish({ type: "notice", text: `hook ${run.event} (${run.command}): ${run.message}` });
+      },
+    });
+  }
+
+  sessionStart(source: "startup" | "resume" | "clear" | "compact"): void {
+    const notes = this.runner
+      .run("SessionStart", { source }, { match: { value: source } })
+      .then((o) => labelled("SessionStart", o));
+    this.startNotes = Promise.all([this.startNotes, notes]).then(([a, b]) => [...a, ...b]);
+  }
+
+  /** Context the session's start hooks gave, once (the first prompt after them carries it). */
+  async takeStartNotes(): Promise<string[]> {
+    const notes = await this.startNotes;
+    this.startNotes = Promise.resolve([]);
+    return notes;
+  }
+
+  /** UserPromptSubmit: refused (with why), or the notes to add beside the prompt. */
+  async promptSubmitted(prompt: string): Promise<{ blocked?: string; notes: string[] }> {
+    const outcome = await this.runner.run("UserPromptSubmit", { prompt });
+    const blocked = outcome.block ?? outcome.stop;
+    return blocked !== undefined ? { blocked, notes: [] } : { notes: labelled("UserPromptSubmit", outcome) };
+  }
+
+  /** PreToolUse, for one call: what the hooks decided (undefined when none ran). */
+  async beforeTool(
+    id: string,
+    name: string,
+    args: unknown,
+    signal: AbortSignal,
+  ): Promise<HookOutcome | undefined> {
+    if (this.runner.commandsFor("PreToolUse", toolMatch(name)).length === 0) return undefined;
+    return this.runner.run(
+      "PreToolUse",
+      { tool_name: name, tool_input: claudeInput(args, this.core.cwd), tool_use_id: id },
+      { match: toolMatch(name), signal },
+    );
+  }
+
+  /** PostToolUse: text the model is shown after the result (a block's reason, added context). */
+  async afterTool(
+    id: string,
+    name: string,
+    args: unknown,
+    result: ToolResult,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    if (this.runner.commandsFor("PostToolUse", toolMatch(name)).length === 0) return undefined;
+    const outcome = await this.runner.run(
+      "PostToolUse",
+      {
+        tool_name: name,
+        tool_input: claudeInput(args, this.core.cwd),
+        tool_response: { outcome: result.outcome, content: contentToText(result.content) },
+        tool_use_id: id,
+      },
+      { match: toolMatch(name), signal },
+    );
+    const parts = [
+      ...(outcome.block !== undefined ? [`[hook PostToolUse] ${outcome.block}`] : []),
+      ...labelled("PostToolUse", outcome),
+    ];
+    return parts.length > 0 ? parts.join("\n") : undefined;
+  }
+
+  /** Stop: the note that keeps the turn going, or undefined to let it stop. */
+  async stopRequested(active: boolean): Promise<string | undefined> {
+    const outcome = await this.runner.run("Stop", { stop_hook_active: active });
+    if (outcome.stop !== undefined) return undefined;
+    return outcome.block;
+  }
+
+  preCompact(trigger: "manual" | "auto"): Promise<unknown> {
+    return this.runner.run("PreCompact", { trigger, custom_instructions: "" }, { match: { value: trigger } });
+  }
+
+  notify(message: string): void {
+    void this.runner.run("Notification", { message }).catch(() => undefined);
+  }
+
+  async sessionEnd(reason: string): Promise<void> {
+    await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
+  }
+}
+
+function toolMatch(name: string) {
+  return { value: name, aliases: namesOf(name) };
+}
+
+/** A hook's context as a note the model can tell apart from the person's words. */
+function labelled(event: string, outcome: HookOutcome): string[] {
+  return outcome.context.map((text) => `[hook ${event}]\n${text}`);
+}
+
+/**
+ * The arguments as tern's tool got them, plus Claude Code's `file_path` (absolute) where the call
+ * names a path, so a formatter hook written for Claude Code finds the file it expects.
+ */
+function claudeInput(args: unknown, cwd: string): unknown {
+  if (typeof args !== "object" || args === null) return args;
+  const path = (args as { path?: unknown }).path;
+  if (typeof path !== "string") return args;
+  return { ...args, file_path: path.startsWith("/") ? path : `${cwd}/${path}` };
+}
+
+/**
+ * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
+ * recorded, the person sees why), or the turn's input with the hooks' notes — SessionStart's the
+ * first time — to be committed beside the prompt.
+ */
+export async function hookedPrompt(core: SessionCore, input: TurnInput): Promise<TurnInput | TurnOutcome> {
+  const points = core.hookPoints;
+  if (!points) return input;
+  const text = input.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  const submitted = await points.promptSubmitted(text);
+  if (submitted.blocked !== undefined) {
+    const error = {
+      class: "hook",
+      message: `prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`,
+    };
+    core.publish({ type: "error", ...error });
+    return { turn: core.fold.lastTurn, stopReason: "failed", finalText: "", error };
+  }
+  const notes = [...(await points.takeStartNotes()), ...submitted.notes];
+  return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;
+}
+
+/** A session's hooks from its loaded config (and, with `compat.claude`, Claude Code's settings files). */
+export function configuredHooks(loaded: LoadedConfig, cwd: string, env: NodeJS.ProcessEnv): CollectedHooks {
+  return collectHooks({
+    config: loaded.config,
+    sources: loaded.sources,
+    cwd,
+    env,
+    workspaceTrusted: loaded.workspaceTrusted === true,
+    claude: loaded.config.compat?.claude !== false,
+  });
+}

@@ -1,0 +1,103 @@
+// The hooks of one session (R-HOOK-1..4): which run for an event, side by side, identical commands
+// once; each run reported (a `hook` record line and `--json` event); what they said combined.
+import { redactSecrets } from "../config/secrets.js";
+import type { ShellSandbox } from "../tools/types.js";
+import type { ConfiguredHook, HookEvent } from "./events.js";
+import { matcherMatches } from "./match.js";
+import { runHookProcess } from "./process.js";
+import { combine, type HookOutcome, interpret } from "./protocol.js";
+
+export interface HookRunReport {
+  event: HookEvent;
+  command: string;
+  exit: number | null;
+  decision: string;
+  durationMs: number;
+  /** A non-blocking error or a hook's systemMessage, for the person. */
+  message?: string;
+}
+
+export interface HookRunnerOptions {
+  hooks: readonly ConfiguredHook[];
+  /** The workspace: hooks run there, and it is TERN_PROJECT_DIR / CLAUDE_PROJECT_DIR. */
+  cwd: string;
+  /** The scrubbed tool environment (R-CFG-3). */
+  env: NodeJS.ProcessEnv;
+  sessionId: string;
+  transcriptPath: string;
+  permissionMode(): string;
+  sandbox?: ShellSandbox;
+  onRun?(report: HookRunReport): void;
+}
+
+/** What to match an event's hooks against: a tool name (with its other names) or a source. */
+export interface HookMatch {
+  value: string;
+  aliases?: readonly string[];
+}
+
+const NO_OUTCOME: HookOutcome = { context: [], messages: [] };
+
+export class HookRunner {
+  constructor(private readonly opts: HookRunnerOptions) {}
+
+  /** The distinct commands that `event` runs for `match`. */
+  commandsFor(event: HookEvent, match?: HookMatch): ConfiguredHook[] {
+    const seen = new Set<string>();
+    return this.opts.hooks.filter((hook) => {
+      if (hook.event !== event) return false;
+      if (match && !matcherMatches(hook.matcher, match.value, match.aliases ?? [match.value])) return false;
+      if (seen.has(hook.command)) return false;
+      seen.add(hook.command);
+      return true;
+    });
+  }
+
+  async run(
+    event: HookEvent,
+    fields: Record<string, unknown>,
+    opts: { match?: HookMatch; signal?: AbortSignal } = {},
+  ): Promise<HookOutcome> {
+    const hooks = this.commandsFor(event, opts.match);
+    if (hooks.length === 0) return NO_OUTCOME;
+    const input = JSON.stringify({
+      session_id: this.opts.sessionId,
+      transcript_path: this.opts.transcriptPath,
+      cwd: this.opts.cwd,
+      permission_mode: this.opts.permissionMode(),
+      hook_event_name: event,
+      ...fields,
+    });
+    const env = { ...this.opts.env, TERN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
+    const verdicts = await Promise.all(
+      hooks.map(async (hook) => {
+        const started = performance.now();
+        const result = await runHookProcess({
+          command: hook.command,
+          cwd: this.opts.cwd,
+          env,
+          input,
+          timeoutSeconds: hook.timeoutSeconds,
+          signal: opts.signal,
+          sandbox: this.opts.sandbox,
+        });
+        const verdict = interpret(event, redacted(result), hook.timeoutSeconds);
+        this.opts.onRun?.({
+          event,
+          command: hook.command,
+          exit: result.exit,
+          decision: verdict.label,
+          durationMs: Math.round(performance.now() - started),
+          ...(verdict.message ? { message: verdict.message } : {}),
+        });
+        return verdict;
+      }),
+    );
+    return combine(verdicts);
+  }
+}
+
+/** A hook's output reaches the model and the screen: keys in it are redacted like a tool result's. */
+function redacted<T extends { stdout: string; stderr: string }>(result: T): T {
+  return { ...result, stdout: redactSecrets(result.stdout), stderr: redactSecrets(result.stderr) };
+}
