@@ -12,6 +12,7 @@ import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
 import { telemetryBench } from "./telemetry-bench.js";
+import { hooksBench } from "./hooks-bench.js";
 import { mcpStartBench } from "./mcp-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { keystrokeBench, streamFrameBench } from "./ui-benches.js";
@@ -58,6 +59,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["start", () => startBench(p, plan)],
     ["one-round", () => oneRoundBench(p, plan)],
     ["telemetry", () => telemetryBench(p, plan)],
+    ["hooks", () => hooksBench(p, plan)],
     ["tool-loop", () => toolLoopBench(p, plan)],
     ["bash-loop", () => bashLoopBench(p, plan)],
     ["sse", () => sseBench(plan)],

@@ -2,7 +2,7 @@
 import { formatConfigCheck } from "../config/check.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { sandboxAvailability } from "../engine/sandbox.js";
-import { configuredHooks } from "../engine/session-hooks.js";
+import { configuredHooks } from "../engine/hook-prompt.js";
 import { loadSettings, ternHome } from "./setup.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {

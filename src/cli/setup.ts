@@ -13,7 +13,7 @@ import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError
 import type { SessionHooks } from "../engine/core.js";
 import type { CommonOptions } from "./options.js";
 import { UsageError } from "./usage-error.js";
-import { configuredHooks } from "../engine/session-hooks.js";
+import { configuredHooks } from "../engine/hook-prompt.js";
 import type { Session } from "../engine/session.js";
 import type { ObservedSession } from "../telemetry/otel.js";
 import { telemetrySettings } from "../telemetry/settings.js";

@@ -13,7 +13,7 @@ import type { Config, PermissionMode, ResolvedModel, ToolSetConfig } from "../co
 import type { SessionHooks } from "./core.js";
 import { requireSandbox } from "./sandbox.js";
 import { type OpenedSession, openSession as openEngineSession, peekSessionModel } from "./open.js";
-import { configuredHooks } from "./session-hooks.js";
+import { configuredHooks } from "./hook-prompt.js";
 
 export interface OpenOptions {
   /** The workspace (default: the process's current folder). */

@@ -34,7 +34,6 @@ import { makeToolSync } from "./tool-sync.js";
 import { computeCost } from "../vocab/cost.js";
 import type { Usage } from "../vocab/usage.js";
 import type { ConfiguredHook } from "../hooks/events.js";
-import { SessionHookPoints } from "./session-hooks.js";
 
 export class SessionNotFoundError extends Error {
   override name = "SessionNotFoundError";
@@ -231,6 +230,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
   if (opts.userHooks && opts.userHooks.length > 0) {
+    const { SessionHookPoints } = await import("./session-hooks.js");
     core.hookPoints = new SessionHookPoints(core, opts.userHooks);
     core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
   }

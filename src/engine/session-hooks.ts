@@ -1,10 +1,8 @@
-// The user's hooks wired to one session (R-HOOK-1..4): each run is a `hook` record line and
+// The user's hooks wired to one session (loaded only when a session has hooks) (R-HOOK-1..4): each run is a `hook` record line and
 // `--json` event, a hook's non-blocking error is a notice, and the points of the loop ask here —
 // before and after a tool call, when a prompt arrives, when the model would stop, at the start and
 // end of the session, before compaction, and when tern waits for the person.
-import type { LoadedConfig } from "../config/load.js";
 import type { ConfiguredHook } from "../hooks/events.js";
-import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
 import { namesOf } from "../hooks/match.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 import { HookRunner } from "../hooks/runner.js";
@@ -12,8 +10,6 @@ import { recordFile } from "../record/store.js";
 import type { ToolResult } from "../tools/types.js";
 import type { HookPoints, SessionCore } from "./core.js";
 import { contentToText } from "./event-fields.js";
-import type { TurnOutcome } from "./turn/stop.js";
-import type { TurnInput } from "./turn/turn-ports.js";
 
 export class SessionHookPoints implements HookPoints {
   private readonly runner: HookRunner;
@@ -155,38 +151,4 @@ function claudeInput(args: unknown, cwd: string): unknown {
   const path = (args as { path?: unknown }).path;
   if (typeof path !== "string") return args;
   return { ...args, file_path: path.startsWith("/") ? path : `${cwd}/${path}` };
-}
-
-/**
- * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
- * recorded, the person sees why), or the turn's input with the hooks' notes — SessionStart's the
- * first time — to be committed beside the prompt.
- */
-export async function hookedPrompt(core: SessionCore, input: TurnInput): Promise<TurnInput | TurnOutcome> {
-  const points = core.hookPoints;
-  if (!points) return input;
-  const text = input.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-  const submitted = await points.promptSubmitted(text);
-  if (submitted.blocked !== undefined) {
-    const error = {
-      class: "hook",
-      message: `prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`,
-    };
-    core.publish({ type: "error", ...error });
-    return { turn: core.fold.lastTurn, stopReason: "failed", finalText: "", error };
-  }
-  const notes = [...(await points.takeStartNotes()), ...submitted.notes];
-  return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;
-}
-
-/** A session's hooks from its loaded config (and, with `compat.claude`, Claude Code's settings files). */
-export function configuredHooks(loaded: LoadedConfig, cwd: string, env: NodeJS.ProcessEnv): CollectedHooks {
-  return collectHooks({
-    config: loaded.config,
-    sources: loaded.sources,
-    cwd,
-    env,
-    workspaceTrusted: loaded.workspaceTrusted === true,
-    claude: loaded.config.compat?.claude !== false,
-  });
 }

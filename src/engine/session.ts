@@ -16,7 +16,7 @@ import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import type { OutputContract } from "./turn/output-contract.js";
 import { runTurn } from "./turn/turn.js";
-import { hookedPrompt } from "./session-hooks.js";
+import { hookedPrompt } from "./hook-prompt.js";
 import type { UndoReport } from "./undo/undo.js";
 import { UndoError } from "./undo/undo-error.js";
 import type { ContentPart } from "../vocab/messages.js";

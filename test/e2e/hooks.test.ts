@@ -243,7 +243,8 @@ describe("tern hooks test and tern config check", () => {
     const out = await e.run(["hooks", "test", "PreToolUse", "--tool", "bash"]);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain(`PreToolUse  ${guard}  exit 0  deny`);
-    expect(out.stdout).toContain("permission: deny (not today)");
+    expect(out.stdout).toContain("permission: deny");
+    expect(out.stdout).toContain("blocked: not today");
     expect(received("guard")[0]).toMatchObject({ tool_name: "bash", tool_input: { command: "echo hello" } });
     const other = await e.run(["hooks", "test", "PreToolUse", "--tool", "read_file"]);
     expect(other.stdout).toContain("no hook runs for PreToolUse on read_file");
