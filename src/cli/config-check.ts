@@ -3,6 +3,8 @@ import { formatConfigCheck } from "../config/check.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { sandboxAvailability } from "../engine/sandbox.js";
 import { loadSettings, ternHome } from "./setup.js";
+import { workflowSources } from "../engine/workflow.js";
+import { workflowLines } from "../commands/workflow-report.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -10,5 +12,7 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   const local = formatLocalServers(servers, probeTargets(process.env));
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
+  const workflow = workflowSources({ cwd: process.cwd(), home: ternHome(), config: loaded.config });
+  process.stdout.write(`${workflowLines(workflow.sources, workflow.warnings).join("\n")}\n`);
   return 0;
 }

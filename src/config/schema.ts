@@ -187,6 +187,8 @@ const layerShape = {
   maxTruncationContinues: () => optional(nonNegativeInt()),
   trustedWorkspaces: () => optional(z.array(absolutePath())),
   parallelTools: () => optional(z.boolean()),
+  // R-WF-5: reading Claude Code's (`claude`) and other agents' (`agents`) files.
+  compat: () => optional(z.strictObject({ claude: optional(z.boolean()), agents: optional(z.boolean()) })),
   checkpoints: () =>
     optional(
       z.strictObject({

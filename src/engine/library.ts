@@ -48,6 +48,8 @@ export interface OpenOptions {
 
 export interface OpenResult extends OpenedSession {
   config: Config;
+  /** The TERN_HOME the session lives under. */
+  home: string;
   model: ResolvedModel;
 }
 
@@ -134,5 +136,5 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     // `env` may hold only the keys a program passes: the rest of `${VAR}` still comes from tern's own.
     env: opts.env ? { ...process.env, ...opts.env } : undefined,
   });
-  return { ...opened, warnings: [...loaded.warnings, ...notices, ...opened.warnings], config, model };
+  return { ...opened, warnings: [...loaded.warnings, ...notices, ...opened.warnings], config, model, home };
 }

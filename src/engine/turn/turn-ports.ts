@@ -19,6 +19,8 @@ export interface TurnInput {
   compactFirst?: boolean;
   /** `--output-schema` (R-AUTO-1): what the final answer must be. */
   output?: OutputContract;
+  /** A custom command's `allowed-tools` (R-WF-2): allow rules for this turn only. */
+  allow?: string[];
 }
 
 /** What a model call needs from the loop: count each attempt, add each usage report. */
