@@ -11,6 +11,7 @@ import type { TurnOutcome } from "../engine/turn/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
 import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
+import { registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -113,7 +114,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     }).catch((err: unknown) => {
       throw openFailure(err, resume);
     });
-    for (const warning of opened.warnings) process.stderr.write(`notice: ${warning}\n`);
+    // The workspace's own commands and skills join the table this session's client is offered (R-WF-2).
+    const workflow = registerWorkflowCommands({ cwd, home: opened.home, config: opened.config });
+    for (const warning of [...opened.warnings, ...workflow]) process.stderr.write(`notice: ${warning}\n`);
     const session = opened.session;
     const cost = session
       .transcript()

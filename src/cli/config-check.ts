@@ -4,6 +4,8 @@ import { discoverLocalServers, formatLocalServers, probeTargets } from "../confi
 import { sandboxAvailability } from "../engine/sandbox.js";
 import { configuredHooks } from "../engine/hook-prompt.js";
 import { loadSettings, ternHome } from "./setup.js";
+import { workflowSources } from "../engine/workflow.js";
+import { workflowLines } from "../commands/workflow-report.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -17,5 +19,7 @@ export async function configCheckCommand(opts: { config?: string; model?: string
       `hook: ${hook.event} ${JSON.stringify(hook.matcher || "*")} ${hook.command}  (${hook.source})\n`,
     );
   for (const notice of notices) process.stdout.write(`hook: ${notice}\n`);
+  const workflow = workflowSources({ cwd: process.cwd(), home: ternHome(), config: loaded.config });
+  process.stdout.write(`${workflowLines(workflow.sources, workflow.warnings).join("\n")}\n`);
   return 0;
 }

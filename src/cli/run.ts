@@ -1,7 +1,10 @@
 // `tern run`: one turn, headless. With --json, stdout carries only JSON Lines events;
 // without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
-import type { ResolvedModel } from "../config/types.js";
+import type { Config, ResolvedModel } from "../config/types.js";
+import { builtinCommand, findCommand, parseCommandLine } from "../commands/table.js";
+import { expandMcpPrompt } from "../commands/workflow-commands.js";
+import { withCommandModel } from "../commands/command-model.js";
 import type { EngineEvent } from "../engine/events.js";
 import type { TurnOutcome } from "../engine/turn/stop.js";
 import { exitCodeFor } from "../commands/exit-codes.js";
@@ -30,18 +33,35 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     ? await (await import("./output-schema.js")).loadOutputSchema(opts.outputSchema)
     : undefined;
   const prompt = jsonLines ? "" : await textPrompt(promptWords);
+  const firstWord = prompt.trim().split(/\s+/)[0] ?? "";
 
   // Images are read (and refused over the provider's limit) before the session exists: a refused
   // image leaves nothing on disk and sends nothing (SPEC §10).
   let content: ReturnType<typeof buildPromptContent> = [];
-  const readInput = (model: ResolvedModel) => {
-    if (jsonLines) return;
+  let allow: string[] | undefined;
+  let commandModel: string | undefined;
+  // An MCP prompt (`/mcp__<set>__<prompt>`) is known once its server has started: read after the open.
+  let mcpPrompt = false;
+  const attach = (text: string, model: ResolvedModel, config: Config) => {
     try {
-      content = buildPromptContent(prompt, process.cwd(), opts.image ?? [], model.endpoint.api);
+      content = buildPromptContent(text, process.cwd(), opts.image ?? [], model.endpoint.api, {
+        textLimit: config.toolOutputLimit,
+      });
     } catch (err) {
       if (err instanceof InputError) throw new UsageError(err.message);
       throw err;
     }
+  };
+  const readInput = (model: ResolvedModel, config: Config) => {
+    if (jsonLines) return;
+    let text = prompt;
+    const custom = findCommand(firstWord)?.prompt;
+    if (custom) {
+      const expanded = custom(parseCommandLine(prompt).rest);
+      ({ text, allow, model: commandModel } = expanded);
+    } else if (firstWord.startsWith("/mcp__") && config.toolSets.length > 0) return void (mcpPrompt = true);
+    else if (SLASH_COMMAND.test(firstWord)) throw slashCommandError(firstWord);
+    attach(text, model, config);
   };
   const prepared = await prepareSession(
     opts,
@@ -56,6 +76,16 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     readInput,
   );
   const { session, model } = prepared;
+  if (mcpPrompt) {
+    try {
+      attach(await expandMcpPrompt(session, prompt), model, prepared.config);
+    } catch (err) {
+      await session.close();
+      throw err instanceof UsageError
+        ? err
+        : new UsageError(err instanceof Error ? err.message : String(err));
+    }
+  }
 
   const writeEvent = opts.json
     ? (event: EngineEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -101,7 +131,15 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
           onOutcome: printAnswer,
           stopped: () => signalled !== undefined,
         })
-      : await session.send({ type: "prompt", content, compact: opts.compact, output });
+      : // A custom command's `model` (R-WF-2) runs this turn only; --model names the session's model.
+        await withCommandModel(
+          session,
+          prepared.config,
+          opts.baseUrl,
+          opts.model ? undefined : commandModel,
+          () => session.send({ type: "prompt", content, compact: opts.compact, output, allow }),
+          (text) => writeEvent({ type: "notice", text }),
+        );
     if (signalled) return SIGNAL_EXIT[signalled] ?? 130;
     if (!outcome) return 0;
     if (!jsonLines) printAnswer(outcome);
@@ -133,11 +171,9 @@ async function textPrompt(promptWords: string[]): Promise<string> {
   if (!prompt.trim())
     throw new UsageError("run needs a prompt: tern run \"…\" (or '-' to read it from stdin)");
   const firstWord = prompt.trim().split(/\s+/)[0];
-  if (SLASH_COMMAND.test(firstWord)) {
-    throw new UsageError(
-      `${firstWord} is a slash command; slash commands work only in the interactive UI (run 'tern')`,
-    );
-  }
+  // Built-in slash commands are refused before anything is loaded; a custom command or skill
+  // (R-WF-2) is known once the config is, and then expands into the prompt (R-CLI-1).
+  if (SLASH_COMMAND.test(firstWord) && builtinCommand(firstWord)) throw slashCommandError(firstWord);
   return prompt;
 }
 
@@ -150,6 +186,12 @@ function writeAnswer(outcome: TurnOutcome, schema: boolean): void {
   if (!outcome.finalText) return;
   const text = stripControlSequences(outcome.finalText);
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+function slashCommandError(name: string): UsageError {
+  return new UsageError(
+    `${name} is a slash command; slash commands work only in the interactive UI (run 'tern')`,
+  );
 }
 
 async function readStdin(): Promise<string> {

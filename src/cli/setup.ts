@@ -12,6 +12,7 @@ import type { Config, ResolvedModel } from "../config/types.js";
 import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
 import type { SessionHooks } from "../engine/core.js";
 import type { CommonOptions } from "./options.js";
+import { registerMcpPrompts, registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { UsageError } from "./usage-error.js";
 import { configuredHooks } from "../engine/hook-prompt.js";
 import type { Session } from "../engine/session.js";
@@ -74,7 +75,7 @@ async function localServerIfNeeded(
 export async function prepareSession(
   opts: CommonOptions,
   hooks: SessionHooks,
-  beforeOpen?: (model: ResolvedModel) => void,
+  beforeOpen?: (model: ResolvedModel, config: Config) => void,
 ): Promise<Prepared> {
   const home = ternHome();
   const cwd = process.cwd();
@@ -102,7 +103,10 @@ export async function prepareSession(
     const baseUrl = await localServerIfNeeded(config, opts.baseUrl, warnings);
     const { model, notices } = resolveModel(config, process.env, { baseUrl });
     warnings.push(...notices);
-    beforeOpen?.(model);
+    // The workspace's custom commands and skills join the shared table (R-WF-2) before the
+    // prompt is read: `tern run "/review a.ts"` expands one.
+    warnings.push(...registerWorkflowCommands({ cwd, home, config }));
+    beforeOpen?.(model, config);
     const userHooks = configuredHooks(loaded, cwd, process.env);
     warnings.push(...userHooks.notices);
     const opened = await openSession({
@@ -123,6 +127,7 @@ export async function prepareSession(
       const { attachTelemetry } = await import("../telemetry/otel.js");
       attachTelemetry(telemetry, observed(opened.session));
     }
+    if (config.toolSets.length > 0) registerMcpPrompts(opened.session);
     return { ...opened, config, model, warnings };
   } catch (err) {
     // A record that cannot be read (corrupt line, newer format) names its file and line: one line too.

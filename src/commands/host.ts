@@ -51,6 +51,17 @@ export interface SlashCommand {
   description: string;
   timing: CommandTiming | ((args: string[]) => CommandTiming);
   run(host: CommandHost, args: string[], rest: string): void | Promise<void>;
+  /** A custom command or skill (R-WF-2): the file it came from. */
+  source?: string;
+  /** A custom command or skill: its body expanded with the arguments, as a prompt. */
+  prompt?(rest: string): WorkflowPrompt;
+}
+
+/** A custom command's prompt: the expanded body, its `allowed-tools` as tern rules, its `model`. */
+export interface WorkflowPrompt {
+  text: string;
+  allow: string[];
+  model?: string;
 }
 
 /** The one line a failed command prints. */

@@ -1,11 +1,13 @@
 // Typed prompt input, shared by every front end that takes text from the user: the text (+
 // `--image` files) becomes message content; `@path/to/img.png` and `--image` attach PNG, JPEG,
 // GIF or WebP files (SPEC §10), refused over the provider's limit.
+import { readdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { ProviderApi } from "../config/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
-import type { ContentPart } from "../vocab/messages.js";
+import type { ContentPart, TextPart } from "../vocab/messages.js";
+import { fileBlock, folderBlock, splitLineRange } from "./attach-format.js";
 
 /** A prompt that cannot be sent as typed: one line naming the file and why. */
 export class InputError extends Error {}
@@ -50,19 +52,84 @@ function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart
   return { type: "image", mediaType, data: bytes.toString("base64") };
 }
 
-/** Prompt text plus the images it names with `@path` (existing image files only) and `--image` files. */
+/** A text file is attached up to this size (then cut to the limit); larger ones stay text. */
+const MAX_ATTACH_BYTES = 8 * 1024 * 1024;
+const MAX_LISTING = 1000;
+/** The default of `toolOutputLimit` (R-TOOL-6), for callers that do not pass the configured one. */
+const DEFAULT_TEXT_LIMIT = 30_000;
+
+/** A folder as its listing (folders end in `/`), or undefined when it cannot be listed. */
+function listFolder(abs: string): string[] | undefined {
+  try {
+    const entries = readdirSync(abs, { withFileTypes: true })
+      .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+      .sort();
+    return entries.length > MAX_LISTING
+      ? [...entries.slice(0, MAX_LISTING), `… ${entries.length - MAX_LISTING} more`]
+      : entries;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * R-WF-4: `@path` names a text file (whole, or `:40-80` lines) or a folder that exists; anything
+ * else (a mention, a missing file, a FIFO, a binary file) stays as typed text only.
+ */
+function attachText(token: string, cwd: string, limit: number): TextPart | undefined {
+  for (const candidate of [token, token.replace(/[.,;:!?)\]]+$/, "")]) {
+    const { path, from, to } = splitLineRange(candidate);
+    const abs = resolve(cwd, path);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(abs);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      const names = from === undefined ? listFolder(abs) : undefined;
+      return names ? { type: "text", text: folderBlock(path, names, limit) } : undefined;
+    }
+    let read: ReturnType<typeof readRegularFile>;
+    try {
+      read = readRegularFile(abs, MAX_ATTACH_BYTES);
+    } catch {
+      return undefined;
+    }
+    if (read.data.includes(0)) return undefined;
+    const block = fileBlock(path, read.data.toString("utf8"), limit, from, to);
+    return block.whole
+      ? { type: "text", text: block.text, attached: { path: abs, mtimeMs: read.stats.mtimeMs } }
+      : { type: "text", text: block.text };
+  }
+  return undefined;
+}
+
+/**
+ * Prompt text, then a labelled block for each text file or folder it names with `@path`, then
+ * the images it names (existing image files only) and `--image` files.
+ */
 export function buildPromptContent(
   text: string,
   cwd: string,
   imageFiles: string[],
   api: ProviderApi,
+  opts: { textLimit?: number } = {},
 ): ContentPart[] {
   const images: ContentPart[] = [];
+  const texts: TextPart[] = [];
+  const seen = new Set<string>();
   for (const match of text.matchAll(/(?:^|\s)@(\S+)/g)) {
     const path = match[1];
-    if (!IMAGE_EXT.test(path)) continue;
-    images.push(readImageFile(path, cwd, api));
+    if (IMAGE_EXT.test(path)) {
+      images.push(readImageFile(path, cwd, api));
+      continue;
+    }
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const part = attachText(path, cwd, opts.textLimit ?? DEFAULT_TEXT_LIMIT);
+    if (part) texts.push(part);
   }
   for (const file of imageFiles) images.push(readImageFile(file, cwd, api));
-  return [{ type: "text", text }, ...images];
+  return [{ type: "text", text }, ...texts, ...images];
 }

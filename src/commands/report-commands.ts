@@ -1,4 +1,5 @@
 // Slash commands that only report: they read the session's queries and print, busy or not.
+import { approveProjectServers, projectServerLines, projectServers } from "../engine/project-servers.js";
 import { exportArchive } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
@@ -77,9 +78,20 @@ export const reportCommands = {
   },
   mcp: {
     name: "/mcp",
-    args: "[reconnect <name>]",
-    description: "MCP servers: state and tools; reconnect one",
+    args: "[reconnect <name> | approve]",
+    description: "MCP servers: state and tools; reconnect one; approve the project's .mcp.json",
     timing: "now",
-    run: async (host, args) => host.print(await host.session.mcp(args)),
+    run: async (host, args) => {
+      if (args[0] === "approve") {
+        const names = approveProjectServers(host.home, host.cwd, host.config);
+        return host.print(
+          names.length === 0
+            ? "no .mcp.json servers in this workspace"
+            : `approved for this workspace: ${names.join(", ")}; they start with the next session (tern --continue)`,
+        );
+      }
+      const project = projectServerLines(projectServers(host.home, host.cwd, host.config));
+      host.print([await host.session.mcp(args), ...(args.length === 0 ? project : [])].join("\n"));
+    },
   },
 } satisfies Record<string, SlashCommand>;

@@ -62,6 +62,7 @@ export function defaultConfig(): Config {
     maxTruncationContinues: 0,
     trustedWorkspaces: [],
     parallelTools: true,
+    compat: { claude: true, agents: true },
     toolOutputLimit: 30_000,
     shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },

@@ -7,6 +7,7 @@ import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
 import { formatPath } from "./key-path.js";
 import { loadsAtOnce, onFirstUse } from "./on-first-use.js";
+import { type ProjectServers, projectMcpServers } from "./project-mcp.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
@@ -26,6 +27,8 @@ export interface LoadConfigOptions {
 
 export interface LoadedConfig {
   config: Config;
+  /** The workspace's `.mcp.json` servers and whether each was started (R-WF-3). */
+  projectServers?: ProjectServers;
   /** Flattened key path → "default" | file label | flag name (e.g. "--model"). */
   sources: Record<string, string>;
   warnings: string[];
@@ -137,11 +140,24 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
       sources.set(formatPath(["providers", id, "headers"]), "default");
     }
   }
+  // R-WF-3: Claude Code's project servers, only where the workspace is trusted or they were approved.
+  const projectServers = config.compat.claude
+    ? projectMcpServers({
+        cwd: opts.cwd,
+        home: opts.home,
+        canonicalCwd: canonical(opts.cwd),
+        trusted: workspaceTrusted,
+        taken: config.toolSets.map((s) => s.name),
+      })
+    : { servers: [], toolSets: [], warnings: [] };
+  config.toolSets.push(...projectServers.toolSets);
+  warnings.push(...projectServers.warnings);
   warnings.push(...unknownToolSetWarnings(config.permissions, config.toolSets));
   return {
     config,
     sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))),
     warnings,
     workspaceTrusted,
+    projectServers,
   };
 }

@@ -208,6 +208,8 @@ const layerShape = {
   maxTruncationContinues: () => optional(nonNegativeInt()),
   trustedWorkspaces: () => optional(z.array(absolutePath())),
   parallelTools: () => optional(z.boolean()),
+  // R-WF-5: reading Claude Code's (`claude`) and other agents' (`agents`) files.
+  compat: () => optional(z.strictObject({ claude: optional(z.boolean()), agents: optional(z.boolean()) })),
   checkpoints: () =>
     optional(
       z.strictObject({
@@ -235,7 +237,6 @@ const layerShape = {
         logPrompts: optional(z.boolean()),
       }),
     ),
-  compat: () => optional(z.strictObject({ claude: optional(z.boolean()), agents: optional(z.boolean()) })),
   hooks: () =>
     optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
   toolOutputLimit: () =>

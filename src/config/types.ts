@@ -66,6 +66,8 @@ export interface ToolSetConfig {
   timeoutSeconds: number;
   /** How long the first request waits for this server to start (default 30). */
   startTimeoutSeconds?: number;
+  /** A project server (R-WF-3): the `.mcp.json` it came from. */
+  fromFile?: string;
 }
 
 export type PermissionMode = "ask" | "auto-edit" | "yolo";
@@ -92,6 +94,8 @@ export interface Config {
   maxTruncationContinues: number;
   trustedWorkspaces: string[];
   parallelTools: boolean;
+  /** R-WF-5: read Claude Code's files (`claude`) and other agents' files (`agents`); tern's own always. */
+  compat: { claude: boolean; agents: boolean };
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
@@ -101,8 +105,6 @@ export interface Config {
   checkpoints: CheckpointsConfig;
   /** The OS sandbox around `bash` (R-SBX-1). */
   sandbox: SandboxConfig;
-  /** Reading Claude Code's (`claude`) and other agents' (`agents`) files; both default on (R-WF-5). */
-  compat?: { claude?: boolean; agents?: boolean };
   /** The user's programs at fixed points of the loop, in Claude Code's shape (R-HOOK-1). */
   hooks?: Record<string, HookGroupConfig[]>;
   /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */

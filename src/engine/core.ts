@@ -5,7 +5,7 @@ import type { Config, ResolvedModel } from "../config/types.js";
 import { scrubbedEnv } from "../config/secrets.js";
 import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
 import type { RecordFold } from "../record/fold.js";
-import type { NewRecord, RecordLine } from "../record/types.js";
+import type { ContextSource, NewRecord, RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import type { JobTable } from "../jobs/job-table.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
@@ -14,6 +14,7 @@ import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
 import type { OnLimit } from "./turn/budget.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
+import type { InstructionNotes } from "./instruction-notes.js";
 import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
 import { RequestBuilder } from "./turn/request-builder.js";
@@ -103,8 +104,14 @@ export class SessionCore {
   onBilled: ((line: RecordLine) => void) | undefined;
   /** MCP servers of this session (absent when none is configured). */
   toolSets: ToolSets | undefined;
+  /** The MCP servers once their module loaded (absent when none is configured). */
+  toolSetsLoading: Promise<ToolSets> | undefined;
   /** Waits for MCP servers still starting and brings the tool list up to date (tool-sync.ts). */
   syncTools: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Instruction files of folders below the workspace, joining when a tool first touches them (R-WF-1). */
+  instructionNotes: InstructionNotes | undefined;
+  /** The instruction files, skills and command sources the context line names (R-WF-1). */
+  contextFiles: ContextSource[] = [];
   /** File snapshots for undo; absent when switched off. */
   checkpoints: Checkpointer | undefined;
   /** The user's hooks (R-HOOK); absent when none are configured. */

@@ -49,6 +49,8 @@ export interface OpenOptions {
 
 export interface OpenResult extends OpenedSession {
   config: Config;
+  /** The TERN_HOME the session lives under. */
+  home: string;
   model: ResolvedModel;
 }
 
@@ -142,5 +144,6 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
     warnings: [...loaded.warnings, ...userHooks.notices, ...notices, ...opened.warnings],
     config,
     model,
+    home,
   };
 }

@@ -1,6 +1,7 @@
 // `/mcp` (R-EXT), one handler for every front end: lists the configured MCP servers with their
 // state and tools, and `/mcp reconnect <name>` restarts one (its tools rejoin before the next
 // model request). Returns the text to show; never throws for a user mistake.
+import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import type { SessionCore } from "./core.js";
 
 export const MCP_HELP = "/mcp [reconnect <name>]  MCP servers: state and tools; reconnect one";
@@ -39,4 +40,23 @@ export async function mcpCommand(core: SessionCore, args: string[]): Promise<str
     }
   }
   return `usage: ${MCP_HELP}`;
+}
+
+/** The MCP prompts of the servers (R-WF-2), once every server has started; [] without servers. */
+export async function mcpPrompts(core: SessionCore): Promise<McpPrompt[]> {
+  const sets = await core.toolSetsLoading;
+  if (!sets) return [];
+  await sets.ready();
+  return sets.prompts();
+}
+
+/** `/mcp__<set>__<prompt> args`: the prompt's text from its server. */
+export async function mcpPromptText(
+  core: SessionCore,
+  prompt: McpPrompt,
+  words: readonly string[],
+): Promise<string> {
+  const sets = await core.toolSetsLoading;
+  if (!sets) throw new Error("no MCP servers configured");
+  return sets.prompt(prompt, words);
 }

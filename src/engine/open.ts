@@ -6,7 +6,7 @@ import { modelInfo } from "../config/catalogue.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import { redactDeep, registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import { assembleSystemPrompt } from "../prompt/assemble.js";
+import { assembleSystemPromptParts } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
 import { pruneClearedImages } from "../record/attachments.js";
@@ -31,6 +31,8 @@ import { SessionCore, type SessionHooks } from "./core.js";
 import { shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 import { makeToolSync } from "./tool-sync.js";
+import { InstructionNotes } from "./instruction-notes.js";
+import { contextSources } from "./context-sources.js";
 import { computeCost } from "../vocab/cost.js";
 import type { Usage } from "../vocab/usage.js";
 import type { ConfiguredHook } from "../hooks/events.js";
@@ -195,9 +197,20 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     },
   });
   const tools = registry.definitions();
-  const systemFor = (toolNames: string[]) =>
-    assembleSystemPrompt({ cwd, home, extraSystem: opts.extraSystem, toolNames });
-  const system = systemFor(tools.map((t) => t.name));
+  const env = opts.env ?? process.env;
+  const promptFor = (toolNames: string[]) =>
+    assembleSystemPromptParts({
+      cwd,
+      home,
+      extraSystem: opts.extraSystem,
+      toolNames,
+      userHome: env.HOME,
+      compat: config.compat,
+    });
+  const systemFor = (toolNames: string[]) => promptFor(toolNames).text;
+  const assembled = promptFor(tools.map((t) => t.name));
+  const system = assembled.text;
+  warnings.push(...assembled.warnings);
 
   const warn = (text: string) => bus.publish({ type: "notice", text });
   const core = new SessionCore({
@@ -218,6 +231,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.sandbox = sandbox;
+  core.contextFiles = contextSources(assembled);
+  core.instructionNotes = new InstructionNotes(assembled.instructions.reader, cwd);
+  core.instructionNotes.restore(fold.archive);
   core.todos.restore(fold.archive);
   core.checkpoints = Checkpointer.forSession({
     home,
@@ -244,7 +260,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   // The record says what the model saw: a new context record whenever prompt or tools change.
   const recorded = fold.context;
   if (!recorded || recorded.system !== system || JSON.stringify(recorded.tools) !== JSON.stringify(tools)) {
-    core.commit({ type: "context", system, tools });
+    core.commit({ type: "context", system, tools, sources: core.contextFiles });
   }
   if (fold.model !== undefined && fold.model !== model.id) core.commit({ type: "config", model: model.id });
 
@@ -269,6 +285,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
           })
       : undefined;
   if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
+  core.toolSetsLoading = toolSets;
 
   const session = new Session(core, bus, async () => {
     await core.hookPoints?.sessionEnd("other");

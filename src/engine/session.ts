@@ -8,7 +8,8 @@ import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
 import type { JobInfo } from "../jobs/job.js";
 import type { EventBus, Listener } from "./bus.js";
-import { mcpCommand } from "./mcp-command.js";
+import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
+import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import type { NewRecord } from "../record/types.js";
 import { newestTree } from "./undo/checkpoints.js";
 import type { SessionCore } from "./core.js";
@@ -23,7 +24,7 @@ import type { ContentPart } from "../vocab/messages.js";
 
 export type SessionCommand =
   /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
-  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract }
+  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract; allow?: string[] }
   | { type: "retry" }
   | { type: "clear" }
   | { type: "rewind"; turn: number }
@@ -131,6 +132,16 @@ export class Session {
     return mcpCommand(this.core, args);
   }
 
+  /** MCP prompts (R-WF-2, `/mcp__<set>__<prompt>`), once the servers have started. */
+  mcpPrompts(): Promise<McpPrompt[]> {
+    return mcpPrompts(this.core);
+  }
+
+  /** One MCP prompt's text, its arguments by position. */
+  mcpPrompt(prompt: McpPrompt, words: readonly string[]): Promise<string> {
+    return mcpPromptText(this.core, prompt, words);
+  }
+
   /** A side question (`/btw`, R-SIDE-1..4): runs beside the queue and commits nothing. */
   askSide(
     question: string,
@@ -199,6 +210,7 @@ export class Session {
             content: command.content,
             compactFirst: command.compact,
             output: command.output,
+            allow: command.allow,
           });
           return "stopReason" in input ? input : await runTurn(this.core, input, controller.signal);
         }

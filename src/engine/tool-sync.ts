@@ -28,6 +28,6 @@ export function makeToolSync(
     if (JSON.stringify(tools) === JSON.stringify(core.tools)) return;
     core.tools = tools;
     core.system = systemFor(tools.map((t) => t.name));
-    core.commit({ type: "context", system: core.system, tools });
+    core.commit({ type: "context", system: core.system, tools, sources: core.contextFiles });
   };
 }

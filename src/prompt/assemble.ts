@@ -1,10 +1,11 @@
-// System prompt assembly in SPEC §8 order: base prompt → AGENTS.md → --system text → skills
-// index. Tool definitions travel separately in the request. The output depends only on its
-// inputs and the files, sorted, so it is byte-identical across calls and provider caches hit.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// System prompt assembly in SPEC §8 order: base prompt → instruction files (R-WF-1) → --system
+// text → skills index. Tool definitions travel separately in the request. The output depends only
+// on its inputs and the files, sorted, so it is byte-identical across calls and provider caches hit.
 import { basePrompt } from "./base.js";
-import { findSkills, formatSkillsIndex } from "./skills.js";
+import { normalizeText } from "./bounded-read.js";
+import type { CompatSwitches, InstructionFile } from "./instruction-files.js";
+import { formatInstructions, type LoadedInstructions, loadInstructions } from "./instructions.js";
+import { findSkills, formatSkillsIndex, type Skill } from "./skills.js";
 
 export interface AssembleOptions {
   cwd: string;
@@ -13,40 +14,55 @@ export interface AssembleOptions {
   /** `--system <text>` */
   extraSystem?: string;
   toolNames: string[];
+  /** The user's home folder (`~/.claude/…`, `@~/…` imports); HOME from the environment. */
+  userHome?: string;
+  /** R-WF-5: reading Claude Code's and other agents' files (default: both on). */
+  compat?: CompatSwitches;
 }
 
-const normalize = (text: string) =>
-  text
-    .replace(/^\uFEFF/, "")
-    .replace(/\r\n?/g, "\n")
-    .trim();
-
-function readAgentsMd(cwd: string): string | null {
-  try {
-    const text = normalize(readFileSync(join(cwd, "AGENTS.md"), "utf8"));
-    return text.length > 0 ? text : null;
-  } catch {
-    return null;
-  }
+export interface AssembledPrompt {
+  text: string;
+  warnings: string[];
+  /** Every instruction file loaded, in prompt order (for `/context` and the record). */
+  instructions: LoadedInstructions;
+  skills: Skill[];
 }
 
-/** Same as assembleSystemPrompt, plus warnings about skills that could not be read. */
+/** The prompt with what it was made of, and notices about files that could not be used. */
+export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPrompt {
+  const compat = opts.compat ?? { claude: true, agents: true };
+  const sections = [basePrompt(opts.cwd, opts.toolNames)];
+  const instructions = loadInstructions({ cwd: opts.cwd, home: opts.home, userHome: opts.userHome, compat });
+  const formatted = formatInstructions(instructions.files);
+  if (formatted.text) sections.push(formatted.text);
+  const extra = opts.extraSystem !== undefined ? normalizeText(opts.extraSystem) : "";
+  if (extra) sections.push(`# Additional instructions\n\n${extra}`);
+  const { skills, warnings } = findSkills({
+    cwd: opts.cwd,
+    home: opts.home,
+    userHome: opts.userHome,
+    compat,
+  });
+  if (skills.length > 0) sections.push(formatSkillsIndex(skills));
+  return {
+    text: `${sections.join("\n\n")}\n`,
+    warnings: [...instructions.warnings, ...formatted.warnings, ...warnings],
+    instructions,
+    skills,
+  };
+}
+
+/** Same as assembleSystemPrompt, plus warnings about files that could not be read. */
 export function assembleSystemPromptWithWarnings(opts: AssembleOptions): {
   text: string;
   warnings: string[];
 } {
-  const sections = [basePrompt(opts.cwd, opts.toolNames)];
-  const agents = readAgentsMd(opts.cwd);
-  if (agents) {
-    sections.push(`# Project instructions (from AGENTS.md in the workspace)\n\n${agents}`);
-  }
-  const extra = opts.extraSystem !== undefined ? normalize(opts.extraSystem) : "";
-  if (extra) sections.push(`# Additional instructions\n\n${extra}`);
-  const { skills, warnings } = findSkills({ cwd: opts.cwd, home: opts.home });
-  if (skills.length > 0) sections.push(formatSkillsIndex(skills));
-  return { text: `${sections.join("\n\n")}\n`, warnings };
+  const { text, warnings } = assembleSystemPromptParts(opts);
+  return { text, warnings };
 }
 
 export function assembleSystemPrompt(opts: AssembleOptions): string {
-  return assembleSystemPromptWithWarnings(opts).text;
+  return assembleSystemPromptParts(opts).text;
 }
+
+export type { CompatSwitches, InstructionFile };

@@ -1,47 +1,47 @@
-// The skills index (SPEC §8): name, description and path of each SKILL.md under
-// `<cwd>/.tern/skills/*/` and `$TERN_HOME/skills/*/`. Only the front matter is read; the body
-// stays on disk until the model reads it.
+// Skills (R-WF-2, the index of SPEC §8): each `<root>/<name>/SKILL.md` under `.tern/skills`,
+// `$TERN_HOME/skills`, `.claude/skills`, `~/.claude/skills` and `.agents/skills`. The index
+// carries name, description and path (front matter only); the body stays on disk until the
+// model reads it or the person runs `/skill:<name>`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-
-// yaml is required on the first front matter only (and kept out of the bundle, see
-// scripts/build.mjs): most workspaces have no skills, and it would be a third of the start path.
-let parseYaml: ((text: string) => unknown) | undefined;
-function parse(text: string): unknown {
-  parseYaml ??= (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse;
-  return parseYaml(text);
-}
+import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import type { CompatSwitches } from "./instruction-files.js";
 
 export interface Skill {
   name: string;
   description: string;
   /** Absolute path of the SKILL.md. */
   path: string;
+  argumentHint?: string;
+  allowedTools?: string[];
+  model?: string;
 }
 
-const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+export interface SkillRoots {
+  cwd: string;
+  home: string;
+  /** The user's home folder (`~/.claude/skills`); HOME from the environment. */
+  userHome?: string;
+  compat?: CompatSwitches;
+}
+
 const MAX_DESCRIPTION = 600;
 
-const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-
 function readSkill(path: string, dirName: string): { skill?: Skill; warning?: string } {
-  const text = readFileSync(path, "utf8");
-  const match = FRONT_MATTER.exec(text);
-  if (!match) return { skill: { name: dirName, description: "", path } };
-  let meta: unknown;
-  try {
-    meta = parse(match[1]);
-  } catch (e) {
-    return {
-      warning: `${path}: front matter is not valid YAML (${oneLine((e as Error).message)}); skill skipped`,
-    };
-  }
-  const data = (typeof meta === "object" && meta !== null ? meta : {}) as Record<string, unknown>;
-  const name = typeof data.name === "string" && data.name.trim() ? oneLine(data.name) : dirName;
-  let description = typeof data.description === "string" ? oneLine(data.description) : "";
+  const parsed = splitFrontMatter(readFileSync(path, "utf8"));
+  if (!parsed.ok) return { warning: `${path}: ${parsed.error}; skill skipped` };
+  const data = parsed.data;
+  const name = textField(data, "name") || dirName;
+  let description = textField(data, "description");
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 1)}…`;
-  return { skill: { name, description, path } };
+  const skill: Skill = { name, description, path };
+  const hint = textField(data, "argument-hint");
+  if (hint) skill.argumentHint = hint;
+  const tools = listField(data, "allowed-tools");
+  if (tools.length) skill.allowedTools = tools;
+  const model = textField(data, "model");
+  if (model) skill.model = model;
+  return { skill };
 }
 
 function scan(root: string, skills: Skill[], warnings: string[]): void {
@@ -68,15 +68,29 @@ function scan(root: string, skills: Skill[], warnings: string[]): void {
   }
 }
 
-/** Workspace skills win over home skills of the same name; the result is sorted by name, then path. */
-export function findSkills(opts: { cwd: string; home: string }): { skills: Skill[]; warnings: string[] } {
+/** The skill folders in precedence order: project before user, tern's before Claude's and others'. */
+export function skillRoots(opts: SkillRoots): string[] {
+  const compat = opts.compat ?? { claude: true, agents: true };
+  const roots = [join(opts.cwd, ".tern", "skills"), join(opts.home, "skills")];
+  if (compat.claude) {
+    roots.push(join(opts.cwd, ".claude", "skills"));
+    if (opts.userHome) roots.push(join(opts.userHome, ".claude", "skills"));
+  }
+  if (compat.agents) roots.push(join(opts.cwd, ".agents", "skills"));
+  return roots;
+}
+
+/** The first folder naming a skill wins; the result is sorted by name. */
+export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: string[] } {
   const warnings: string[] = [];
-  const workspace: Skill[] = [];
-  const home: Skill[] = [];
-  scan(join(opts.cwd, ".tern", "skills"), workspace, warnings);
-  scan(join(opts.home, "skills"), home, warnings);
-  const names = new Set(workspace.map((s) => s.name));
-  const skills = [...workspace, ...home.filter((s) => !names.has(s.name))];
+  const skills: Skill[] = [];
+  const names = new Set<string>();
+  for (const root of skillRoots(opts)) {
+    const found: Skill[] = [];
+    scan(root, found, warnings);
+    for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
+    for (const s of found) names.add(s.name);
+  }
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.path < b.path ? -1 : 1));
   return { skills, warnings };
 }

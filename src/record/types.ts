@@ -44,6 +44,13 @@ export interface ContextRecord extends RecordBase {
   type: "context";
   system: string;
   tools: ToolSpec[];
+  /** What the system prompt was made of (R-WF-1): instruction files and skills, with token estimates. */
+  sources?: ContextSource[];
+}
+export interface ContextSource {
+  kind: "instructions" | "skill";
+  path: string;
+  tokens: number;
 }
 export interface UserPromptRecord extends RecordBase {
   type: "user_prompt";

@@ -4,6 +4,8 @@
 export interface TextPart {
   type: "text";
   text: string;
+  /** A whole file `@path` attached (R-WF-4): counts as a read of it for read-before-edit. */
+  attached?: { path: string; mtimeMs: number };
 }
 
 /** An image travels as base64 data; `ref` names its stored attachment (content hash) when there is one. */

@@ -60,7 +60,8 @@ describe("hooks", () => {
     expect(results.find((r) => r.id === "c1")).toMatchObject({ outcome: "denied" });
     expect(results.find((r) => r.id === "c1").content).toContain("rm -rf is not allowed here");
     expect(results.find((r) => r.id === "c2")).toMatchObject({ outcome: "ok" });
-    const [first] = received("guard");
+    // The batch's hooks run side by side: find the run for c1.
+    const first = received("guard").find((r) => r.tool_use_id === "c1");
     const sessionId = run.events.find((ev) => ev.type === "session").id;
     expect(first).toMatchObject({
       session_id: sessionId,

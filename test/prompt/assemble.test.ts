@@ -51,7 +51,7 @@ describe("assembleSystemPrompt (SPEC §8)", () => {
     });
     const base = text.indexOf("You are tern");
     const agents = text.indexOf(
-      "# Project instructions (from AGENTS.md in the workspace)\n\nRun `npm test` before finishing.",
+      `# Project instructions (from AGENTS.md in the workspace)\nFile: ${join(dirs.workspace, "AGENTS.md")}\n\nRun \`npm test\` before finishing.`,
     );
     const extra = text.indexOf("# Additional instructions\n\nAnswer in French.");
     const skills = text.indexOf("# Skills");

@@ -21,6 +21,8 @@ export interface TurnInput {
   output?: OutputContract;
   /** Notes committed right after the prompt (what hooks added to the context, R-HOOK-2). */
   notes?: string[];
+  /** A custom command's `allowed-tools` (R-WF-2): allow rules for this turn only. */
+  allow?: string[];
 }
 
 /** What a model call needs from the loop: count each attempt, add each usage report. */

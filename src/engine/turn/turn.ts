@@ -10,6 +10,7 @@ import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
 import { sumUsage, type Usage } from "../../vocab/usage.js";
+import type { ToolCall } from "../../vocab/messages.js";
 import { writeUnbilled } from "../../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
@@ -20,7 +21,33 @@ export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal
       ...input,
       content: [...input.content, { type: "text", text: schemaInstruction(input.output.schema) }],
     };
-  return runTurnLoop(turnPorts(core, schema), input, signal);
+  const ports = turnPorts(core, schema);
+  const { beginTurn, endYoloOnce } = ports;
+  const turnInput = input;
+  ports.beginTurn = () => {
+    beginTurn();
+    startPromptExtras(core, turnInput);
+  };
+  ports.endYoloOnce = () => {
+    endYoloOnce();
+    if (turnInput.allow?.length) core.policy.setTurnAllow([]);
+  };
+  return runTurnLoop(ports, input, signal);
+}
+
+/**
+ * What the prompt brings for its own turn: a whole file attached with `@path` counts as read
+ * (R-WF-4), and a custom command's `allowed-tools` allow those calls (R-WF-2).
+ */
+function startPromptExtras(core: SessionCore, input: TurnInput): void {
+  for (const part of input.content)
+    if (part.type === "text" && part.attached)
+      core.readTracker.markRead(part.attached.path, part.attached.mtimeMs);
+  if (input.allow?.length) {
+    const unused = core.policy.setTurnAllow(input.allow);
+    if (unused.length)
+      core.publish({ type: "notice", text: `allowed-tools not understood, ignored: ${unused.join(", ")}` });
+  }
 }
 
 export function turnPorts(core: SessionCore, responseSchema?: Record<string, unknown>): TurnPorts {
@@ -55,7 +82,11 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     noteTodoUse: (used) => core.todos.noteUse(used),
     stream: (round, signal, deadline, hooks) =>
       streamRound(core, round, signal, deadline, hooks, responseSchema),
-    runBatch: (turn, calls, signal) => runToolBatch(core, turn, calls, signal),
+    runBatch: async (turn, calls, signal) => {
+      const results = await runToolBatch(core, turn, calls, signal);
+      addInstructionNotes(core, turn, calls);
+      return results;
+    },
     overBudget: () => overBudget(core),
     // Loaded when a context first needs shrinking: most runs never get there.
     compact: async (why, signal, hooks) => {
@@ -70,6 +101,17 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     syncTools: core.syncTools,
     stopHook: core.hookPoints ? (active) => core.hookPoints!.stopRequested(active) : undefined,
   };
+}
+
+/** R-WF-1: a folder's instruction file joins after the results of the first call that touched it. */
+function addInstructionNotes(core: SessionCore, turn: number, calls: ToolCall[]): void {
+  const notes = core.instructionNotes;
+  if (!notes) return;
+  for (const note of notes.after(calls)) {
+    core.commit({ type: "notice", turn, text: note.text });
+    core.publish({ type: "notice", text: `instructions loaded: ${note.path}` });
+  }
+  for (const text of notes.warnings()) core.publish({ type: "notice", text });
 }
 
 /**

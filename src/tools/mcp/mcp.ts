@@ -3,6 +3,7 @@
 // engine waits for servers still starting (each at most its `startTimeoutSeconds`) before a
 // model request. A server that fails to start is a notice naming its own reason, never a crash;
 // `/mcp` shows the state of each and reconnects one.
+import { listAllPrompts, type McpPrompt, promptText } from "./mcp-prompts.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSetConfig } from "../../config/types.js";
 import { makeMcpTool } from "./mcp-call.js";
@@ -155,6 +156,25 @@ export class ToolSets {
     }
     await server.renewing;
     return server.conn ?? server.reason ?? server.state;
+  }
+
+  /** The prompts of every ready server (R-WF-2); a server that fails to list them is left out. */
+  async prompts(): Promise<McpPrompt[]> {
+    const lists = await Promise.all(
+      this.servers.map((s) =>
+        s.state === "ready" && s.conn
+          ? listAllPrompts(s.conn.client, s.config.name, s.config.timeoutSeconds * 1000).catch(() => [])
+          : [],
+      ),
+    );
+    return lists.flat();
+  }
+
+  /** One prompt's text, its arguments by position. */
+  async prompt(prompt: McpPrompt, words: readonly string[]): Promise<string> {
+    const server = this.servers.find((s) => s.config.name === prompt.set);
+    if (!server?.conn) throw new Error(`tool set '${prompt.set}' is not running`);
+    return promptText(server.conn.client, prompt, words, server.config.timeoutSeconds * 1000);
   }
 
   names(): string[] {

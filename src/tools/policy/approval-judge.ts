@@ -24,13 +24,20 @@ import { parseShell } from "../shell/shell-parse.js";
 import { readLiteralLine } from "./literal-line.js";
 import { literalRedirectConcerns } from "./literal-redirects.js";
 
-/** A policy's rules, parsed once per policy (the texts were checked when it was made). */
-const parsedRules = new WeakMap<PolicyState, { allow: Rule[]; deny: Rule[] }>();
+/**
+ * A policy's rules, parsed once per policy and again when its allow list is replaced (a custom
+ * command's turn rules, R-WF-2); the texts were checked when they were set.
+ */
+const parsedRules = new WeakMap<PolicyState, { from: string[]; allow: Rule[]; deny: Rule[] }>();
 
 function rulesOf(state: PolicyState): { allow: Rule[]; deny: Rule[] } {
   let rules = parsedRules.get(state);
-  if (!rules) {
-    rules = { allow: parseRules(state.allow, "allow"), deny: parseRules(state.deny, "deny") };
+  if (!rules || rules.from !== state.allow) {
+    rules = {
+      from: state.allow,
+      allow: parseRules(state.allow, "allow"),
+      deny: parseRules(state.deny, "deny"),
+    };
     parsedRules.set(state, rules);
   }
   return rules;

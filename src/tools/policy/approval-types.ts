@@ -36,7 +36,8 @@ export interface ApprovalPolicyOptions {
 export interface PolicyState {
   mode: PermissionMode;
   yoloOnce: boolean;
-  readonly allow: string[];
+  /** The configured rules, plus a custom command's `allowed-tools` while its turn runs. */
+  allow: string[];
   readonly deny: string[];
   readonly cwd: string;
   readonly realCwd: string;

@@ -37,6 +37,8 @@ function checkRules(texts: string[], which: string): string[] {
 
 export class ApprovalPolicy {
   private readonly state: PolicyState;
+  /** The configured allow rules, which a turn's own rules (`setTurnAllow`) add to. */
+  private readonly configAllow: string[];
 
   constructor(opts: ApprovalPolicyOptions) {
     this.state = {
@@ -51,6 +53,17 @@ export class ApprovalPolicy {
       pathGrants: new Set(),
       bashGrants: new Set(),
     };
+    this.configAllow = this.state.allow;
+  }
+
+  /**
+   * A custom command's `allowed-tools` (R-WF-2): these rules allow calls for the turn the command
+   * runs; `[]` ends them. Deny rules still win. Returns the rules that are not valid, unused.
+   */
+  setTurnAllow(rules: readonly string[]): string[] {
+    const valid = rules.filter((r) => describeRuleError(r) === null);
+    this.state.allow = valid.length > 0 ? [...this.configAllow, ...valid] : this.configAllow;
+    return rules.filter((r) => !valid.includes(r));
   }
 
   decide(call: ApprovalCall): ApprovalDecision {

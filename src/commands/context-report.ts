@@ -1,0 +1,71 @@
+// `/context` (R-UI-24): what fills the model context, with token estimates (chars / 4, the way
+// compaction estimates): the system prompt and its instruction files (R-WF-1) and skills index,
+// the tool definitions, and the history since the last `/clear` — read from the record's latest
+// `context` line and the lines after it, so it shows what was sent, not what is on disk now.
+import type { TranscriptLine } from "../engine/session.js";
+import type { SlashCommand } from "./host.js";
+
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+function textOf(content: readonly { type: string; text?: string }[]): number {
+  return content.reduce((n, p) => n + (p.type === "text" ? (p.text?.length ?? 0) : 0), 0);
+}
+
+/** Characters of history in the record after the last `/clear`, compacted ranges counted as their summaries. */
+function historyChars(lines: readonly TranscriptLine[]): number {
+  let start = 0;
+  lines.forEach((l, i) => {
+    if (l.type === "cleared") start = i + 1;
+  });
+  const replaced = new Set<number>();
+  let chars = 0;
+  for (const l of lines.slice(start))
+    if (l.type === "compaction" && l.stage === "summarize") {
+      for (const m of lines) if (m.seq >= l.fromSeq && m.seq <= l.toSeq) replaced.add(m.seq);
+      chars += l.summary?.length ?? 0;
+    }
+  for (const l of lines.slice(start)) {
+    if (replaced.has(l.seq)) continue;
+    if (l.type === "user_prompt" || l.type === "tool_result") chars += textOf(l.content);
+    else if (l.type === "assistant_message")
+      chars += l.text.length + JSON.stringify(l.toolCalls ?? []).length;
+    else if (l.type === "notice") chars += l.text.length;
+  }
+  return chars;
+}
+
+export function contextText(lines: readonly TranscriptLine[]): string {
+  const context = lines.findLast((l) => l.type === "context");
+  if (context?.type !== "context") return "no context yet";
+  const out = [
+    `system prompt  ~${tokens(context.system.length)} tokens`,
+    `tools (${context.tools.length})  ~${tokens(JSON.stringify(context.tools).length)} tokens`,
+  ];
+  const sources = context.sources ?? [];
+  const files = sources.filter((s) => s.kind === "instructions");
+  out.push(files.length ? "instruction files:" : "instruction files: none");
+  for (const f of files) out.push(`  ${f.path}  ~${f.tokens} tokens`);
+  const skills = sources.filter((s) => s.kind === "skill");
+  out.push(
+    skills.length
+      ? `skills index (${skills.length})  ~${skills.reduce((n, s) => n + s.tokens, 0)} tokens`
+      : "skills index: none",
+  );
+  const notes = lines.filter(
+    (l) => l.type === "notice" && l.text.startsWith("# Project instructions (from "),
+  );
+  for (const n of notes)
+    if (n.type === "notice")
+      out.push(
+        `  joined later: ${/\nFile: ([^\n]+)/.exec(n.text)?.[1] ?? "?"}  ~${tokens(n.text.length)} tokens`,
+      );
+  out.push(`history  ~${tokens(historyChars(lines))} tokens`);
+  return out.join("\n");
+}
+
+export const contextCommand: SlashCommand = {
+  name: "/context",
+  description: "what fills the context: system prompt, tools, instruction files, skills, history",
+  timing: "now",
+  run: (host) => host.print(contextText(host.session.transcript())),
+};

@@ -1,0 +1,136 @@
+// Custom commands of R-WF-2: each markdown file under `.tern/commands`, `.claude/commands`,
+// `$TERN_HOME/commands` and `~/.claude/commands` (in that precedence: project over user, tern's
+// folders over Claude's) is a slash command named after its path, a subfolder giving a namespace
+// (`commands/git/pr.md` is `/git:pr`). Claude Code's front matter: `description`,
+// `argument-hint`, `model`, `allowed-tools`; without a description, the body's first line.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import { readTextBounded, UnreadableFile } from "./bounded-read.js";
+import type { CompatSwitches } from "./instruction-files.js";
+
+export interface CustomCommand {
+  /** `/name` or `/ns:name`. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  model?: string;
+  allowedTools: string[];
+  /** The prompt text (front matter removed). */
+  body: string;
+  /** Absolute path of the file. */
+  path: string;
+  scope: "project" | "user";
+}
+
+export interface CommandRoots {
+  cwd: string;
+  home: string;
+  userHome?: string;
+  compat: CompatSwitches;
+}
+
+/** A command file is read whole up to this; past it the file is refused with a notice. */
+const MAX_COMMAND_BYTES = 256 * 1024;
+const MAX_DEPTH = 4;
+const SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
+
+export function commandRoots(opts: CommandRoots): { dir: string; scope: "project" | "user" }[] {
+  const roots: { dir: string; scope: "project" | "user" }[] = [
+    { dir: join(opts.cwd, ".tern", "commands"), scope: "project" },
+  ];
+  if (opts.compat.claude) roots.push({ dir: join(opts.cwd, ".claude", "commands"), scope: "project" });
+  roots.push({ dir: join(opts.home, "commands"), scope: "user" });
+  if (opts.compat.claude && opts.userHome)
+    roots.push({ dir: join(opts.userHome, ".claude", "commands"), scope: "user" });
+  return roots;
+}
+
+function markdownFiles(
+  dir: string,
+  prefix: string[],
+  depth: number,
+  out: { path: string; parts: string[] }[],
+): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(path);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) {
+      if (depth < MAX_DEPTH && SEGMENT.test(entry)) markdownFiles(path, [...prefix, entry], depth + 1, out);
+    } else if (entry.endsWith(".md")) out.push({ path, parts: [...prefix, entry.slice(0, -3)] });
+  }
+}
+
+function firstLine(body: string): string {
+  const line = body.split("\n").find((l) => l.trim()) ?? "";
+  const text = line.replace(/^#+\s*/, "").trim();
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+}
+
+function readCommand(path: string, name: string, scope: "project" | "user"): CustomCommand | string {
+  let read: ReturnType<typeof readTextBounded>;
+  try {
+    read = readTextBounded(path, MAX_COMMAND_BYTES + 1);
+  } catch (e) {
+    if (e instanceof UnreadableFile) return `${path}: ${e.message}; command ${name} skipped`;
+    throw e;
+  }
+  if (!read) return `${path}: cannot read it; command ${name} skipped`;
+  if (read.size > MAX_COMMAND_BYTES)
+    return `${path}: ${Math.round(read.size / 1024)} KB is over the ${MAX_COMMAND_BYTES / 1024} KB a command file may hold; command ${name} skipped`;
+  const parsed = splitFrontMatter(read.text.replace(/\r\n?/g, "\n"));
+  if (!parsed.ok) return `${path}: ${parsed.error}; command ${name} skipped`;
+  const body = parsed.body.trim();
+  const command: CustomCommand = {
+    name,
+    description: textField(parsed.data, "description") || firstLine(body) || "custom command",
+    allowedTools: listField(parsed.data, "allowed-tools"),
+    body,
+    path,
+    scope,
+  };
+  const hint = textField(parsed.data, "argument-hint");
+  if (hint) command.argumentHint = hint;
+  const model = textField(parsed.data, "model");
+  if (model) command.model = model;
+  return command;
+}
+
+/** The commands of every folder, the first folder naming a command winning; notices for bad files. */
+export function findCustomCommands(opts: CommandRoots): { commands: CustomCommand[]; warnings: string[] } {
+  const commands: CustomCommand[] = [];
+  const warnings: string[] = [];
+  const names = new Set<string>();
+  for (const root of commandRoots(opts)) {
+    const files: { path: string; parts: string[] }[] = [];
+    markdownFiles(root.dir, [], 0, files);
+    for (const file of files) {
+      const name = `/${file.parts.join(":")}`;
+      if (names.has(name)) continue;
+      if (!file.parts.every((p) => SEGMENT.test(p))) {
+        warnings.push(
+          `${file.path}: ${name} is not a command name (letters, digits, '.', '_', '-'); skipped`,
+        );
+        continue;
+      }
+      const read = readCommand(file.path, name, root.scope);
+      if (typeof read === "string") warnings.push(read);
+      else {
+        commands.push(read);
+        names.add(name);
+      }
+    }
+  }
+  return { commands, warnings };
+}

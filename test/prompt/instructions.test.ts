@@ -1,0 +1,87 @@
+// Instruction files (R-WF-1) as read: the name chosen per folder (AGENTS.md, else CLAUDE.md, else
+// GEMINI.md, as compat allows), `@` imports (depth, escapes, code, diamonds, cycles), the cap.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { importTokens } from "../../src/prompt/instruction-files.js";
+import { formatInstructions, loadInstructions } from "../../src/prompt/instructions.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+beforeEach(() => {
+  dirs = makeTempDirs();
+  mkdirSync(join(dirs.workspace, ".git"));
+});
+afterEach(() => dirs.cleanup());
+
+const BOTH = { claude: true, agents: true };
+const load = (compat = BOTH) => loadInstructions({ cwd: dirs.workspace, home: dirs.home, compat });
+const write = (rel: string, text: string) => {
+  const path = join(dirs.workspace, rel);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+};
+
+describe("instruction files", () => {
+  it("takes AGENTS.md, else CLAUDE.md, else GEMINI.md; compat switches the others off", () => {
+    const gemini = write("GEMINI.md", "gemini rules");
+    expect(load().files.map((f) => f.path)).toEqual([gemini]);
+    expect(load({ claude: true, agents: false }).files).toEqual([]);
+    const claude = write("CLAUDE.md", "claude rules");
+    expect(load().files.map((f) => f.path)).toEqual([claude]);
+    expect(load({ claude: false, agents: true }).files.map((f) => f.path)).toEqual([gemini]);
+    const agents = write("AGENTS.md", "own rules");
+    expect(load({ claude: false, agents: false }).files.map((f) => f.path)).toEqual([agents]);
+  });
+
+  it("reads each import once (a diamond is no cycle) and stops past five levels with a notice", () => {
+    write("AGENTS.md", "@a.md @b.md");
+    write("a.md", "@shared.md");
+    write("b.md", "@shared.md");
+    write("shared.md", "@l2.md");
+    write("l2.md", "@l3.md");
+    write("l3.md", "@l4.md");
+    write("l4.md", "@l5.md");
+    write("l5.md", "@l6.md");
+    write("l6.md", "too deep");
+    const { files, warnings } = load();
+    expect(files.map((f) => f.path.slice(dirs.workspace.length + 1))).toEqual([
+      "AGENTS.md",
+      "a.md",
+      "shared.md",
+      "l2.md",
+      "l3.md",
+      "l4.md",
+      "b.md",
+    ]);
+    expect(warnings).toEqual([
+      `${join(dirs.workspace, "l4.md")}: import @l5.md is more than 5 levels deep; not loaded`,
+    ]);
+  });
+
+  it("refuses an import that leaves the repository, workspace and TERN_HOME; TERN_HOME's own files may be imported", () => {
+    writeFileSync(join(dirs.root, "outside.md"), "OUTSIDE");
+    writeFileSync(join(dirs.home, "mine.md"), "MINE");
+    write("AGENTS.md", `@../outside.md and @${join(dirs.home, "mine.md")} and @nobody`);
+    const { files, warnings } = load();
+    expect(files.map((f) => f.text)).toEqual([expect.stringContaining("@../outside.md"), "MINE"]);
+    expect(warnings).toEqual([
+      `${join(dirs.workspace, "AGENTS.md")}: import @../outside.md is outside the repository, workspace and TERN_HOME; not loaded`,
+    ]);
+  });
+
+  it("finds no import in code spans or fenced blocks, and trims sentence punctuation", () => {
+    expect(importTokens("see @a.md, `@b.md` and\n```\n@c.md\n```\n@d.md.")).toEqual(["a.md", "d.md"]);
+    expect(importTokens("mail me at x@y.com or @alice")).toEqual(["alice"]);
+  });
+
+  it("keeps the whole within 64 KB and names what it cut and left out", () => {
+    const big = write("AGENTS.md", "a".repeat(80 * 1024));
+    const { files } = load();
+    const later = { path: "/later.md", label: "Later", text: "later" };
+    const { text, warnings } = formatInstructions([...files, later]);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024 + 200);
+    expect(warnings).toEqual([`instruction files are over 64 KB: ${big} was cut; not loaded: /later.md`]);
+  });
+});
