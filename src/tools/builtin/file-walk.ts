@@ -1,15 +1,13 @@
-// File listing for grep and glob: fast-glob plus `.gitignore` rules (the `ignore` package),
-// never descending into `.git` or `node_modules`.
-import { readFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
-import type { Options as GlobOptions } from "fast-glob";
-import ignore, { type Ignore } from "ignore";
+// File listing for grep, glob and `@file`: ripgrep's walk when `rg` is on the PATH, else the
+// built-in walk (tree-walk.ts) under the same rules, then the glob matched here (picomatch, dot
+// files included) so both engines pick exactly the same files.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../paths.js";
-
-// fast-glob (with micromatch) is loaded on the first glob/grep call: a third of the bundle's
-// start path otherwise, for runs that may never list files.
-const loadFastGlob = () => import("fast-glob");
-let fastGlob: ReturnType<typeof loadFastGlob> | undefined;
+import { IGNORE_FILES } from "./ignore-rules.js";
+import { ripgrepPath, runRipgrep } from "./ripgrep.js";
+import { walkTree, WalkStopped } from "./tree-walk.js";
 
 /** Limits of one listing: a walk of `/` or a symlink loop must not hang tern or outlive a cancel (R-TOOL-6). */
 export interface ListBounds {
@@ -31,83 +29,11 @@ export class ListingStopped extends Error {
   }
 }
 
-const DEFAULT_BOUNDS = { timeoutMs: 20_000, maxEntries: 200_000 };
+/** R-BIG-1: nothing a tool lists or searches holds a turn past 10 s. */
+export const LISTING_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_ENTRIES = 400_000;
 
-async function fg(pattern: string, options: GlobOptions, bounds: ListBounds = {}): Promise<string[]> {
-  fastGlob ??= loadFastGlob();
-  const stream = (await fastGlob).default.stream(pattern, options) as NodeJS.ReadableStream & {
-    destroy(): void;
-  };
-  const maxEntries = bounds.maxEntries ?? DEFAULT_BOUNDS.maxEntries;
-  return new Promise<string[]>((resolve, reject) => {
-    const out: string[] = [];
-    const stop = (err?: Error) => {
-      clearTimeout(timer);
-      bounds.signal?.removeEventListener("abort", onAbort);
-      stream.destroy();
-      if (err) reject(err);
-      else resolve(out);
-    };
-    const timer = setTimeout(
-      () => stop(new ListingStopped("timeout")),
-      bounds.timeoutMs ?? DEFAULT_BOUNDS.timeoutMs,
-    );
-    const onAbort = () => stop(new ListingStopped("cancelled"));
-    if (bounds.signal?.aborted) return stop(new ListingStopped("cancelled"));
-    bounds.signal?.addEventListener("abort", onAbort, { once: true });
-    stream.on("data", (entry: unknown) => {
-      out.push(String(entry));
-      if (out.length > maxEntries) stop(new ListingStopped("too_many"));
-    });
-    stream.on("error", (err: Error) => stop(err));
-    stream.on("end", () => stop());
-  });
-}
-
-const ALWAYS_SKIPPED = ["**/.git/**", "**/node_modules/**"];
-
-interface IgnoreScope {
-  /** Folder of the .gitignore, relative to the root, "" for the root itself. */
-  dir: string;
-  rules: Ignore;
-}
-
-/** Loads every `.gitignore` under `root`; each applies to the paths below its folder. */
-async function loadGitignores(root: string, bounds: ListBounds): Promise<IgnoreScope[]> {
-  const found = await fg(
-    "**/.gitignore",
-    { cwd: root, dot: true, ignore: ALWAYS_SKIPPED, suppressErrors: true },
-    bounds,
-  );
-  const scopes: IgnoreScope[] = [];
-  for (const rel of found.sort()) {
-    try {
-      const text = await readFile(join(root, rel), "utf8");
-      const dir = dirname(rel);
-      scopes.push({ dir: dir === "." ? "" : dir, rules: ignore().add(text) });
-    } catch {
-      // An unreadable .gitignore only means fewer files are hidden.
-    }
-  }
-  return scopes;
-}
-
-function ignoredBy(scopes: IgnoreScope[], relToRoot: string): boolean {
-  for (const s of scopes) {
-    if (s.dir === "") {
-      if (s.rules.ignores(relToRoot)) return true;
-    } else if (relToRoot.startsWith(`${s.dir}/`)) {
-      if (s.rules.ignores(relToRoot.slice(s.dir.length + 1))) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * Absolute paths of the files under `base` matching `pattern`, sorted, without gitignored
- * ones. The workspace's ignore files apply when `base` lies inside it.
- */
-/** Brace alternatives a pattern may expand to; expansion runs synchronously and cannot be cancelled. */
+/** Brace alternatives a pattern may expand to (a guard kept from the glob library days). */
 const MAX_BRACE_EXPANSIONS = 1024;
 
 /** How many patterns `{a,b}` groups and `{1..9}` ranges multiply a glob into (an upper estimate). */
@@ -133,29 +59,108 @@ export function braceExpansions(pattern: string): number {
 
 const code = (bound: string) => (/^-?\d+$/.test(bound) ? Number(bound) : bound.charCodeAt(0));
 
+type Picomatch = typeof import("picomatch");
+// Required on first use from the installed package (see tools/policy/rules.ts for why).
+let picomatch: Picomatch | undefined;
+function loadPicomatch(): Picomatch {
+  picomatch ??= createRequire(import.meta.url)("picomatch") as Picomatch;
+  return picomatch;
+}
+
+/** A glob as a folder to walk and a matcher for paths relative to it. */
+export interface GlobPlan {
+  dir: string;
+  matches(rel: string): boolean;
+  /** The last segment when it is `*.ext`-like: lets ripgrep skip other files early. */
+  nameGlob?: string;
+}
+
+export function planGlob(base: string, pattern: string): GlobPlan {
+  if (braceExpansions(pattern) > MAX_BRACE_EXPANSIONS)
+    throw new Error(
+      `the pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; use fewer {…} groups`,
+    );
+  const pm = loadPicomatch();
+  const cleaned = pattern.replace(/^(\.\/)+/, "");
+  const scan = pm.scan(cleaned);
+  // A static leading part (`src/`, `../x/`, an absolute folder) is walked directly.
+  const staticPart = scan.isGlob ? scan.base : dirname(cleaned) === "." ? "" : dirname(cleaned);
+  const rest = scan.isGlob ? scan.glob : cleaned.slice(staticPart === "" ? 0 : staticPart.length + 1);
+  const dir = staticPart === "" ? base : isAbsolute(staticPart) ? staticPart : resolve(base, staticPart);
+  const isMatch = pm(rest === "" ? "**" : rest, { dot: true });
+  const last = rest.slice(rest.lastIndexOf("/") + 1);
+  const nameGlob = /^\*\.[\w.{},-]+$/.test(last) && !rest.includes("\\") ? last : undefined;
+  return { dir, matches: (rel) => isMatch(rel), nameGlob };
+}
+
+/** Whether an ignore file in the folders from `root` down to `dir`'s parent would apply to `dir`. */
+function ancestorsHaveIgnoreFiles(root: string, dir: string): boolean {
+  for (let d = dirname(dir); isInside(root, d); d = dirname(d)) {
+    if (IGNORE_FILES.some((f) => existsSync(join(d, f)))) return true;
+    if (d === root || d === dirname(d)) break;
+  }
+  return false;
+}
+
+/**
+ * ripgrep, when it is on the PATH and its rules give the same answer here: it never reads the
+ * ignore files above the folder it searches, so those must not exist below the root.
+ */
+export function ripgrepFor(root: string, dir: string): string | undefined {
+  const rg = ripgrepPath();
+  if (!rg) return undefined;
+  return dir === root || !ancestorsHaveIgnoreFiles(root, dir) ? rg : undefined;
+}
+
+/** Every listed file under `dir` (relative to it), by ripgrep or the built-in walk; unsorted. */
+async function listAll(root: string, dir: string, bounds: ListBounds, nameGlob?: string): Promise<string[]> {
+  const deadline = Date.now() + (bounds.timeoutMs ?? LISTING_TIMEOUT_MS);
+  const maxEntries = bounds.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const rg = ripgrepFor(root, dir);
+  if (rg) {
+    const out: string[] = [];
+    const typeArgs = nameGlob ? ["--type-add", `tern:${nameGlob}`, "-t", "tern"] : [];
+    const outcome = await runRipgrep(rg, {
+      args: ["--files", ...typeArgs, "."],
+      cwd: dir,
+      deadline,
+      signal: bounds.signal,
+      separator: "\0",
+      onRecord: (rec) => {
+        if (out.length <= maxEntries) out.push(rec.startsWith("./") ? rec.slice(2) : rec);
+      },
+    });
+    if (outcome === "cancelled" || outcome === "timeout") throw new ListingStopped(outcome);
+    if (out.length > maxEntries) throw new ListingStopped("too_many");
+    if (outcome === "done") return out;
+    // rg failed to run: the built-in walk answers instead.
+  }
+  try {
+    return await walkTree(root, dir, { signal: bounds.signal, deadline, maxEntries });
+  } catch (err) {
+    if (err instanceof WalkStopped) throw new ListingStopped(err.why);
+    throw err;
+  }
+}
+
+/**
+ * Absolute paths of the files under `base` matching `pattern`, sorted, without ignored ones. The
+ * workspace's ignore files apply when `base` lies inside it.
+ */
 export async function listFiles(
   base: string,
   pattern: string,
   workspace: string,
   bounds: ListBounds = {},
 ): Promise<string[]> {
-  if (braceExpansions(pattern) > MAX_BRACE_EXPANSIONS)
-    throw new Error(
-      `the pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; use fewer {…} groups`,
-    );
-  const root = isInside(workspace, base) ? workspace : base;
-  const [files, scopes] = await Promise.all([
-    fg(
-      pattern,
-      { cwd: base, dot: true, onlyFiles: true, ignore: ALWAYS_SKIPPED, suppressErrors: true, absolute: true },
-      bounds,
-    ),
-    loadGitignores(root, bounds),
-  ]);
+  const plan = planGlob(base, pattern);
+  if (!existsSync(plan.dir)) return [];
+  const root = isInside(workspace, plan.dir) ? workspace : plan.dir;
+  const rels = await listAll(root, plan.dir, bounds, plan.nameGlob);
   const kept: string[] = [];
-  for (const abs of files) {
-    const rel = relative(root, abs).split(sep).join("/");
-    if (!ignoredBy(scopes, rel)) kept.push(abs);
-  }
+  for (const rel of rels) if (plan.matches(rel)) kept.push(join(plan.dir, rel));
   return kept.sort();
 }
+
+/** `/`-separated path of `abs` relative to `from`. */
+export const relPath = (from: string, abs: string) => relative(from, abs).split(sep).join("/");

@@ -1,4 +1,4 @@
-// glob: lists files matching a fast-glob pattern, gitignore-aware, sorted and capped.
+// glob: lists files matching a glob pattern (picomatch), ignore-aware, sorted and capped.
 import { stat } from "node:fs/promises";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
@@ -19,7 +19,7 @@ type Args = z.infer<ReturnType<typeof schema>>;
 
 export const globTool: Tool<Args> = {
   name: "glob",
-  description: "List files matching a glob pattern, sorted. Skips .gitignored files, .git and node_modules.",
+  description: "List files matching a glob pattern, sorted. Skips ignored (.gitignore, .ignore) files, .git and node_modules.",
   get schema() {
     return schema();
   },

@@ -1,19 +1,21 @@
-// grep: a JavaScript regex over the files under a folder, gitignore-aware, capped output.
+// grep: a JavaScript regex over the files under a folder, ignore-aware, capped output. ripgrep
+// searches when it is on the PATH and reads the pattern the same way (regex-translate.ts); the
+// built-in workers search otherwise. Either way the same lines come out, in path order.
 import { stat } from "node:fs/promises";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
-import { displayPath, resolvePath } from "../paths.js";
+import { displayPath, isInside, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
-import { listFiles } from "./file-walk.js";
+import { LISTING_TIMEOUT_MS, listFiles, planGlob, ripgrepFor } from "./file-walk.js";
+import { ripgrepSearch } from "./grep-ripgrep.js";
 import { searchFiles } from "./grep-search.js";
+import { readPattern } from "./regex-translate.js";
 import { fileKind } from "./safe-read.js";
 
 const MAX_MATCHES = 200;
 const MAX_LINE_CHARS = 300;
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-/** A search that takes longer is a runaway pattern or far too wide a search (R-TOOL-6). */
-const SEARCH_TIMEOUT_MS = 20_000;
 
 const schema = lazySchema(() =>
   z.object({
@@ -24,11 +26,31 @@ const schema = lazySchema(() =>
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
+interface Found {
+  matches: { path: string; line: number; text: string }[];
+  total: number;
+}
+
+function report(args: Args, cwd: string, base: string, found: Found): ReturnType<typeof ok> {
+  const shown = clip(JSON.stringify(args.pattern), 200);
+  if (found.total === 0) return ok(`No matches for ${shown} in ${displayPath(cwd, base)}.`);
+  const out = found.matches.map((m) => `${displayPath(cwd, m.path)}:${m.line}:${m.text}`);
+  if (found.total > out.length)
+    out.push(`… [${found.total - out.length} more matches not shown; narrow the pattern, path or glob]`);
+  return ok(out.join("\n"));
+}
+
+const timedOut = (pattern: string) =>
+  fail(
+    `grep stopped after ${LISTING_TIMEOUT_MS / 1000}s without finishing: the pattern ${clip(JSON.stringify(pattern), 200)} ` +
+      "may backtrack catastrophically (nested quantifiers such as (a+)+), or the search is too wide; simplify the pattern or narrow path/glob.",
+  );
+
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
-    "Search file contents with a JavaScript regex. Output lines are path:line:text. Skips .gitignored, " +
-    "binary, .git and node_modules files.",
+    "Search file contents with a JavaScript regex. Output lines are path:line:text. Skips ignored " +
+    "(.gitignore, .ignore), binary, .git and node_modules files.",
   get schema() {
     return schema();
   },
@@ -36,51 +58,69 @@ export const grepTool: Tool<Args> = {
   paths: (args) => [args.path ?? "."],
   async run(args, ctx) {
     try {
-      // Checked here for a clear error; the search itself compiles it again in its worker.
+      // Checked here for a clear error; the search compiles it again where it runs.
       new RegExp(args.pattern);
     } catch (err) {
       return fail(
         `Invalid regex ${clip(JSON.stringify(args.pattern), 200)}: ${clip(errorMessage(err), 300)}`,
       );
     }
+    const deadline = Date.now() + LISTING_TIMEOUT_MS;
     const base = resolvePath(ctx.cwd, args.path ?? ".");
+    const readings = readPattern(args.pattern);
     let files: string[];
     try {
       const st = await stat(base);
-      if (st.isDirectory())
-        files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, { signal: ctx.signal });
-      else if (st.isFile()) files = [base];
+      if (st.isDirectory()) {
+        const plan = planGlob(base, args.glob ?? "**/*");
+        const root = isInside(ctx.cwd, plan.dir) ? ctx.cwd : plan.dir;
+        const rg = readings && ripgrepFor(root, plan.dir);
+        if (rg) {
+          const found = await ripgrepSearch({
+            rg,
+            rust: readings.rust,
+            plan,
+            maxMatches: MAX_MATCHES,
+            maxLineChars: MAX_LINE_CHARS,
+            maxFileBytes: MAX_FILE_BYTES,
+            deadline,
+            signal: ctx.signal,
+          });
+          if (found.kind === "cancelled") return fail("cancelled");
+          if (found.kind === "timeout") return timedOut(args.pattern);
+          if (found.kind === "done") return report(args, ctx.cwd, base, found);
+          // ripgrep refused the pattern or failed: the built-in search answers.
+        }
+        files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, {
+          signal: ctx.signal,
+          timeoutMs: deadline - Date.now(),
+        });
+      } else if (st.isFile()) files = [base];
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
         return fail(`Path not found: ${displayPath(ctx.cwd, base)}`);
+      if ((err as Error).name === "ListingStopped" && (err as { why?: string }).why === "timeout")
+        return timedOut(args.pattern);
       return fail(`Cannot search ${displayPath(ctx.cwd, base)}: ${errorMessage(err)}`);
     }
     const outcome = await searchFiles(
       {
         pattern: args.pattern,
+        lineJs: readings?.lineJs,
+        literals: readings?.literals,
         files,
         maxMatches: MAX_MATCHES,
         maxLineChars: MAX_LINE_CHARS,
         maxFileBytes: MAX_FILE_BYTES,
       },
-      SEARCH_TIMEOUT_MS,
+      Math.max(0, deadline - Date.now()),
       ctx.signal,
     );
     if (outcome.kind === "cancelled") return fail("cancelled");
-    if (outcome.kind === "timeout") {
-      return fail(
-        `grep stopped after ${SEARCH_TIMEOUT_MS / 1000}s without finishing: the pattern ${clip(JSON.stringify(args.pattern), 200)} ` +
-          "may backtrack catastrophically (nested quantifiers such as (a+)+), or the search is too wide; simplify the pattern or narrow path/glob.",
-      );
-    }
+    if (outcome.kind === "timeout") return timedOut(args.pattern);
     if (outcome.kind === "failed") return fail(`grep failed: ${outcome.message}`);
-    const { total } = outcome;
-    const out = outcome.matches.map((m) => `${displayPath(ctx.cwd, files[m.file])}:${m.line}:${m.text}`);
-    if (total === 0)
-      return ok(`No matches for ${clip(JSON.stringify(args.pattern), 200)} in ${files.length} files.`);
-    if (total > out.length)
-      out.push(`… [${total - out.length} more matches not shown; narrow the pattern, path or glob]`);
-    return ok(out.join("\n"));
+    const matches = outcome.matches.map((m) => ({ path: files[m.file], line: m.line, text: m.text }));
+    return report(args, ctx.cwd, base, { matches, total: outcome.total });
   },
 };

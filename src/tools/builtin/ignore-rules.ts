@@ -1,0 +1,64 @@
+// The ignore rules of a folder walk, as ripgrep reads them: `.gitignore`, `.ignore` and
+// `.rgignore` in every folder, each applying below its folder; a deeper file decides before a
+// shallower one, `.rgignore` before `.ignore` before `.gitignore` in one folder, the last matching
+// line of a file wins (so `!negations` work). A folder holding `.git` starts a repository: the
+// `.gitignore` files above it no longer apply inside it (`.ignore` files still do).
+import { readFile } from "node:fs/promises";
+import ignore, { type Ignore } from "ignore";
+
+/** Read in this order, so the later ones (higher precedence) sit deeper in the chain. */
+export const IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"] as const;
+
+interface Scope {
+  /** Folder of the file relative to the walk's root, "" or ending in "/". */
+  dir: string;
+  rules: Ignore;
+  git: boolean;
+  /** The folder holds `.git`: gitignore scopes above this one stop applying. */
+  repoRoot: boolean;
+}
+
+export class IgnoreChain {
+  private constructor(private readonly scopes: readonly Scope[]) {}
+
+  static readonly empty = new IgnoreChain([]);
+
+  /** The chain for folder `dir` (relative to the root, "" or ending in "/"), given its entry names. */
+  async enter(dir: string, absDir: string, names: ReadonlySet<string>): Promise<IgnoreChain> {
+    const repoRoot = names.has(".git");
+    const added: Scope[] = [];
+    for (const file of IGNORE_FILES) {
+      if (!names.has(file)) continue;
+      try {
+        const text = await readFile(`${absDir}/${file}`, "utf8");
+        added.push({ dir, rules: ignore().add(text), git: file === ".gitignore", repoRoot });
+      } catch {
+        // An unreadable ignore file only means fewer files are hidden.
+      }
+    }
+    if (added.length === 0 && !repoRoot) return this;
+    // A repository root with no ignore file still cuts the gitignore chain above it.
+    if (added.length === 0) added.push({ dir, rules: ignore(), git: false, repoRoot });
+    return new IgnoreChain([...this.scopes, ...added]);
+  }
+
+  /** Whether `rel` (relative to the root, `/`-separated) is ignored; folders are judged as folders. */
+  ignores(rel: string, isDir: boolean): boolean {
+    let pastRepoRoot = false;
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const scope = this.scopes[i];
+      if (!(scope.git && pastRepoRoot)) {
+        const sub = rel.slice(scope.dir.length) + (isDir ? "/" : "");
+        try {
+          const verdict = scope.rules.test(sub);
+          if (verdict.ignored) return true;
+          if (verdict.unignored) return false;
+        } catch {
+          // A name the ignore package cannot judge is kept.
+        }
+      }
+      if (scope.repoRoot && (i === 0 || this.scopes[i - 1].dir !== scope.dir)) pastRepoRoot = true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,98 @@
+// ripgrep as the engine of grep and glob when it is on the PATH (R-BIG-1): its walk and search
+// are parallel native code. Invoked so that its rules are the built-in walk's rules: hidden files
+// included, `.git` and `node_modules` left out, no global or `.git/info/exclude` ignores, no ignore
+// files above the search folder (the caller falls back to the built-in walk where they would
+// matter), `.gitignore` honoured outside repositories too, no config file, no encoding sniffing.
+import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+
+const SAME_RULES = [
+  "--hidden",
+  "--no-config",
+  "--no-require-git",
+  "--no-ignore-parent",
+  "--no-ignore-global",
+  "--no-ignore-exclude",
+  "--no-messages",
+  "--null",
+  "-g",
+  "!.git",
+  "-g",
+  "!node_modules",
+];
+
+let found: { path: string | undefined; forPath: string | undefined } | undefined;
+
+/** The `rg` executable on the PATH, if any (looked up again only when PATH changes). */
+export function ripgrepPath(): string | undefined {
+  const path = process.env.PATH;
+  if (found && found.forPath === path) return found.path;
+  let hit: string | undefined;
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    try {
+      accessSync(join(dir, "rg"), constants.X_OK);
+      hit = join(dir, "rg");
+      break;
+    } catch {
+      // not here
+    }
+  }
+  found = { path: hit, forPath: path };
+  return hit;
+}
+
+export interface RgRun {
+  args: string[];
+  cwd: string;
+  deadline: number;
+  signal?: AbortSignal;
+  /** Each output record (a NUL-terminated path for --files, a line otherwise). */
+  onRecord(record: string): void;
+  separator: "\n" | "\0";
+}
+
+export type RgOutcome = "done" | "failed" | "timeout" | "cancelled";
+
+/** Runs rg, streaming its stdout records; killed at the deadline or on cancel. */
+export function runRipgrep(rg: string, run: RgRun): Promise<RgOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(rg, [...SAME_RULES, ...run.args], {
+      cwd: run.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let settled = false;
+    let rest = "";
+    let stderr = "";
+    const finish = (outcome: RgOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      run.signal?.removeEventListener("abort", onAbort);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => finish("timeout"), Math.max(0, run.deadline - Date.now()));
+    const onAbort = () => finish("cancelled");
+    if (run.signal?.aborted) return finish("cancelled");
+    run.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      if (settled) return;
+      const parts = (rest + chunk).split(run.separator);
+      rest = parts.pop() ?? "";
+      for (const part of parts) run.onRecord(part);
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    child.on("error", () => finish("failed"));
+    child.on("close", (code) => {
+      if (rest !== "") run.onRecord(rest);
+      // 1 is "no match"; 2 with no error text is an unreadable file among readable ones.
+      finish(code === 0 || code === 1 || (code === 2 && stderr.trim() === "") ? "done" : "failed");
+    });
+  });
+}
