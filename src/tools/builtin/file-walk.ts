@@ -93,24 +93,54 @@ export function planGlob(base: string, pattern: string): GlobPlan {
   return { dir, matches: (rel) => isMatch(rel), nameGlob };
 }
 
-/** Whether an ignore file in the folders from `root` down to `dir`'s parent would apply to `dir`. */
-function ancestorsHaveIgnoreFiles(root: string, dir: string): boolean {
-  for (let d = dirname(dir); isInside(root, d); d = dirname(d)) {
+/** Whether a folder from `from` up to `to` (both included; `to` an ancestor) holds an ignore file. */
+function ignoreFilesBetween(from: string, to: string): boolean {
+  for (let d = from; ; d = dirname(d)) {
     if (IGNORE_FILES.some((f) => existsSync(join(d, f)))) return true;
-    if (d === root || d === dirname(d)) break;
+    if (d === to || d === dirname(d)) return false;
   }
-  return false;
+}
+
+const aboveRootChecked = new Map<string, boolean>();
+
+/** How ripgrep is run for a folder: from where, on what, and whether it reads parent folders' ignore files. */
+export interface RgPlan {
+  rg: string;
+  cwd: string;
+  /** The searched folder relative to `cwd` ("." for itself), ending in "/" otherwise. */
+  prefix: string;
+  args: string[];
 }
 
 /**
- * ripgrep, when it is on the PATH and its rules give the same answer here: it never reads the
- * ignore files above the folder it searches, so those must not exist below the root.
+ * ripgrep, when it is on the PATH and its rules give the same answer here. It reads the ignore
+ * files of every folder above the one it searches, up to `/`: when none lies above the root, it
+ * runs from the root (reading those between the root and the folder, as the built-in walk does);
+ * else only when none lies between them either, told not to look up.
  */
-export function ripgrepFor(root: string, dir: string): string | undefined {
+export function ripgrepFor(root: string, dir: string): RgPlan | undefined {
   const rg = ripgrepPath();
   if (!rg) return undefined;
-  return dir === root || !ancestorsHaveIgnoreFiles(root, dir) ? rg : undefined;
+  const parent = dirname(root);
+  let above = aboveRootChecked.get(root);
+  if (above === undefined) {
+    above = parent !== root && ignoreFilesBetween(parent, "/");
+    aboveRootChecked.set(root, above);
+  }
+  const rel = relative(root, dir).split(sep).join("/");
+  if (!above) return { rg, cwd: root, prefix: rel === "" ? "" : `${rel}/`, args: [rel === "" ? "." : rel] };
+  if (dir !== root && ignoreFilesBetween(dirname(dir), root)) return undefined;
+  return { rg, cwd: dir, prefix: "", args: ["--no-ignore-parent", "."] };
 }
+
+/** A path ripgrep printed, relative to the searched folder. */
+export function fromRipgrep(plan: RgPlan, printed: string): string {
+  const path = printed.startsWith("./") ? printed.slice(2) : printed;
+  return path.startsWith(plan.prefix) ? path.slice(plan.prefix.length) : path;
+}
+
+/** ripgrep's own early filter for a `*.ext` last segment: a type, which (unlike -g) never un-ignores. */
+export const typeArgs = (nameGlob?: string) => (nameGlob ? ["--type-add", `tern:${nameGlob}`, "-t", "tern"] : []);
 
 /** Every listed file under `dir` (relative to it), by ripgrep or the built-in walk; unsorted. */
 async function listAll(root: string, dir: string, bounds: ListBounds, nameGlob?: string): Promise<string[]> {
@@ -119,15 +149,14 @@ async function listAll(root: string, dir: string, bounds: ListBounds, nameGlob?:
   const rg = ripgrepFor(root, dir);
   if (rg) {
     const out: string[] = [];
-    const typeArgs = nameGlob ? ["--type-add", `tern:${nameGlob}`, "-t", "tern"] : [];
-    const outcome = await runRipgrep(rg, {
-      args: ["--files", ...typeArgs, "."],
-      cwd: dir,
+    const outcome = await runRipgrep(rg.rg, {
+      args: ["--files", ...typeArgs(nameGlob), ...rg.args],
+      cwd: rg.cwd,
       deadline,
       signal: bounds.signal,
       separator: "\0",
       onRecord: (rec) => {
-        if (out.length <= maxEntries) out.push(rec.startsWith("./") ? rec.slice(2) : rec);
+        if (out.length <= maxEntries) out.push(fromRipgrep(rg, rec));
       },
     });
     if (outcome === "cancelled" || outcome === "timeout") throw new ListingStopped(outcome);

@@ -3,11 +3,11 @@
 // them. The glob argument is matched here on each reported path (picomatch, as glob does), so
 // both engines search the same files.
 import { join } from "node:path";
-import type { GlobPlan } from "./file-walk.js";
+import { fromRipgrep, type GlobPlan, type RgPlan, typeArgs } from "./file-walk.js";
 import { runRipgrep } from "./ripgrep.js";
 
 export interface RgSearch {
-  rg: string;
+  rg: RgPlan;
   rust: string;
   plan: GlobPlan;
   maxMatches: number;
@@ -60,8 +60,7 @@ export async function ripgrepSearch(s: RgSearch): Promise<RgSearchOutcome> {
   const first = new FirstMatches(s.maxMatches);
   const files = new Set<string>();
   let total = 0;
-  const typeArgs = s.plan.nameGlob ? ["--type-add", `tern:${s.plan.nameGlob}`, "-t", "tern"] : [];
-  const outcome = await runRipgrep(s.rg, {
+  const outcome = await runRipgrep(s.rg.rg, {
     args: [
       "--line-number",
       "--no-heading",
@@ -72,12 +71,12 @@ export async function ripgrepSearch(s: RgSearch): Promise<RgSearchOutcome> {
       `--max-filesize=${s.maxFileBytes}`,
       `--max-columns=${PREVIEW_BYTES}`,
       "--max-columns-preview",
-      ...typeArgs,
+      ...typeArgs(s.plan.nameGlob),
       "-e",
       s.rust,
-      ".",
+      ...s.rg.args,
     ],
-    cwd: s.plan.dir,
+    cwd: s.rg.cwd,
     deadline: s.deadline,
     signal: s.signal,
     separator: "\n",
@@ -85,7 +84,7 @@ export async function ripgrepSearch(s: RgSearch): Promise<RgSearchOutcome> {
       const nul = rec.indexOf("\0");
       const colon = rec.indexOf(":", nul);
       if (nul < 0 || colon < 0) return;
-      const rel = rec.startsWith("./") ? rec.slice(2, nul) : rec.slice(0, nul);
+      const rel = fromRipgrep(s.rg, rec.slice(0, nul));
       if (!s.plan.matches(rel)) return;
       total++;
       files.add(rel);

@@ -1,8 +1,7 @@
 // ripgrep as the engine of grep and glob when it is on the PATH (R-BIG-1): its walk and search
 // are parallel native code. Invoked so that its rules are the built-in walk's rules: hidden files
-// included, `.git` and `node_modules` left out, no global or `.git/info/exclude` ignores, no ignore
-// files above the search folder (the caller falls back to the built-in walk where they would
-// matter), `.gitignore` honoured outside repositories too, no config file, no encoding sniffing.
+// included, `.git` and `node_modules` left out, no global or `.git/info/exclude` ignores, ignore
+// files above the root only when there are none (file-walk.ts's ripgrepFor decides), `.gitignore` honoured outside repositories too, no config file, no encoding sniffing.
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -11,7 +10,6 @@ const SAME_RULES = [
   "--hidden",
   "--no-config",
   "--no-require-git",
-  "--no-ignore-parent",
   "--no-ignore-global",
   "--no-ignore-exclude",
   "--no-messages",
