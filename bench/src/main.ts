@@ -8,6 +8,8 @@ import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } f
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
+import { generateBigTree } from "./big-tree.js";
+import { bigTreeBench } from "./big-tree-bench.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
@@ -55,6 +57,23 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
   const profileAt = argv.indexOf("--profile");
   if (profileAt >= 0) setProfileDir(resolve(argv[profileAt + 1] ?? "bench-profiles"));
 
+  // --tree-files N: the big tree's size (default 100,000); --gen-tree DIR: only generate one there.
+  const treeFilesAt = argv.indexOf("--tree-files");
+  const treeFiles = treeFilesAt >= 0 ? Number(argv[treeFilesAt + 1]) : 100_000;
+  if (!Number.isInteger(treeFiles) || treeFiles < 100) throw new Error("--tree-files: a whole number >= 100");
+  const genAt = argv.indexOf("--gen-tree");
+  const bigTree = (dir = join(root, "node_modules/.cache/tern-bench", `big-tree-${treeFiles}`)) => {
+    const started = Date.now();
+    const tree = generateBigTree(dir, treeFiles);
+    process.stderr.write(` [tree ${tree.dir}: ${((Date.now() - started) / 1000).toFixed(1)} s] `);
+    return tree;
+  };
+  if (genAt >= 0) {
+    const tree = bigTree(resolve(argv[genAt + 1]));
+    process.stdout.write(`${tree.files} files (${tree.jsonFiles} .json), ${tree.bytes} bytes in ${tree.dir}\n`);
+    return 0;
+  }
+
   const benches: [string, () => Promise<Row[]>][] = [
     ["start", () => startBench(p, plan)],
     ["one-round", () => oneRoundBench(p, plan)],
@@ -72,6 +91,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["ui-keys", () => keystrokeBench(p, plan)],
     ["ui-stream", () => streamFrameBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
+    ["big-tree", () => bigTreeBench(p, plan, bigTree())],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {
