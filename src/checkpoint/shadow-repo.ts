@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { CheckpointError } from "./errors.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { countFilesIn, isFolderEntry, seedNestedRepos } from "./nested-repos.js";
+import { BigFiles } from "./big-files.js";
 import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
@@ -75,6 +76,7 @@ export class ShadowRepo {
   private indexTree: string | undefined;
   /** The blob of TOO_BIG_TEXT in this repository (written by init). */
   tooBigBlob = "";
+  private readonly bigFiles: BigFiles;
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -83,6 +85,7 @@ export class ShadowRepo {
     this.indexFile = join(opts.gitDir, "tern-index", opts.sessionId);
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
+    this.bigFiles = new BigFiles(`${this.indexFile}.big`);
   }
 
   private env(withWorkTree: boolean): NodeJS.ProcessEnv {
@@ -194,12 +197,10 @@ export class ShadowRepo {
       changed = await this.changedPaths();
     }
     const files = changed.filter((path) => !isFolderEntry(path) && !isFolderMark(path));
-    const big = files.filter((path) => tooBig(join(this.workTree, path)));
-    const toStage = files.filter((path) => !big.includes(path));
-    if (big.length > 0) {
-      const info = big.map((path) => `100644 ${this.tooBigBlob}\t${path}\0`).join("");
-      await this.git(["update-index", "-z", "--add", "--index-info"], info);
-    }
+    files.push(...(await this.bigFiles.released(this)));
+    const big = new Set(files.filter((path) => tooBig(join(this.workTree, path))));
+    const toStage = files.filter((path) => !big.has(path));
+    await this.bigFiles.hold(this, [...big]);
     if (toStage.length > 0)
       await this.git(
         ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"],

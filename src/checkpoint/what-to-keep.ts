@@ -29,10 +29,11 @@ export function excludeLines(workTree: string, folders: string[]): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** Over the limit by length or by the blocks it holds on disk (R-CKPT-1). */
 export function tooBig(path: string): boolean {
   try {
     const st = lstatSync(path);
-    return st.isFile() && st.size > MAX_SNAPSHOT_FILE_BYTES;
+    return st.isFile() && (st.size > MAX_SNAPSHOT_FILE_BYTES || st.blocks * 512 > MAX_SNAPSHOT_FILE_BYTES);
   } catch {
     return false;
   }

@@ -66,7 +66,7 @@ export function defaultConfig(): Config {
     toolOutputLimit: 30_000,
     shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },
-    checkpoints: { enabled: true, maxFiles: 20000 },
+    checkpoints: { enabled: true, maxFiles: 200_000 },
     sandbox: { mode: "off", network: false, writableRoots: [] },
   };
 }
