@@ -38,7 +38,9 @@ export class BigFiles {
     const gone = [...known].filter((path) => !tooBig(join(repo.workTree, path)));
     if (gone.length === 0) return [];
     // A path the index no longer holds (an undo forgot it) has no mark to clear: fine.
-    await repo.git(["update-index", "-z", "--no-assume-unchanged", "--stdin"], nul(gone)).catch(() => undefined);
+    await repo
+      .git(["update-index", "-z", "--no-assume-unchanged", "--stdin"], nul(gone))
+      .catch(() => undefined);
     for (const path of gone) known.delete(path);
     this.save();
     return gone;

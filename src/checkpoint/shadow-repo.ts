@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CheckpointError } from "./errors.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
-import { countFilesIn, isFolderEntry, seedNestedRepos } from "./nested-repos.js";
+import { changedPaths, countFiles, stage } from "./listing.js";
+import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
 import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
 
@@ -23,6 +24,8 @@ const GIT_SETTINGS = [
   "core.quotepath=off",
   "gc.auto=0",
   "core.hooksPath=/dev/null",
+  // Paths prefix-compressed: a 100,000-file index is read and written by every command.
+  "index.version=4",
 ];
 
 export interface TreeChange {
@@ -163,25 +166,14 @@ export class ShadowRepo {
     this.initialized = true;
   }
 
-  /** Paths that differ from the session index: untracked, modified and deleted, NUL-separated by git. */
-  async changedPaths(): Promise<string[]> {
-    const { stdout } = await this.git(["ls-files", "-z", "--others", "--modified", "--exclude-standard"]);
-    return [...new Set(stdout.split("\0").filter((p) => p.length > 0))];
+  /** Paths that differ from the session index: untracked, modified and deleted. */
+  changedPaths(): Promise<string[]> {
+    return changedPaths(this);
   }
 
-  /**
-   * Number of files a first snapshot would hold (for the `checkpoints.maxFiles` limit), counting
-   * the files of nested repositories too (snapshots walk into them); counting stops past `cap`.
-   */
-  async countFiles(cap = Number.POSITIVE_INFINITY): Promise<number> {
-    const { stdout } = await this.git(["ls-files", "-z", "--others", "--cached", "--exclude-standard"]);
-    const entries = stdout.split("\0").filter((p) => p.length > 0);
-    let count = entries.filter((p) => !isFolderEntry(p)).length;
-    for (const folder of entries.filter(isFolderEntry)) {
-      if (count > cap) break;
-      count += countFilesIn(this.workTree, folder, cap - count + 1);
-    }
-    return count;
+  /** Files a first snapshot would hold (for `checkpoints.maxFiles`), nested repositories' too; stops past `cap`. */
+  countFiles(cap = Number.POSITIVE_INFINITY): Promise<number> {
+    return countFiles(this, cap);
   }
 
   /**
@@ -191,6 +183,8 @@ export class ShadowRepo {
   async snapshot(previousTree: string | undefined, label: string): Promise<string> {
     await this.init();
     let changed = await this.changedPaths();
+    // With nothing deleted, the empty folders can be listed beside the staging (see empty-folders.ts).
+
     // Nested repositories inside nested repositories surface one level per listing.
     for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
       if (!(await seedNestedRepos(this, changed.filter(isFolderEntry)))) break;
@@ -201,15 +195,7 @@ export class ShadowRepo {
     const big = new Set(files.filter((path) => tooBig(join(this.workTree, path))));
     const toStage = files.filter((path) => !big.has(path));
     await this.bigFiles.hold(this, [...big]);
-    if (toStage.length > 0)
-      await this.git(
-        ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"],
-        `${toStage.map((p) => `:(literal)${p}`).join("\0")}\0`,
-      ).catch(async (err) => {
-        // A file removed between listing and staging is no reason to lose the snapshot.
-        if (!(err instanceof CheckpointError)) throw err;
-        await this.git(["add", "--all", "--force", "--ignore-errors", "."]);
-      });
+    if (toStage.length > 0) await stage(this, toStage);
     const marksMoved = await syncFolderMarks(this, changed);
     if (files.length === 0 && !marksMoved && this.indexTree) return this.indexTree;
     const tree = (await this.git(["write-tree"])).stdout.trim();

@@ -10,6 +10,12 @@ import type { NewRecord, RecordLine } from "../../record/types.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { ToolCall } from "../../vocab/messages.js";
 
+/**
+ * A workspace with more files than this takes its first snapshot in the background (R-CKPT-4):
+ * it starts with the turn and tool batches do not wait for it.
+ */
+const BACKGROUND_FIRST_SNAPSHOT_FILES = 20_000;
+
 /** Tools that never change files: a batch of only these needs no snapshot after it. */
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
 
@@ -58,9 +64,17 @@ export class Checkpointer {
   private off = false;
   /** The running turn, while its "before" snapshot is not taken yet. */
   private turnWithoutSnapshot: number | undefined;
+  /** The workspace was counted (or is being counted) for a session's first snapshot. */
+  private probed = false;
+  /** Files the first snapshot holds, once counted (only counted when there is no snapshot yet). */
+  private counted: Promise<number>;
+  private setCount: (files: number) => void = () => undefined;
 
   constructor(private readonly init: CheckpointerInit) {
     this.lastTree = newestTree(init.archive);
+    this.counted = new Promise((resolve) => {
+      this.setCount = resolve;
+    });
   }
 
   /** Undefined when the user switched checkpoints off. */
@@ -77,6 +91,7 @@ export class Checkpointer {
     await repo.init();
     if (!this.lastTree) {
       const files = await repo.countFiles(settings.maxFiles);
+      this.setCount(files);
       if (files > settings.maxFiles)
         return this.turnOff(
           `the workspace has more than ${settings.maxFiles} files (checkpoints.maxFiles is ${settings.maxFiles})`,
@@ -88,6 +103,7 @@ export class Checkpointer {
 
   private turnOff(why: string): undefined {
     this.off = true;
+    this.setCount(0);
     this.init.notice(`checkpoints are off: ${why}`);
     return undefined;
   }
@@ -95,14 +111,38 @@ export class Checkpointer {
   /**
    * A turn starts. Its "before" snapshot is taken only when its first tool batch is about to run
    * (`beforeBatch`): until then the turn has only streamed, so the files are as they were, and a
-   * turn that runs no tool costs no git process at all.
+   * turn that runs no tool takes no snapshot. A session without any snapshot counts the workspace
+   * now, while the model streams: a big one starts its first (full) snapshot right away.
    */
   beforeTurn(turn: number): void {
     this.turnWithoutSnapshot = turn;
+    if (this.lastTree || this.off || this.probed) return;
+    this.probed = true;
+    this.pending = this.pending.then(() =>
+      this.ready().then(
+        () => undefined,
+        (err) => this.turnOff(err instanceof CheckpointError ? err.message : String(err)),
+      ),
+    );
+    void this.counted.then((files) => {
+      if (files > BACKGROUND_FIRST_SNAPSHOT_FILES && this.turnWithoutSnapshot === turn) this.takeOwed();
+    });
   }
 
-  /** Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in flight. */
+  /**
+   * Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in
+   * flight; but never for the first snapshot of a big workspace (R-CKPT-4), which goes on beside
+   * the batch (the batches' own snapshots queue behind it).
+   */
   beforeBatch(): Promise<void> {
+    if (this.lastTree || this.off) return this.takeOwed();
+    return this.counted.then((files) => {
+      const pending = this.takeOwed();
+      return files > BACKGROUND_FIRST_SNAPSHOT_FILES && !this.lastTree ? undefined : pending;
+    });
+  }
+
+  private takeOwed(): Promise<void> {
     if (this.turnWithoutSnapshot !== undefined) {
       this.take(this.turnWithoutSnapshot, 0);
       this.turnWithoutSnapshot = undefined;
