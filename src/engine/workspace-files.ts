@@ -1,15 +1,70 @@
-// The workspace's files for front ends (`@file` completion): the same listing the glob and grep
-// tools use, so what .gitignore hides from the model is hidden from the menu too. Bounded in
-// time and entries: a huge tree (a home folder) gives no menu rather than a stalled one.
+// The workspace's files for front ends (`@file` completion, R-BIG-3): the same listing the glob
+// and grep tools use (ripgrep's walk when on the PATH), so what the ignore files hide from the
+// model is hidden from the menu too. Built in the background (at start, and again after tool
+// batches or when it has aged): the UI reads whatever list is there and never waits for one.
+// Bounded in time and entries: a huge tree (a home folder) gives no menu rather than a stalled one.
 import { relative, sep } from "node:path";
 import { listFiles } from "../tools/builtin/file-walk.js";
 
+/** Paths listed at most (beyond that the tree is not a workspace the menu can serve). */
+export const MAX_INDEXED_FILES = 300_000;
+const LISTING_MS = 10_000;
+
 /** Paths relative to `cwd`, `/`-separated, sorted; empty when the tree is too big to list. */
-export async function workspaceFiles(cwd: string, limit = 20_000): Promise<string[]> {
+export async function workspaceFiles(cwd: string, limit = MAX_INDEXED_FILES): Promise<string[]> {
   try {
-    const files = await listFiles(cwd, "**/*", cwd, { maxEntries: limit, timeoutMs: 5_000 });
+    const files = await listFiles(cwd, "**/*", cwd, { maxEntries: limit, timeoutMs: LISTING_MS });
     return files.map((abs) => relative(cwd, abs).split(sep).join("/"));
   } catch {
     return [];
+  }
+}
+
+/** A workspace's file list, kept fresh in the background. */
+export class WorkspaceFileIndex {
+  private files: readonly string[] | undefined;
+  private listedAt = 0;
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly onUpdate: () => void = () => undefined,
+    private readonly list: (cwd: string) => Promise<string[]> = workspaceFiles,
+  ) {}
+
+  /** The newest list, if one was made (never waits). */
+  current(): readonly string[] | undefined {
+    return this.files;
+  }
+
+  /** Older than `ms` (or never listed). */
+  olderThan(ms: number): boolean {
+    return this.files === undefined || Date.now() - this.listedAt > ms;
+  }
+
+  /** Lists again in the background; a call while a listing runs makes one more after it. */
+  refresh(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.list(this.cwd)
+      .catch(() => [] as string[])
+      .then((files) => {
+        this.files = files;
+        this.listedAt = Date.now();
+        this.running = undefined;
+        this.onUpdate();
+        if (this.again) {
+          this.again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  /** Resolves when no listing is running (for tests and benchmarks). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
   }
 }

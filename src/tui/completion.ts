@@ -53,19 +53,63 @@ export function atToken(
 
 const MAX_FILES = 50;
 
-/** Workspace paths for the `@` token at the cursor: name matches first, then path matches. */
+/** `q` as a subsequence of `s` from `from`: the index after its last character, or -1. */
+function subsequence(s: string, q: string, from = 0): number {
+  let at = from;
+  for (let i = 0; i < q.length; i++) {
+    at = s.indexOf(q[i], at);
+    if (at < 0) return -1;
+    at++;
+  }
+  return at;
+}
+
+/**
+ * Fuzzy on path segments: each `/`-separated part of the query is a subsequence of one segment
+ * of the path, in order (`pk1/m3/f2` finds `packages/pkg0001/src/mod3/file2.ts`).
+ */
+function segmentsMatch(segments: readonly string[], parts: readonly string[]): boolean {
+  let s = 0;
+  for (const part of parts) {
+    while (s < segments.length && subsequence(segments[s], part) < 0) s++;
+    if (s === segments.length) return false;
+    s++;
+  }
+  return true;
+}
+
+/** 0 name starts with it, 1 path starts with it, 2 path contains it, 3 fuzzy on segments; -1 none. */
+function rankOf(path: string, q: string, parts: readonly string[]): number {
+  const lower = path.toLowerCase();
+  const base = lower.slice(lower.lastIndexOf("/") + 1);
+  if (base.startsWith(q)) return 0;
+  if (lower.startsWith(q)) return 1;
+  if (lower.includes(q)) return 2;
+  if (subsequence(lower, q.replaceAll("/", "")) < 0) return -1;
+  return segmentsMatch(lower.split("/"), parts) ? 3 : -1;
+}
+
+/**
+ * The paths that can match a query are a subset of those that matched any prefix of it (every
+ * rank is monotone in the query), so typing on narrows the last answer instead of the whole
+ * 100,000-path list: the first keystroke scans it, later ones a fraction.
+ */
+let narrowed: { files: readonly string[]; q: string; candidates: readonly string[] } | undefined;
+
+/** Workspace paths for the `@` token at the cursor: name matches first, then path, then fuzzy. */
 export function fileMenu(text: string, cursor: number, files: readonly string[]): Menu | undefined {
   const token = atToken(text, cursor);
   if (!token) return undefined;
   const q = token.query.toLowerCase();
+  const parts = q.split("/").filter((p) => p !== "");
+  const from = narrowed && narrowed.files === files && q.startsWith(narrowed.q) ? narrowed.candidates : files;
   const ranked: { path: string; rank: number }[] = [];
-  for (const path of files) {
-    const lower = path.toLowerCase();
-    const base = lower.slice(lower.lastIndexOf("/") + 1);
-    const rank = base.startsWith(q) ? 0 : lower.startsWith(q) ? 1 : lower.includes(q) ? 2 : -1;
+  for (const path of from) {
+    const rank = rankOf(path, q, parts);
     if (rank >= 0) ranked.push({ path, rank });
   }
-  ranked.sort((a, b) => a.rank - b.rank || a.path.length - b.path.length || a.path.localeCompare(b.path));
+  narrowed = { files, q, candidates: ranked.map((r) => r.path) };
+  ranked.sort((a, b) => a.rank - b.rank || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
   const items = ranked
     .slice(0, MAX_FILES)
     .map(({ path }) => ({ label: `@${path}`, detail: "", value: `@${path} ` }));

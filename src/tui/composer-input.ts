@@ -1,7 +1,7 @@
 // The composer's input side (R-UI-14): edits with the completion menu kept in step, the kill
 // buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
-import { workspaceFiles } from "../engine/workspace-files.js";
+import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
@@ -27,15 +27,21 @@ export class ComposerInput {
   private killed = "";
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
-  private files: string[] | undefined;
-  private filesListedAt = 0;
-  private loadingFiles = false;
+  /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
+  private readonly files: WorkspaceFileIndex;
   /** Esc closed the menu for this text; it opens again once the text changes. */
   private dismissedFor: string | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
     const saved = new HistoryStore(deps.home, deps.cwd);
     this.history = new History(saved.load(), (text) => saved.add(text));
+    this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu());
+    this.files.refresh();
+  }
+
+  /** Tools may have made or removed files: list again in the background (every 5 s at most mid-turn). */
+  filesMayHaveChanged(turnEnded: boolean): void {
+    if (turnEnded || this.files.olderThan(5_000)) this.files.refresh();
   }
 
   get edit(): Edit {
@@ -140,8 +146,9 @@ export class ComposerInput {
       this.dismissedFor = undefined;
       menu = commandMenu(text, cursor);
       if (!menu && atToken(text, cursor)) {
-        if (this.files) menu = fileMenu(text, cursor, this.files);
-        if (!this.files || Date.now() - this.filesListedAt > FILES_FRESH_MS) this.loadFiles();
+        const files = this.files.current();
+        if (files) menu = fileMenu(text, cursor, files);
+        if (this.files.olderThan(FILES_FRESH_MS)) this.files.refresh();
       }
     }
     const old = this.menu;
@@ -149,19 +156,5 @@ export class ComposerInput {
     if (menu && old && old.kind === menu.kind && old.items[old.index]?.value === menu.items[old.index]?.value)
       menu.index = old.index;
     if (menu || old) this.deps.store.dispatch({ type: "menu", menu: menu ?? null });
-  }
-
-  /** The workspace's files, listed on the first `@` and again when the list has aged. */
-  private loadFiles(): void {
-    if (this.loadingFiles) return;
-    this.loadingFiles = true;
-    workspaceFiles(this.deps.cwd)
-      .catch(() => [] as string[])
-      .then((files) => {
-        this.files = files;
-        this.filesListedAt = Date.now();
-        this.loadingFiles = false;
-        this.refreshMenu();
-      });
   }
 }

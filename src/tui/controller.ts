@@ -92,9 +92,11 @@ export class TuiController implements UiControl {
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     this.greeted = true;
-    this.unsubscribe = opened.session.subscribe((event) =>
-      this.store.dispatch({ type: "event", event, now: Date.now() }),
-    );
+    this.unsubscribe = opened.session.subscribe((event) => {
+      this.store.dispatch({ type: "event", event, now: Date.now() });
+      if (event.type === "tool_result" || event.type === "turn_end")
+        this.composer.filesMayHaveChanged(event.type === "turn_end");
+    });
   }
 
   // ---- composer -------------------------------------------------------------------------
