@@ -82,14 +82,22 @@ export function generateBigTree(dir: string, files = 100_000): BigTree {
   writeFileSync(join(dir, ".gitignore"), "node_modules/\n/build/\n*.tmp\n");
   for (let p = 0; p < packages && made < files; p++) {
     const pkg = join("packages", `pkg${String(p).padStart(4, "0")}`);
-    for (let m = 0; m < perPackage / 50; m++) mkdirSync(join(dir, pkg, "src", `mod${m}`), { recursive: true });
+    for (let m = 0; m < perPackage / 50; m++)
+      mkdirSync(join(dir, pkg, "src", `mod${m}`), { recursive: true });
     mkdirSync(join(dir, pkg, "data"), { recursive: true });
     writeFileSync(join(dir, pkg, ".gitignore"), "generated/\n!keep.tmp\n");
     for (let f = 0; f < perPackage && made < files; f++, made++) {
       if (f % 10 === 0) {
-        put(join(pkg, "data", `d${f}.json`), `${JSON.stringify({ id: made, name: `${pkg}-${f}`, tags: WORDS.slice(f % 20, f % 20 + 8) }, null, 2)}\n`);
+        put(
+          join(pkg, "data", `d${f}.json`),
+          `${JSON.stringify({ id: made, name: `${pkg}-${f}`, tags: WORDS.slice(f % 20, (f % 20) + 8) }, null, 2)}\n`,
+        );
         jsonFiles++;
-      } else put(join(pkg, "src", `mod${f % 10}`, `file${f}.ts`), text(40 + Math.floor(rand() * 120), rand() < 0.002));
+      } else
+        put(
+          join(pkg, "src", `mod${f % 10}`, `file${f}.ts`),
+          text(40 + Math.floor(rand() * 120), rand() < 0.002),
+        );
     }
     writeFileSync(join(dir, pkg, "src", "keep.tmp"), "kept by a negation\n");
     writeFileSync(join(dir, pkg, "src", "scratch.tmp"), `${NEEDLE} ignored\n`);

@@ -10,6 +10,7 @@ import { checkpointBench } from "./checkpoint-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
 import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
+import { bigCheckpointBench, bigFileMenuBench } from "./big-tree-extra.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
@@ -70,7 +71,9 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
   };
   if (genAt >= 0) {
     const tree = bigTree(resolve(argv[genAt + 1]));
-    process.stdout.write(`${tree.files} files (${tree.jsonFiles} .json), ${tree.bytes} bytes in ${tree.dir}\n`);
+    process.stdout.write(
+      `${tree.files} files (${tree.jsonFiles} .json), ${tree.bytes} bytes in ${tree.dir}\n`,
+    );
     return 0;
   }
 
@@ -92,6 +95,8 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["ui-stream", () => streamFrameBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
     ["big-tree", () => bigTreeBench(p, plan, bigTree())],
+    ["big-checkpoint", () => bigCheckpointBench(plan, bigTree())],
+    ["big-file-menu", () => bigFileMenuBench(plan, bigTree())],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

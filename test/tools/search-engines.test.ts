@@ -101,7 +101,14 @@ describe.skipIf(!realRg)("grep and glob: ripgrep and the built-in engine agree",
   });
 
   it("matches globs the same way", async () => {
-    for (const pattern of ["**/*.json", "data/**/*.json", "*.txt", "a/**", "**/*.{log,json}", "many/f00?.txt"]) {
+    for (const pattern of [
+      "**/*.json",
+      "data/**/*.json",
+      "*.txt",
+      "a/**",
+      "**/*.{log,json}",
+      "many/f00?.txt",
+    ]) {
       const [rg, builtin] = await both(glob({ pattern }));
       expect(builtin, pattern).toBe(rg);
     }

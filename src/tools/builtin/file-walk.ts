@@ -140,7 +140,8 @@ export function fromRipgrep(plan: RgPlan, printed: string): string {
 }
 
 /** ripgrep's own early filter for a `*.ext` last segment: a type, which (unlike -g) never un-ignores. */
-export const typeArgs = (nameGlob?: string) => (nameGlob ? ["--type-add", `tern:${nameGlob}`, "-t", "tern"] : []);
+export const typeArgs = (nameGlob?: string) =>
+  nameGlob ? ["--type-add", `tern:${nameGlob}`, "-t", "tern"] : [];
 
 /** Every listed file under `dir` (relative to it), by ripgrep or the built-in walk; unsorted. */
 async function listAll(root: string, dir: string, bounds: ListBounds, nameGlob?: string): Promise<string[]> {

@@ -19,7 +19,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 
 export const globTool: Tool<Args> = {
   name: "glob",
-  description: "List files matching a glob pattern, sorted. Skips ignored (.gitignore, .ignore) files, .git and node_modules.",
+  description:
+    "List files matching a glob pattern, sorted. Skips ignored (.gitignore, .ignore) files, .git and node_modules.",
   get schema() {
     return schema();
   },

@@ -13,7 +13,8 @@ export interface PatternReadings {
   literals?: string[];
 }
 
-const JS_SPACE = "\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+const JS_SPACE =
+  "\\t\\n\\x0B\\x0C\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
 const RUST_META = new Set([..."\\.+*?()|[]{}^$#&-~"]);
 const CLASS_ESCAPES: Record<string, [string, string]> = {
   d: ["0-9", "\\d"],
@@ -39,7 +40,7 @@ function hexEscape(p: string, i: number): [string, number] {
 }
 
 /** One escape outside or inside a class: [rust, js-that-avoids-newlines, literal char if plain]. */
-function escape(p: string, i: number, inClass: boolean): [string, string, number, string?] {
+function readEscape(p: string, i: number, inClass: boolean): [string, string, number, string?] {
   const e = p[i];
   if (e === undefined) throw new Unportable();
   if (e in CLASS_ESCAPES) {
@@ -73,7 +74,7 @@ function readClass(p: string, start: number): [string, string, number] {
   for (; i < p.length && p[i] !== "]"; i++) {
     const c = p[i];
     if (c === "\\") {
-      const [r, j, len] = escape(p, i + 1, true);
+      const [r, j, len] = readEscape(p, i + 1, true);
       rust += r;
       js += j;
       i += len;
@@ -100,7 +101,7 @@ export function readPattern(p: string): PatternReadings | undefined {
     for (let i = 0; i < p.length; ) {
       const c = p[i];
       if (c === "\\") {
-        const [r, j, len, lit] = escape(p, i + 1, false);
+        const [r, j, len, lit] = readEscape(p, i + 1, false);
         rust += r;
         lineJs += j;
         i += 1 + len;

@@ -1,0 +1,84 @@
+// Big-workspace rows beside the search ones (R-BIG-2, R-BIG-3, R-CKPT-4): an incremental
+// checkpoint with three changed files on the generated tree, through the shadow repository code
+// a turn uses (its first, full snapshot is taken once and kept beside the tree, so re-runs
+// measure only the incremental one; its time is in the notes when this run took it), and `@file`
+// completion: the background index's build time, and the menu's time for each keystroke of a
+// path typed after `@` (the slowest keystroke is the figure).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
+import { WorkspaceFileIndex } from "../../src/engine/workspace-files.js";
+import { fileMenu } from "../../src/tui/completion.js";
+import type { BigTree } from "./big-tree.js";
+import { type Plan, stats } from "./harness.js";
+import type { Row } from "./rows.js";
+
+export async function bigCheckpointBench(plan: Plan, tree: BigTree): Promise<Row[]> {
+  const repo = new ShadowRepo({ gitDir: `${tree.dir}.shadow`, workTree: tree.dir, sessionId: "bench" });
+  const firstNeeded = !existsSync(join(`${tree.dir}.shadow`, "tern-index", "bench"));
+  let t = performance.now();
+  let snapshot = await repo.snapshot(undefined, "first");
+  const firstMs = performance.now() - t;
+  const changed = [0, 1, 2].map((k) => join(tree.dir, "packages", `pkg000${k}`, "src", "mod1", "file1.ts"));
+  const originals = changed.map((path) => readFileSync(path, "utf8"));
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < plan.warmup + plan.runs; i++) {
+      for (const [k, path] of changed.entries()) writeFileSync(path, `${originals[k]}// change ${i}\n`);
+      t = performance.now();
+      snapshot = await repo.snapshot(snapshot, `run ${i}`);
+      if (i >= plan.warmup) samples.push(performance.now() - t);
+    }
+  } finally {
+    for (const [k, path] of changed.entries()) writeFileSync(path, originals[k]);
+  }
+  return [
+    {
+      name: "big checkpoint",
+      metric: `snapshot of ${tree.files} files, 3 changed`,
+      unit: "ms",
+      stats: stats(samples),
+      target: { kind: "max", value: 500, text: "<= 500 ms" },
+      notes: firstNeeded
+        ? { firstSnapshotMs: Math.round(firstMs) }
+        : { firstSnapshot: "kept from an earlier run" },
+    },
+  ];
+}
+
+export async function bigFileMenuBench(plan: Plan, tree: BigTree): Promise<Row[]> {
+  const builds: number[] = [];
+  const keystrokes: number[] = [];
+  let listed = 0;
+  for (let i = 0; i < plan.warmup + plan.runs; i++) {
+    const index = new WorkspaceFileIndex(tree.dir);
+    const t = performance.now();
+    index.refresh();
+    await index.settled();
+    const files = index.current() ?? [];
+    listed = files.length;
+    if (i >= plan.warmup) builds.push(performance.now() - t);
+    const target = files[Math.floor(files.length / 2)];
+    const name = target.slice(target.lastIndexOf("/") + 1);
+    let slowest = 0;
+    for (let n = 1; n <= name.length; n++) {
+      const text = `look at @${name.slice(0, n)}`;
+      const k = performance.now();
+      const menu = fileMenu(text, text.length, files);
+      slowest = Math.max(slowest, performance.now() - k);
+      if (n === name.length && !menu?.items.some((item) => item.label === `@${target}`))
+        throw new Error(`@file: typing ${name} did not offer ${target}`);
+    }
+    if (i >= plan.warmup) keystrokes.push(slowest);
+  }
+  return [
+    {
+      name: "big @file",
+      metric: `slowest keystroke of a name typed after @ (${listed} files listed)`,
+      unit: "ms",
+      stats: stats(keystrokes),
+      target: { kind: "max", value: 300, text: "<= 300 ms" },
+      notes: { indexBuildMedianMs: Math.round(stats(builds).median) },
+    },
+  ];
+}
