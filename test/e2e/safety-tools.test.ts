@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRecord } from "../../src/record/load.js";
+import { ripgrepPath } from "../../src/tools/builtin/ripgrep.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { killLeftovers, recordHas, runArgs, sessionDirs, startTern } from "./process-support.js";
 import { recordLines, ternRun, toolMessages, useE2E } from "./tools-support.js";
@@ -61,9 +62,12 @@ describe("grep is bounded (R-TOOL-6)", () => {
     return { id: "re", name: "grep", args: { pattern: "^(a+)+$" } };
   };
 
+  // The built-in engine (ripgrep hidden from the PATH): a JavaScript regex that backtracks.
+  const builtin = { PATH: "/nonexistent-bin" };
+
   it("stops a catastrophically backtracking pattern with an error and the turn goes on", async () => {
     e.provider.enqueue(openaiToolCalls([runaway()]), openaiText("moved on"));
-    const r = await ternRun(e, [], "search", { timeoutMs: 120_000 });
+    const r = await ternRun(e, [], "search", { timeoutMs: 120_000, env: builtin });
     expect(resultOf(r.events, "re")).toMatchObject({ outcome: "error" });
     expect(resultOf(r.events, "re").content).toMatch(/grep stopped after \d+s without finishing/);
     expect(r.end).toMatchObject({ stop_reason: "completed" });
@@ -71,7 +75,7 @@ describe("grep is bounded (R-TOOL-6)", () => {
 
   it("a cancel (SIGINT) stops a runaway grep: the turn ends cancelled, not by the grep timer", async () => {
     e.provider.enqueue(openaiToolCalls([runaway()]));
-    const t = startTern(e, runArgs(e, []));
+    const t = startTern(e, runArgs(e, []), builtin);
     const dir = () => sessionDirs(e)[0];
     await t.waitFor(() => !!dir() && recordHas(dir(), "tool_start", "re"), "grep to start");
     // Let the search reach the pattern (listing the few files takes far less than this).
@@ -82,6 +86,20 @@ describe("grep is bounded (R-TOOL-6)", () => {
     expect(resultOf(t.events(), "re").content).toBe("cancelled");
     expect(t.events().find((ev) => ev.type === "turn_end")).toMatchObject({ stop_reason: "cancelled" });
   }, 60_000);
+});
+
+describe.skipIf(!ripgrepPath())("grep through ripgrep (R-BIG-1)", () => {
+  it("the same pattern ends at once: ripgrep's automata do not backtrack", async () => {
+    writeFileSync(join(e.dirs.workspace, "a.txt"), `${"a".repeat(60)}!\n`);
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "re", name: "grep", args: { pattern: "^(a+)+$" } }]),
+      openaiText("moved on"),
+    );
+    const started = Date.now();
+    const r = await ternRun(e, [], "search");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(resultOf(r.events, "re").content).toMatch(/^No matches for/);
+  });
 });
 
 describe("file listings are bounded (R-TOOL-6)", () => {
