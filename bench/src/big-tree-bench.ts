@@ -108,6 +108,7 @@ export async function bigTreeBench(p: Paths, plan: Plan, tree: BigTree): Promise
   const noop: ToolCall = { name: "read_file", args: { path: ".gitignore" } };
   const times = cases.map(() => ({ tern: [] as number[], rg: [] as number[], builtin: [] as number[] }));
   let peakRss = 0;
+  let stopped = 0;
   let builtinRss = 0;
   try {
     // The page cache first: a cold read of 400 MB measures the disk, not the search.
@@ -115,9 +116,11 @@ export async function bigTreeBench(p: Paths, plan: Plan, tree: BigTree): Promise
     for (let i = 0; i < plan.warmup + plan.heavyRuns; i++) {
       for (const [k, c] of cases.entries()) {
         const base = await ternOnce(p, s, tree, noop, withRg);
-        const tern = await ternOnce(p, s, tree, c.call, withRg);
+        const tern = await ternOnce(p, s, tree, c.call, withRg, false);
         const rg = await rgOnce(tree, c.rg);
-        if (counted(tern.output) !== rg.lines)
+        // A run past the 10 s bound (a loaded machine) counts with its time; it found nothing to compare.
+        if (/stopped after/.test(tern.output)) stopped++;
+        else if (counted(tern.output) !== rg.lines)
           throw new Error(`${c.name} ${c.metric}: tern found ${counted(tern.output)}, ripgrep ${rg.lines}`);
         let builtin: number | undefined;
         if (c.builtin) {
@@ -165,7 +168,7 @@ export async function bigTreeBench(p: Paths, plan: Plan, tree: BigTree): Promise
     unit: "MB",
     stats: stats([peakRss / MB]),
     target: { kind: "max", value: 150, text: "<= 150 MB" },
-    notes: { builtinEngineMaxRssMB: Math.round(builtinRss / MB) },
+    notes: { builtinEngineMaxRssMB: Math.round(builtinRss / MB), ripgrepEngineRunsPast10s: stopped },
   });
   return rows;
 }
