@@ -86,7 +86,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     if (event.type === "turn_end") {
       totalCost = addCost(totalCost, event.cost);
       process.stdout.write(
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${Math.max(0, event.rounds - 1)} · tools=${event.tool_calls} · cost ${money(event.cost)}\n`,
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${event.tool_rounds} · tools=${event.tool_calls} · cost ${money(event.cost)}\n`,
       );
       return;
     }
@@ -95,7 +95,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
   });
 
   let busy = false;
-  let lastCtrlC = 0;
+  let lastCtrlC = Number.NEGATIVE_INFINITY;
   const side = new SideThread(session);
   rl.on("SIGINT", () => {
     if (side.cancel()) return;
@@ -103,7 +103,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       session.cancel();
       return;
     }
-    const now = Date.now();
+    const now = performance.now();
     if (rl!.line === "" && now - lastCtrlC < 2000) rl!.close();
     lastCtrlC = now;
     rl!.write(null, { ctrl: true, name: "u" });

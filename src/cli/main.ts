@@ -28,6 +28,12 @@ async function main(): Promise<void> {
     // User mistakes never get here (they are UsageErrors); this is a bug or the machine failing
     // (disk full, permissions). One line; the stack only on request.
     const message = err instanceof Error ? err.message : String(err);
+    // A full or failing disk (record/errors.ts DiskError) is the machine's state, named as such.
+    if (err instanceof Error && err.name === "DiskError") {
+      process.stderr.write(`tern: ${message}\n`);
+      process.exitCode = 1;
+      return;
+    }
     process.stderr.write(`tern: internal error: ${message}\n`);
     if (process.env.TERN_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     else process.stderr.write("tern: set TERN_DEBUG=1 to see where it happened\n");

@@ -3,6 +3,7 @@
 // to their `--json` event here, in one place.
 import type { ResolvedModel } from "../config/types.js";
 import type { StreamResult } from "../provider/types.js";
+import { DiskError } from "../record/errors.js";
 import type { RecordFold } from "../record/fold.js";
 import { quiesce } from "../record/quiesce.js";
 import type { NewRecord, RecordContentPart, RecordLine, StopReason } from "../record/types.js";
@@ -36,6 +37,8 @@ export interface TurnEndFacts {
   durationMs: number;
   startedAt: string;
   error?: TurnError;
+  /** Rounds that asked for tools: announced (`tool_rounds`), not recorded. */
+  toolRounds?: number;
 }
 
 export interface CommitterInit {
@@ -53,8 +56,21 @@ export interface CommitterInit {
 export class RecordCommitter {
   constructor(private readonly init: CommitterInit) {}
 
+  /** A turn_end the disk refused: written (with answers to the calls it left open) before the next line. */
+  private owedEnd: (Omit<TurnEndFacts, "toolRounds"> & { cost: number | null }) | undefined;
+
   /** Append one record the fold fully accepts; the fold follows every line. */
   commit(record: NewRecord): RecordLine {
+    const owed = this.owedEnd;
+    if (owed) {
+      for (const answer of quiesce(this.init.fold, "failed")) this.write(answer);
+      this.init.onBilled(this.write({ type: "turn_end", ...owed }));
+      this.owedEnd = undefined;
+    }
+    return this.write(record);
+  }
+
+  private write(record: NewRecord): RecordLine {
     return commitChecked(this.init.fold, this.init.writer, record);
   }
 
@@ -115,10 +131,33 @@ export class RecordCommitter {
     for (const record of quiesce(this.init.fold, reason)) this.commit(record);
   }
 
-  turnEnd(end: TurnEndFacts): void {
+  /**
+   * Commits the turn's end (when its turn reached the record: `recorded`) and announces it. A disk
+   * that refuses the line makes the turn `failed` with the disk named; the line is then written
+   * before the next one, once there is room. Returns the facts as announced.
+   */
+  turnEnd(facts: TurnEndFacts, recorded = true): TurnEndFacts {
+    let end = facts;
     const cost = computeCost(end.usage, this.init.model().info.pricing);
-    const line = this.commit({ type: "turn_end", ...end, cost, ...(end.error ? { error: end.error } : {}) });
-    this.init.onBilled(line);
+    try {
+      if (recorded) {
+        // Calls the turn's own quiesce could not answer (the same full disk) are answered first.
+        this.quiesce("failed");
+        this.init.onBilled(this.commit({ type: "turn_end", ...recordedFacts(end), cost }));
+      }
+    } catch (err) {
+      if (!(err instanceof DiskError)) throw err;
+      if (end.error?.class !== "disk") {
+        const error = { class: "disk", message: err.message };
+        this.init.publish({ type: "error", ...error });
+        end = {
+          ...end,
+          stopReason: "failed",
+          error: end.stopReason === "failed" ? (end.error ?? error) : error,
+        };
+      }
+      this.owedEnd = { ...recordedFacts(end), cost };
+    }
     this.init.publish({
       type: "turn_end",
       turn: end.turn,
@@ -130,7 +169,14 @@ export class RecordCommitter {
       usage: toUsageFields(end.usage),
       cost,
       duration_ms: end.durationMs,
+      tool_rounds: end.toolRounds ?? 0,
       ...(end.error ? { error: end.error } : {}),
     });
+    return end;
   }
+}
+
+function recordedFacts(end: TurnEndFacts): Omit<TurnEndFacts, "toolRounds"> {
+  const { toolRounds: _announcedOnly, ...facts } = end;
+  return facts;
 }

@@ -59,6 +59,8 @@ export type EngineEvent =
       usage: UsageFields;
       cost: number | null;
       duration_ms: number;
+      /** Rounds whose answer asked for tools, also when a limit kept them from running (R-UI-9's `rounds=N`). */
+      tool_rounds: number;
       error?: { class: string; status?: number; message: string };
     }
   | { type: "error"; class: string; status?: number; message: string }

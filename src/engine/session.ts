@@ -1,6 +1,7 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
 import type { PermissionMode, ResolvedModel } from "../config/types.js";
+import { REDACTED, redactDeep } from "../config/secrets.js";
 import { createAdapter } from "../provider/index.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
@@ -100,7 +101,7 @@ export class Session {
   status(): SessionStatus {
     return {
       id: this.core.id,
-      model: this.core.model,
+      model: withoutSecrets(this.core.model),
       mode: this.core.policy.getMode(),
       lastTurn: this.core.fold.lastTurn,
     };
@@ -273,4 +274,15 @@ export class Session {
 /** The engine state behind a session, for engine tests only; front ends must not use it. */
 export function coreOf(session: Session): SessionCore {
   return Session.internals(session);
+}
+
+/**
+ * The model as a query shows it (SPEC §10: no library query returns a key or token value): the
+ * API key left out, header values (an `Authorization` token) blanked, anything else a key's value
+ * spelled redacted. The session keeps the real one for its requests.
+ */
+function withoutSecrets(model: ResolvedModel): ResolvedModel {
+  const { apiKey: _key, headers, ...endpoint } = model.endpoint;
+  const blanked = Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
+  return redactDeep({ ...model, endpoint: { ...endpoint, headers: blanked } });
 }

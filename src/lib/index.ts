@@ -49,5 +49,7 @@ export interface OpenedTernSession {
  */
 export async function openSession(opts: OpenOptions = {}): Promise<OpenedTernSession> {
   const opened = await openConfiguredSession(opts);
-  return { session: opened.session, resumed: opened.resumed, warnings: opened.warnings, model: opened.model };
+  // The model as status() shows it: a program gets no key back (SPEC §10).
+  const model = opened.session.status().model;
+  return { session: opened.session, resumed: opened.resumed, warnings: opened.warnings, model };
 }

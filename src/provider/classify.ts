@@ -184,6 +184,20 @@ function operatorMessage(raw: string, status?: number): string {
   return oneLine.length > MAX_MESSAGE_CHARS ? `${oneLine.slice(0, MAX_MESSAGE_CHARS - 1)}…` : oneLine;
 }
 
+/**
+ * A success status with an HTML page for a body (a login page, captive portal or web UI at the
+ * base URL): said as such at once, never retried as an incomplete stream.
+ */
+export function htmlPageError(status: number, body: string): ProviderError {
+  const page = plainText(body).replace(/\s+/g, " ").slice(0, 80);
+  return new ProviderError({
+    errorClass: "unexpected_response",
+    status,
+    retryable: false,
+    message: `the server answered with an HTML page${page ? ` ("${redactSecrets(page)}")` : ""} (HTTP ${status}, text/html), not a model API response: check the base URL`,
+  });
+}
+
 /** Servers asked to stream may send their error as SSE (`data: {"error":…}`): the first frame's data. */
 function firstSseData(body: string): string {
   const match = /^(?:(?::[^\n]*|event:[^\n]*)\r?\n)*data: ?(.*)$/m.exec(body.trimStart());

@@ -15,6 +15,8 @@ export type ProviderErrorClass =
   | "overloaded"
   | "network"
   | "incomplete_stream"
+  /** A 2xx answer that is no model API's (an HTML page): the base URL reaches something else. */
+  | "unexpected_response"
   | "cancelled";
 
 export interface ProviderErrorInit {

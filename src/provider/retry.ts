@@ -3,6 +3,7 @@
 import { cancelledError, isProviderError, ProviderError } from "./errors.js";
 import type { NormalizedRequest, ProviderAdapter, ProviderEvent, StreamResult } from "./types.js";
 import type { Usage } from "../vocab/usage.js";
+import { monotonicMs } from "../vocab/clock.js";
 
 /**
  * How often and how patiently to retry. The provider declares what it needs; config's `retry`
@@ -43,7 +44,7 @@ export interface StreamWithRetryOptions {
   retry: RetryPolicy;
   signal: AbortSignal;
   idleTimeoutMs: number;
-  /** Epoch ms when the turn's duration budget runs out (or null). */
+  /** When the turn's duration budget runs out, on `now`'s clock (default monotonicMs), or null. */
   deadline: number | null;
   /** Live events of the current attempt (never `done`). */
   onEvent(event: ProviderEvent, attempt: number): void;
@@ -56,6 +57,7 @@ export interface StreamWithRetryOptions {
   onRetry(info: RetryScheduled): void;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** The clock `deadline` is on (default the monotonic one: a wall-clock step moves no deadline). */
   now?: () => number;
 }
 
@@ -138,7 +140,7 @@ export async function streamWithRetry(
 ): Promise<StreamResult> {
   const { signal } = opts;
   const sleep = opts.sleep ?? abortableSleep;
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? monotonicMs;
   let attempt = 0;
   let counted = 0; // failures that spend the maxRetries budget
   let bodyWriteRetried = false;

@@ -2,7 +2,7 @@
 // must know whether a connection died while the request body was still being written (R-RETRY-5),
 // which fetch hides. Every failure leaves here as a classified ProviderError.
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
-import { classifyHttpError, redactSecrets } from "./classify.js";
+import { classifyHttpError, htmlPageError, redactSecrets } from "./classify.js";
 import { cancelledError, ProviderError } from "./errors.js";
 
 export interface StreamResponse {
@@ -116,6 +116,11 @@ class Call {
     res.on("close", () => {
       if (!res.complete) this.fail(networkError(closedError(), false), false);
     });
+    // A login page or captive portal answers 200 with HTML: no stream will ever come of it.
+    if (status >= 200 && status < 300 && /\btext\/html\b/i.test(headers["content-type"] ?? "")) {
+      void this.readErrorBody(status, headers, htmlPageError);
+      return;
+    }
     if (status >= 200 && status < 300) {
       this.settled = true;
       this.resolveResponse({ status, headers, chunks: this.iterate() });
@@ -124,7 +129,11 @@ class Call {
     void this.readErrorBody(status, headers);
   }
 
-  private async readErrorBody(status: number, headers: Record<string, string>): Promise<void> {
+  private async readErrorBody(
+    status: number,
+    headers: Record<string, string>,
+    classify: typeof classifyHttpError = classifyHttpError,
+  ): Promise<void> {
     let text = "";
     try {
       for await (const chunk of this.queue.drain()) text += chunk;
@@ -133,7 +142,7 @@ class Call {
     }
     this.settled = true;
     this.cleanup(false);
-    this.rejectResponse(classifyHttpError(status, text, headers));
+    this.rejectResponse(classify(status, text, headers));
   }
 
   private iterate(): AsyncGenerator<string, void, void> {

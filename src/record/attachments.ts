@@ -1,9 +1,11 @@
 // Images live once per session under attachments/, named by content hash, and the record
 // refers to them by that name. Deleted only when no remaining transcript mentions them (R-REC-5).
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { RecordContentPart, RecordLine } from "./types.js";
+import { writeFileAtomic } from "./atomic-write.js";
+import { rethrowAsDisk } from "./errors.js";
 
 const EXT: Record<string, string> = {
   "image/png": "png",
@@ -34,11 +36,13 @@ export function storeImage(sessionDir: string, bytes: Buffer, mediaType: string)
   const dir = attachmentsDir(sessionDir);
   const file = join(dir, ref);
   if (!existsSync(file)) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      rethrowAsDisk(err, dir);
+    }
     // Write then rename, so a crash never leaves a half image under the final name.
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, bytes, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomic(file, bytes);
   }
   return ref;
 }

@@ -6,3 +6,38 @@ export class RecordError extends Error {
     this.name = "RecordError";
   }
 }
+
+/** What the machine said when a write failed for want of room or a working disk. */
+const DISK_CONDITIONS: Readonly<Record<string, string>> = {
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "file too large",
+  EROFS: "read-only file system",
+  EIO: "input/output error",
+};
+
+/**
+ * A write tern could not make because of the disk (full, over quota, read-only, failing): the
+ * machine's condition, not a bug, so it is reported as such, naming the file (class `disk`).
+ */
+export class DiskError extends Error {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`${DISK_CONDITIONS[code] ?? code} (${code}) writing ${path}; free some space and try again`);
+    this.name = "DiskError";
+  }
+}
+
+/** The DiskError an fs error means, or undefined when it is something else. */
+export function asDiskError(err: unknown, path: string): DiskError | undefined {
+  if (err instanceof DiskError) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code && code in DISK_CONDITIONS ? new DiskError(path, code) : undefined;
+}
+
+/** Rethrows a disk failure of a write to `path` as a DiskError naming it; other errors as they are. */
+export function rethrowAsDisk(err: unknown, path: string): never {
+  throw asDiskError(err, path) ?? err;
+}

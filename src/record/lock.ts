@@ -6,6 +6,7 @@
 // them (/proc): a live pid that started at another time, or a lock from another boot, is stale.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { rethrowAsDisk } from "./errors.js";
 
 export const LOCK_FILE = "lock";
 
@@ -44,11 +45,14 @@ function readOr(path: string): string | undefined {
   }
 }
 
-/** The process's start time in clock ticks after boot (field 22 of /proc/<pid>/stat). */
-function startTime(pid: number): string | undefined {
+/** /proc/<pid>/stat after "pid (comm) ", split: [0] the state, [19] the start time (field 22). */
+function statFields(pid: number): string[] | undefined {
   const stat = readOr(`/proc/${pid}/stat`);
-  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  return stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
+
+/** The process's start time in clock ticks after boot. */
+const startTime = (pid: number) => statFields(pid)?.[19];
 
 const bootId = () => readOr("/proc/sys/kernel/random/boot_id")?.trim();
 
@@ -64,7 +68,11 @@ function isAlive(holder: Holder, file: string): boolean {
     // EPERM: it exists but belongs to someone else, which still means alive.
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  const start = holder.start ? startTime(pid) : undefined;
+  const fields = statFields(pid);
+  // A killed tern lingers as a zombie until its parent reaps it (forever, under a PID 1 that
+  // never does): it holds nothing and writes nothing.
+  if (fields?.[0] === "Z" || fields?.[0] === "X") return false;
+  const start = holder.start ? fields?.[19] : undefined;
   return !(start && start !== holder.start);
 }
 
@@ -94,7 +102,7 @@ export function lockSession(dir: string, sessionId: string): SessionLock {
     try {
       fd = openSync(file, "wx", 0o600);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") rethrowAsDisk(err, file);
       const holder = readHolder(file);
       const pid = holder?.pid;
       // Another tern may be between creating the file and writing its pid: give it a moment.
@@ -113,7 +121,14 @@ export function lockSession(dir: string, sessionId: string): SessionLock {
       }
       continue;
     }
-    writeSync(fd, lockText());
+    try {
+      writeSync(fd, lockText());
+    } catch (err) {
+      // An empty lock would stall the next tern: no lock file at all, and the disk named.
+      closeSync(fd);
+      unlinkSync(file);
+      rethrowAsDisk(err, file);
+    }
     closeSync(fd);
     held.add(file);
     let released = false;

@@ -1,8 +1,9 @@
 // meta.json: a small summary per session so a listing never parses whole records. It is
 // derived: stale or missing (its recordSize differs from the record's size) means rebuild.
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ForkParent, RecordLine } from "./types.js";
+import { writeFileAtomic } from "./atomic-write.js";
 import { firstOwnIndex } from "./bill.js";
 import { addCost } from "../vocab/cost.js";
 
@@ -115,10 +116,8 @@ export function metaFromLines(lines: readonly RecordLine[], recordSize: number):
 }
 
 export function writeMeta(sessionDir: string, meta: SessionMeta): void {
-  const file = join(sessionDir, META_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(meta), { mode: 0o600 });
-  renameSync(tmp, file); // atomic: a listing never reads half a file
+  // Atomic: a listing never reads half a file.
+  writeFileAtomic(join(sessionDir, META_FILE), JSON.stringify(meta));
 }
 
 /** The stored summary if it still describes the record, else undefined. */

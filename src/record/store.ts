@@ -3,7 +3,7 @@
 // unless the summary is missing or stale.
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { RecordError } from "./errors.js";
+import { DiskError, RecordError, rethrowAsDisk } from "./errors.js";
 import { sha256Hex } from "./sha256.js";
 import { lockSession } from "./lock.js";
 import { loadRecord } from "./load.js";
@@ -89,6 +89,18 @@ function narrow(path: string, mode: number): void {
   }
 }
 
+/**
+ * meta.json is a cache of the record: one the disk refused is stale (its size no longer matches)
+ * and rebuilt from the record at the next listing, so what was committed stands.
+ */
+function keepMeta(dir: string, meta: SessionMeta): void {
+  try {
+    writeMeta(dir, meta);
+  } catch (err) {
+    if (!(err instanceof DiskError)) throw err;
+  }
+}
+
 function openTracked(dir: string, meta: SessionMeta, opts: WriterOptions): RecordWriter {
   return RecordWriter.open(recordFile(dir), {
     ...opts,
@@ -102,10 +114,19 @@ function openTracked(dir: string, meta: SessionMeta, opts: WriterOptions): Recor
         line.type === "config"
       ) {
         meta.recordSize = writer.size;
-        writeMeta(dir, meta);
+        keepMeta(dir, meta);
       }
     },
   });
+}
+
+/** A private folder; a full disk is named as such (DiskError), not as an internal error. */
+function makeDir(dir: string, recursive: boolean): void {
+  try {
+    mkdirSync(dir, { recursive, mode: 0o700 });
+  } catch (err) {
+    rethrowAsDisk(err, dir);
+  }
 }
 
 /** Creates the session folder and writes its `session_start`. */
@@ -113,7 +134,7 @@ export function createSession(home: string, opts: CreateSessionOptions): Session
   const cwd = resolve(opts.cwd);
   const wsDir = join(sessionsRoot(home), workspaceKey(cwd));
   // Private (R-REC-9): records hold prompts, code and tool output.
-  mkdirSync(wsDir, { recursive: true, mode: 0o700 });
+  makeDir(wsDir, true);
   const now = opts.now ?? (() => new Date());
   for (let attempt = 0; ; attempt++) {
     const id = newSessionId(now());
@@ -122,9 +143,9 @@ export function createSession(home: string, opts: CreateSessionOptions): Session
       mkdirSync(dir, { mode: 0o700 }); // not recursive: EEXIST means another session took this id
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST" && attempt < 20) continue;
-      throw err;
+      rethrowAsDisk(err, dir);
     }
-    mkdirSync(join(dir, "attachments"), { mode: 0o700 });
+    makeDir(join(dir, "attachments"), false);
     const writer = trackedWriter(dir, emptyMeta(), { now });
     writer.append({
       type: "session_start",
@@ -148,7 +169,7 @@ export function openSessionWriter(
   const meta = readFreshMeta(dir) ?? metaFromLines(opts.lines ?? loadRecord(recordFile(dir)).lines, 0);
   const writer = trackedWriter(dir, meta, opts);
   meta.recordSize = writer.size;
-  writeMeta(dir, meta);
+  keepMeta(dir, meta);
   return writer;
 }
 
@@ -228,7 +249,7 @@ export function sessionMeta(dir: string): SessionMeta {
   const file = recordFile(dir);
   const size = statSync(file).size;
   const meta = metaFromLines(loadRecord(file).lines, size);
-  writeMeta(dir, meta);
+  keepMeta(dir, meta);
   return meta;
 }
 

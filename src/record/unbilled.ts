@@ -2,9 +2,10 @@
 // with its answer (`assistant_message.failedUsage`) or by the engine's turn_end; if tern is
 // killed before either (typically while a retry waits), this file keeps them, and crash recovery
 // bills them in the `aborted` turn_end (R-REC-8: every request that returned usage is in a row).
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Usage } from "../vocab/usage.js";
+import { writeFileAtomic } from "./atomic-write.js";
 
 export const UNBILLED_FILE = "unbilled.json";
 
@@ -18,10 +19,7 @@ export interface Unbilled {
 }
 
 export function writeUnbilled(dir: string, unbilled: Unbilled): void {
-  const file = join(dir, UNBILLED_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(unbilled), { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(join(dir, UNBILLED_FILE), JSON.stringify(unbilled));
 }
 
 export function readUnbilled(dir: string): Unbilled | undefined {

@@ -13,7 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { redactDeep } from "../config/secrets.js";
-import { RecordError } from "./errors.js";
+import { RecordError, rethrowAsDisk } from "./errors.js";
 import { normalizeLine } from "./load.js";
 import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
 import { isoTimestamp } from "../vocab/timestamp.js";
@@ -147,11 +147,20 @@ export class RecordWriter {
       ...stripStamp(rec),
     }) as RecordLine;
     const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+      if (line.type === "turn_end" && this.syncAtTurnEnd) fsyncSync(this.fd);
+    } catch (err) {
+      // A full disk may take part of the line: cutting it off (which needs no room) keeps the
+      // file what the fold believes, so the session goes on once there is space again.
+      try {
+        ftruncateSync(this.fd, this._size);
+      } catch {}
+      rethrowAsDisk(err, this.file);
+    }
     this._lastSeq = line.seq;
     this._size += buf.length;
-    if (line.type === "turn_end" && this.syncAtTurnEnd) fsyncSync(this.fd);
     this.onAppend?.(line, this);
     return line;
   }

@@ -257,11 +257,15 @@ export class ToolExecutor {
     } catch {
       // The call still runs; the hook is the front end's business.
     }
+    let result: ToolResult;
     try {
-      return await tool.run(p.args, { ...ctx, callId: p.call.id });
+      result = await tool.run(p.args, { ...ctx, callId: p.call.id });
     } catch (err) {
-      return { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
+      result = { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
     }
+    // R-TOOL-4: a call the person cancelled while it ran (Ctrl+C, Esc, SIGINT) was interrupted,
+    // whatever failure its tool reports for being stopped (bash's killed group, MCP's abort).
+    return ctx.signal.aborted && result.outcome === "error" ? { ...result, outcome: "interrupted" } : result;
   }
 }
 

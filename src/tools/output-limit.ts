@@ -1,7 +1,7 @@
 // R-TOOL-6: the one gate every tool result passes (built-in, MCP, argument errors alike) before
 // it is recorded, shown or sent. Secrets are redacted by value, text is capped with head and tail
 // kept and a hint on how to read the rest, and images are held to the provider's per-image limit.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { redactDeep } from "../config/secrets.js";
 import type { ToolResult } from "./types.js";
@@ -71,12 +71,15 @@ function readRestHint(full: string, limits: OutputLimits, callId: string, tool: 
 
 function saveFullOutput(full: string, dir: string | undefined, callId: string): string | undefined {
   if (!dir) return undefined;
+  let file: string | undefined;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `${Date.now()}-${callId.replace(/[^\w-]/g, "_").slice(0, 80)}.txt`);
+    file = join(dir, `${Date.now()}-${callId.replace(/[^\w-]/g, "_").slice(0, 80)}.txt`);
     writeFileSync(file, full, { mode: 0o600 });
     return file;
   } catch {
+    // A full disk: no half file left claiming to be the whole output.
+    if (file) rmSync(file, { force: true });
     return undefined;
   }
 }

@@ -12,15 +12,19 @@ import type { Item } from "./ui-state.js";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-/** Re-renders every `ms` while `on`: drives the spinner and the retry countdown. */
+/**
+ * Re-renders every `ms` while `on`: drives the spinner and the retry countdown. The time is read
+ * at each render, not at the last tick: a render for a new event (a retry due in 4 s) must not
+ * use a reading older than the event, or the countdown starts a second high.
+ */
 function useNow(on: boolean, ms = 120): number {
-  const [now, setNow] = useState(Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!on) return;
-    const timer = setInterval(() => setNow(Date.now()), ms);
+    const timer = setInterval(() => setTick((n) => n + 1), ms);
     return () => clearInterval(timer);
   }, [on, ms]);
-  return now;
+  return performance.now();
 }
 
 function Transcript({ items, cols }: { items: Item[]; cols: number }) {

@@ -19,7 +19,7 @@ export class ApprovalFlow {
       this.resolve = (answers) => resolve(new Map(calls.map((call, i) => [call.id, answers[i] ?? "denied"])));
       this.store.dispatch({
         type: "approval",
-        now: Date.now(),
+        now: performance.now(),
         calls: calls.map((c) => ({
           id: c.id,
           name: c.name,
@@ -42,7 +42,7 @@ export class ApprovalFlow {
     if (!approval || !done(approval)) return;
     const resolve = this.resolve;
     this.resolve = undefined;
-    this.store.dispatch({ type: "approval", calls: null, now: Date.now() });
+    this.store.dispatch({ type: "approval", calls: null, now: performance.now() });
     resolve(approval.answers);
   }
 }

@@ -6,7 +6,7 @@ import type { Key } from "ink";
 import { GUARD_MS, scrollBy } from "./approval.js";
 import type { TuiController } from "./controller.js";
 
-export function approvalKey(ctl: TuiController, input: string, key: Key, now = Date.now()): void {
+export function approvalKey(ctl: TuiController, input: string, key: Key, now = performance.now()): void {
   const approval = ctl.state.approval;
   if (!approval) return;
   if (key.escape) {

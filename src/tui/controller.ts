@@ -33,7 +33,7 @@ export class TuiController implements UiControl {
   private sideAbort: AbortController | undefined;
   /** Session-changing commands (/clear, /resume, /fork) run one after another, in the order typed. */
   private chain: Promise<unknown> = Promise.resolve();
-  private lastEmptyCtrlC = 0;
+  private lastEmptyCtrlC = Number.NEGATIVE_INFINITY;
   private exiting = false;
   private greeted = false;
 
@@ -93,7 +93,7 @@ export class TuiController implements UiControl {
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     this.greeted = true;
     this.unsubscribe = opened.session.subscribe((event) => {
-      this.store.dispatch({ type: "event", event, now: Date.now() });
+      this.store.dispatch({ type: "event", event, now: performance.now() });
       if (event.type === "tool_result" || event.type === "turn_end")
         this.composer.filesMayHaveChanged(event.type === "turn_end");
     });
@@ -160,7 +160,7 @@ export class TuiController implements UiControl {
       this.composer.set({ text: "", cursor: 0 });
       return;
     }
-    const now = Date.now();
+    const now = performance.now();
     if (now - this.lastEmptyCtrlC < 2000) {
       void this.quit();
       return;

@@ -63,7 +63,6 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     case "turn_start":
       return {
         ...state,
-        toolRounds: 0,
         running: [],
         phase: { kind: "thinking", since: now },
         turn: { start: now, tokens: 0, roundChars: 0 },
@@ -107,14 +106,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         live: "",
         liveReasoning: "",
         flushed: 0,
-        toolRounds: state.toolRounds + (event.tool_calls.length > 0 ? 1 : 0),
       };
       return rest.trim() ? print(next, "assistant", rest.replace(/^\n+/, "")) : next;
     }
     case "retry_scheduled":
-      // The countdown lives in the progress row only: a retry leaves no permanent line (R-UI-15).
+      // R-UI-20: each retry leaves its line in the transcript; the countdown lives in the progress row.
       return {
-        ...state,
+        ...print(state, "info", `retrying model request: ${event.message}`),
         phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms, message: event.message },
       };
     case "tool_call": {
@@ -187,7 +185,7 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     case "turn_end": {
       const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
       const label =
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${state.toolRounds} · ` +
+        `— turn ${event.turn} · ${event.stop_reason} · rounds=${event.tool_rounds} · ` +
         `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost, UNKNOWN_COST)}`;
       let next = commitLive(state);
       // R-UI-12: what was on screen stays, marked; it never entered the model context.

@@ -116,8 +116,6 @@ export interface UiState {
   limit: LimitPrompt | null;
   side: SideState;
   status: StatusInfo;
-  /** Rounds of the running turn that asked for tools (R-UI-9). */
-  toolRounds: number;
 }
 
 export function initialState(
@@ -142,6 +140,5 @@ export function initialState(
     limit: null,
     side: { open: false, thread: [], index: 0, scroll: 0, pending: null },
     status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
-    toolRounds: 0,
   };
 }

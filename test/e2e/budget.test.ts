@@ -191,6 +191,20 @@ describe("finish reasons", () => {
     expect(run.end).toMatchObject({ stop_reason: "completed", rounds: 2 });
   });
 
+  it("tern run prints the whole answer of a continued reply, every round's text, not the last only", async () => {
+    writeUserConfig(e, { maxTruncationContinues: 2 });
+    e.provider.enqueue(
+      openaiStream().text("The first half, ").finish("length").build(),
+      openaiStream().text("the middle, ").finish("length").build(),
+      openaiText("and the end."),
+    );
+    const plain = await e.run(["run", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl, "go"], {
+      OPENAI_API_KEY: "sk-test-key",
+    });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe("The first half, the middle, and the end.\n");
+  });
+
   it("content_filter stops content_filtered (exit 3), keeping the text", async () => {
     e.provider.enqueue(openaiStream().text("I can't").finish("content_filter").build());
     const run = await ternRun(e, []);

@@ -12,6 +12,7 @@ import { cliEnv, jsonEvents, runCli, TERN_BIN } from "../support/cli.js";
 import { FakeProvider, type RecordedRequest, type ScriptedResponse } from "../support/fake-provider.js";
 import {
   type OpenAIUsageInput,
+  openaiError,
   openaiStream,
   openaiText,
   openaiToolCalls,
@@ -327,5 +328,26 @@ describe("a crash while a retry waits (R-REC-8)", () => {
     expect(existsSync(join(dirs.home, "sessions", workspaceKey(dirs.workspace), id, "unbilled.json"))).toBe(
       false,
     );
+  });
+
+  it("counts a request that failed without usage as a model call of the aborted turn", async () => {
+    writeFileSync(
+      join(dirs.home, "config.json"),
+      JSON.stringify({ retry: { baseDelaySeconds: 30, maxDelaySeconds: 30, maxRetries: 2 } }),
+    );
+    provider.enqueue(openaiError(500, { error: { message: "boom" } }), openaiText("after"));
+    const retrying = (events: any[]) => events.some((e) => e.type === "retry_scheduled");
+    expect(retrying(await runAndKillWhen([], "first", retrying))).toBe(true);
+    expect(provider.requests).toHaveLength(1);
+
+    const resumed = await tern(["run", ...modelArgs(), "--continue", "again"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const { rows } = await metricsJson();
+    expect(rows.find((r: any) => r.turn === 1)).toMatchObject({
+      stopReason: "aborted",
+      modelCalls: 1,
+      prompt: 0,
+    });
+    expect(rows.find((r: any) => r.turn === 2)).toMatchObject({ stopReason: "completed", modelCalls: 1 });
   });
 });

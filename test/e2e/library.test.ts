@@ -26,7 +26,7 @@ describe("library API", () => {
       openaiText("said hi"),
     );
     const asked: string[] = [];
-    const { session, resumed } = await openSession({
+    const { session, resumed, model } = await openSession({
       cwd: e.dirs.workspace,
       home: e.dirs.home,
       model: "openai/mock-1",
@@ -50,6 +50,11 @@ describe("library API", () => {
       expect.arrayContaining(["turn_start", "tool_call", "approval", "tool_result", "turn_end"]),
     );
     expect(session.status()).toMatchObject({ id: session.id, mode: "ask", lastTurn: 1 });
+    // SPEC §10: no query returns a key (the session still sends it: the turn above was answered).
+    expect(session.status().model.endpoint.apiKey).toBeUndefined();
+    expect(JSON.stringify(session.status())).not.toContain("sk-test-key");
+    expect(JSON.stringify(model)).not.toContain("sk-test-key");
+    expect(e.provider.requests[0].headers.authorization).toBe("Bearer sk-test-key");
     expect(session.transcript().some((l) => l.type === "turn_end")).toBe(true);
     await session.close();
     expect(recordLines(e).find((l) => l.type === "tool_result")).toMatchObject({ id: "c1", outcome: "ok" });

@@ -92,6 +92,7 @@ function rig(
     commitTurnEnd: (end) => {
       ends.push(end);
       records.push(`turn_end ${end.stopReason}`);
+      return end;
     },
     noteTodoUse: () => undefined,
     stream: async (_round, signal, _deadline, hooks): Promise<RoundAnswer> => {

@@ -1,6 +1,7 @@
 // R-REC-9: the session lock tells a live writer from a leftover, also when the pid was reused
 // (a reboot, a restarted container where tern gets the same small pid again).
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -62,5 +63,21 @@ describe("session lock", () => {
     lockSession(dirs.workspace, "s1").release();
     writeFileSync(lockFile(), `${pid} start=${startOf(pid)} boot=00000000-0000-0000-0000-000000000000\n`);
     lockSession(dirs.workspace, "s1").release();
+  });
+
+  it("a zombie holder (a SIGKILLed tern not reaped yet) is dead: its lock is taken over", async () => {
+    // `sleep 0` exits at once, but its parent execs into `sleep 60`, which never reaps it.
+    sleeper = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const [line] = (await once(sleeper.stdout!, "data")) as [Buffer];
+    const zombie = Number(line.toString().trim());
+    const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1][0];
+    for (let i = 0; i < 100 && state() !== "Z"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(state()).toBe("Z");
+    writeFileSync(lockFile(), `${zombie} start=${startOf(zombie)} boot=${boot()}\n`);
+    const lock = lockSession(dirs.workspace, "s1");
+    expect(readFileSync(lockFile(), "utf8")).toMatch(new RegExp(`^${process.pid} `));
+    lock.release();
   });
 });

@@ -218,7 +218,7 @@ describe("ToolExecutor approval (R-TOOL-2)", () => {
 });
 
 describe("ToolExecutor cancellation", () => {
-  it("kills the running call (error, cancelled) and does not start the rest (not_executed)", async () => {
+  it("kills the running call (interrupted, R-TOOL-4) and does not start the rest (not_executed)", async () => {
     const { exec } = setup("yolo", false);
     const ac = new AbortController();
     const ctx = makeCtx(dirs.workspace, { signal: ac.signal });
@@ -226,7 +226,7 @@ describe("ToolExecutor cancellation", () => {
     const { h, log } = hooks();
     setTimeout(() => ac.abort(), 100);
     const results = await exec.runBatch(calls, ctx, h);
-    expect(results[0].outcome).toBe("error");
+    expect(results[0].outcome).toBe("interrupted");
     expect(textOf(results[0])).toMatch(/cancelled/);
     expect(results[1]).toEqual({
       outcome: "not_executed",

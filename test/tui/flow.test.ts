@@ -81,7 +81,7 @@ describe("tern interactive UI while busy", () => {
     expect(await vt.exited).toBe(0);
   });
 
-  it("shows a 429's retry-after as a countdown that leaves no permanent line", async () => {
+  it("shows a 429's retry-after as a countdown from its own second, and leaves a retrying line (R-UI-20)", async () => {
     t.provider.enqueue(
       openaiError(
         429,
@@ -99,7 +99,10 @@ describe("tern interactive UI while busy", () => {
     expect(vt.screen().join("\n")).toMatch(/Retrying In \ds \(Attempt 2\) · .*slow down please/);
     await vt.waitFor("after the wait", 20_000);
     await vt.waitForGone("Retrying In");
-    expect(vt.text()).not.toContain("slow down please");
+    // The countdown never showed more than the 3 s the server asked for.
+    expect(vt.raw).not.toContain("Retrying In 4s");
+    // The transcript keeps the retry's line (seed 000); the countdown row is gone.
+    expect(vt.text()).toContain("retrying model request: rate_limit (HTTP 429): slow down please");
   });
 
   it("/btw answers in a side panel that Esc closes, without touching the transcript", async () => {

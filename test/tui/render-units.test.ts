@@ -286,6 +286,7 @@ describe("streaming into the scrollback", () => {
         usage: { prompt: 0, completion: 0, cache_read: 0, cache_write: 0 },
         cost: null,
         duration_ms: 10,
+        tool_rounds: 0,
       },
       now: 0,
     });

@@ -21,6 +21,7 @@ const end = (over: Partial<Extract<EngineEvent, { type: "turn_end" }>> = {}): En
   usage,
   cost: 0.5,
   duration_ms: 1500,
+  tool_rounds: 2,
   ...over,
 });
 const assistant = (text: string, calls = 0): EngineEvent => ({
@@ -45,7 +46,7 @@ describe("tui state", () => {
     expect(done.items.map((i) => i.text)).toEqual(["Hello"]);
   });
 
-  it("drops a failed attempt's text on stream_discarded; the retry shows only in the phase", () => {
+  it("drops a failed attempt's text on stream_discarded; the retry counts down in the phase and leaves one line", () => {
     const s = run(
       start(),
       ev({ type: "text_delta", text: "partial" }),
@@ -63,7 +64,7 @@ describe("tui state", () => {
       ),
     );
     expect(s.live).toBe("");
-    expect(s.items).toEqual([]);
+    expect(s.items.map((i) => i.text)).toEqual(["retrying model request: HTTP 429"]);
     expect(phaseText(s.phase!, 10_000)).toBe("Retrying In 4s (Attempt 2) · HTTP 429");
     expect(phaseText(s.phase!, 11_200)).toBe("Retrying In 3s (Attempt 2) · HTTP 429");
     expect(phaseText(s.phase!, 20_000)).toBe("Retrying In 0s (Attempt 2) · HTTP 429");

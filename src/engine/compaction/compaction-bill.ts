@@ -5,6 +5,17 @@ import type { SessionCore } from "../core.js";
 import { computeCost } from "../../vocab/cost.js";
 import { emptyUsage, type Usage } from "../../vocab/usage.js";
 import { isoTimestamp } from "../../vocab/timestamp.js";
+import { elapsedMs, monotonicMs } from "../../vocab/clock.js";
+
+/** A `/compact` run outside a turn: when it started (wall time for the record, monotonic for its duration). */
+export interface OutOfTurn {
+  startedAt: Date;
+  started: number;
+}
+
+export function startOutOfTurn(): OutOfTurn {
+  return { startedAt: new Date(), started: monotonicMs() };
+}
 
 /** What a range's summary requests spent: every attempt's usage is billed, so the record keeps their sum. */
 export interface SummarySpent {
@@ -13,11 +24,15 @@ export interface SummarySpent {
 }
 
 /** The `bill` of a summary run outside a turn, priced now with the model that wrote it. */
-export function billOutOfTurn(core: SessionCore, usage: Usage | null, startedAt: Date): CompactionBill {
+export function billOutOfTurn(
+  core: SessionCore,
+  usage: Usage | null,
+  { startedAt, started }: OutOfTurn,
+): CompactionBill {
   return {
     cost: computeCost(usage ?? emptyUsage(), core.model.info.pricing),
     startedAt: isoTimestamp(startedAt),
-    durationMs: Date.now() - startedAt.getTime(),
+    durationMs: elapsedMs(started),
     model: core.model.id,
   };
 }

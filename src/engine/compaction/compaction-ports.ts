@@ -7,7 +7,7 @@ import type { EngineEvent } from "../events.js";
 import type { SessionCore } from "../core.js";
 import { compactionLimit, contextEstimate, fixedEstimate, requestLimit } from "./compaction-estimate.js";
 import { roundIndexOf, type CompactionView } from "./compaction-view.js";
-import { billOutOfTurn, type SummarySpent } from "./compaction-bill.js";
+import { billOutOfTurn, type OutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import type { Message } from "../../vocab/messages.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
 
@@ -32,7 +32,7 @@ export interface CompactionHooks {
   onModelCall(): void;
   onUsage(usage: Usage): void;
   /** Set when run outside a turn (`/compact`): the summary gets a ledger row of its own (R-REC-8). */
-  outOfTurn?: { startedAt: Date };
+  outOfTurn?: OutOfTurn;
 }
 
 /** The ports of a live session: the only code in compaction/ that reads `SessionCore`. */
@@ -88,7 +88,7 @@ export function compactionPorts(core: SessionCore, hooks: CompactionHooks): Comp
     ...(outOfTurn
       ? {
           outOfTurn: {
-            bill: (usage) => billOutOfTurn(core, usage, outOfTurn.startedAt),
+            bill: (usage) => billOutOfTurn(core, usage, outOfTurn),
             onBilled: (line) => core.onBilled?.(line),
           },
         }

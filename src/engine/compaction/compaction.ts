@@ -8,7 +8,7 @@ import { estimateTokens } from "./compaction-estimate.js";
 import { compactionPorts, type CompactionHooks, type CompactionPorts } from "./compaction-ports.js";
 import { closedTurnsRange, openTurnRange, type SummaryRange } from "./compaction-range.js";
 import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
-import type { SummarySpent } from "./compaction-bill.js";
+import { startOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { writeSummary } from "./summary-run.js";
 import { toUsageFields } from "../event-fields.js";
 import type { SessionCore } from "../core.js";
@@ -238,7 +238,7 @@ export async function compactNow(
     signal,
     onModelCall: () => {},
     onUsage: (u) => core.publish({ type: "usage", ...toUsageFields(u) }),
-    outOfTurn: { startedAt: new Date() },
+    outOfTurn: startOutOfTurn(),
   });
   const before = ports.view().contextTokens;
   await compact(ports, true);

@@ -11,7 +11,7 @@ export type ModelCallHooks = Partial<
   Pick<StreamWithRetryOptions, "onEvent" | "onAttemptStart" | "onAttemptUsage" | "onDiscard" | "onRetry">
 > & {
   signal: AbortSignal;
-  /** Epoch ms when the turn's duration budget runs out; null (the default) = none. */
+  /** When the turn's duration budget runs out (monotonicMs, vocab/clock.ts); null (the default) = none. */
   deadline?: number | null;
 };
 

@@ -42,7 +42,17 @@ export async function runToolBatch(
       }),
   };
   const points = core.hookPoints;
-  return core.executor.runBatch(calls, ctx, {
+  // The executor keeps a hook's throw from losing the other results; a commit the disk refused
+  // must still stop the turn, so the first one is thrown once the batch is over.
+  let refused: unknown;
+  const commit = (write: () => void) => {
+    try {
+      if (refused === undefined) write();
+    } catch (err) {
+      refused = err;
+    }
+  };
+  const results = await core.executor.runBatch(calls, ctx, {
     approve: (pending) => {
       points?.notify(
         `tern needs your permission to use ${[...new Set(pending.map((p) => p.name))].join(", ")}`,
@@ -55,9 +65,9 @@ export async function runToolBatch(
     }),
     denialMessage: core.hooks.denialMessage,
     onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
-    onStart: (call) => core.records.toolStart(turn, call.id, call.name),
+    onStart: (call) => commit(() => core.records.toolStart(turn, call.id, call.name)),
     onResult: (call, result) => {
-      core.records.toolResult(turn, call.id, call.name, result);
+      commit(() => core.records.toolResult(turn, call.id, call.name, result));
       core.publish({
         type: "tool_result",
         id: call.id,
@@ -67,4 +77,6 @@ export async function runToolBatch(
       });
     },
   });
+  if (refused !== undefined) throw refused;
+  return results;
 }

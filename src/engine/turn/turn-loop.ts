@@ -2,35 +2,18 @@
 // rounds (request → stream → finish and budget checks → commit the answer → tool batch, until a
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
-import { redactDeep } from "../../config/secrets.js";
 import { TurnBudget } from "./budget.js";
-import { admitCalls, type AdmitState } from "./turn-admit.js";
+import { endTurn } from "./turn-end.js";
+import type { TurnState } from "./turn-state.js";
+import { admitCalls } from "./turn-admit.js";
 import { continuationNote, MAX_STOP_CONTINUES, PAUSED } from "./turn-continue.js";
-import { judgeFinalAnswer, type OutputState } from "./output-contract.js";
+import { judgeFinalAnswer } from "./output-contract.js";
 import { toUsageFields } from "../event-fields.js";
 import type { TurnOutcome } from "./stop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
-import { isoTimestamp } from "../../vocab/timestamp.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
-
-/** What one run of a turn has counted so far. */
-interface TurnState extends AdmitState {
-  turn: number;
-  startedAt: Date;
-  started: number;
-  // This run's counts: a `/retry` writes another turn_end for the same turn, and the ledger adds
-  // the runs up (R-REC-8), so each run counts only its own requests.
-  counts: { rounds: number; modelCalls: number; toolCalls: number; toolErrors: number };
-  usage: Usage;
-  finalText: string;
-  usedTodoTool: boolean;
-  overflowCompacted: boolean;
-  /** Rounds a Stop hook added in a row. */
-  stopContinues: number;
-  /** `--output-schema`: the contract, its corrective rounds so far, the valid value once seen. */
-  output?: OutputState;
-}
+import { monotonicMs } from "../../vocab/clock.js";
 
 /** One turn's abort: the user's cancel and the duration budget both end it. */
 interface TurnAbort {
@@ -47,7 +30,7 @@ export async function runTurnLoop(
   signal: AbortSignal,
 ): Promise<TurnOutcome> {
   const state = startTurn(ports, input);
-  const stop = await runRounds(ports, state, input, signal);
+  const stop = state.startFailure ?? (await runRounds(ports, state, input, signal));
   return endTurn(ports, state, stop);
 }
 
@@ -58,7 +41,7 @@ function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
   const state: TurnState = {
     turn,
     startedAt: new Date(),
-    started: Date.now(),
+    started: monotonicMs(),
     budget: new TurnBudget(ports.executionBudget, ports.onLimit, keepsYyy),
     counts: { rounds: 0, modelCalls: 0, toolCalls: 0, toolErrors: 0 },
     usage: emptyUsage(),
@@ -68,16 +51,26 @@ function startTurn(ports: TurnPorts, input: TurnInput): TurnState {
     usedTodoTool: false,
     overflowCompacted: false,
     stopContinues: 0,
+    recorded: input.retry === true,
+    continuing: false,
+    toolRounds: 0,
   };
   if (input.output) state.output = { contract: input.output, corrections: 0 };
   ports.beginTurn();
-  if (!input.retry) {
-    ports.checkpoints?.beforeTurn(turn);
-    ports.commitUserPrompt(turn, input.content);
-    for (const note of input.notes ?? []) ports.commitNotice(turn, note);
+  try {
+    if (!input.retry) {
+      ports.checkpoints?.beforeTurn(turn);
+      ports.commitUserPrompt(turn, input.content);
+      state.recorded = true;
+      for (const note of input.notes ?? []) ports.commitNotice(turn, note);
+    }
+    ports.publish({ type: "turn_start", turn });
+    ports.addTodoReminderIfOwed(turn);
+  } catch (err) {
+    if (!state.recorded) ports.publish({ type: "turn_start", turn });
+    state.startFailure = stopWith("failed", internalError(err));
+    ports.publish({ type: "error", ...state.startFailure.error! });
   }
-  ports.publish({ type: "turn_start", turn });
-  ports.addTodoReminderIfOwed(turn);
   return state;
 }
 
@@ -172,13 +165,19 @@ async function runRound(
   }
   state.counts.rounds++;
   const { result, spent } = answer;
+  if (result.toolCalls.length > 0) state.toolRounds++;
 
   const { calls, stop: stopAfterCommit } = await admitCalls(ports, state, result);
   ports.commitAssistant(turn, round, { ...result, toolCalls: calls }, spent);
-  state.finalText = result.text;
+  // A reply cut at the output limit (or paused) goes on in the next round: the answer is all of it.
+  state.finalText = state.continuing ? state.finalText + result.text : result.text;
+  // A stream that held nothing (only `data: [DONE]`) is a legal answer, but never a silent one.
+  if (!result.text && !result.reasoning && result.toolCalls.length === 0 && result.finish === "stop")
+    ports.publish({ type: "notice", text: "the model's answer was empty (no text and no tool calls)" });
   if (stopAfterCommit) return stopped(stopAfterCommit);
   if (result.finish !== PAUSED) state.pauses = 0;
   const note = continuationNote(result.finish);
+  state.continuing = note !== undefined;
   if (note) {
     if (result.finish === "length") state.truncationContinues++;
     ports.commitNotice(turn, note);
@@ -243,36 +242,6 @@ async function compactStep(
   } catch (err) {
     return stopFromError(err, abort.signal.aborted, abort.durationHit());
   }
-}
-
-async function endTurn(ports: TurnPorts, state: TurnState, stop: TurnStop): Promise<TurnOutcome> {
-  const { turn } = state;
-  ports.autoContinueTurn = state.budget.autoContinue ? turn : undefined;
-  ports.endYoloOnce();
-  ports.quiesce(stop.reason === "cancelled" ? "cancelled" : "replied");
-  // The turn's last snapshot is named before its turn_end, so `tern undo` right after finds it.
-  await ports.checkpoints?.settle();
-  ports.commitTurnEnd({
-    turn,
-    stopReason: stop.reason,
-    ...state.counts,
-    usage: state.usage,
-    durationMs: Date.now() - state.started,
-    startedAt: isoTimestamp(state.startedAt),
-    error: stop.error,
-  });
-  ports.noteTodoUse(state.usedTodoTool);
-  // The outcome goes to whoever drives the session (a program using the library has no redacting
-  // terminal in between), so a key the model or an error echoed is redacted as in the record.
-  const outcome: TurnOutcome = {
-    turn,
-    stopReason: stop.reason,
-    finalText: state.finalText,
-    error: stop.error,
-  };
-  if (stop.reason === "completed" && state.output && "value" in state.output)
-    outcome.outputValue = state.output.value;
-  return redactDeep(outcome);
 }
 
 function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {

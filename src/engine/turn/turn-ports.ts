@@ -50,7 +50,8 @@ export interface TurnPorts {
   addTodoReminderIfOwed(turn: number): void;
   commitQueuedFollowUp(turn: number): void;
   quiesce(reason: "cancelled" | "replied"): void;
-  commitTurnEnd(end: TurnEndFacts): void;
+  /** Commits (when `recorded`) and announces the turn's end; returns the facts as announced. */
+  commitTurnEnd(end: TurnEndFacts, recorded: boolean): TurnEndFacts;
   noteTodoUse(usedTodoTool: boolean): void;
   /** One round's model call, retried per policy; rejects with the provider's error. */
   stream(

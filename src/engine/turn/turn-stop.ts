@@ -2,6 +2,7 @@
 // that cross its borders (provider, duration limit, bugs) are turned into one here.
 import { ProviderError } from "../../provider/errors.js";
 import { DurationLimitError } from "../../provider/retry.js";
+import { DiskError } from "../../record/errors.js";
 import type { StopReason } from "../../record/types.js";
 import type { TurnError } from "./stop.js";
 
@@ -44,8 +45,12 @@ function durationStopError(err: DurationLimitError): TurnError {
   return error;
 }
 
-/** A bug inside the loop (a throwing commit, tool batch or hook) ends the turn `failed`, not the session. */
+/**
+ * A throw inside the loop (a commit, tool batch or hook) ends the turn `failed`, not the session:
+ * a disk that refused a write is class `disk` and names the file; anything else is a bug (`internal`).
+ */
 export function internalError(err: unknown): TurnError {
+  if (err instanceof DiskError) return { class: "disk", message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   return { class: "internal", message };
 }

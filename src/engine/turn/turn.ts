@@ -9,9 +9,9 @@ import { enforcesSchema, schemaInstruction } from "./output-contract.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
-import { sumUsage, type Usage } from "../../vocab/usage.js";
+import { emptyUsage, sumUsage, type Usage } from "../../vocab/usage.js";
 import type { ToolCall } from "../../vocab/messages.js";
-import { writeUnbilled } from "../../record/unbilled.js";
+import { clearUnbilled, writeUnbilled } from "../../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
   // R-AUTO-1: a wire that enforces the schema gets it with every request; any other gets it asked for.
@@ -66,7 +66,11 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     beginTurn: () => core.readTracker.reset(),
     endYoloOnce: () => core.policy.setYoloOnce(false),
     commitUserPrompt: (turn, content) => core.records.userPrompt(turn, content),
-    commitAssistant: (turn, round, result, spent) => core.records.assistant(turn, round, result, spent),
+    // The answer bills the round's requests: the file that kept them for a crash is done with.
+    commitAssistant: (turn, round, result, spent) => {
+      core.records.assistant(turn, round, result, spent);
+      clearUnbilled(core.dir);
+    },
     commitNotice: (turn, text) => core.records.notice(turn, text),
     addTodoReminderIfOwed: (turn) => {
       const reminder = core.todos.takeReminder();
@@ -78,7 +82,11 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
       if (next && next.length > 0) core.records.userPrompt(turn, next);
     },
     quiesce: (reason) => core.records.quiesce(reason),
-    commitTurnEnd: (end) => core.records.turnEnd(end),
+    commitTurnEnd: (end, recorded) => {
+      const ended = core.records.turnEnd(end, recorded);
+      clearUnbilled(core.dir);
+      return ended;
+    },
     noteTodoUse: (used) => core.todos.noteUse(used),
     stream: (round, signal, deadline, hooks) =>
       streamRound(core, round, signal, deadline, hooks, responseSchema),
@@ -115,13 +123,14 @@ function addInstructionNotes(core: SessionCore, turn: number, calls: ToolCall[])
 }
 
 /**
- * Every attempt so far failed (a retry is due): their usage is billed with the round's answer or
- * the turn's end, and until then kept beside the record, for a crash to bill (record/unbilled.ts).
+ * The round's requests so far (sent, or failed with a retry due) and the usage they reported are
+ * billed with the round's answer or the turn's end, and until then kept beside the record, so a
+ * crash bills them (record/unbilled.ts): a request that reported no usage still counts as a call.
  */
 function keepUnbilled(core: SessionCore, byAttempt: Map<number, Usage>, attempts: number): void {
   const turn = core.fold.openTurn?.turn;
-  const usage = sumUsage(byAttempt.values());
-  if (turn === undefined || usage === null) return;
+  if (turn === undefined) return;
+  const usage = sumUsage(byAttempt.values()) ?? emptyUsage();
   try {
     writeUnbilled(core.dir, { turn, attempts, usage, afterSeq: core.fold.lastSeq });
   } catch {
@@ -148,6 +157,7 @@ async function streamRound(
     onAttemptStart: () => {
       hooks.onAttemptStart();
       spent.attempts++;
+      keepUnbilled(core, byAttempt, spent.attempts);
     },
     onAttemptUsage: (usage, attempt) => {
       byAttempt.set(attempt, usage);

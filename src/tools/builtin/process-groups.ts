@@ -132,16 +132,16 @@ async function escalate(pid: number | null, tag: string, exact = true): Promise<
   const strays = () => taggedPids(tag, exact, pid ?? undefined);
   signalAll(strays(), "SIGTERM");
   const alive = () => (pid !== null && groupAlive(pid)) || strays().length > 0;
-  const deadline = Date.now() + KILL_GRACE_MS;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + KILL_GRACE_MS;
+  while (performance.now() < deadline) {
     if (!alive()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   if (pid !== null) killGroup(pid, "SIGKILL");
   signalAll(strays(), "SIGKILL");
   // SIGKILL is delivered asynchronously: on a loaded machine the group may take a moment to die.
-  const gone = Date.now() + KILL_SETTLE_MS;
-  while (Date.now() < gone && alive()) await new Promise((r) => setTimeout(r, 20));
+  const gone = performance.now() + KILL_SETTLE_MS;
+  while (performance.now() < gone && alive()) await new Promise((r) => setTimeout(r, 20));
 }
 
 const escalations = new Set<Promise<void>>();

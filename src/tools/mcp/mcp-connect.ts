@@ -2,6 +2,7 @@
 // (`url`, `headers`), `${VAR}` expanded from tern's environment. A server that fails to start is
 // reported by its own reason (the telling line of its stderr), and closing is prompt: the stdio
 // child gets SIGTERM soon after its input closes and SIGKILL after that, whatever signal ends tern.
+import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -47,10 +48,10 @@ function onEndSignal(sig: NodeJS.Signals): void {
   for (const pid of livePids) sendSignal(pid, "SIGTERM");
   uninstallSignalHooks();
   if (process.listenerCount(sig) > 0) return;
-  const deadline = Date.now() + 1000;
+  const deadline = performance.now() + 1000;
   const wait = setInterval(() => {
     const alive = [...livePids].filter((pid) => isAlive(pid));
-    if (alive.length > 0 && Date.now() < deadline) return;
+    if (alive.length > 0 && performance.now() < deadline) return;
     clearInterval(wait);
     killLeftovers();
     process.kill(process.pid, sig);
@@ -60,9 +61,16 @@ function onEndSignal(sig: NodeJS.Signals): void {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A server that died but is not reaped yet is a zombie: nothing left to wait for or kill.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return true; // no /proc (macOS): the signal said it is there
   }
 }
 
@@ -259,8 +267,8 @@ export async function connectServer(
 async function ensureGone(pid: number): Promise<void> {
   if (!isAlive(pid)) return;
   sendSignal(pid, "SIGTERM");
-  const deadline = Date.now() + KILL_AFTER_MS;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  const deadline = performance.now() + KILL_AFTER_MS;
+  while (isAlive(pid) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   if (isAlive(pid)) sendSignal(pid, "SIGKILL");
 }
 
