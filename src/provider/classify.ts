@@ -21,12 +21,13 @@ const CONTEXT_OVERFLOW_TEXT =
 const QUOTA_TEXT =
   /exceeded your current quota|insufficient[ _]quota|quota (?:has been )?exceeded|credit balance is too low|insufficient credits|out of credits/i;
 
-/** Classifies a non-2xx HTTP response (the whole body has been read). */
+/** Classifies a non-2xx HTTP response, or a 2xx HTML page (the whole body has been read). */
 export function classifyHttpError(
   status: number,
   body: string,
   headers: Record<string, string>,
 ): ProviderError {
+  if (status >= 200 && status < 300) return htmlPageError(status, body);
   const info = extractErrorInfo(parseJson(body) ?? parseJson(firstSseData(body)));
   const message = operatorMessage(info.message ?? (plainText(body) || `HTTP ${status}`), status);
   const { errorClass, retryable } = decide(status, info);
@@ -188,7 +189,7 @@ function operatorMessage(raw: string, status?: number): string {
  * A success status with an HTML page for a body (a login page, captive portal or web UI at the
  * base URL): said as such at once, never retried as an incomplete stream.
  */
-export function htmlPageError(status: number, body: string): ProviderError {
+function htmlPageError(status: number, body: string): ProviderError {
   const page = plainText(body).replace(/\s+/g, " ").slice(0, 80);
   return new ProviderError({
     errorClass: "unexpected_response",

@@ -2,7 +2,7 @@
 // must know whether a connection died while the request body was still being written (R-RETRY-5),
 // which fetch hides. Every failure leaves here as a classified ProviderError.
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
-import { classifyHttpError, htmlPageError, redactSecrets } from "./classify.js";
+import { classifyHttpError, redactSecrets } from "./classify.js";
 import { cancelledError, ProviderError } from "./errors.js";
 
 export interface StreamResponse {
@@ -116,12 +116,8 @@ class Call {
     res.on("close", () => {
       if (!res.complete) this.fail(networkError(closedError(), false), false);
     });
-    // A login page or captive portal answers 200 with HTML: no stream will ever come of it.
-    if (status >= 200 && status < 300 && /\btext\/html\b/i.test(headers["content-type"] ?? "")) {
-      void this.readErrorBody(status, headers, htmlPageError);
-      return;
-    }
-    if (status >= 200 && status < 300) {
+    // A 2xx HTML page (a login page, captive portal) will never be a stream: classified as an error.
+    if (status >= 200 && status < 300 && !/\btext\/html\b/i.test(headers["content-type"] ?? "")) {
       this.settled = true;
       this.resolveResponse({ status, headers, chunks: this.iterate() });
       return;
@@ -129,11 +125,7 @@ class Call {
     void this.readErrorBody(status, headers);
   }
 
-  private async readErrorBody(
-    status: number,
-    headers: Record<string, string>,
-    classify: typeof classifyHttpError = classifyHttpError,
-  ): Promise<void> {
+  private async readErrorBody(status: number, headers: Record<string, string>): Promise<void> {
     let text = "";
     try {
       for await (const chunk of this.queue.drain()) text += chunk;
@@ -142,7 +134,7 @@ class Call {
     }
     this.settled = true;
     this.cleanup(false);
-    this.rejectResponse(classify(status, text, headers));
+    this.rejectResponse(classifyHttpError(status, text, headers));
   }
 
   private iterate(): AsyncGenerator<string, void, void> {
