@@ -4,48 +4,34 @@
 // retry wait under a duration budget is not mistaken for one that would pass it.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { jsonEvents, runCli } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { useTriggeredFault } from "../support/triggered-fault.js";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 const PRELOAD = resolve(import.meta.dirname, "../support/clock-step-preload.cjs");
 const HOUR = 3_600_000;
 /** Far more than a turn here takes, far less than the step. */
 const PLAUSIBLE = 60_000;
 
-let dirs: TempDirs;
-let provider: FakeProvider;
-let trigger: string;
-
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-  trigger = join(dirs.root, "clock-stepped");
-  writeFileSync(
-    join(dirs.home, "config.json"),
-    JSON.stringify({ retry: { maxRetries: 2, baseDelaySeconds: 0.01, jitter: 0 } }),
-  );
-  writeFileSync(join(dirs.workspace, "a.txt"), "hello\n");
+const fault = useTriggeredFault("clock-stepped", {
+  retry: { maxRetries: 2, baseDelaySeconds: 0.01, jitter: 0 },
+});
+beforeEach(() => {
   // The clock steps once the first request has been answered.
-  provider.setResponder(() => {
-    if (provider.requests.length === 2) writeFileSync(trigger, "");
+  fault.provider.setResponder(() => {
+    if (fault.provider.requests.length === 2) writeFileSync(fault.trigger, "");
     return undefined;
   });
-});
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
 });
 
 function tern(args: string[], stepMs: number) {
   return runCli(args, {
-    home: dirs.home,
-    cwd: dirs.workspace,
+    home: fault.dirs.home,
+    cwd: fault.dirs.workspace,
     env: {
       NODE_OPTIONS: `--require ${PRELOAD}`,
-      TERN_TEST_CLOCK_STEP: trigger,
+      TERN_TEST_CLOCK_STEP: fault.trigger,
       TERN_TEST_CLOCK_STEP_MS: String(stepMs),
     },
   });
@@ -53,7 +39,7 @@ function tern(args: string[], stepMs: number) {
 
 describe.each([HOUR, -HOUR])("a wall-clock step of %i ms mid-turn", (stepMs) => {
   it("leaves duration_ms the turn's real length in events, record and metrics, and a retry under --max-duration runs", async () => {
-    provider.enqueue(
+    fault.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "a.txt" } }]),
       // After the step: one failure, whose retry must not be refused by the duration budget.
       openaiError(500, { error: { message: "try again" } }),
@@ -67,7 +53,7 @@ describe.each([HOUR, -HOUR])("a wall-clock step of %i ms mid-turn", (stepMs) => 
       "--model",
       "openai/mock-1",
       "--base-url",
-      provider.baseUrl,
+      fault.provider.baseUrl,
     ];
     const r = await tern([...args, "go"], stepMs);
     expect(r.code, r.stderr).toBe(0);
@@ -78,7 +64,7 @@ describe.each([HOUR, -HOUR])("a wall-clock step of %i ms mid-turn", (stepMs) => 
     expect(end.duration_ms).toBeGreaterThanOrEqual(0);
     expect(end.duration_ms).toBeLessThan(PLAUSIBLE);
 
-    const sessions = join(dirs.home, "sessions");
+    const sessions = join(fault.dirs.home, "sessions");
     const [ws] = readdirSync(sessions);
     const [id] = readdirSync(join(sessions, ws));
     const record = readFileSync(join(sessions, ws, id, "record.jsonl"), "utf8")

@@ -4,36 +4,21 @@
 // reached the record is printed, and once there is room again the session resumes.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jsonEvents, runCli } from "../support/cli.js";
-import { FakeProvider } from "../support/fake-provider.js";
+import { useTriggeredFault } from "../support/triggered-fault.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 const PRELOAD = resolve(import.meta.dirname, "../support/disk-full-preload.cjs");
 const ANSWER = "The answer that reached the disk.";
 
-let dirs: TempDirs;
-let provider: FakeProvider;
-let trigger: string;
-
-beforeEach(async () => {
-  dirs = makeTempDirs();
-  provider = await FakeProvider.start();
-  trigger = join(dirs.root, "disk-full");
-  writeFileSync(join(dirs.home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
-  writeFileSync(join(dirs.workspace, "a.txt"), "hello\n");
-});
-afterEach(async () => {
-  await provider.close();
-  dirs.cleanup();
-});
+const fault = useTriggeredFault("disk-full", { retry: { maxRetries: 0 } });
 
 /** The disk is full from the `n`th model request on (the request itself is still answered). */
 function fillDiskAtRequest(n: number): void {
   let seen = 0;
-  provider.setResponder(() => {
-    if (++seen === n) writeFileSync(trigger, "");
+  fault.provider.setResponder(() => {
+    if (++seen === n) writeFileSync(fault.trigger, "");
     return undefined;
   });
 }
@@ -47,15 +32,15 @@ function run(json: boolean, allowLines: number, prompt = "go", extra: string[] =
       "--model",
       "openai/mock-1",
       "--base-url",
-      provider.baseUrl,
+      fault.provider.baseUrl,
       prompt,
     ],
     {
-      home: dirs.home,
-      cwd: dirs.workspace,
+      home: fault.dirs.home,
+      cwd: fault.dirs.workspace,
       env: {
         NODE_OPTIONS: `--require ${PRELOAD}`,
-        TERN_TEST_DISK_FULL: trigger,
+        TERN_TEST_DISK_FULL: fault.trigger,
         TERN_TEST_DISK_FULL_ALLOW: String(allowLines),
       },
     },
@@ -63,7 +48,7 @@ function run(json: boolean, allowLines: number, prompt = "go", extra: string[] =
 }
 
 function recordFile(): string {
-  const ws = join(dirs.home, "sessions");
+  const ws = join(fault.dirs.home, "sessions");
   const [workspace] = readdirSync(ws);
   const [session] = readdirSync(join(ws, workspace));
   return join(ws, workspace, session, "record.jsonl");
@@ -79,7 +64,7 @@ function recordLines(): any[] {
 describe.each([true, false])("a disk that fills mid-turn (--json: %s)", (json) => {
   it("stops the turn `failed` naming the disk and the record, with turn_end, when the answer is refused", async () => {
     fillDiskAtRequest(2);
-    provider.enqueue(
+    fault.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "a.txt" } }]),
       openaiText(ANSWER),
     );
@@ -107,11 +92,11 @@ describe.each([true, false])("a disk that fills mid-turn (--json: %s)", (json) =
     expect(recordLines().some((l) => l.type === "assistant_message" && l.text === ANSWER)).toBe(false);
 
     // Room again: the session resumes, the cut-off turn closed, and the next turn is answered.
-    rmSync(trigger);
-    provider.enqueue(openaiText("second"));
+    rmSync(fault.trigger);
+    fault.provider.enqueue(openaiText("second"));
     const again = await run(json, 0, "again", ["--continue"]);
     expect(again.code).toBe(0);
-    expect(provider.violations).toEqual([]);
+    expect(fault.provider.violations).toEqual([]);
     const ends = recordLines().filter((l) => l.type === "turn_end");
     expect(ends.map((l) => [l.turn, l.stopReason])).toEqual([
       [1, "aborted"],
@@ -121,7 +106,7 @@ describe.each([true, false])("a disk that fills mid-turn (--json: %s)", (json) =
 
   it("delivers an answer that reached the record when its turn_end is refused", async () => {
     fillDiskAtRequest(2);
-    provider.enqueue(
+    fault.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "a.txt" } }]),
       openaiText(ANSWER),
     );
@@ -146,7 +131,7 @@ describe.each([true, false])("a disk that fills mid-turn (--json: %s)", (json) =
 
   it("stops at once when a tool result is refused, never asking the model again", async () => {
     fillDiskAtRequest(1);
-    provider.enqueue(
+    fault.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "a.txt" } }]),
       openaiText(ANSWER),
     );
@@ -154,17 +139,17 @@ describe.each([true, false])("a disk that fills mid-turn (--json: %s)", (json) =
     const r = await run(json, 1);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toMatch(/internal|not admissible/);
-    expect(provider.requests).toHaveLength(1);
+    expect(fault.provider.requests).toHaveLength(1);
     if (json) {
       const end = jsonEvents(r.stdout).find((e) => e.type === "turn_end");
       expect(end).toMatchObject({ stop_reason: "failed", error: { class: "disk" } });
     }
-    expect(existsSync(trigger)).toBe(true);
+    expect(existsSync(fault.trigger)).toBe(true);
   });
 });
 
 it("a disk full before the session starts is one line naming the file, exit 1", async () => {
-  writeFileSync(trigger, "");
+  writeFileSync(fault.trigger, "");
   const r = await run(false, 0);
   expect(r.code).toBe(1);
   expect(r.stderr).not.toMatch(/internal/);
