@@ -40,7 +40,7 @@ export class WorkspaceFileIndex {
 
   /** Older than `ms` (or never listed). */
   olderThan(ms: number): boolean {
-    return this.files === undefined || Date.now() - this.listedAt > ms;
+    return this.files === undefined || performance.now() - this.listedAt > ms;
   }
 
   /** Lists again in the background; a call while a listing runs makes one more after it. */
@@ -53,7 +53,7 @@ export class WorkspaceFileIndex {
       .catch(() => [] as string[])
       .then((files) => {
         this.files = files;
-        this.listedAt = Date.now();
+        this.listedAt = performance.now();
         this.running = undefined;
         this.onUpdate();
         if (this.again) {

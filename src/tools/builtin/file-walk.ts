@@ -145,7 +145,7 @@ export const typeArgs = (nameGlob?: string) =>
 
 /** Every listed file under `dir` (relative to it), by ripgrep or the built-in walk; unsorted. */
 async function listAll(root: string, dir: string, bounds: ListBounds, nameGlob?: string): Promise<string[]> {
-  const deadline = Date.now() + (bounds.timeoutMs ?? LISTING_TIMEOUT_MS);
+  const deadline = performance.now() + (bounds.timeoutMs ?? LISTING_TIMEOUT_MS);
   const maxEntries = bounds.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const rg = ripgrepFor(root, dir);
   if (rg) {

@@ -65,7 +65,7 @@ export const grepTool: Tool<Args> = {
         `Invalid regex ${clip(JSON.stringify(args.pattern), 200)}: ${clip(errorMessage(err), 300)}`,
       );
     }
-    const deadline = Date.now() + LISTING_TIMEOUT_MS;
+    const deadline = performance.now() + LISTING_TIMEOUT_MS;
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     const readings = readPattern(args.pattern);
     let files: string[];
@@ -93,7 +93,7 @@ export const grepTool: Tool<Args> = {
         }
         files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, {
           signal: ctx.signal,
-          timeoutMs: deadline - Date.now(),
+          timeoutMs: deadline - performance.now(),
         });
       } else if (st.isFile()) files = [base];
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
@@ -114,7 +114,7 @@ export const grepTool: Tool<Args> = {
         maxLineChars: MAX_LINE_CHARS,
         maxFileBytes: MAX_FILE_BYTES,
       },
-      Math.max(0, deadline - Date.now()),
+      Math.max(0, deadline - performance.now()),
       ctx.signal,
     );
     if (outcome.kind === "cancelled") return fail("cancelled");

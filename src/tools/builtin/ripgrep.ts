@@ -71,7 +71,7 @@ export function runRipgrep(rg: string, run: RgRun): Promise<RgOutcome> {
       if (child.exitCode === null) child.kill("SIGKILL");
       resolve(outcome);
     };
-    const timer = setTimeout(() => finish("timeout"), Math.max(0, run.deadline - Date.now()));
+    const timer = setTimeout(() => finish("timeout"), Math.max(0, run.deadline - performance.now()));
     const onAbort = () => finish("cancelled");
     if (run.signal?.aborted) return finish("cancelled");
     run.signal?.addEventListener("abort", onAbort, { once: true });

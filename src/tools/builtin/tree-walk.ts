@@ -59,7 +59,7 @@ export async function walkTree(root: string, dir: string, limits: WalkLimits): P
   const queue: { rel: string; chain: IgnoreChain }[] = [{ rel: "", chain: await chainAt(root, dir) }];
   const check = () => {
     if (limits.signal?.aborted) throw new WalkStopped("cancelled");
-    if (Date.now() > limits.deadline) throw new WalkStopped("timeout");
+    if (performance.now() > limits.deadline) throw new WalkStopped("timeout");
     if (out.length > limits.maxEntries) throw new WalkStopped("too_many");
   };
   const visit = async (rel: string, parent: IgnoreChain) => {

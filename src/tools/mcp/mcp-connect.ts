@@ -2,7 +2,6 @@
 // (`url`, `headers`), `${VAR}` expanded from tern's environment. A server that fails to start is
 // reported by its own reason (the telling line of its stderr), and closing is prompt: the stdio
 // child gets SIGTERM soon after its input closes and SIGKILL after that, whatever signal ends tern.
-import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -61,16 +60,9 @@ function onEndSignal(sig: NodeJS.Signals): void {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch {
     return false;
-  }
-  // A server that died but is not reaped yet is a zombie: nothing left to wait for or kill.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
-  } catch {
-    return true; // no /proc (macOS): the signal said it is there
   }
 }
 
