@@ -111,12 +111,29 @@ export class Checkpointer {
   /**
    * A turn starts. Its "before" snapshot is taken only when its first tool batch is about to run
    * (`beforeBatch`): until then the turn has only streamed, so the files are as they were, and a
-   * turn that runs no tool takes no snapshot. A session without any snapshot counts the workspace
-   * now, while the model streams: a big one starts its first (full) snapshot right away.
+   * turn that runs no tool takes no snapshot and starts no git (a one-round run spawns nothing).
    */
   beforeTurn(turn: number): void {
     this.turnWithoutSnapshot = turn;
-    if (this.lastTree || this.off || this.probed) return;
+  }
+
+  /**
+   * Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in
+   * flight; but never for the first snapshot of a big workspace (R-CKPT-4), which goes on beside
+   * the batch (the batches' own snapshots queue behind it). The first batch of a session without
+   * any snapshot counts the workspace first (git's file listing, far quicker than a snapshot).
+   */
+  beforeBatch(): Promise<void> {
+    if (this.lastTree || this.off) return this.takeOwed();
+    this.probe();
+    return this.counted.then((files) => {
+      const pending = this.takeOwed();
+      return files > BACKGROUND_FIRST_SNAPSHOT_FILES && !this.lastTree ? undefined : pending;
+    });
+  }
+
+  private probe(): void {
+    if (this.probed) return;
     this.probed = true;
     this.pending = this.pending.then(() =>
       this.ready().then(
@@ -124,22 +141,6 @@ export class Checkpointer {
         (err) => this.turnOff(err instanceof CheckpointError ? err.message : String(err)),
       ),
     );
-    void this.counted.then((files) => {
-      if (files > BACKGROUND_FIRST_SNAPSHOT_FILES && this.turnWithoutSnapshot === turn) this.takeOwed();
-    });
-  }
-
-  /**
-   * Before a tool batch: the turn's "before" snapshot if still owed, then wait for snapshots in
-   * flight; but never for the first snapshot of a big workspace (R-CKPT-4), which goes on beside
-   * the batch (the batches' own snapshots queue behind it).
-   */
-  beforeBatch(): Promise<void> {
-    if (this.lastTree || this.off) return this.takeOwed();
-    return this.counted.then((files) => {
-      const pending = this.takeOwed();
-      return files > BACKGROUND_FIRST_SNAPSHOT_FILES && !this.lastTree ? undefined : pending;
-    });
   }
 
   private takeOwed(): Promise<void> {

@@ -20,7 +20,7 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const globTool: Tool<Args> = {
   name: "glob",
   description:
-    "List files matching a glob pattern, sorted. Skips ignored (.gitignore, .ignore) files, .git and node_modules.",
+    "List files matching a glob, sorted. Skips ignored files (.gitignore, .ignore), .git, node_modules.",
   get schema() {
     return schema();
   },

@@ -49,7 +49,7 @@ const timedOut = (pattern: string) =>
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
-    "Search file contents with a JavaScript regex. Output lines are path:line:text. Skips ignored " +
+    "Search file contents with a JavaScript regex; prints path:line:text. Skips ignored " +
     "(.gitignore, .ignore), binary, .git and node_modules files.",
   get schema() {
     return schema();
