@@ -34,6 +34,11 @@ interface Live {
   side: SideQuestions;
   /** Aborted by session/cancel while a slash command (a side question) runs. */
   commandAbort?: AbortController;
+  /**
+   * Aborted (and replaced) by session/cancel: a permission request still unanswered then counts
+   * as cancelled, so the prompt ends even when the client never answers it.
+   */
+  asks: AbortController;
   /** Notifications go out in order; a response waits for the updates before it. */
   sent: Promise<void>;
   stream: UpdateStream;
@@ -106,7 +111,11 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
             // Updates already sent (the tool call itself) reach the client before the question.
             await entry?.sent;
             if (!client) throw new Error("no client");
-            return client.request("session/request_permission", request);
+            const cancelled = entry?.asks.signal;
+            return Promise.race([
+              client.request("session/request_permission", request),
+              whenAborted(cancelled),
+            ]);
           },
         ),
         offersOutsideSandbox: true,
@@ -136,6 +145,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       cost,
       side: new SideQuestions(),
       sent: Promise.resolve(),
+      asks: new AbortController(),
       stream: new UpdateStream(
         cwd,
         (u) => send(entry!, u),
@@ -207,6 +217,10 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     .onNotification("session/cancel", ({ params }) => {
       const entry = sessions.get(params.sessionId);
       entry?.commandAbort?.abort();
+      if (entry) {
+        entry.asks.abort();
+        entry.asks = new AbortController();
+      }
       entry?.session.cancel();
     })
     .onRequest("session/prompt", async ({ params }) => {
@@ -253,4 +267,14 @@ function stopOrThrow(outcome: TurnOutcome): acp.StopReason {
     );
   }
   return acpStopReason(outcome.stopReason);
+}
+
+/** Settles as a cancelled permission answer once `signal` aborts (never, without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<acp.RequestPermissionResponse> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    const cancelled = () => resolve({ outcome: { outcome: "cancelled" } });
+    if (signal.aborted) cancelled();
+    else signal.addEventListener("abort", cancelled, { once: true });
+  });
 }

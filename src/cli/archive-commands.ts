@@ -15,6 +15,7 @@ import { formatTable } from "./table.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 import { money } from "../vocab/cost.js";
+import { jsonText } from "../vocab/json-text.js";
 
 function userErrors<T>(fn: () => T): T {
   try {
@@ -30,7 +31,7 @@ function userErrors<T>(fn: () => T): T {
 export async function sessionsCommand(opts: { json?: boolean }): Promise<number> {
   const sessions = sessionsOf(ternHome(), process.cwd());
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(sessions.map(({ dir: _dir, ...s }) => s))}\n`);
+    process.stdout.write(`${jsonText(sessions.map(({ dir: _dir, ...s }) => s))}\n`);
     return 0;
   }
   if (sessions.length === 0) {
@@ -160,7 +161,7 @@ export async function metricsCommand(opts: {
   for (const warning of metrics.warnings) process.stderr.write(`warning: ${warning}\n`);
   if (opts.json) {
     const { rows, totals, models } = metrics;
-    process.stdout.write(`${JSON.stringify({ rows, totals, models })}\n`);
+    process.stdout.write(`${jsonText({ rows, totals, models })}\n`);
     return 0;
   }
   process.stdout.write(table(TURN_COLUMNS, metrics.rows));

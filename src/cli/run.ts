@@ -13,6 +13,7 @@ import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";
 import { UsageError } from "./usage-error.js";
+import { jsonEventWriter } from "./json-events.js";
 
 const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
 export const CANCEL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -88,7 +89,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   }
 
   const writeEvent = opts.json
-    ? (event: EngineEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    ? jsonEventWriter((line) => process.stdout.write(line))
     : (event: EngineEvent) => {
         const line = describeProgress(event);
         if (line !== undefined) process.stderr.write(`${line}\n`);

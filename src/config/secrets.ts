@@ -5,6 +5,7 @@
 import type { Config } from "./types.js";
 import { escapeRegExp, wildcardMatchesAny } from "./wildcard.js";
 import { hideFromProcEnviron } from "./environ-scrub.js";
+import { toolSetSecrets, urlCredentials } from "./secret-sources.js";
 
 /** Variable names tool processes never inherit (case-insensitive, `*` = any characters). */
 export const SECRET_NAME_PATTERNS = [
@@ -160,7 +161,10 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     }
     urlCredentials(provider.baseUrl).forEach(registerSecret);
   }
-  for (const set of config?.toolSets ?? []) if ("url" in set) urlCredentials(set.url).forEach(registerSecret);
+  for (const set of config?.toolSets ?? []) {
+    if ("url" in set) urlCredentials(set.url).forEach(registerSecret);
+    toolSetSecrets(set, env).forEach(registerSecret);
+  }
   if (env === process.env && procEnvironOwned) {
     // And any variable holding a secret's value under a harmless name (`ALIAS=$OPENAI_API_KEY`).
     for (const [name, value] of Object.entries(env))
@@ -169,20 +173,6 @@ export function registerSecretsFromEnv(env: NodeJS.ProcessEnv, config?: Config):
     const fresh = new Set([...secretNames].filter((name) => !hiddenNames.has(name)));
     for (const name of fresh) hiddenNames.add(name);
     hideFromProcEnviron(fresh);
-  }
-}
-
-/** The password of `user:password@` and query values named like credentials (`?api_key=…`). */
-function urlCredentials(url: string | undefined): string[] {
-  if (!url) return [];
-  try {
-    const u = new URL(url);
-    const out = u.password ? [decodeURIComponent(u.password)] : [];
-    for (const [name, value] of u.searchParams)
-      if (/key|token|secret|sig|pass|auth/i.test(name)) out.push(value);
-    return out;
-  } catch {
-    return [];
   }
 }
 

@@ -2,7 +2,7 @@
 // `trustedWorkspaces` may only tighten. It cannot loosen permissions, add tool sets, redirect
 // providers, raise a budget, lengthen a timer or retry count, or change what tokens cost (a
 // cheaper price hides spending), switch on provider-run search, raise thinking, change a model's protocol, or
-// weaken the sandbox. Each key it may not set is dropped with a warning naming it.
+// weaken the sandbox; its `permissions.deny` and `shellEnv.exclude` only add to the user's lists. Each key it may not set is dropped with a warning naming it.
 import type { ConfigLayer } from "./schema.js";
 import { formatPath } from "./key-path.js";
 import type { Config, PermissionMode } from "./types.js";
@@ -36,6 +36,9 @@ export function restrictUntrusted(
       ignore("permissions.allow");
       delete out.permissions.allow;
     }
+    // Lists replace when layers merge: a workspace's list may only add to the user's.
+    if (out.permissions.deny !== undefined)
+      out.permissions.deny = addOnly(current.permissions.deny, out.permissions.deny);
   }
   if (out.sandbox) {
     // A workspace may switch the sandbox on or make it stricter, never weaker.
@@ -81,6 +84,9 @@ export function restrictUntrusted(
     ignore("shellEnv.include");
     delete out.shellEnv.include;
   }
+  // `"exclude": []` would otherwise replace the user's list and pass their excluded secrets to tools.
+  if (out.shellEnv?.exclude !== undefined)
+    out.shellEnv.exclude = addOnly(current.shellEnv.exclude, out.shellEnv.exclude);
   restrictLimits(out, current, ignore);
   for (const [id, model] of Object.entries(out.models ?? {})) {
     if (model.pricing !== undefined) {
@@ -102,6 +108,10 @@ export function restrictUntrusted(
     }
   }
   return out;
+}
+
+function addOnly(mine: readonly string[], theirs: readonly string[]): string[] {
+  return [...new Set([...mine, ...theirs])];
 }
 
 /** Budgets, timers and retries: a lower value applies, a higher one (or "no limit") does not. */

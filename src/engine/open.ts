@@ -179,13 +179,15 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   const registry = createBuiltinRegistry();
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
-  const sandbox = shellSandbox(config, cwd, home, opts.hooks);
-  const policy = new ApprovalPolicy({
+  let policy: ApprovalPolicy | undefined;
+  const sandbox = shellSandbox(config, cwd, home, opts.hooks, () => policy);
+  policy = new ApprovalPolicy({
     mode: config.permissions.mode,
     allow: config.permissions.allow,
     deny: config.permissions.deny,
     cwd,
     sandboxedShell: sandbox !== undefined,
+    ternHome: home,
   });
   registerSecretsFromEnv(process.env, config);
   const executor = new ToolExecutor(registry, policy, {

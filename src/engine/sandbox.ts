@@ -6,6 +6,7 @@ import { sandboxPolicy } from "../sandbox/policy.js";
 import type { PendingCall } from "../tools/executor.js";
 import type { ShellSandbox } from "../tools/types.js";
 import type { SessionHooks } from "./core.js";
+import type { ApprovalPolicy } from "../tools/policy/approval.js";
 
 /** A sandbox was asked for and this machine cannot provide one: a configuration error, exit 2. */
 export class SandboxUnavailableError extends Error {
@@ -25,23 +26,35 @@ export function requireSandbox(config: Config): void {
   if (!m.available) throw new SandboxUnavailableError(`sandbox.mode ${config.sandbox.mode}: ${m.why}`);
 }
 
+/**
+ * The sandbox of a session. `policy` (given once the session's approval policy exists) names
+ * what `always` covers when a failed command is offered outside the sandbox, and holds the grant:
+ * the program and first argument (or the line word for word, grant-scope.ts), never all of bash.
+ */
 export function shellSandbox(
   config: Config,
   cwd: string,
   home: string,
   hooks: SessionHooks,
+  policy: () => ApprovalPolicy | undefined = () => undefined,
 ): ShellSandbox | undefined {
-  const policy = sandboxPolicy(config.sandbox, cwd, home);
+  const bounds = sandboxPolicy(config.sandbox, cwd, home);
   // No sandbox asked for: no probe either (it spawns bwrap once, which a plain run need not pay).
-  if (!policy) return undefined;
+  if (!bounds) return undefined;
   const mechanism = sandboxMechanism();
   if (!mechanism.available) return undefined;
-  const sandbox: ShellSandbox = { policy, wrap: (command) => sandboxedCommand(mechanism, policy, command) };
+  const sandbox: ShellSandbox = {
+    policy: bounds,
+    wrap: (command) => sandboxedCommand(mechanism, bounds, command),
+  };
   if (hooks.offersOutsideSandbox) {
     let asked = 0;
     sandbox.approveOutside = async (command) => {
       const id = `outside-sandbox-${++asked}`;
       const args = { command };
+      const call = { name: "bash", args, kind: "shell" as const, paths: [] };
+      // An `always` given for a command like this one before: it runs outside without asking again.
+      if (policy()?.outsideGranted(call)) return true;
       const pending: PendingCall = {
         call: { id, name: "bash", arguments: JSON.stringify(args) },
         id,
@@ -51,8 +64,10 @@ export function shellSandbox(
         kind: "shell",
         paths: [],
         reason: "it failed inside the sandbox: run it again OUTSIDE the sandbox, unrestricted?",
+        always: `${policy()?.describeAlways(call) ?? "nothing more: it approves this call once"}, outside the sandbox`,
       };
       const answer = (await hooks.approve([pending])).get(id);
+      if (answer === "always") policy()?.grantAlways(call);
       return answer === "approved" || answer === "always";
     };
   }

@@ -8,6 +8,7 @@ import { type SessionMeta, totalCost } from "./meta.js";
 import { findSession, recordFile, sessionMeta } from "./store.js";
 import type { RecordContentPart, RecordLine, TurnEndRecord } from "./types.js";
 import { money } from "../vocab/cost.js";
+import { jsonText } from "../vocab/json-text.js";
 
 export type ExportFormat = "md" | "json";
 
@@ -18,7 +19,7 @@ export function exportSession(home: string, id: string, format: ExportFormat): s
   const meta = sessionMeta(found.dir);
   if (format === "json") {
     const { recordSize: _r, lastSeq: _l, turnCosts: _t, ...session } = meta;
-    return `${JSON.stringify({ session: { ...session, cost: totalCost(meta) }, records: lines }, null, 2)}\n`;
+    return `${jsonText({ session: { ...session, cost: totalCost(meta) }, records: lines }, 2)}\n`;
   }
   return renderMarkdown(lines, meta, (ref) => existsSync(join(attachmentsDir(found.dir), ref)));
 }

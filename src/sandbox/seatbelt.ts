@@ -26,6 +26,10 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     lines.push(`(allow file-write* ${policy.writable.map((p) => `(subpath ${literal(p)})`).join(" ")})`);
   if (policy.readOnly.length > 0)
     lines.push(`(deny file-write* ${policy.readOnly.map((p) => `(subpath ${literal(p)})`).join(" ")})`);
+  if (policy.hidden.length > 0)
+    lines.push(
+      `(deny file-read* file-write* ${policy.hidden.map((p) => `(subpath ${literal(p)})`).join(" ")})`,
+    );
   // Without network, nothing is allowed: not even name lookups, which would leak data through DNS.
   if (policy.network) lines.push("(allow network*)");
   return `${lines.join("\n")}\n`;

@@ -2,75 +2,22 @@
 // whole batch, at most 8 at once with per-file ordering, each result delivered as it finishes
 // (through the R-TOOL-6 output gate), and cancellation. Never throws for a tool failure.
 import { type ApprovalPolicy, loadApprovalJudge } from "./policy/approval.js";
+import { runInOrder, sameList, Serial, Slots } from "./batch-order.js";
+import { afterCall, runCallHooks, withHook } from "./call-hooks.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
-import { afterCall, type CallHookDecision, runCallHooks, withHook } from "./call-hooks.js";
-import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+import type { Tool, ToolContext, ToolResult, WriteTarget } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
 
-export type ApprovalAnswer = "approved" | "denied" | "always";
+import type { ApprovalAnswer, BatchHooks, PendingCall, ToolExecutorOptions } from "./batch-types.js";
 
-/** A call whose decision is "ask", as shown to the person deciding. */
-export interface PendingCall {
-  call: ToolCall;
-  id: string;
-  name: string;
-  /** The raw JSON arguments, as the model sent them (for display). */
-  arguments: string;
-  args: unknown;
-  kind: ToolKind;
-  paths: string[];
-  /** Why it asks even though a rule or mode might allow it (e.g. a write outside the workspace). */
-  reason?: string;
-  /** What answering `always` would cover from now on (R-TOOL-2: the prompt says so). */
-  always?: string;
-}
-
-export interface BatchHooks {
-  /** PreToolUse hooks, after deny rules and before approval: a deny beats allow rules, grants and --yes. */
-  beforeCall?(call: ToolCall, args: unknown): Promise<CallHookDecision | undefined>;
-  /** PostToolUse hooks, after a call ran: text appended to the result the model sees. */
-  afterCall?(call: ToolCall, args: unknown, result: ToolResult): Promise<string | undefined>;
-  /** Asked once per batch with every call whose decision is "ask"; returns the decision per call id. */
-  approve(calls: PendingCall[]): Promise<Map<string, ApprovalAnswer>>;
-  /** Result text for a call answered "denied" (default `denied by user`); `tern run` without --yes says why. */
-  denialMessage?: string;
-  /** For every call that was asked about, and for calls a deny rule refused. */
-  onDecision?(id: string, decision: "approved" | "denied"): void;
-  /** Right before a call runs (the engine writes tool_start). */
-  onStart(call: ToolCall): void;
-  /**
-   * As each call finishes (not in call order), with the exact value the model will see: redacted
-   * and capped (R-TOOL-6). The engine writes tool_result at once (R-TOOL-3).
-   */
-  onResult(call: ToolCall, result: ToolResult, index: number): void;
-}
-
-export interface ToolExecutorOptions {
-  parallel: boolean;
-  limits?: OutputLimits;
-}
+export type * from "./batch-types.js";
 
 /** R-TOOL-3: a batch of 200 calls never starts 200 processes at once. */
 export const MAX_CONCURRENT = 8;
 const DEFAULT_LIMITS: OutputLimits = { maxChars: 30_000, maxImageBytes: 5 * 1024 * 1024 };
-
-/** A counting semaphore: `acquire` resolves with the function that gives the slot back. */
-class Slots {
-  private readonly waiting: (() => void)[] = [];
-  constructor(private free: number) {}
-  async acquire(): Promise<() => void> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    return () => {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
-}
 
 interface Planned {
   call: ToolCall;
@@ -79,10 +26,10 @@ interface Planned {
   /** Set when the call will not run: bad arguments, unknown tool, denial. */
   result?: ToolResult;
   paths: string[];
-  /** Resolved absolute paths, for per-file ordering. */
-  abs: string[];
-  /** Where an edit's paths really landed when it was approved (symlinks followed). */
-  approvedReal?: string[];
+  /** What a person approved: the reason shown and where the paths really landed then. */
+  asked?: { reason?: string; real: string[] };
+  /** web_fetch: the local or private address its host resolves to (§10). */
+  privateAddress?: string;
   /** A shell call a rule or grant let run without asking: judged again right before it runs. */
   ruleAllowedShell?: boolean;
 }
@@ -104,6 +51,7 @@ export class ToolExecutor {
     // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
     await Promise.all([this.registry.ready(), loadApprovalJudge()]);
     const planned = calls.map((call) => this.plan(call, ctx));
+    await Promise.all(planned.map((p) => this.resolveFetch(p)));
     const hookSays = await runCallHooks(planned, hooks, {
       denied: (p) => this.policy.evaluate(approvalCall(p)).decision === "deny",
       replan: (call) => this.plan(call, ctx),
@@ -123,26 +71,30 @@ export class ToolExecutor {
     };
 
     const slots = new Slots(this.opts.parallel ? MAX_CONCURRENT : 1);
-    const done: Promise<void>[] = [];
-    for (let i = 0; i < planned.length; i++) {
+    const asking = new Serial();
+    const run = async (i: number) => {
       const p = planned[i];
-      // Calls naming the same file wait for the earlier ones; in sequential mode every call does.
-      const before = this.opts.parallel
-        ? planned.slice(0, i).flatMap((q, j) => (shareFile(p, q) ? [done[j]] : []))
-        : done.slice(-1);
-      const task = Promise.all(before).then(async () => {
-        if (p.result) return settle(i, p.result);
-        const release = await slots.acquire();
-        try {
-          settle(i, await afterCall(p, await this.execute(p, ctx, hooks), hooks));
-        } finally {
-          release();
-        }
-      });
-      done.push(task);
-    }
-    await Promise.all(done);
+      if (p.result) return settle(i, p.result);
+      const release = await slots.acquire();
+      try {
+        settle(i, await afterCall(p, await this.execute(p, ctx, hooks, asking), hooks));
+      } finally {
+        release();
+      }
+    };
+    const absolute = (i: number) => planned[i].paths.map((p) => resolvePath(ctx.cwd, p));
+    await runInOrder(
+      planned.map((p) => p.tool?.kind),
+      absolute,
+      this.opts.parallel,
+      run,
+    );
     return results;
+  }
+
+  private async resolveFetch(p: Planned): Promise<void> {
+    if (p.tool?.kind === "fetch" && !p.result)
+      p.privateAddress = await this.policy.fetchAddress(approvalCall(p));
   }
 
   private limit(result: ToolResult, call: ToolCall): ToolResult {
@@ -155,10 +107,9 @@ export class ToolExecutor {
 
   private plan(call: ToolCall, ctx: ToolContext): Planned {
     const tool = this.registry.get(call.name);
-    if (!tool)
-      return { call, paths: [], abs: [], result: unknownToolResult(call.name, this.registry.names()) };
+    if (!tool) return { call, paths: [], result: unknownToolResult(call.name, this.registry.names()) };
     const parsed = parseArguments(tool, call.arguments);
-    if (!parsed.ok) return { call, tool, paths: [], abs: [], result: parsed.result };
+    if (!parsed.ok) return { call, tool, paths: [], result: parsed.result };
     let paths: string[];
     try {
       paths = tool.paths(parsed.args, ctx.cwd);
@@ -167,11 +118,10 @@ export class ToolExecutor {
         call,
         tool,
         paths: [],
-        abs: [],
         result: { outcome: "error", content: text(`Invalid arguments: ${errorMessage(err)}`) },
       };
     }
-    return { call, tool, args: parsed.args, paths, abs: absolutePaths(paths, ctx.cwd) };
+    return { call, tool, args: parsed.args, paths };
   }
 
   private async approveBatch(
@@ -182,29 +132,19 @@ export class ToolExecutor {
     const pending: PendingCall[] = [];
     for (const p of planned) {
       if (p.result || !p.tool) continue;
-      if (p.tool.kind === "edit") p.approvedReal = this.policy.realPaths(approvalCall(p));
-      const ruled = this.policy.evaluate({
-        name: p.tool.name,
-        args: p.args,
-        kind: p.tool.kind,
-        paths: p.paths,
-        mcp: p.tool.mcp,
-      });
+      const ruled = this.policy.evaluate({ ...approvalCall(p), mcp: p.tool.mcp });
       const verdict = withHook(ruled, hookSays.get(p));
-      // Only what a rule allowed is judged again before it runs; a hook's allow was its own judgment.
+      // Only what a rule allowed is judged again before it runs; a hook's allow was its own judgment,
+      // and counts as an approval of the facts it saw (a link planted later still asks).
       p.ruleAllowedShell = ruled.decision === "allow" && p.tool.kind === "shell";
+      if (hookSays.get(p) === "allow" && verdict.decision === "allow")
+        p.asked = { reason: ruled.reason, real: this.policy.realPaths(approvalCall(p)) };
       if (verdict.decision === "deny") {
         p.result = { outcome: "denied", content: text(`denied by rule ${verdict.rule}`) };
         hooks.onDecision?.(p.call.id, "denied");
       } else if (verdict.decision === "ask") {
         pending.push({
-          call: p.call,
-          id: p.call.id,
-          name: p.tool.name,
-          arguments: p.call.arguments,
-          args: p.args,
-          kind: p.tool.kind,
-          paths: p.paths,
+          ...pendingOf(p),
           reason: verdict.reason,
           always: this.policy.describeAlways(approvalCall(p)),
         });
@@ -219,39 +159,90 @@ export class ToolExecutor {
     }
     for (const pc of pending) {
       const p = planned.find((q) => q.call === pc.call)!;
-      const answer = answers.get(pc.id) ?? "denied";
-      if (answer === "always") this.policy.grantAlways(pc);
-      if (answer === "denied")
+      if (!this.answered(p, pc, answers.get(pc.id), hooks))
         p.result = { outcome: "denied", content: text(hooks.denialMessage ?? "denied by user") };
-      hooks.onDecision?.(pc.id, answer === "denied" ? "denied" : "approved");
     }
+  }
+
+  /** Applies a person's answer to a call; true when it may run. */
+  private answered(
+    p: Planned,
+    pc: PendingCall,
+    answer: ApprovalAnswer | undefined,
+    hooks: BatchHooks,
+  ): boolean {
+    const yes = answer === "approved" || answer === "always";
+    if (answer === "always") this.policy.grantAlways(pc);
+    if (yes) p.asked = { reason: pc.reason, real: this.policy.realPaths(approvalCall(p)) };
+    hooks.onDecision?.(pc.id, yes ? "approved" : "denied");
+    return yes;
   }
 
   /**
-   * An earlier call of the batch may have turned a path into a symlink after approval; a write
-   * that now lands elsewhere runs only if the policy would allow it there without asking (§10).
+   * Judges a file call again right before it runs (§10): an earlier call of the batch may have
+   * planted a link since the batch was approved, and a write is judged on what it opened
+   * (`opened`). Returns null when it may go on, else the refusal text. What needs a person that
+   * the earlier answer did not cover is asked now, one question at a time.
    */
-  private retargeted(p: Planned): string | null {
-    if (p.ruleAllowedShell) {
-      // An earlier call may have made a redirect target a symlink to outside the workspace.
-      const now = this.policy.evaluate(approvalCall(p));
-      if (now.decision === "allow") return null;
-      return `Not run: it ${now.reason ?? "needs approval now"} (changed since approval); ask again.`;
-    }
-    if (!p.approvedReal) return null;
-    const call = approvalCall(p);
-    const now = this.policy.realPaths(call);
-    if (now.every((r, i) => r === p.approvedReal![i])) return null;
-    if (this.policy.evaluate(call).decision === "allow") return null;
-    return `Not written: ${p.paths.join(", ")} now resolves to ${now.join(", ")} (a symlink changed since approval); ask again.`;
+  private async rejudge(
+    p: Planned,
+    hooks: BatchHooks,
+    asking: Serial,
+    opened?: WriteTarget,
+  ): Promise<string | null> {
+    const call = { ...approvalCall(p), mcp: p.tool!.mcp, ...(opened ? { opened: [opened] } : {}) };
+    const verdict = this.policy.evaluate(call);
+    if (verdict.decision === "allow") return null;
+    if (verdict.decision === "deny") return `denied by rule ${verdict.rule}`;
+    const real = opened ? [opened.real] : this.policy.realPaths(call);
+    if (p.asked && p.asked.reason === verdict.reason && sameList(p.asked.real, real)) return null;
+    return asking.run(async () => {
+      const pending: PendingCall = {
+        ...pendingOf(p),
+        reason: verdict.reason ?? "changed since the batch was approved",
+        always: this.policy.describeAlways(call),
+      };
+      let answers: Map<string, ApprovalAnswer>;
+      try {
+        answers = await hooks.approve([pending]);
+      } catch {
+        answers = new Map();
+      }
+      if (!this.answered(p, pending, answers.get(pending.id), hooks))
+        return `${hooks.denialMessage ?? "denied by user"} (${pending.reason})`;
+      p.asked = { reason: verdict.reason, real };
+      return null;
+    });
   }
 
-  private async execute(p: Planned, ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult> {
+  /** A rule-allowed shell call: an earlier call may have made a redirect target a symlink out of the workspace. */
+  private retargeted(p: Planned): string | null {
+    if (!p.ruleAllowedShell) return null;
+    const now = this.policy.evaluate(approvalCall(p));
+    if (now.decision === "allow") return null;
+    return `Not run: it ${now.reason ?? "needs approval now"} (changed since approval); ask again.`;
+  }
+
+  private async execute(
+    p: Planned,
+    ctx: ToolContext,
+    hooks: BatchHooks,
+    asking: Serial,
+  ): Promise<ToolResult> {
     if (p.result) return p.result;
     if (ctx.signal.aborted) return NOT_EXECUTED;
     const tool = p.tool!;
     const moved = this.retargeted(p);
     if (moved) return { outcome: "error", content: text(moved) };
+    // Writes are judged on the file they opened (admitWrite); other file calls on their paths now.
+    // A fetch is judged on where its host points now (a name may resolve elsewhere by now).
+    if (tool.kind === "fetch") await this.resolveFetch(p);
+    if ((tool.kind !== "shell" && tool.kind !== "edit" && p.paths.length > 0) || tool.kind === "fetch") {
+      const refusal = await this.rejudge(p, hooks, asking);
+      if (refusal) return { outcome: "denied", content: text(refusal) };
+    }
+    if (ctx.signal.aborted) return NOT_EXECUTED;
+    const admitWrite = (target: WriteTarget) => this.rejudge(p, hooks, asking, target);
     try {
       hooks.onStart(p.call);
     } catch {
@@ -259,7 +250,12 @@ export class ToolExecutor {
     }
     let result: ToolResult;
     try {
-      result = await tool.run(p.args, { ...ctx, callId: p.call.id });
+      result = await tool.run(p.args, {
+        ...ctx,
+        callId: p.call.id,
+        admitWrite,
+        hidden: this.policy.hiddenFolders(),
+      });
     } catch (err) {
       result = { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };
     }
@@ -270,14 +266,16 @@ export class ToolExecutor {
 }
 
 function approvalCall(p: Planned) {
-  return { name: p.tool!.name, args: p.args, kind: p.tool!.kind, paths: p.paths };
+  return {
+    name: p.tool!.name,
+    args: p.args,
+    kind: p.tool!.kind,
+    paths: p.paths,
+    privateAddress: p.privateAddress,
+  };
 }
 
-/** Calls naming the same file (resolved absolute paths) must not overlap (R-TOOL-3). */
-function shareFile(a: Planned, b: Planned): boolean {
-  return a.abs.some((x) => b.abs.includes(x));
-}
-
-export function absolutePaths(paths: string[], cwd: string): string[] {
-  return paths.map((p) => resolvePath(cwd, p));
+function pendingOf(p: Planned): PendingCall {
+  const { call, tool, args, paths } = p;
+  return { call, id: call.id, name: tool!.name, arguments: call.arguments, args, kind: tool!.kind, paths };
 }

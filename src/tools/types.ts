@@ -55,8 +55,28 @@ export interface ToolContext {
   jobs?: JobTable;
   /** The id of the call being run (set by the executor for each call). */
   callId?: string;
+  /**
+   * Called by a write with what it really opened (§10): the executor judges the call again on
+   * these facts and asks when they need an approval the call did not get. `null` = write;
+   * otherwise the text of the refusal. Absent (a tool run on its own): the write goes on.
+   */
+  admitWrite?: (target: WriteTarget) => Promise<string | null>;
+  /** Real paths of folders grep and glob never list (TERN_HOME: reading it asks, §10). */
+  hidden?: string[];
   /** A long-running call reports how far it got (MCP progress notifications). */
   progress?: (callId: string, update: ToolProgress) => void;
+}
+
+/** Where a write lands, as read from the opened descriptor (so no link swap can change it afterwards). */
+export interface WriteTarget {
+  /** The path the call named, made absolute. */
+  path: string;
+  /** The real path of the opened (or about to be created) file. */
+  real: string;
+  /** The named path itself is a symlink. */
+  symlink: boolean;
+  /** Hard links of the file (1 for a new file). */
+  nlink: number;
 }
 
 export interface ToolProgress {

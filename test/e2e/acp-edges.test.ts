@@ -29,6 +29,14 @@ function start(): AcpClient {
   return client;
 }
 
+/** A started, initialized agent with one new session in the workspace. */
+async function newSession(): Promise<{ client: AcpClient; sessionId: string }> {
+  const client = start();
+  await initialize(client);
+  const { sessionId } = await client.agent.request("session/new", { cwd: e.dirs.workspace, mcpServers: [] });
+  return { client, sessionId };
+}
+
 /** The fixture as a Streamable HTTP server on 127.0.0.1:0; resolves to its URL. */
 async function httpServer(env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, [SERVER], {
@@ -57,12 +65,7 @@ describe("tern acp edges", () => {
       ]),
       openaiText("never sent"),
     );
-    const client = start();
-    await initialize(client);
-    const { sessionId } = await client.agent.request("session/new", {
-      cwd: e.dirs.workspace,
-      mcpServers: [],
-    });
+    const { client, sessionId } = await newSession();
     // What an editor does on Stop: session/cancel, then every pending question answered cancelled.
     client.answer = async () => {
       await client.agent.notify("session/cancel", { sessionId });
@@ -78,6 +81,26 @@ describe("tern acp edges", () => {
       ["c2", "denied"],
       ["c3", "denied"],
     ]);
+  });
+
+  it("a session/cancel while a permission request is unanswered ends the prompt, cancelled", async () => {
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo 1 > one" } }]),
+      openaiText("never sent"),
+    );
+    const { client, sessionId } = await newSession();
+    // A client that cancels but never answers the question it was asked.
+    client.answer = () => {
+      void client.agent.notify("session/cancel", { sessionId });
+      return new Promise(() => {});
+    };
+    const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("go")] });
+    expect(answer.stopReason).toBe("cancelled");
+    expect(existsSync(join(e.dirs.workspace, "one"))).toBe(false);
+    expect(recordLines(e).find((l) => l.type === "tool_result")).toMatchObject({
+      id: "c1",
+      outcome: "denied",
+    });
   });
 
   it("an unknown session is -32002 naming it; a cwd that is relative or missing is -32602; the agent keeps running", async () => {

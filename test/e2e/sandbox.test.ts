@@ -26,6 +26,17 @@ function sandboxEnv(): Record<string, string> {
   return { TMPDIR: tmp, HOME: home };
 }
 
+/** `tern --plain` with the workspace-write sandbox, against the fake provider. */
+function sandboxedLineMode(env: Record<string, string>): VTerm {
+  const args = ["--plain", "--model", "local/mock-1", "--base-url", e.provider.baseUrl];
+  return new VTerm({
+    home: e.dirs.home,
+    cwd: e.dirs.workspace,
+    args: [...args, "--sandbox", "workspace-write"],
+    env,
+  });
+}
+
 async function runBash(command: string, args: string[] = [], env: Record<string, string> = sandboxEnv()) {
   e.provider.enqueue(openaiToolCalls([{ id: "b1", name: "bash", args: { command } }]), openaiText("done"));
   const run = await ternRun(e, args, "do it", { env });
@@ -170,20 +181,7 @@ describe.skipIf(!bwrapWorks)("bash in the sandbox", () => {
       openaiToolCalls([{ id: "b1", name: "bash", args: { command: `echo out > "$HOME/outside.txt"` } }]),
       openaiText("done"),
     );
-    const vt = new VTerm({
-      home: e.dirs.home,
-      cwd: e.dirs.workspace,
-      args: [
-        "--plain",
-        "--model",
-        "local/mock-1",
-        "--base-url",
-        e.provider.baseUrl,
-        "--sandbox",
-        "workspace-write",
-      ],
-      env,
-    });
+    const vt = sandboxedLineMode(env);
     try {
       await vt.waitFor(/^› $/m, 15_000);
       await vt.type("write home");
@@ -202,6 +200,36 @@ describe.skipIf(!bwrapWorks)("bash in the sandbox", () => {
     expect(toolMessages(e.provider.requests[1].body)[0].content).toMatch(
       /outside the sandbox with the user's approval/,
     );
+  });
+
+  it("the offer's always covers the program and first argument, never all of bash, and is not asked again", async () => {
+    const env = sandboxEnv();
+    const home = env.HOME;
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "b1", name: "bash", args: { command: `mkdir -p ${home}/one` } }]),
+      openaiToolCalls([{ id: "b2", name: "bash", args: { command: `mkdir -p ${home}/two` } }]),
+      openaiText("done"),
+    );
+    const vt = sandboxedLineMode(env);
+    try {
+      await vt.waitFor(/^› $/m, 15_000);
+      await vt.type("make them");
+      await vt.press("enter");
+      await vt.waitFor(/OUTSIDE the sandbox/);
+      const offer = vt.text();
+      expect(offer).toMatch(
+        /\[a\]lways covers: bash commands starting with `mkdir -p` for this session, outside the sandbox/,
+      );
+      expect(offer).not.toMatch(/every bash command/);
+      await vt.type("a");
+      await vt.press("enter");
+      await vt.waitFor(/— turn 1 · completed/);
+      expect(vt.text().match(/OUTSIDE the sandbox/g)).toHaveLength(1);
+    } finally {
+      await vt.close();
+    }
+    expect(existsSync(join(home, "one"))).toBe(true);
+    expect(existsSync(join(home, "two"))).toBe(true);
   });
 });
 

@@ -1,17 +1,22 @@
 // web_fetch through the built CLI: asks in ask mode (denied by `tern run` without --yes), a domain
-// rule allows it, and the page reaches the model as markdown.
+// rule allows it, a loopback or private address asks whatever the rules say (§10), and the page
+// reaches the model as markdown.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { ternRun, toolMessages, useE2E } from "./tools-support.js";
 
 const e = useE2E();
 let site: Server;
 let url: string;
+let requests = 0;
 
 beforeAll(async () => {
   site = createServer((_req, res) => {
+    requests++;
     res.setHeader("content-type", "text/html");
     res.end("<html><body><h2>Docs</h2><p>Use <code>tern run</code>.</p></body></html>");
   });
@@ -19,6 +24,9 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/docs`;
 });
 afterAll(() => site.close());
+beforeEach(() => {
+  requests = 0;
+});
 
 function enqueueFetch(): void {
   e.provider.enqueue(
@@ -37,13 +45,38 @@ describe("web_fetch end to end", () => {
     expect(toolMessages(e.provider.requests[1].body)[0].content).toMatch(/denied/);
   });
 
-  it("a domain rule allows it and the page arrives as markdown", async () => {
+  it("a domain rule does not cover a loopback address (§10): it asks; approved, the page arrives as markdown", async () => {
     enqueueFetch();
-    const run = await ternRun(e, ["--allow", "web_fetch(127.0.0.1)"]);
+    const denied = await ternRun(e, ["--allow", "web_fetch(127.0.0.1)"]);
+    expect(denied.code).toBe(0);
+    expect(toolMessages(e.provider.requests[1].body)[0].content).toMatch(/without --yes/);
+    enqueueFetch();
+    const run = await ternRun(e, ["--yes"]);
     expect(run.code).toBe(0);
-    const content = toolMessages(e.provider.requests[1].body)[0].content;
+    const content = toolMessages(e.provider.requests[3].body)[0].content;
     expect(content).toContain("## Docs");
     expect(content).toContain("Use `tern run`.");
+  });
+
+  it("auto-edit asks for loopback, link-local and private addresses and names resolving to them", async () => {
+    writeFileSync(join(e.dirs.home, "config.json"), JSON.stringify({ permissions: { mode: "auto-edit" } }));
+    const port = new URL(url).port;
+    const targets = [
+      url,
+      `http://localhost:${port}/docs`,
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.0.0.1/",
+      "http://[::1]:9/",
+    ];
+    e.provider.enqueue(
+      openaiToolCalls(targets.map((u, i) => ({ id: `f${i}`, name: "web_fetch", args: { url: u } }))),
+      openaiText("read it"),
+    );
+    const run = await ternRun(e, []);
+    expect(run.code).toBe(0);
+    const asked = run.events.filter((ev) => ev.type === "approval");
+    expect(asked.map((ev) => [ev.id, ev.decision])).toEqual(targets.map((_, i) => [`f${i}`, "denied"]));
+    expect(requests).toBe(0);
   });
 
   it("a rule for another domain does not", async () => {

@@ -106,7 +106,9 @@ describe("requests after a batch whose results were committed out of call order"
       },
     });
     // Every round's batch finishes out of call order: `late<i>` waits until `early<i>` (a big
-    // read) has been committed, so whichever rounds a summary ends on, its last batch is one.
+    // output) has been committed, so whichever rounds a summary ends on, its last batch is one.
+    // Both are bash: neighbouring bash calls run side by side (a read after a bash would wait
+    // for it, R-TOOL-3).
     const rounds = 30;
     for (let i = 0; i < rounds; i++)
       h.provider.enqueue(
@@ -116,7 +118,7 @@ describe("requests after a batch whose results were committed out of call order"
             name: "bash",
             args: { command: `while [ ! -f go${i} ]; do sleep 0.02; done; echo late` },
           },
-          { id: `early${i}`, name: "read_file", args: { path: "big.txt" } },
+          { id: `early${i}`, name: "bash", args: { command: "cat big.txt" } },
         ]),
       );
     h.provider.setFallback(openaiText("finished"));

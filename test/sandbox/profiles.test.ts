@@ -34,17 +34,19 @@ describe("sandboxPolicy", () => {
     )!;
     expect(p.writable).toContain(dirs.workspace);
     expect(p.writable).toContain(dirs.root);
-    expect(p.readOnly).toEqual([join(dirs.workspace, ".git"), dirs.home]);
+    // The missing .tern gets a placeholder; TERN_HOME is hidden, not merely read-only.
+    expect(p.readOnly).toEqual([join(dirs.workspace, ".git"), join(dirs.workspace, ".tern")]);
+    expect(p.placeholders).toEqual([join(dirs.workspace, ".tern")]);
+    expect(p.hidden).toEqual([dirs.home]);
     expect(p.cwd).toBe(dirs.workspace);
   });
 
-  it("nested repositories' .git and .tern are read-only as well; dependency folders are not searched", () => {
-    for (const dir of ["a/b/.git", "a/.tern", "node_modules/pkg/.git", "c/d/e/f/.git"])
-      mkdirSync(join(dirs.workspace, dir), { recursive: true });
+  it("nested repositories' .git and .tern are read-only as well, at any depth and under dependency folders", () => {
+    const nested = ["a/b/.git", "a/.tern", "node_modules/pkg/.git", "c/d/e/f/g/h/i/.git", ".tern"];
+    for (const dir of nested) mkdirSync(join(dirs.workspace, dir), { recursive: true });
     const p = sandboxPolicy(settings("workspace-write"), dirs.workspace, undefined)!;
-    expect([...p.readOnly].sort()).toEqual(
-      [".git", "a/.tern", "a/b/.git", "c/d/e/f/.git"].map((d) => join(dirs.workspace, d)).sort(),
-    );
+    expect([...p.readOnly].sort()).toEqual([".git", ...nested].map((d) => join(dirs.workspace, d)).sort());
+    expect(p.placeholders).toEqual([]);
   });
 
   it("read-only writes only the temp folder", () => {
@@ -59,6 +61,8 @@ const policy: SandboxPolicy = {
   network: false,
   writable: ["/tmp", "/work/ws"],
   readOnly: ["/work/ws/.git"],
+  placeholders: [],
+  hidden: [],
   cwd: "/work/ws",
 };
 

@@ -173,3 +173,28 @@ describe("web_fetch approval", () => {
     expect(policy.decide(call("https://evil.example.org/"))).toBe("allow");
   });
 });
+
+describe("private addresses (§10)", () => {
+  it("loopback, link-local, private and this-host addresses are private; public ones are not", async () => {
+    const { isPrivateAddress, privateAddressOf } = await import(
+      "../../src/tools/builtin/web-fetch-address.js"
+    );
+    for (const ip of ["127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1"])
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of [
+      "169.254.169.254",
+      "0.0.0.0",
+      "::1",
+      "fc00::1",
+      "fd12::3",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+    ])
+      expect(isPrivateAddress(ip), ip).toBe(true);
+    for (const ip of ["8.8.8.8", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8"])
+      expect(isPrivateAddress(ip), ip).toBe(false);
+    expect(await privateAddressOf("localhost")).toMatch(/^(127\.0\.0\.1|::1)$/);
+    expect(await privateAddressOf("[::1]")).toBe("::1");
+    expect(await privateAddressOf("93.184.216.34")).toBeUndefined();
+  });
+});

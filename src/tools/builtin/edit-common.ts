@@ -1,16 +1,36 @@
-// Shared steps of the editing tools: the read-before-edit check and marking the result as read.
-import { stat, writeFile } from "node:fs/promises";
-import type { ToolContext } from "../types.js";
+// Shared steps of the editing tools: open the file so no link can redirect the write
+// (safe-write.ts), the read-before-edit check on the opened file, and marking the result as read.
+import type { ToolContext, ToolResult } from "../types.js";
+import { isOpened, openForWrite, replaceContent } from "./safe-write.js";
 
-/** Returns the error text when the edit is not authorized, else null. */
-export async function checkEditable(abs: string, ctx: ToolContext): Promise<string | null> {
-  const st = await stat(abs);
-  return ctx.readTracker.checkEditable(abs, st.mtimeMs);
+export interface Editing {
+  /** The current text (empty for a file this call creates). */
+  text: string;
+  existed: boolean;
 }
 
-/** Writes and records the new mtime: a file this turn wrote counts as read (R-TOOL-1). */
-export async function writeAndMark(abs: string, content: string, ctx: ToolContext): Promise<void> {
-  await writeFile(abs, content, "utf8");
-  const st = await stat(abs);
-  ctx.readTracker.markRead(abs, st.mtimeMs);
+/**
+ * Opens `abs`, checks the turn read it (R-TOOL-1) when it exists, lets `change` compute the new
+ * content (a string) or give up (a result), and writes it through the same descriptor. A file
+ * this turn wrote counts as read.
+ */
+export async function editThroughDescriptor(
+  abs: string,
+  ctx: ToolContext,
+  opts: { create: boolean; read: boolean; shown: string },
+  change: (current: Editing) => string | ToolResult,
+): Promise<{ result: ToolResult } | { existed: boolean; content: string }> {
+  const check = (st: { mtimeMs: number }) => ctx.readTracker.checkEditable(abs, st.mtimeMs);
+  const opened = await openForWrite(abs, ctx, { ...opts, check });
+  if (!isOpened(opened)) return { result: opened };
+  const { handle, stats } = opened;
+  try {
+    const text = stats && opts.read ? await handle.readFile("utf8") : "";
+    const next = change({ text, existed: stats !== undefined });
+    if (typeof next !== "string") return { result: next };
+    ctx.readTracker.markRead(abs, await replaceContent(handle, next));
+    return { existed: stats !== undefined, content: next };
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,11 +1,10 @@
 // edit_file: replaces an exact, unique string (R-TOOL-1); needs a read in this turn.
-import { readFile } from "node:fs/promises";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
-import { checkEditable, writeAndMark } from "./edit-common.js";
+import { editThroughDescriptor } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
@@ -40,24 +39,24 @@ export const editFileTool: Tool<Args> = {
     if (args.old_string === args.new_string)
       return fail("old_string and new_string are identical; nothing to change.");
     try {
-      const refusal = await checkEditable(abs, ctx);
-      if (refusal) return fail(refusal);
-      const text = await readFile(abs, "utf8");
-      const count = countOccurrences(text, args.old_string);
-      if (count === 0) {
-        return fail(
-          `old_string not found in ${shown} (0 matches). Check whitespace and indentation, or read the file again.`,
-        );
-      }
-      if (count > 1 && !args.replace_all) {
-        return fail(
-          `old_string matches ${count} times in ${shown}. Add surrounding lines to make it unique, or set replace_all: true.`,
-        );
-      }
-      const updated = args.replace_all
-        ? text.split(args.old_string).join(args.new_string)
-        : text.replace(args.old_string, () => args.new_string);
-      await writeAndMark(abs, updated, ctx);
+      let count = 0;
+      const done = await editThroughDescriptor(abs, ctx, { create: false, read: true, shown }, ({ text }) => {
+        count = countOccurrences(text, args.old_string);
+        if (count === 0) {
+          return fail(
+            `old_string not found in ${shown} (0 matches). Check whitespace and indentation, or read the file again.`,
+          );
+        }
+        if (count > 1 && !args.replace_all) {
+          return fail(
+            `old_string matches ${count} times in ${shown}. Add surrounding lines to make it unique, or set replace_all: true.`,
+          );
+        }
+        return args.replace_all
+          ? text.split(args.old_string).join(args.new_string)
+          : text.replace(args.old_string, () => args.new_string);
+      });
+      if ("result" in done) return done.result;
       return ok(`Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return fail(`File not found: ${shown}`);

@@ -1,11 +1,10 @@
 // edit_lineno: replaces lines start..end, 1-based inclusive (R-TOOL-1); needs a read in this turn.
-import { readFile } from "node:fs/promises";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
-import { checkEditable, writeAndMark } from "./edit-common.js";
+import { editThroughDescriptor } from "./edit-common.js";
 import { numberLines } from "./read-file.js";
 
 const CONTEXT = 2;
@@ -39,25 +38,25 @@ export const editLinenoTool: Tool<Args> = {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);
     try {
-      const refusal = await checkEditable(abs, ctx);
-      if (refusal) return fail(refusal);
-      const text = await readFile(abs, "utf8");
-      const eol = text.includes("\r\n") ? "\r\n" : "\n";
-      const lines = text === "" ? [] : text.split(/\r?\n/);
-      const finalNewline = text === "" || lines[lines.length - 1] === "";
-      if (finalNewline && lines.length) lines.pop();
-      const n = lines.length;
       const { start_line: start, end_line: end } = args;
-      if (start > n + 1 || end < start - 1 || end > n) {
-        return fail(
-          `Invalid range ${start}..${end} for ${shown}, which has ${n} lines. ` +
-            `Use 1 <= start_line <= ${n + 1} and start_line-1 <= end_line <= ${n}.`,
-        );
-      }
       const inserted = args.new_text === "" ? [] : args.new_text.replace(/\r?\n$/, "").split(/\r?\n/);
-      lines.splice(start - 1, end - start + 1, ...inserted);
-      const updated = lines.join(eol) + (finalNewline && lines.length ? eol : "");
-      await writeAndMark(abs, updated, ctx);
+      let lines: string[] = [];
+      const done = await editThroughDescriptor(abs, ctx, { create: false, read: true, shown }, ({ text }) => {
+        const eol = text.includes("\r\n") ? "\r\n" : "\n";
+        lines = text === "" ? [] : text.split(/\r?\n/);
+        const finalNewline = text === "" || lines[lines.length - 1] === "";
+        if (finalNewline && lines.length) lines.pop();
+        const n = lines.length;
+        if (start > n + 1 || end < start - 1 || end > n) {
+          return fail(
+            `Invalid range ${start}..${end} for ${shown}, which has ${n} lines. ` +
+              `Use 1 <= start_line <= ${n + 1} and start_line-1 <= end_line <= ${n}.`,
+          );
+        }
+        lines.splice(start - 1, end - start + 1, ...inserted);
+        return lines.join(eol) + (finalNewline && lines.length ? eol : "");
+      });
+      if ("result" in done) return done.result;
       const from = Math.max(1, start - CONTEXT);
       const to = Math.min(lines.length, start + inserted.length - 1 + CONTEXT);
       const around = to >= from ? `\n${numberLines(lines.slice(from - 1, to), from)}` : "";

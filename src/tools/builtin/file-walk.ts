@@ -14,6 +14,8 @@ export interface ListBounds {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxEntries?: number;
+  /** Real folders left out of the listing (TERN_HOME: reading it asks, §10). */
+  hidden?: string[];
 }
 
 export class ListingStopped extends Error {
@@ -188,7 +190,10 @@ export async function listFiles(
   const root = isInside(workspace, plan.dir) ? workspace : plan.dir;
   const rels = await listAll(root, plan.dir, bounds, plan.nameGlob);
   const kept: string[] = [];
-  for (const rel of rels) if (plan.matches(rel)) kept.push(join(plan.dir, rel));
+  for (const rel of rels) {
+    const abs = join(plan.dir, rel);
+    if (plan.matches(rel) && !bounds.hidden?.some((h) => isInside(h, abs))) kept.push(abs);
+  }
   return kept.sort();
 }
 

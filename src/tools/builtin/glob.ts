@@ -30,7 +30,7 @@ export const globTool: Tool<Args> = {
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     try {
       if (!(await stat(base)).isDirectory()) return fail(`${displayPath(ctx.cwd, base)} is not a folder.`);
-      const files = await listFiles(base, args.pattern, ctx.cwd, { signal: ctx.signal });
+      const files = await listFiles(base, args.pattern, ctx.cwd, { signal: ctx.signal, hidden: ctx.hidden });
       if (files.length === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
       const lines = files.slice(0, MAX_FILES).map((f) => displayPath(ctx.cwd, f));
       if (files.length > MAX_FILES)

@@ -74,7 +74,9 @@ export const grepTool: Tool<Args> = {
       if (st.isDirectory()) {
         const plan = planGlob(base, args.glob ?? "**/*");
         const root = isInside(ctx.cwd, plan.dir) ? ctx.cwd : plan.dir;
-        const rg = readings && ripgrepFor(root, plan.dir);
+        // ripgrep cannot be told to leave TERN_HOME out: a search that holds it uses the built-in walk.
+        const holdsHidden = ctx.hidden?.some((h) => isInside(plan.dir, h)) ?? false;
+        const rg = readings && !holdsHidden && ripgrepFor(root, plan.dir);
         if (rg) {
           const found = await ripgrepSearch({
             rg,
@@ -94,6 +96,7 @@ export const grepTool: Tool<Args> = {
         files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, {
           signal: ctx.signal,
           timeoutMs: deadline - performance.now(),
+          hidden: ctx.hidden,
         });
       } else if (st.isFile()) files = [base];
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { defaultConfig } from "../../config/defaults.js";
 import { scrubbedEnv } from "../../config/secrets.js";
+import { holdPlaceholders } from "../../sandbox/placeholders.js";
 import type { ShellSandbox } from "../types.js";
 import { newCallTag, ownTagPrefix, signalAll, TAG_VAR, taggedPids } from "./process-tags.js";
 
@@ -41,12 +42,16 @@ export function spawnShell(
 ): ShellProcess {
   // Same line as the command, so bash's "line N" in error messages stays right.
   const argv = ["bash", "-c", `exec 2>&1; ${command}`];
+  // A `.git`/`.tern` not made yet gets its read-only placeholder for as long as the sandbox lives.
+  const release = sandbox ? holdPlaceholders(sandbox.policy.placeholders) : () => {};
   const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
   const out = io.output ?? "pipe";
   const stdio: ("ignore" | "pipe" | number)[] = [io.stdin ?? "ignore", out, out];
   if (fd3) stdio.push("pipe");
   const tag = newCallTag();
   const child = spawn(file, args, { cwd, env: { ...env, [TAG_VAR]: tag }, detached: true, stdio });
+  child.once("exit", release);
+  child.once("error", release);
   // The sandbox's seccomp filter, read once by bubblewrap before the command starts.
   if (fd3) {
     const input = child.stdio[3] as Writable;

@@ -1,12 +1,10 @@
 // write_file: creates or overwrites a file; overwriting needs a read in this turn (R-TOOL-1).
-import { mkdir, stat } from "node:fs/promises";
-import { dirname } from "node:path";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import type { Tool } from "../types.js";
-import { checkEditable, writeAndMark } from "./edit-common.js";
+import { editThroughDescriptor } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
@@ -30,23 +28,16 @@ export const writeFileTool: Tool<Args> = {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);
     try {
-      let existed = false;
-      try {
-        const st = await stat(abs);
-        if (st.isDirectory()) return fail(`${shown} is a directory.`);
-        existed = true;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      }
-      if (existed) {
-        const refusal = await checkEditable(abs, ctx);
-        if (refusal) return fail(refusal);
-      }
-      await mkdir(dirname(abs), { recursive: true });
-      await writeAndMark(abs, args.content, ctx);
+      const done = await editThroughDescriptor(
+        abs,
+        ctx,
+        { create: true, read: false, shown },
+        () => args.content,
+      );
+      if ("result" in done) return done.result;
       const lines =
         args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
-      return ok(`${existed ? "Overwrote" : "Created"} ${shown} (${lines} lines).`);
+      return ok(`${done.existed ? "Overwrote" : "Created"} ${shown} (${lines} lines).`);
     } catch (err) {
       return fail(`Cannot write ${shown}: ${errorMessage(err)}`);
     }

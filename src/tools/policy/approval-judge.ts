@@ -1,13 +1,14 @@
 // How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
 // literal gate bash allow rules and grants pass (literal-line.ts), paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
 // run whose model calls no tool never compiles the shell reader and the deny tables.
-import { relative, sep } from "node:path";
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
-import { linkCount, redirectConcerns } from "../shell/bash-redirects.js";
+import { redirectConcerns } from "../shell/bash-redirects.js";
 import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
+import { privateAddressOf } from "../builtin/web-fetch-address.js";
 import { mcpRuleMatches } from "../mcp/mcp-names.js";
-import { isInside, isProtectedPath, realPathLoose, realPathsIn, resolvePath } from "../paths.js";
+import { realPathLoose, realPathsIn, resolvePath } from "../paths.js";
+import { readConcerns, writeConcerns } from "./write-concerns.js";
 import {
   bashAllowMatches,
   bashDenyMatches,
@@ -69,9 +70,16 @@ export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdi
   if (denied) return { decision: "deny", rule: denied.text };
   if (state.mode === "yolo" || state.yoloOnce) return { decision: "allow" };
 
+  if (call.kind === "fetch" && call.privateAddress && !isGranted(state, call)) {
+    const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+    return {
+      decision: "ask",
+      reason: `fetches ${host}, a local or private address (${call.privateAddress})`,
+    };
+  }
   if (call.kind === "edit") {
     // Outside the workspace or into .git/ / .tern/: only an approval naming the path (§10).
-    const concerns = editConcerns(state, call);
+    const concerns = writeConcerns(state, call);
     if (concerns.length) {
       const granted = concerns.every((c) => state.pathGrants.has(grantKey(call.name, c.real)));
       return granted
@@ -79,7 +87,13 @@ export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdi
         : { decision: "ask", reason: concerns.map((c) => c.reason).join("; ") };
     }
   }
-  if (call.kind === "read") return { decision: "allow" };
+  if (call.kind === "read") {
+    const concerns = readConcerns(state, call);
+    const granted = concerns.every((c) => state.pathGrants.has(grantKey(call.name, c.real)));
+    return granted
+      ? { decision: "allow" }
+      : { decision: "ask", reason: concerns.map((c) => c.reason).join("; ") };
+  }
   if (call.kind === "shell" && state.sandboxedShell) return { decision: "allow" };
   if (call.kind === "shell") return evaluateShell(state, allow, call);
   if (isGranted(state, call)) return { decision: "allow" };
@@ -89,6 +103,18 @@ export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdi
   if (call.kind === "fetch" && state.mode === "auto-edit") return { decision: "allow" };
   if (call.mcp?.readOnly && state.mode === "auto-edit") return { decision: "allow" };
   return { decision: "ask" };
+}
+
+/** See ApprovalPolicy.outsideGranted. */
+export function outsideGranted(state: PolicyState, call: ApprovalCall): boolean {
+  if (state.mode === "yolo" || state.yoloOnce) return true;
+  return evaluateShell(state, [], call).decision === "allow";
+}
+
+/** See ApprovalPolicy.fetchAddress. */
+export async function fetchAddress(call: ApprovalCall): Promise<string | undefined> {
+  const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
+  return host ? privateAddressOf(host) : undefined;
 }
 
 /** See ApprovalPolicy.grantAlways. */
@@ -158,22 +184,6 @@ function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): A
   return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
 }
 
-function editConcerns(state: PolicyState, call: ApprovalCall): { real: string; reason: string }[] {
-  const out: { real: string; reason: string }[] = [];
-  absPaths(state, call).forEach((abs) => {
-    const real = realPathLoose(abs);
-    const via = real === abs ? "" : ` (through a symlink: ${abs})`;
-    if (!isInside(state.realCwd, real))
-      out.push({ real, reason: `writes outside the workspace: ${real}${via}` });
-    else if (isProtectedPath(state.realCwd, real))
-      out.push({ real, reason: `writes into ${protectedName(state.realCwd, real)}: ${real}${via}` });
-    // A hard link shares its content with another name, possibly outside the workspace.
-    else if (linkCount(real) > 1)
-      out.push({ real, reason: `writes a file with several hard links (it may be outside too): ${real}` });
-  });
-  return out;
-}
-
 function absPaths(state: PolicyState, call: ApprovalCall): string[] {
   return call.paths.map((p) => resolvePath(state.cwd, p));
 }
@@ -215,12 +225,6 @@ function ruleMatches(state: PolicyState, rule: Rule, call: ApprovalCall, which: 
 /** "Always" for web_fetch covers one host, never the whole web. */
 function hostGrant(tool: string, host: string): string {
   return `${tool}\u0000host:${host}`;
-}
-
-function protectedName(realCwd: string, real: string): string {
-  const segs = relative(realCwd, real).split(sep);
-  const hit = segs.find((s) => [".git", ".tern"].includes(s.toLowerCase()));
-  return `the workspace's ${hit ?? ".git"}/ (asks in every mode but yolo)`;
 }
 
 function grantKey(tool: string, absPath: string): string {

@@ -1,7 +1,7 @@
 // What the approval policy (approval.ts) and its judge (approval-judge.ts) both speak of.
 import type { PermissionMode } from "../../config/types.js";
 import type { McpToolInfo } from "../mcp/mcp-names.js";
-import type { ToolKind } from "../types.js";
+import type { ToolKind, WriteTarget } from "../types.js";
 
 export type ApprovalDecision = "allow" | "deny" | "ask";
 
@@ -13,6 +13,10 @@ export interface ApprovalCall {
   paths: string[];
   /** Set for MCP tools: rules match their other names and their arguments (mcp-names.ts). */
   mcp?: McpToolInfo;
+  /** For a write, per path: what the tool really opened (§10), judged instead of the path as it is now. */
+  opened?: WriteTarget[];
+  /** For web_fetch: the loopback/link-local/private address its host resolves to (§10). */
+  privateAddress?: string;
 }
 
 export interface ApprovalVerdict {
@@ -30,6 +34,8 @@ export interface ApprovalPolicyOptions {
   cwd: string;
   /** The shell runs inside an OS sandbox (R-SBX-3): it needs no asking; deny rules still apply. */
   sandboxedShell?: boolean;
+  /** tern's own folder: reads and writes of it ask in every mode but yolo (§10). */
+  ternHome?: string;
 }
 
 /** What a policy knows and has granted, as the judge reads (and, for grants, extends) it. */
@@ -42,6 +48,7 @@ export interface PolicyState {
   readonly cwd: string;
   readonly realCwd: string;
   readonly sandboxedShell: boolean;
+  readonly realTernHome?: string;
   readonly toolGrants: Set<string>;
   readonly pathGrants: Set<string>;
   readonly bashGrants: Set<string>;

@@ -49,6 +49,7 @@ export class ApprovalPolicy {
       cwd: opts.cwd,
       realCwd: realPathLoose(opts.cwd),
       sandboxedShell: opts.sandboxedShell === true,
+      realTernHome: opts.ternHome ? realPathLoose(opts.ternHome) : undefined,
       toolGrants: new Set(),
       pathGrants: new Set(),
       bashGrants: new Set(),
@@ -99,6 +100,24 @@ export class ApprovalPolicy {
 
   getMode(): PermissionMode {
     return this.state.mode;
+  }
+
+  /**
+   * Whether a shell command may run outside the sandbox without asking: a grant (`always`)
+   * covers it, judged as if there were no sandbox and no allow rule (R-SBX-3).
+   */
+  outsideGranted(call: ApprovalCall): boolean {
+    return judge.get().outsideGranted(this.state, call);
+  }
+
+  /** For web_fetch: the local or private address the URL's host resolves to, if any (§10). */
+  fetchAddress(call: ApprovalCall): Promise<string | undefined> {
+    return judge.get().fetchAddress(call);
+  }
+
+  /** Folders no listing enters (grep, glob): TERN_HOME, whose reads ask (§10). */
+  hiddenFolders(): string[] {
+    return this.state.realTernHome ? [this.state.realTernHome] : [];
   }
 
   /** Where an edit call's paths really land (symlinks followed), for a check right before it runs. */
