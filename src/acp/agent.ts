@@ -22,8 +22,8 @@ import { addCost } from "../vocab/cost.js";
 export interface AcpAgentOptions {
   version: string;
   home?: string;
-  /** Defaults for every session: `--model`, `--base-url`, `--system`, `--allow`. */
-  defaults: Pick<OpenOptions, "model" | "baseUrl" | "system" | "allow">;
+  /** Defaults for every session: `--model`, `--base-url`, `--system`, `--allow`, `--mode`. */
+  defaults: Pick<OpenOptions, "model" | "baseUrl" | "system" | "allow" | "mode">;
 }
 
 interface Live {
@@ -48,6 +48,7 @@ const MODES: acp.SessionMode[] = [
   { id: "ask", name: "Ask", description: "ask before edits, commands and fetches" },
   { id: "auto-edit", name: "Auto-edit", description: "edit files without asking; ask before commands" },
   { id: "yolo", name: "Yolo", description: "approve every tool call (deny rules still apply)" },
+  { id: "plan", name: "Plan", description: "read and plan only: no edits; bash in the read-only sandbox" },
 ];
 
 /** tern's stop reasons in ACP's words; `failed` is answered as an error instead. */
@@ -207,7 +208,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       if (!MODES.some((m) => m.id === params.modeId))
         throw acp.RequestError.invalidParams(
           undefined,
-          `unknown mode '${params.modeId}' (ask, auto-edit, yolo)`,
+          `unknown mode '${params.modeId}' (ask, auto-edit, yolo, plan)`,
         );
       await entry.session.send({ type: "set_mode", mode: params.modeId as PermissionMode });
       send(entry, { sessionUpdate: "current_mode_update", currentModeId: params.modeId });

@@ -16,6 +16,8 @@ export interface CommonOptions {
   sandbox?: string;
   /** `--thinking <level>`: off | low | medium | high (R-PROV-10). */
   thinking?: string;
+  /** `--mode ask|auto-edit|yolo|plan`: the permission mode (R-PLAN-1), checked with the config. */
+  mode?: string;
   /** `tern --plain`: the line mode instead of the Ink UI. */
   plain?: boolean;
 }
@@ -35,4 +37,6 @@ export interface AcpOptions {
   baseUrl?: string;
   system?: string;
   allow?: string[];
+  /** `--mode`: every new session's permission mode (R-CLI-5: the client may switch it). */
+  mode?: string;
 }

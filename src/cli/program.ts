@@ -29,7 +29,8 @@ function addCommonOptions(cmd: Command): Command {
     .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
     .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
     .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
-    .option("--thinking <level>", "reasoning level: off, low, medium or high");
+    .option("--thinking <level>", "reasoning level: off, low, medium or high")
+    .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan");
 }
 
 type SetResult = (p: Promise<number>) => void;
@@ -67,6 +68,7 @@ function addAcpCommand(program: Command, ctx: CommandContext): void {
     )
     .option("--system <text>", "extra system text for every session")
     .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
+    .option("--mode <mode>", "permission mode of new sessions: ask, auto-edit, yolo or plan")
     .action((opts: AcpOptions) => {
       ctx.setResult(commands.acpCommand(opts, ctx.version));
     });

@@ -40,6 +40,7 @@ export async function loadSettings(opts: CommonOptions, home: string, cwd: strin
       maxToolCalls: opts.maxToolCalls,
       maxDuration: opts.maxDuration,
       sandbox: opts.sandbox,
+      mode: opts.mode,
     });
     const thinking = opts.thinking !== undefined ? parseThinking(opts.thinking) : undefined;
     const loaded = loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });

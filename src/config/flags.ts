@@ -5,13 +5,16 @@ import { describeRuleError } from "./rule-syntax.js";
 import type { ConfigLayer } from "./schema.js";
 import {
   BUDGET_RULES,
+  isPermissionMode,
   isSandboxMode,
+  PERMISSION_MODE_NAMES,
   isThinkingLevel,
   MODEL_ID_RE,
   SANDBOX_MODE_NAMES,
   THINKING_NAMES,
 } from "./value-rules.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
+import type { PermissionMode } from "./types.js";
 
 /** `--thinking <level>` / `/thinking <level>`: one clear line when the level is not one of ours. */
 export function parseThinking(raw: string, label = "--thinking"): ThinkingLevel {
@@ -32,6 +35,15 @@ export interface ConfigFlags {
   maxDuration?: string | number;
   /** `--sandbox <mode>`: `sandbox.mode` for this run. */
   sandbox?: string;
+  /** `--mode <mode>`: `permissions.mode` for this run (R-PLAN-1), over the yolo of `--yes`. */
+  mode?: string;
+}
+
+/** `--mode <mode>`: one clear line when it is not a permission mode. */
+export function parseMode(raw: string): PermissionMode {
+  if (!isPermissionMode(raw))
+    throw new ConfigError(`--mode: must be ${PERMISSION_MODE_NAMES.join(", ")}, got '${raw}'`);
+  return raw;
 }
 
 function budgetValue(
@@ -90,9 +102,12 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
       throw new ConfigError(`--sandbox: must be ${SANDBOX_MODE_NAMES.join(", ")}, got '${opts.sandbox}'`);
     layer.sandbox = { mode: opts.sandbox };
   }
-  if (opts.yes || (opts.allow && opts.allow.length > 0)) {
+  const mode = opts.mode !== undefined ? parseMode(opts.mode) : undefined;
+  if (opts.yes || mode || (opts.allow && opts.allow.length > 0)) {
     layer.permissions = {};
+    // `--yes --mode plan` keeps planning: --yes then approves what would ask (bash with no sandbox).
     if (opts.yes) layer.permissions.mode = "yolo";
+    if (mode) layer.permissions.mode = mode;
     if (opts.allow && opts.allow.length > 0) {
       for (const text of opts.allow) {
         const error = describeRuleError(text);

@@ -6,6 +6,7 @@
 import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
+import type { PermissionMode } from "./types.js";
 import {
   apiRule,
   budgetField,
@@ -13,6 +14,7 @@ import {
   fraction,
   httpUrl,
   isInt,
+  isPermissionMode,
   isSandboxMode,
   isThinkingLevel,
   MODEL_ID_RE,
@@ -247,10 +249,7 @@ const layerShape = {
     optional(
       z.strictObject({
         mode: optional(
-          rule<"ask" | "auto-edit" | "yolo">(
-            (v) => v === "ask" || v === "auto-edit" || v === "yolo",
-            'must be "ask", "auto-edit" or "yolo"',
-          ),
+          rule<PermissionMode>(isPermissionMode, 'must be "ask", "auto-edit", "yolo" or "plan"'),
         ),
         allow: optional(ruleList()),
         deny: optional(ruleList()),

@@ -70,7 +70,8 @@ export interface ToolSetConfig {
   fromFile?: string;
 }
 
-export type PermissionMode = "ask" | "auto-edit" | "yolo";
+/** `plan` (R-PLAN-1): read-only tools only, bash in the read-only sandbox, until `exit_plan`. */
+export type PermissionMode = "ask" | "auto-edit" | "yolo" | "plan";
 
 export interface PermissionsConfig {
   mode: PermissionMode;

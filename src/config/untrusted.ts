@@ -7,7 +7,8 @@ import type { ConfigLayer } from "./schema.js";
 import { formatPath } from "./key-path.js";
 import type { Config, PermissionMode } from "./types.js";
 
-const LOOSENESS: Record<PermissionMode, number> = { ask: 0, "auto-edit": 1, yolo: 2 };
+// `plan` runs only what cannot change the workspace: stricter than `ask`, so a workspace may set it.
+const LOOSENESS: Record<PermissionMode, number> = { plan: -1, ask: 0, "auto-edit": 1, yolo: 2 };
 const SANDBOX_STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const;
 const BUDGET_FIELDS = ["maximumModelCalls", "maximumToolCalls", "maximumDurationSeconds"] as const;
 

@@ -21,6 +21,10 @@ export const BUDGET_RULES = {
   },
 } as const;
 
+export const PERMISSION_MODE_NAMES = ["ask", "auto-edit", "yolo", "plan"] as const;
+export const isPermissionMode = (v: unknown): v is (typeof PERMISSION_MODE_NAMES)[number] =>
+  typeof v === "string" && (PERMISSION_MODE_NAMES as readonly string[]).includes(v);
+
 export const SANDBOX_MODE_NAMES = ["off", "read-only", "workspace-write"] as const;
 export type SandboxModeName = (typeof SANDBOX_MODE_NAMES)[number];
 export const isSandboxMode = (v: unknown): v is SandboxModeName =>

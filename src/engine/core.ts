@@ -22,6 +22,7 @@ import { TodoState } from "./todo-state.js";
 import type { ContentPart, ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
+import type { PlanReview } from "./plan-review.js";
 
 export interface SessionHooks {
   /** Decides the calls of a batch that need asking (R-TOOL-2). */
@@ -41,6 +42,14 @@ export interface SessionHooks {
    * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
    */
   offersOutsideSandbox?: boolean;
+  /**
+   * R-PLAN-1: the model called `exit_plan` in plan mode. Show `plan` (markdown) to the person and
+   * resolve with their pick: `implement` switches the permission mode to `mode` and makes the
+   * plan the todo list, and the turn goes on implementing; `keep_planning` returns `note` to the
+   * model, still planning. Rejecting or `signal` aborting counts as keep planning. Absent where
+   * nobody can be asked (`tern run`, ACP): the plan is then the turn's answer and the turn ends.
+   */
+  reviewPlan?: (plan: string, signal: AbortSignal) => Promise<PlanReview>;
 }
 
 /** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
@@ -94,6 +103,10 @@ export class SessionCore {
   readonly hooks: SessionHooks;
   /** The OS sandbox `bash` runs in; absent when `sandbox.mode` is off. */
   sandbox: ShellSandbox | undefined;
+  /** The plan `exit_plan` made this turn's answer (nobody to review it); the loop takes it. */
+  deliveredPlan: string | undefined;
+  /** The read-only sandbox of plan mode (R-PLAN-1), made when a planning batch first runs. */
+  planSandbox: (() => ShellSandbox | undefined) | undefined;
   readonly publish: (event: EngineEvent) => void;
   system: string;
   tools: ToolSpec[];

@@ -28,7 +28,7 @@ import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./undo/checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
-import { shellSandbox } from "./sandbox.js";
+import { planSandboxAvailable, planShellSandbox, shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 import { makeToolSync } from "./tool-sync.js";
 import { InstructionNotes } from "./instruction-notes.js";
@@ -188,6 +188,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     cwd,
     sandboxedShell: sandbox !== undefined,
     ternHome: home,
+    planSandbox: planSandboxAvailable,
   });
   registerSecretsFromEnv(process.env, config);
   const executor = new ToolExecutor(registry, policy, {
@@ -233,6 +234,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.sandbox = sandbox;
+  core.planSandbox = planShellSandbox(cwd, home);
   core.contextFiles = contextSources(assembled);
   core.instructionNotes = new InstructionNotes(assembled.instructions.reader, cwd);
   core.instructionNotes.restore(fold.archive);

@@ -26,6 +26,33 @@ export function requireSandbox(config: Config): void {
   if (!m.available) throw new SandboxUnavailableError(`sandbox.mode ${config.sandbox.mode}: ${m.why}`);
 }
 
+/** Plan mode (R-PLAN-1): whether bash can run read-only here; the probe runs once, when first asked. */
+export function planSandboxAvailable(): boolean {
+  return sandboxMechanism().available;
+}
+
+/**
+ * The sandbox bash runs in while planning: `read-only` with no network whatever `sandbox` says,
+ * and no way out (a planning command that fails stays failed). Made on first use (the folder
+ * walk for .git/.tern of sandboxPolicy), once; undefined without a mechanism.
+ */
+export function planShellSandbox(cwd: string, home: string): () => ShellSandbox | undefined {
+  let made: { sandbox: ShellSandbox | undefined } | undefined;
+  return () => {
+    if (made) return made.sandbox;
+    const mechanism = sandboxMechanism();
+    const base = sandboxPolicy({ mode: "read-only", network: false, writableRoots: [] }, cwd, home)!;
+    // The temp folder stays writable; a workspace inside it (/tmp/x) must not become so with it.
+    const policy = { ...base, readOnly: [...base.readOnly, base.cwd] };
+    made = {
+      sandbox: mechanism.available
+        ? { policy, wrap: (command) => sandboxedCommand(mechanism, policy, command) }
+        : undefined,
+    };
+    return made.sandbox;
+  };
+}
+
 /**
  * The sandbox of a session. `policy` (given once the session's approval policy exists) names
  * what `always` covers when a failed command is offered outside the sandbox, and holds the grant:

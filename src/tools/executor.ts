@@ -140,7 +140,7 @@ export class ToolExecutor {
       if (hookSays.get(p) === "allow" && verdict.decision === "allow")
         p.asked = { reason: ruled.reason, real: this.policy.realPaths(approvalCall(p)) };
       if (verdict.decision === "deny") {
-        p.result = { outcome: "denied", content: text(`denied by rule ${verdict.rule}`) };
+        p.result = { outcome: "denied", content: text(verdict.message ?? `denied by rule ${verdict.rule}`) };
         hooks.onDecision?.(p.call.id, "denied");
       } else if (verdict.decision === "ask") {
         pending.push({

@@ -63,6 +63,8 @@ export interface ToolContext {
   admitWrite?: (target: WriteTarget) => Promise<string | null>;
   /** Real paths of folders grep and glob never list (TERN_HOME: reading it asks, §10). */
   hidden?: string[];
+  /** `exit_plan` (R-PLAN-1): hands the plan to the session, which answers with the tool's result. */
+  exitPlan?: (plan: string) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */
   progress?: (callId: string, update: ToolProgress) => void;
 }

@@ -19,12 +19,14 @@ export async function runToolBatch(
   let recalled = 0;
   const ctx = {
     cwd: core.cwd,
-    sandbox: core.sandbox,
+    // Planning: bash only inside the read-only sandbox (the policy asks where there is none).
+    sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,
     signal,
     env: core.toolEnv,
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
+    exitPlan: async (plan: string) => (await import("../plan-review.js")).exitPlan(core, plan, signal),
     jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {
       const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));

@@ -211,6 +211,12 @@ async function runRound(
     (r) => r.outcome === "error" || r.outcome === "interrupted",
   ).length;
   if (abort.signal.aborted) return stopped(abortStop(abort));
+  const plan = ports.takeDeliveredPlan?.();
+  if (plan !== undefined) {
+    // Planning headless ends with the plan as the answer (R-PLAN-1): no round to comment on it.
+    state.finalText = plan;
+    return stopped(stopWith("completed"));
+  }
   ports.commitQueuedFollowUp(turn);
   return { next: "round" };
 }

@@ -71,6 +71,8 @@ export interface TurnPorts {
   ): Promise<string | undefined>;
   /** Stop hooks (R-HOOK-2): the note that keeps the turn going, or undefined to let it end. */
   stopHook?: (active: boolean) => Promise<string | undefined>;
+  /** The plan `exit_plan` delivered as the answer in this batch (R-PLAN-1), taken once; ends the turn. */
+  takeDeliveredPlan?: () => string | undefined;
   /** Waits for MCP servers still starting and brings the tool list up to date, before each round. */
   syncTools?: (signal: AbortSignal) => Promise<void>;
   /** File snapshots for undo, when switched on. */

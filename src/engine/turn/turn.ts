@@ -107,6 +107,11 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     },
     checkpoints: core.checkpoints,
     syncTools: core.syncTools,
+    takeDeliveredPlan: () => {
+      const plan = core.deliveredPlan;
+      core.deliveredPlan = undefined;
+      return plan;
+    },
     stopHook: core.hookPoints ? (active) => core.hookPoints!.stopRequested(active) : undefined,
   };
 }

@@ -6,6 +6,7 @@ import type { Tool } from "../types.js";
 import { bashTool } from "./bash.js";
 import { editFileTool } from "./edit-file.js";
 import { editLinenoTool } from "./edit-lineno.js";
+import { exitPlanTool } from "./exit-plan.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { jobInputTool, jobKillTool, jobOutputTool } from "./job-tools.js";
@@ -29,6 +30,7 @@ export const builtinTools: Tool[] = [
   jobOutputTool,
   jobInputTool,
   jobKillTool,
+  exitPlanTool,
 ];
 
 export { settleProcessKills, stopTagged } from "./process-groups.js";

@@ -24,6 +24,7 @@ import {
 import { parseShell } from "../shell/shell-parse.js";
 import { readLiteralLine } from "./literal-line.js";
 import { literalRedirectConcerns } from "./literal-redirects.js";
+import { evaluatePlanning } from "./plan-mode.js";
 
 /**
  * A policy's rules, parsed once per policy and again when its allow list is replaced (a custom
@@ -68,6 +69,7 @@ export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdi
   const { allow, deny } = rulesOf(state);
   const denied = deny.find((r) => ruleMatches(state, r, call, "deny"));
   if (denied) return { decision: "deny", rule: denied.text };
+  if (state.mode === "plan") return evaluatePlanning(call, state.planSandbox);
   if (state.mode === "yolo" || state.yoloOnce) return { decision: "allow" };
 
   if (call.kind === "fetch" && call.privateAddress && !isGranted(state, call)) {

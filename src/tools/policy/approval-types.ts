@@ -25,6 +25,8 @@ export interface ApprovalVerdict {
   rule?: string;
   /** Why the call asks although a rule or mode would allow it. */
   reason?: string;
+  /** The result text of a call denied by the mode rather than a rule (plan mode, R-PLAN-1). */
+  message?: string;
 }
 
 export interface ApprovalPolicyOptions {
@@ -36,6 +38,8 @@ export interface ApprovalPolicyOptions {
   sandboxedShell?: boolean;
   /** tern's own folder: reads and writes of it ask in every mode but yolo (§10). */
   ternHome?: string;
+  /** Plan mode (R-PLAN-1): whether bash can run in the read-only sandbox here (probed when first asked). */
+  planSandbox?: () => boolean;
 }
 
 /** What a policy knows and has granted, as the judge reads (and, for grants, extends) it. */
@@ -49,6 +53,7 @@ export interface PolicyState {
   readonly realCwd: string;
   readonly sandboxedShell: boolean;
   readonly realTernHome?: string;
+  readonly planSandbox: () => boolean;
   readonly toolGrants: Set<string>;
   readonly pathGrants: Set<string>;
   readonly bashGrants: Set<string>;

@@ -50,6 +50,7 @@ export class ApprovalPolicy {
       realCwd: realPathLoose(opts.cwd),
       sandboxedShell: opts.sandboxedShell === true,
       realTernHome: opts.ternHome ? realPathLoose(opts.ternHome) : undefined,
+      planSandbox: opts.planSandbox ?? (() => false),
       toolGrants: new Set(),
       pathGrants: new Set(),
       bashGrants: new Set(),

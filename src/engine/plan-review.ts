@@ -1,0 +1,48 @@
+// What `exit_plan` does (R-PLAN-1). In plan mode, a front end that can ask a person shows the
+// plan (SessionHooks.reviewPlan): implementing switches the mode and makes the plan the todo
+// list, and the turn goes on; keeping planning sends the person's note back. With nobody to ask
+// (`tern run`, ACP) the plan is the turn's answer and the turn ends after this batch.
+import type { TodoItem, ToolResult } from "../tools/types.js";
+import { ok } from "../tools/results.js";
+import type { SessionCore } from "./core.js";
+
+/** What the person picked for a plan (SessionHooks.reviewPlan). */
+export type PlanReview =
+  | { choice: "implement"; mode: "auto-edit" | "ask" }
+  | { choice: "keep_planning"; note?: string };
+
+/** The plan's list items (`-`, `*`, `1.`, `- [ ]`) as pending todos; one item when it has none. */
+export function planTodos(plan: string): TodoItem[] {
+  const items: TodoItem[] = [];
+  for (const line of plan.split("\n")) {
+    const m = /^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/.exec(line);
+    if (m) items.push({ content: m[1], status: "pending" });
+  }
+  return items.length > 0 ? items : [{ content: "Carry out the approved plan", status: "pending" }];
+}
+
+export async function exitPlan(core: SessionCore, plan: string, signal: AbortSignal): Promise<ToolResult> {
+  if (core.policy.getMode() !== "plan")
+    return ok("The session is not in plan mode: nothing to approve; carry on with the work.");
+  const review = core.hooks.reviewPlan;
+  if (!review) {
+    core.deliveredPlan = plan;
+    return ok("The plan was delivered to the user as this turn's answer; the turn ends here.");
+  }
+  const answer: PlanReview = await review(plan, signal).catch(() => ({ choice: "keep_planning" }));
+  if (answer.choice === "keep_planning") {
+    const note = answer.note?.trim();
+    return ok(
+      `The user wants to keep planning (still plan mode).${note ? ` Their note: ${note}` : ""} ` +
+        "Revise the plan, then call exit_plan again.",
+    );
+  }
+  core.policy.setMode(answer.mode);
+  const todos = planTodos(plan);
+  core.todos.set(todos);
+  core.publish({ type: "notice", text: `plan approved: permission mode ${answer.mode}` });
+  return ok(
+    `The user approved the plan. The session is now in ${answer.mode} mode: implement the plan. ` +
+      `It is your todo list (${todos.length} items); keep it current with todo_write.`,
+  );
+}
