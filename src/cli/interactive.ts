@@ -10,6 +10,7 @@ import { stripControlSequences } from "../engine/terminal-text.js";
 import { describeProgress } from "./progress.js";
 import { holdTypeAhead } from "../tui/terminal-modes.js";
 import { runLineCommand } from "./line-commands.js";
+import { linePlanReview } from "./plan-prompt.js";
 import { SideThread } from "./side-thread.js";
 import { prepareSession, ternHome } from "./setup.js";
 import { addCost, money } from "../vocab/cost.js";
@@ -58,6 +59,7 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
       return answer === "yyy" ? "all" : answer.startsWith("y") ? "yes" : "no";
     },
     offersOutsideSandbox: true,
+    reviewPlan: linePlanReview((question) => rl!.question(question)),
   });
   const { session, model } = prepared;
   // Loaded here: this module sits in the chunk every headless command loads, and readline is

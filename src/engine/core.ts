@@ -22,7 +22,11 @@ import { TodoState } from "./todo-state.js";
 import type { ContentPart, ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
-import type { PlanReview } from "./plan-review.js";
+
+/** What the person picked for a plan (SessionHooks.reviewPlan, R-PLAN-1). */
+export type PlanReview =
+  | { choice: "implement"; mode: "auto-edit" | "ask" }
+  | { choice: "keep_planning"; note?: string };
 
 export interface SessionHooks {
   /** Decides the calls of a batch that need asking (R-TOOL-2). */

@@ -4,12 +4,7 @@
 // (`tern run`, ACP) the plan is the turn's answer and the turn ends after this batch.
 import type { TodoItem, ToolResult } from "../tools/types.js";
 import { ok } from "../tools/results.js";
-import type { SessionCore } from "./core.js";
-
-/** What the person picked for a plan (SessionHooks.reviewPlan). */
-export type PlanReview =
-  | { choice: "implement"; mode: "auto-edit" | "ask" }
-  | { choice: "keep_planning"; note?: string };
+import type { PlanReview, SessionCore } from "./core.js";
 
 /** The plan's list items (`-`, `*`, `1.`, `- [ ]`) as pending todos; one item when it has none. */
 export function planTodos(plan: string): TodoItem[] {

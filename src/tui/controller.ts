@@ -9,6 +9,7 @@ import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
+import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
 import { Store } from "./store.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -29,6 +30,7 @@ export class TuiController implements UiControl {
   private unsubscribe: (() => void) | undefined;
   private readonly approvals: ApprovalFlow;
   private readonly limits: LimitFlow;
+  private readonly plans: PlanFlow;
   private readonly turns: TurnRunner;
   private sideAbort: AbortController | undefined;
   /** Session-changing commands (/clear, /resume, /fork) run one after another, in the order typed. */
@@ -41,6 +43,7 @@ export class TuiController implements UiControl {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
     this.approvals = new ApprovalFlow(this.store);
     this.limits = new LimitFlow(this.store);
+    this.plans = new PlanFlow(this.store, (plan) => this.print("info", plan));
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,
@@ -63,6 +66,12 @@ export class TuiController implements UiControl {
       onLimit: (limit, used, allowed) => this.limits.ask(limit, used, allowed),
       takeFollowUp: () => this.turns.takeFollowUp(),
       offersOutsideSandbox: true,
+      reviewPlan: async (plan) => {
+        const answer = await this.plans.ask(plan);
+        // Implementing switches the mode inside the engine; the status line follows at once.
+        if (answer.choice === "implement") this.store.dispatch({ type: "mode", mode: answer.mode });
+        return answer;
+      },
     };
   }
 
@@ -92,10 +101,12 @@ export class TuiController implements UiControl {
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     this.greeted = true;
+    this.syncMode();
     this.unsubscribe = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
       if (event.type === "tool_result" || event.type === "turn_end")
         this.composer.filesMayHaveChanged(event.type === "turn_end");
+      if (event.type === "turn_end") this.syncMode();
     });
   }
 
@@ -109,6 +120,11 @@ export class TuiController implements UiControl {
     if (state.limit) {
       this.composer.set({ text: "", cursor: 0 });
       this.limits.answerTyped(shown);
+      return;
+    }
+    if (state.planReview) {
+      this.composer.set({ text: "", cursor: 0 });
+      this.plans.answerTyped(shown);
       return;
     }
     if (!shown) {
@@ -125,7 +141,10 @@ export class TuiController implements UiControl {
     this.composer.history.add(shown, text);
     if (/^\/[A-Za-z]/.test(text)) {
       // Loaded on first use: the command table is not needed to draw the first screen.
-      void import("./commands.js").then((m) => m.runSlash(this, text));
+      void import("./commands.js").then(async (m) => {
+        await m.runSlash(this, text);
+        this.syncMode();
+      });
       return;
     }
     if (state.busy) this.store.dispatch({ type: "enqueue", text: shown });
@@ -148,6 +167,10 @@ export class TuiController implements UiControl {
     }
     if (state.limit) {
       this.limits.answer("no");
+      return;
+    }
+    if (state.planReview) {
+      this.plans.answer({ choice: "keep_planning" });
       return;
     }
     if (state.busy) {
@@ -232,8 +255,22 @@ export class TuiController implements UiControl {
     this.sideAbort?.abort();
     this.answerApproval("n", true);
     this.limits.answer("no");
+    this.plans.answer({ choice: "keep_planning" });
     this.session.cancel();
     this.resolveExit();
+  }
+
+  /** Shift+Tab (R-UI-24): the next permission mode, for the following calls. */
+  async cycleMode(): Promise<void> {
+    const mode = nextMode(this.session.status().mode);
+    await this.session.send({ type: "set_mode", mode });
+    this.syncMode();
+  }
+
+  /** The status line's mode, after anything that may have changed it (/yolo, a plan approved). */
+  syncMode(): void {
+    const mode = this.session.status().mode;
+    if (mode !== this.state.status.mode) this.store.dispatch({ type: "mode", mode });
   }
 
   // ---- prompts from the engine, side questions --------------------------------------------

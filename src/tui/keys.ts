@@ -60,6 +60,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   if (state.side.open && sideKey(ctl, input, key)) return;
+  // R-UI-24: Shift+Tab cycles the permission mode (Tab alone completes in the composer).
+  if (key.tab && key.shift) {
+    void ctl.cycleMode();
+    return;
+  }
   // R-UI-12: Esc interrupts a running turn like Ctrl+C; an open completion menu takes Esc first.
   if (key.escape && state.busy && !state.menu) {
     ctl.ctrlC();

@@ -9,6 +9,7 @@ import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
 import { callLine } from "./tool-view.js";
+import { PLAN_CHOICES } from "./plan-flow.js";
 import type { UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
 
@@ -109,6 +110,7 @@ function progressRow(state: UiState, spinner: string, now: number, cols: number)
 }
 
 function limitRows(state: UiState, cols: number): string[] {
+  if (state.planReview) return wrapLines(style.yellow(PLAN_CHOICES), cols);
   if (!state.limit) return [];
   const l = state.limit;
   return wrapLines(
@@ -126,10 +128,11 @@ export function statusText(state: UiState, cols: number): string {
   const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
   // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
+  const mode = s.mode ? ` · ${s.mode}` : "";
   const jobs = s.jobs ? ` · ${s.jobs} job${s.jobs === 1 ? "" : "s"} running` : "";
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${jobs} · session ${s.sessionId}`,
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs} · session ${s.sessionId}`,
       cols,
     ),
   );
@@ -140,7 +143,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const total = Math.max(4, rows - 1);
   const status = statusText(state, cols);
   const inner = Math.max(4, cols - 4);
-  const prompt = state.limit ? "answer› " : "› ";
+  const prompt = state.limit || state.planReview ? "answer› " : "› ";
   const composer = composerRows(
     state.composer,
     state.cursor,

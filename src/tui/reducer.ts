@@ -67,6 +67,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return state.approval ? { ...state, approval: action.approval } : state;
     case "limit":
       return { ...state, limit: action.prompt };
+    case "plan_review":
+      return { ...state, planReview: action.open };
+    case "mode":
+      return { ...state, status: { ...state.status, mode: action.mode } };
     case "session":
       return {
         ...state,

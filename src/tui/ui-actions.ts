@@ -35,6 +35,10 @@ export type UiAction =
   | { type: "approval_answer"; answer: ApprovalAnswer; all?: boolean }
   | { type: "approval_scroll"; approval: ApprovalState }
   | { type: "limit"; prompt: LimitPrompt | null }
+  /** The plan prompt of `exit_plan` (R-PLAN-1) opens or closes. */
+  | { type: "plan_review"; open: boolean }
+  /** The permission mode the status line shows (R-UI-24). */
+  | { type: "mode"; mode: string }
   /** `priced: false`: the model has no known price, so the cost shows `$?` (R-UI-15). */
   | {
       type: "session";

@@ -85,6 +85,8 @@ export interface StatusInfo {
   cost: number | null;
   /** USD of side questions, shown apart: they stay out of the ledger (R-SIDE-4). */
   sideCost: number | null;
+  /** The permission mode (R-UI-24); "" = not known yet. */
+  mode?: string;
   /** Background jobs running now (R-JOB-2), counted from job_start / job_end events. */
   jobs?: number;
 }
@@ -114,6 +116,8 @@ export interface UiState {
   menu: Menu | null;
   approval: ApprovalState | null;
   limit: LimitPrompt | null;
+  /** `exit_plan` waits for the person's pick (plan-flow.ts). */
+  planReview: boolean;
   side: SideState;
   status: StatusInfo;
 }
@@ -138,6 +142,7 @@ export function initialState(
     menu: null,
     approval: null,
     limit: null,
+    planReview: false,
     side: { open: false, thread: [], index: 0, scroll: 0, pending: null },
     status: { ...status, lastPrompt: 0, tokens: 0, cost: 0, sideCost: 0 },
   };

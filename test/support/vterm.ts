@@ -26,6 +26,8 @@ export const KEYS = {
   ctrlE: "\x05",
   /** What xterm sends for Alt+Enter (meta sends escape). */
   altEnter: "\x1b\r",
+  /** Shift+Tab (back-tab). */
+  shiftTab: "\x1b[Z",
   space: " ",
 } as const;
 

@@ -143,7 +143,7 @@ describe("progress row, first screen and exit", () => {
     const first = vt.screen().join("\n");
     expect(first).toMatch(/tern \d+\.\d+\.\d+ · local\/mock-1 · \S*ws/);
     expect(first).toContain("Esc interrupt · Ctrl+C clear/exit · /help commands");
-    expect(first).toMatch(/· \$\? · session/);
+    expect(first).toMatch(/· \$\? · ask · session/);
     expect(first).not.toContain("$0.0000");
     await vt.type("hello");
     await vt.press("enter");

@@ -69,7 +69,7 @@ export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdi
   const { allow, deny } = rulesOf(state);
   const denied = deny.find((r) => ruleMatches(state, r, call, "deny"));
   if (denied) return { decision: "deny", rule: denied.text };
-  if (state.mode === "plan") return evaluatePlanning(call, state.planSandbox);
+  if (state.mode === "plan") return evaluatePlanning(given, state.planSandbox);
   if (state.mode === "yolo" || state.yoloOnce) return { decision: "allow" };
 
   if (call.kind === "fetch" && call.privateAddress && !isGranted(state, call)) {
