@@ -3,10 +3,12 @@
 // list, and the turn goes on; keeping planning sends the person's note back. With nobody to ask
 // (`tern run`, ACP) the plan is the turn's answer and the turn ends after this batch.
 import type { TodoItem, ToolResult } from "../tools/types.js";
-import { ok } from "../tools/results.js";
 import type { PlanReview, SessionCore } from "./core.js";
 
 /** The plan's list items (`-`, `*`, `1.`, `- [ ]`) as pending todos; one item when it has none. */
+// Built here rather than with tools/results.js: that module belongs to the tools' lazy chunk.
+const ok = (text: string): ToolResult => ({ outcome: "ok", content: [{ type: "text", text }] });
+
 export function planTodos(plan: string): TodoItem[] {
   const items: TodoItem[] = [];
   for (const line of plan.split("\n")) {

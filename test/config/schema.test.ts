@@ -74,7 +74,7 @@ describe("config schema (R-CFG-1)", () => {
     [{ maxTruncationContinues: -1 }, "maxTruncationContinues: must be an integer >= 0"],
     [{ trustedWorkspaces: ["relative/path"] }, "trustedWorkspaces[0]: must be an absolute path"],
     [{ parallelTools: "yes" }, "parallelTools: must be true or false"],
-    [{ permissions: { mode: "always" } }, 'permissions.mode: must be "ask", "auto-edit" or "yolo"'],
+    [{ permissions: { mode: "always" } }, 'permissions.mode: must be "ask", "auto-edit", "yolo" or "plan"'],
     [{ permissions: { allow: "bash(*)" } }, "permissions.allow: must be an array"],
     [{ permissions: { deny: [1] } }, "permissions.deny[0]: must be a string"],
     [

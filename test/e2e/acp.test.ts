@@ -45,7 +45,7 @@ describe("tern acp", () => {
     expect(init.agentInfo?.name).toBe("tern");
     const created = await client.agent.request("session/new", { cwd: e.dirs.workspace, mcpServers: [] });
     expect(created.modes?.currentModeId).toBe("ask");
-    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "yolo"]);
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "yolo", "plan"]);
     const lines = recordLines(e);
     expect(lines[0]).toMatchObject({ type: "session_start", id: created.sessionId, cwd: e.dirs.workspace });
   });

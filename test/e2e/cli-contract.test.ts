@@ -69,7 +69,7 @@ describe("R-CLI-2 exit codes and stop reasons", () => {
     expectOneLineError(unknown.stderr, /unknown option '--no-such-flag'.*tern --help/);
     const typo = await run(["run", "--modle", "x", "hi"]);
     expect(typo.code).toBe(2);
-    expectOneLineError(typo.stderr, /unknown option '--modle' \(Did you mean --model\?\)/);
+    expectOneLineError(typo.stderr, /unknown option '--modle' \(Did you mean (one of --mode, )?--model\?\)/);
     const missing = await run(["fork"]);
     expect(missing.code).toBe(2);
     expectOneLineError(missing.stderr, /missing required argument 'id'/);

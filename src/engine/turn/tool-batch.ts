@@ -3,6 +3,7 @@
 import type { ToolProgress, ToolResult } from "../../tools/types.js";
 import { contentToText } from "../event-fields.js";
 import type { SessionCore } from "../core.js";
+import { exitPlan } from "../plan-review.js";
 import { estimateTokens, recallPageChars } from "../compaction/compaction-estimate.js";
 import { recallPage } from "../compaction/recall.js";
 import type { ToolCall } from "../../vocab/messages.js";
@@ -26,7 +27,7 @@ export async function runToolBatch(
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
-    exitPlan: async (plan: string) => (await import("../plan-review.js")).exitPlan(core, plan, signal),
+    exitPlan: (plan: string) => exitPlan(core, plan, signal),
     jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {
       const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));

@@ -7,21 +7,14 @@ import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
-    plan: z
-      .string()
-      .check(
-        z.minLength(1),
-        z.describe("The plan in markdown: the steps to take, as a list, and the files they touch"),
-      ),
+    plan: z.string().check(z.minLength(1), z.describe("Markdown; the steps as a list")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
 export const exitPlanTool: Tool<Args> = {
   name: "exit_plan",
-  description:
-    "In plan mode, end planning: present your plan (markdown, its steps as a list) for the user to " +
-    "approve. Call it once you have investigated enough; nothing may be edited before approval.",
+  description: "Plan mode: end planning by handing the user your plan to approve.",
   get schema() {
     return schema();
   },
