@@ -42,6 +42,30 @@ describe("plan mode in the UI", () => {
     expect(result.content).toMatch(/approved the plan.*auto-edit mode.*todo list \(2 items\)/s);
   });
 
+  it("--plain: the plan and the three choices; 2 implements in ask mode (the edit then asks)", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "p1", name: "exit_plan", args: { plan: "- write done.txt" } }]),
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "done.txt", content: "yes" } }]),
+      openaiText("implemented"),
+    );
+    const vt = await t.start(["--plain", "--mode", "plan"], {}, /tern · local\/mock-1 · session \S+/);
+    await vt.waitFor(/^› $/m);
+    await vt.type("plan the work");
+    await vt.press("enter");
+    await vt.waitFor("[3] keep planning:");
+    expect(vt.lines().join("\n")).toContain("- write done.txt");
+    await vt.type("2");
+    await vt.press("enter");
+    // ask mode: the write asks now, and is allowed.
+    await vt.waitFor("Allow? [y]es");
+    await vt.type("y");
+    await vt.press("enter");
+    await vt.waitFor("implemented");
+    expect(readFileSync(join(t.dirs.workspace, "done.txt"), "utf8")).toBe("yes");
+    const result = t.provider.requests[1].body.messages.find((m: any) => m.tool_call_id === "p1");
+    expect(result.content).toMatch(/approved the plan.*ask mode/s);
+  });
+
   it("keep planning sends the note back and stays in plan mode", async () => {
     t.provider.enqueue(
       openaiToolCalls([{ id: "p1", name: "exit_plan", args: { plan: "- edit a.txt" } }]),
