@@ -2,21 +2,14 @@
 // plan (SessionHooks.reviewPlan): implementing switches the mode and makes the plan the todo
 // list, and the turn goes on; keeping planning sends the person's note back. With nobody to ask
 // (`tern run`, ACP) the plan is the turn's answer and the turn ends after this batch.
-import type { TodoItem, ToolResult } from "../tools/types.js";
+import type { ToolResult } from "../tools/types.js";
 import type { PlanReview, SessionCore } from "./core.js";
+import { APPROVED_PLAN, planTodos } from "./todo-state.js";
 
-/** The plan's list items (`-`, `*`, `1.`, `- [ ]`) as pending todos; one item when it has none. */
+export { planTodos };
+
 // Built here rather than with tools/results.js: that module belongs to the tools' lazy chunk.
 const ok = (text: string): ToolResult => ({ outcome: "ok", content: [{ type: "text", text }] });
-
-export function planTodos(plan: string): TodoItem[] {
-  const items: TodoItem[] = [];
-  for (const line of plan.split("\n")) {
-    const m = /^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/.exec(line);
-    if (m) items.push({ content: m[1], status: "pending" });
-  }
-  return items.length > 0 ? items : [{ content: "Carry out the approved plan", status: "pending" }];
-}
 
 export async function exitPlan(core: SessionCore, plan: string, signal: AbortSignal): Promise<ToolResult> {
   if (core.policy.getMode() !== "plan")
@@ -39,7 +32,7 @@ export async function exitPlan(core: SessionCore, plan: string, signal: AbortSig
   core.todos.set(todos);
   core.publish({ type: "notice", text: `plan approved: permission mode ${answer.mode}` });
   return ok(
-    `The user approved the plan. The session is now in ${answer.mode} mode: implement the plan. ` +
+    `${APPROVED_PLAN} The session is now in ${answer.mode} mode: implement the plan. ` +
       `It is your todo list (${todos.length} items); keep it current with todo_write.`,
   );
 }

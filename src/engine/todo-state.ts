@@ -1,7 +1,21 @@
-// The session's todo list (R-TODO): what `todo_write` last set, restored from the archive on
-// resume, and whether the model owes a review reminder at the next turn's start.
+// The session's todo list (R-TODO): what `todo_write` (or an approved `exit_plan`) last set,
+// restored from the archive on resume, and whether the model owes a review reminder at the next
+// turn's start.
 import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
+
+/** How an approved `exit_plan`'s result begins: its plan is then the todo list (R-PLAN-1). */
+export const APPROVED_PLAN = "The user approved the plan.";
+
+/** The plan's list items (`-`, `*`, `1.`, `- [ ]`) as pending todos; one item when it has none. */
+export function planTodos(plan: string): TodoItem[] {
+  const items: TodoItem[] = [];
+  for (const line of plan.split("\n")) {
+    const m = /^\s{0,3}(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/.exec(line);
+    if (m) items.push({ content: m[1], status: "pending" });
+  }
+  return items.length > 0 ? items : [{ content: "Carry out the approved plan", status: "pending" }];
+}
 
 export class TodoState {
   private list: TodoItem[] = [];
@@ -24,13 +38,13 @@ export class TodoState {
     let latest: TodoItem[] | undefined;
     for (let i = lines.length - 1; i >= 0 && latest === undefined; i--) {
       const line = lines[i];
-      if (line.type === "tool_result" && line.name === "todo_write" && line.outcome === "ok")
-        okResults.add(line.id);
+      if (line.type === "tool_result" && line.outcome === "ok" && setsTodos(line)) okResults.add(line.id);
       if (line.type === "assistant_message") {
         for (const call of line.toolCalls) {
-          if (call.name !== "todo_write" || !okResults.has(call.id)) continue;
+          if (!okResults.has(call.id)) continue;
           try {
-            latest = (JSON.parse(call.arguments) as { todos: TodoItem[] }).todos;
+            const args = JSON.parse(call.arguments) as { todos: TodoItem[]; plan: string };
+            latest = call.name === "exit_plan" ? planTodos(args.plan) : args.todos;
           } catch {}
         }
       }
@@ -60,4 +74,11 @@ export class TodoState {
     const open = this.list.filter((t) => t.status !== "completed").map((t) => `- [${t.status}] ${t.content}`);
     return `Reminder: your todo list still has open items. Review it and update it with todo_write if needed:\n${open.join("\n")}`;
   }
+}
+
+/** A todo_write, or an exit_plan the person approved (implementing commits the plan as the list). */
+function setsTodos(line: Extract<RecordLine, { type: "tool_result" }>): boolean {
+  if (line.name === "todo_write") return true;
+  const first = line.content[0];
+  return line.name === "exit_plan" && first?.type === "text" && first.text.startsWith(APPROVED_PLAN);
 }

@@ -2,6 +2,7 @@
 // planning, the Shift+Tab cycle, the plan prompt's answers, and the plan as a todo list.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planTodos } from "../../src/engine/plan-review.js";
+import { TodoState } from "../../src/engine/todo-state.js";
 import { type ApprovalCall, ApprovalPolicy, loadApprovalJudge } from "../../src/tools/policy/approval.js";
 import { nextMode, planAnswer } from "../../src/tui/plan-flow.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
@@ -92,5 +93,30 @@ describe("Shift+Tab and the plan prompt", () => {
       { content: "nested", status: "pending" },
     ]);
     expect(planTodos("Just do it")).toEqual([{ content: "Carry out the approved plan", status: "pending" }]);
+  });
+
+  it("a resumed session's todo list is the approved plan; a plan sent back is not", () => {
+    const call = (id: string, plan: string) => ({
+      type: "assistant_message",
+      turn: 1,
+      toolCalls: [{ id, name: "exit_plan", arguments: JSON.stringify({ plan }) }],
+    });
+    const result = (id: string, text: string) => ({
+      type: "tool_result",
+      turn: 1,
+      id,
+      name: "exit_plan",
+      outcome: "ok",
+      content: [{ type: "text", text }],
+    });
+    const lines = [
+      call("p1", "- first"),
+      result("p1", "The user approved the plan. The session is now in ask mode"),
+      call("p2", "- second"),
+      result("p2", "The user wants to keep planning (still plan mode)."),
+    ];
+    const todos = new TodoState();
+    todos.restore(lines as never);
+    expect(todos.get()).toEqual([{ content: "first", status: "pending" }]);
   });
 });
