@@ -19,7 +19,8 @@ import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
-import type { ContentPart, ToolSpec } from "../vocab/messages.js";
+import { FollowUpQueue } from "./follow-ups.js";
+import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 
@@ -30,12 +31,6 @@ export interface SessionHooks {
   onLimit?: OnLimit;
   /** Result text for calls the front end denied (default: `denied by user`). */
   denialMessage?: string;
-  /**
-   * R-UI-1, R-TURN-7: called after each completed tool batch of a running turn; content it returns
-   * is committed as a user message of the current turn, before the next round. The front end
-   * keeps its own queue and sends what is still queued at the turn's end as the next prompt.
-   */
-  takeFollowUp?: () => ContentPart[] | undefined;
   /**
    * A person can answer an approval: a command that failed in the sandbox is offered to run again
    * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
@@ -124,6 +119,8 @@ export class SessionCore {
    * with the session (`Session.close`, `/clear`). Undefined = no job was ever possible.
    */
   jobs: JobTable | undefined;
+  /** Follow-ups sent while a turn runs (R-TURN-7); the turn loop takes them after tool batches. */
+  readonly followUps: FollowUpQueue;
 
   constructor(init: SessionCoreInit) {
     this.id = init.id;
@@ -141,6 +138,7 @@ export class SessionCore {
     this.hooks = init.hooks;
     this.publish = init.publish;
     this.requests = new RequestBuilder(init.dir, init.id);
+    this.followUps = new FollowUpQueue(init.publish);
     this.records = new RecordCommitter({
       fold: init.fold,
       writer: init.writer,

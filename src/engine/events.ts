@@ -14,6 +14,14 @@ export interface ToolCallFields {
   arguments: string;
 }
 
+/**
+ * What happened to the follow-up queue (R-TURN-7, R-UI-1): `queued` (sent while busy), `joined`
+ * (committed into the running turn after a tool batch), `started` (began the next turn),
+ * `taken_back` (out again, to be edited), `dropped` (a session switch, close or ACP cancel),
+ * `held` / `released` (an interrupt kept the queue; it waits until released).
+ */
+export type FollowUpChange = "queued" | "joined" | "started" | "taken_back" | "dropped" | "held" | "released";
+
 export type EngineEvent =
   | { type: "session"; id: string; cwd: string; model: string; resumed: boolean }
   | { type: "turn_start"; turn: number }
@@ -75,6 +83,19 @@ export type EngineEvent =
       exit_code: number | null;
       decision: string;
       duration_ms: number;
+    }
+  /**
+   * The follow-up queue changed (follow-ups.ts). Only a session someone queues into emits it, so
+   * `tern run`'s stream never carries it. `queued` is the whole queue after the change, oldest first.
+   */
+  | {
+      type: "follow_up";
+      change: FollowUpChange;
+      follow_up?: { id: number; text: string };
+      /** The running turn a follow-up joined. */
+      turn?: number;
+      queued: { id: number; text: string }[];
+      held: boolean;
     };
 
 export type EngineEventType = EngineEvent["type"];
