@@ -44,4 +44,3 @@ export interface CompactResult {
   before: number;
   after: number;
 }
-

@@ -180,6 +180,12 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         "error",
         `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
       );
+    case "follow_up": {
+      // The engine owns the queue (R-TURN-7); the panel draws what it published.
+      const next = { ...state, queue: event.queued.map((q) => q.text), held: event.held };
+      const sent = event.change === "joined" || event.change === "started";
+      return sent && event.follow_up ? print(next, "user", `› ${event.follow_up.text}`) : next;
+    }
     case "limit_reached":
       return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
     case "turn_end": {

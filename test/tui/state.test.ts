@@ -1,4 +1,5 @@
 // The UI reducer: engine events and UI actions in, state out (pure, no terminal).
+import type { FollowUpChange } from "../../src/engine/events.js";
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { reduce } from "../../src/tui/reducer.js";
@@ -114,19 +115,32 @@ describe("tui state", () => {
     });
   });
 
-  it("keeps a FIFO queue; drop_queue empties it and hold survives only while text is queued", () => {
+  it("draws the engine's follow-up queue from its events; a joined or started one is printed as sent", () => {
+    const ev = (change: FollowUpChange, queued: string[], held = false, text?: string) => ({
+      type: "event" as const,
+      now: 0,
+      event: {
+        type: "follow_up" as const,
+        change,
+        ...(text ? { follow_up: { id: 1, text } } : {}),
+        queued: queued.map((t, i) => ({ id: i + 1, text: t })),
+        held,
+      },
+    });
     let s = run(
       start(),
-      { type: "enqueue", text: "a" },
-      { type: "enqueue", text: "b" },
-      { type: "hold", held: true },
+      ev("queued", ["a"], false, "a"),
+      ev("queued", ["a", "b"], false, "b"),
+      ev("held", ["a", "b"], true),
     );
-    expect(s.queue).toEqual(["a", "b"]);
-    s = reduce(s, { type: "dequeue" });
-    expect(s).toMatchObject({ queue: ["b"], held: true });
-    s = reduce(s, { type: "dequeue" });
-    expect(s).toMatchObject({ queue: [], held: false });
-    expect(run(start(), { type: "enqueue", text: "x" }, { type: "drop_queue" }).queue).toEqual([]);
+    expect(s).toMatchObject({ queue: ["a", "b"], held: true });
+    const printed = s.items.length;
+    s = reduce(s, ev("joined", ["b"], false, "a"));
+    expect(s).toMatchObject({ queue: ["b"], held: false });
+    expect(s.items.slice(printed).map((i) => i.text)).toEqual(["› a"]);
+    s = reduce(s, ev("taken_back", [], false, "b"));
+    expect(s.queue).toEqual([]);
+    expect(s.items).toHaveLength(printed + 1);
   });
 
   it("side panel: pending answer, thread stepping, clear and cancel", () => {

@@ -36,7 +36,10 @@ export async function runUndoCommand(core: SessionCore, command: UndoCommand): P
 }
 
 /** A unified diff of what the session (or one turn) changed in the files. */
-export async function sessionDiff(core: SessionCore, opts: { turn?: number; color: boolean }): Promise<string> {
+export async function sessionDiff(
+  core: SessionCore,
+  opts: { turn?: number; color: boolean },
+): Promise<string> {
   const checkpoints = await settledCheckpoints(core);
   const { diffTurns } = await import("./undo.js");
   return diffTurns(await checkpoints.repository(), core.fold.archive, opts);
