@@ -10,9 +10,9 @@ import type { RecordWriter } from "../record/writer.js";
 import type { JobTable } from "../jobs/job-table.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
-import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
+import type { ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
-import type { OnLimit } from "./turn/budget.js";
+import type { PersonRequests } from "./requests.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import type { InstructionNotes } from "./instruction-notes.js";
 import { RecordCommitter } from "./committer.js";
@@ -24,19 +24,8 @@ import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 
-export interface SessionHooks {
-  /** Decides the calls of a batch that need asking (R-TOOL-2). */
-  approve: BatchHooks["approve"];
-  /** Budget prompt (R-BUD-3); absent = never continue (tern run). */
-  onLimit?: OnLimit;
-  /** Result text for calls the front end denied (default: `denied by user`). */
-  denialMessage?: string;
-  /**
-   * A person can answer an approval: a command that failed in the sandbox is offered to run again
-   * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
-   */
-  offersOutsideSandbox?: boolean;
-}
+/** What a front end answers for the engine: the door's requests to a person (requests.ts). */
+export type SessionHooks = PersonRequests;
 
 /** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
 export interface HookPoints {
