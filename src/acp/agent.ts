@@ -207,7 +207,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     .onNotification("session/cancel", ({ params }) => {
       const entry = sessions.get(params.sessionId);
       entry?.commandAbort?.abort();
-      entry?.session.cancel();
+      // ACP answers every pending prompt `cancelled`: queued follow-ups go too.
+      entry?.session.cancel({ queue: "drop" });
     })
     .onRequest("session/prompt", async ({ params }) => {
       const entry = live(params.sessionId);
@@ -238,9 +239,11 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
         await entry.sent;
         return { stopReason: outcome ? stopOrThrow(outcome) : "end_turn" };
       }
-      const outcome = await session.send({ type: "prompt", content });
+      // While a turn runs this is a follow-up (R-TURN-7): it joins that turn after its tool batch
+      // (answered with that turn's stop) or starts the next; a cancel drops it (`cancelled`).
+      const outcome = await session.followUp(content).outcome;
       await entry.sent;
-      return { stopReason: stopOrThrow(outcome) };
+      return { stopReason: outcome ? stopOrThrow(outcome) : "cancelled" };
     });
 }
 

@@ -12,7 +12,7 @@ import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
 import type { ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
-import type { PersonRequests } from "./requests.js";
+import type { SessionHooks } from "./requests.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import type { InstructionNotes } from "./instruction-notes.js";
 import { RecordCommitter } from "./committer.js";
@@ -25,7 +25,7 @@ import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 
 /** What a front end answers for the engine: the door's requests to a person (requests.ts). */
-export type SessionHooks = PersonRequests;
+export type { SessionHooks } from "./requests.js";
 
 /** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
 export interface HookPoints {

@@ -7,7 +7,7 @@ import type { ApprovalAnswer, PendingCall } from "../tools/executor.js";
 import type { LimitAnswer, LimitName } from "./turn/budget.js";
 
 export type { ApprovalAnswer, PendingCall } from "../tools/executor.js";
-export type { LimitAnswer, LimitName } from "./turn/budget.js";
+export type { LimitAnswer, LimitName, OnLimit } from "./turn/budget.js";
 
 export interface PersonRequests {
   /**
@@ -39,3 +39,6 @@ export interface PersonRequests {
   /** A person answers `approve`, so a command that failed in the sandbox may be offered outside it. */
   offersOutsideSandbox?: boolean;
 }
+
+/** The name the session opener and front ends have used for these answers. */
+export type SessionHooks = PersonRequests;

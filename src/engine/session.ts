@@ -23,6 +23,7 @@ import type { ContentPart } from "../vocab/messages.js";
 import type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
 
 export type { CompactResult, QueueOnCancel, SessionCommand } from "./door.js";
+export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
 
 /** One line of the session's transcript (a record line); front ends read, never write. */
 export type TranscriptLine = RecordLine;

@@ -7,7 +7,8 @@ import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-scr
 import { userTexts, useTui } from "../tui/support.js";
 
 const t = useTui();
-const plain = () => t.start(["--plain"], { permissions: { mode: "yolo" } }, /tern · local\/mock-1 · session \S+/);
+const plain = () =>
+  t.start(["--plain"], { permissions: { mode: "yolo" } }, /tern · local\/mock-1 · session \S+/);
 
 describe("tern --plain follow-ups", () => {
   it("a line typed during a tool batch joins the running turn after the batch", async () => {
