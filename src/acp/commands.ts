@@ -71,8 +71,7 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
     work: async (fn) => {
       try {
         const result = await fn();
-        if (result && typeof result === "object" && "stopReason" in result)
-          outcome = result as unknown as TurnOutcome;
+        if (isTurnOutcome(result)) outcome = result;
         return result;
       } catch (err) {
         ctx.say(err instanceof Error ? err.message : String(err));
@@ -94,4 +93,9 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
   };
   await command.run(host, args, rest);
   return outcome;
+}
+
+/** A turn's outcome among what a command's work resolved to (`/retry` gives one, `/compact` not). */
+function isTurnOutcome(value: unknown): value is TurnOutcome {
+  return typeof value === "object" && value !== null && "stopReason" in value && "turn" in value;
 }

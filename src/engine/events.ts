@@ -1,5 +1,13 @@
 // Engine events. Their shape IS the `--json` contract of R-CLI-3 (snake_case), so the run
-// front end prints them as they are. More fields may be added; none renamed.
+// front end prints them as they are. More fields may be added; none renamed. Fields with a closed
+// set of values are typed by the union that defines them, so front ends switch without casts.
+import type { RecordLine, StopReason } from "../record/types.js";
+import type { ToolOutcome } from "../tools/types.js";
+import type { TurnErrorClass } from "./turn/stop.js";
+import type { LimitName } from "./turn/budget.js";
+
+/** The stage a `compaction` event reports (SPEC §7): as its record line says. */
+export type CompactionStage = Extract<RecordLine, { type: "compaction" }>["stage"];
 
 export interface UsageFields {
   prompt: number;
@@ -50,16 +58,22 @@ export type EngineEvent =
   | { type: "approval"; id: string; decision: "approved" | "denied" }
   /** A running call reported how far it got (MCP progress notifications). */
   | { type: "tool_progress"; id: string; name: string; progress: number; total?: number; message?: string }
-  | { type: "tool_result"; id: string; name: string; outcome: string; content: string }
+  | { type: "tool_result"; id: string; name: string; outcome: ToolOutcome; content: string }
   | ({ type: "usage" } & UsageFields)
   /** `cost`: only on a `/compact` summary outside a turn, which has its own ledger row. */
-  | { type: "compaction"; stage: string; before_tokens: number; after_tokens: number; cost?: number | null }
+  | {
+      type: "compaction";
+      stage: CompactionStage;
+      before_tokens: number;
+      after_tokens: number;
+      cost?: number | null;
+    }
   | { type: "notice"; text: string }
-  | { type: "limit_reached"; limit: string; used: number; allowed: number }
+  | { type: "limit_reached"; limit: LimitName; used: number; allowed: number }
   | {
       type: "turn_end";
       turn: number;
-      stop_reason: string;
+      stop_reason: StopReason;
       rounds: number;
       model_calls: number;
       tool_calls: number;
@@ -69,9 +83,9 @@ export type EngineEvent =
       duration_ms: number;
       /** Rounds whose answer asked for tools, also when a limit kept them from running (R-UI-9's `rounds=N`). */
       tool_rounds: number;
-      error?: { class: string; status?: number; message: string };
+      error?: { class: TurnErrorClass; status?: number; message: string };
     }
-  | { type: "error"; class: string; status?: number; message: string }
+  | { type: "error"; class: TurnErrorClass; status?: number; message: string }
   /** R-JOB-2: a background job started / ended (`status`: exit code or signal name). */
   | { type: "job_start"; id: string; command: string; pid: number }
   | { type: "job_end"; id: string; status: number | string; reason: string; command: string }

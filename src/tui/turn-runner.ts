@@ -39,7 +39,7 @@ export class TurnRunner {
     await this.runWork(() => this.deps.session().send({ type: "prompt", content }), { kind: "thinking" });
   }
 
-  /** Runs one engine command as "work": busy while it runs, then the queue moves on. */
+  /** Runs one engine command as "work": busy while it runs and until the session is idle. */
   async runWork<T>(fn: () => Promise<T>, phase: WorkPhase): Promise<T | undefined> {
     const { store } = this.deps;
     store.dispatch({ type: "busy", busy: true, phase });
