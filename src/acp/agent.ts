@@ -10,7 +10,13 @@ import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/turn/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
-import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
+import {
+  availableCommands,
+  remoteCommand,
+  runRemoteCommand,
+  SideQuestions,
+  unknownCommand,
+} from "./commands.js";
 import { registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
@@ -215,6 +221,16 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       const session = entry.session;
       const content = promptContent(params.prompt, session.status().model.endpoint.api);
       const text = promptText(content).trim();
+      const unknown = unknownCommand(text);
+      if (unknown) {
+        // A mistyped command is answered, never sent to the model as a prompt.
+        send(entry, {
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: `${unknown}\n` },
+        });
+        await entry.sent;
+        return { stopReason: "end_turn" };
+      }
       if (remoteCommand(text)) {
         const modeBefore = session.status().mode;
         entry.commandAbort = new AbortController();

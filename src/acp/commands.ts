@@ -4,6 +4,7 @@
 // comes back as the agent's message. `/btw` asks a side question that commits nothing.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandHost } from "../commands/host.js";
+import { unknownCommandText } from "../commands/suggest.js";
 import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
@@ -48,6 +49,13 @@ export function remoteCommand(text: string): string | undefined {
   if (!/^\/[A-Za-z]/.test(name)) return undefined;
   const command = findCommand(name);
   return command && !LOCAL_ONLY.has(command.name) ? command.name : undefined;
+}
+
+/** The "did you mean" line for a prompt naming a command tern does not have (R-UI-6), else undefined. */
+export function unknownCommand(text: string): string | undefined {
+  const { name } = parseCommandLine(text);
+  if (!/^\/[A-Za-z]/.test(name) || findCommand(name)) return undefined;
+  return unknownCommandText(name);
 }
 
 /** Runs a slash command; a turn it starts (`/retry`) gives its outcome. */
