@@ -151,6 +151,18 @@ describe("import rules", () => {
     expect(reaches).toEqual([]);
   });
 
+  it("every requirement id a comment in src/ cites has its line in docs/requirements.md", () => {
+    const listed = new Set(
+      readFileSync(resolve(SRC, "../docs/requirements.md"), "utf8").match(/^- (R-[A-Z]+-\d+) /gm) ?? [],
+    );
+    const missing = new Set<string>();
+    for (const file of files(SRC))
+      for (const [id] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+-\d+/g))
+        if (!listed.has(`- ${id} `)) missing.add(`${id} (${relative(SRC, file)})`);
+    expect(listed.size).toBeGreaterThan(0);
+    expect([...missing]).toEqual([]);
+  });
+
   it("the library entry takes only types from provider, tools and record", () => {
     const bad: string[] = [];
     for (const file of files(join(SRC, "lib")))
