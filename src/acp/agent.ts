@@ -193,7 +193,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       if (open_)
         throw acp.RequestError.invalidParams(undefined, `session '${params.sessionId}' is already open`);
       const entry = await open(params.cwd, params.mcpServers ?? [], params.sessionId);
-      for (const update of replayUpdates(entry.session.transcript(), entry.cwd)) send(entry, update);
+      const present = await entry.session.callPresenter();
+      for (const update of replayUpdates(entry.session.transcript(), entry.cwd, present)) send(entry, update);
       await entry.sent;
       announceCommands(entry);
       return { modes: modeState(entry.session) };

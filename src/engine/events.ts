@@ -2,9 +2,11 @@
 // front end prints them as they are. More fields may be added; none renamed. Fields with a closed
 // set of values are typed by the union that defines them, so front ends switch without casts.
 import type { RecordLine, StopReason } from "../record/types.js";
-import type { ToolOutcome } from "../tools/types.js";
+import type { CallPresentation, ToolOutcome } from "../tools/types.js";
 import type { TurnErrorClass } from "./turn/stop.js";
 import type { LimitName } from "./turn/budget.js";
+
+export type { CallKind, CallPresentation, CallPreview } from "../tools/types.js";
 
 /** The stage a `compaction` event reports (SPEC §7): as its record line says. */
 export type CompactionStage = Extract<RecordLine, { type: "compaction" }>["stage"];
@@ -52,7 +54,8 @@ export type EngineEvent =
       status: number | null;
       message: string;
     }
-  | ({ type: "tool_call" } & ToolCallFields)
+  /** `presentation`: how the call shows itself (its tool's own words), for front ends to draw. */
+  | ({ type: "tool_call"; presentation: CallPresentation } & ToolCallFields)
   /** A tool the provider ran itself (web search, R-PROV-11): shown only, never run or approved here. */
   | { type: "hosted_tool"; name: string; status: "started" | "done"; detail: string }
   | { type: "approval"; id: string; decision: "approved" | "denied" }

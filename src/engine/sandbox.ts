@@ -51,6 +51,12 @@ export function shellSandbox(
         kind: "shell",
         paths: [],
         reason: "it failed inside the sandbox: run it again OUTSIDE the sandbox, unrestricted?",
+        presentation: {
+          title: command,
+          kind: "execute",
+          locations: [],
+          preview: { type: "command", command },
+        },
       };
       const answer = (await hooks.approve([pending])).get(id);
       return answer === "approved" || answer === "always";

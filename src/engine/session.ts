@@ -21,9 +21,13 @@ import type { UndoReport } from "./undo/undo.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
+import type { CallPresentation } from "./events.js";
 
 export type { CompactResult, QueueOnCancel, SessionCommand } from "./door.js";
 export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
+
+/** A recorded call's presentation, as its tool gives it. */
+export type CallPresenter = (call: { name: string; arguments: string }) => CallPresentation;
 
 /** One line of the session's transcript (a record line); front ends read, never write. */
 export type TranscriptLine = RecordLine;
@@ -113,6 +117,12 @@ export class Session {
   /** One MCP prompt's text, its arguments by position. */
   mcpPrompt(prompt: McpPrompt, words: readonly string[]): Promise<string> {
     return mcpPromptText(this.core, prompt, words);
+  }
+
+  /** How calls show themselves (their tools' own title, kind, files, preview): for a replay of the record. */
+  async callPresenter(): Promise<CallPresenter> {
+    await this.core.executor.ready();
+    return (call) => this.core.executor.present({ id: "", ...call });
   }
 
   /** A side question (`/btw`, R-SIDE-1..4): runs beside the queue and commits nothing. */

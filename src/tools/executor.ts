@@ -7,7 +7,8 @@ import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
 import { afterCall, type CallHookDecision, runCallHooks, withHook } from "./call-hooks.js";
-import type { Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
+import { presentCall } from "./present.js";
+import type { CallPresentation, Tool, ToolContext, ToolKind, ToolResult } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
 
 export type ApprovalAnswer = "approved" | "denied" | "always";
@@ -26,6 +27,8 @@ export interface PendingCall {
   reason?: string;
   /** What answering `always` would cover from now on (R-TOOL-2: the prompt says so). */
   always?: string;
+  /** How the call shows itself (title, kind, files, preview), from its tool. */
+  presentation: CallPresentation;
 }
 
 export interface BatchHooks {
@@ -99,6 +102,16 @@ export class ToolExecutor {
     private readonly policy: ApprovalPolicy,
     private readonly opts: ToolExecutorOptions,
   ) {}
+
+  /** Loads the tools' code (the first batch does it anyway); `present` needs it. */
+  ready(): Promise<void> {
+    return this.registry.ready();
+  }
+
+  /** How a call shows itself to a person; after `ready()`. */
+  present(call: ToolCall): CallPresentation {
+    return presentCall(this.registry.get(call.name), call.arguments);
+  }
 
   async runBatch(calls: ToolCall[], ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult[]> {
     // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
@@ -207,6 +220,7 @@ export class ToolExecutor {
           paths: p.paths,
           reason: verdict.reason,
           always: this.policy.describeAlways(approvalCall(p)),
+          presentation: presentCall(p.tool, p.call.arguments),
         });
       }
     }

@@ -28,6 +28,7 @@ export class ApprovalFlow {
           paths: c.paths,
           always: c.always === undefined ? undefined : stripControlSequences(c.always),
           reason: c.reason === undefined ? undefined : stripControlSequences(c.reason),
+          presentation: c.presentation,
         })),
       });
     });

@@ -80,7 +80,11 @@ describe("library API", () => {
     let followUp: Promise<unknown> | undefined;
     session.subscribe((event) => {
       if (event.type === "follow_up") changes.push(`${event.change}:${event.queued.length}`);
-      if (event.type === "tool_call") followUp = session.followUp([{ type: "text", text: "also B" }]).outcome;
+      if (event.type === "tool_call") {
+        // The call presents itself (its tool's title, kind and preview).
+        expect(event.presentation).toMatchObject({ title: "sleep 0.3; echo slow", kind: "execute" });
+        followUp = session.followUp([{ type: "text", text: "also B" }]).outcome;
+      }
     });
     const outcome = await session.send({ type: "prompt", content: [{ type: "text", text: "A" }] });
     expect(await followUp).toBe(outcome);

@@ -11,6 +11,7 @@ const start = () => initialState({ model: "local/m", sessionId: "s1", contextWin
 const ev = (event: EngineEvent, now = 0): UiAction => ({ type: "event", event, now });
 const run = (state: UiState, ...actions: UiAction[]) => actions.reduce(reduce, state);
 const usage = { prompt: 0, completion: 0, cache_read: 0, cache_write: 0 };
+const shown = { title: "ls", kind: "execute" as const, locations: [] };
 const end = (over: Partial<Extract<EngineEvent, { type: "turn_end" }>> = {}): EngineEvent => ({
   type: "turn_end",
   turn: 1,
@@ -76,7 +77,7 @@ describe("tui state", () => {
       start(),
       ev({ type: "turn_start", turn: 1 }),
       ev(assistant("", 1)),
-      ev({ type: "tool_call", id: "c0", name: "bash", arguments: "{}" }),
+      ev({ type: "tool_call", id: "c0", name: "bash", arguments: "{}", presentation: shown }),
       ev(assistant("", 1)),
       ev({ type: "usage", ...usage, prompt: 250, completion: 10 }),
       ev(assistant("done")),
@@ -93,12 +94,15 @@ describe("tui state", () => {
   it("shows the running tool and the approval wait in the phase, and the tool again once approved", () => {
     let s = reduce(
       start(),
-      ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }, 1000),
+      ev(
+        { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}', presentation: shown },
+        1000,
+      ),
     );
     expect(phaseText(s.phase!, 13_000)).toBe("Running bash · 12s");
     s = reduce(s, {
       type: "approval",
-      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [] }],
+      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [], presentation: shown }],
       now: 2000,
     });
     expect(phaseText(s.phase!, 3000)).toBe("Waiting for approval");

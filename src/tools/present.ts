@@ -1,0 +1,48 @@
+// A call's presentation (types.ts `CallPresentation`): the tool's own `present`, or for a tool
+// without one (MCP, an unknown name) its arguments as `key=value`, the most telling first.
+import type { CallKind, CallPresentation, Tool, ToolKind } from "./types.js";
+
+/** A field as text: strings as they are, anything else as JSON, absent as "". */
+export const text = (v: unknown): string =>
+  typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v);
+
+/** `[{ path, line }]` when `path` is a string, else none. */
+export function located(path: unknown, line?: unknown): CallPresentation["locations"] {
+  if (typeof path !== "string" || path === "") return [];
+  return [typeof line === "number" ? { path, line } : { path }];
+}
+
+const KIND_OF: Record<ToolKind, CallKind> = {
+  read: "read",
+  edit: "edit",
+  shell: "execute",
+  fetch: "fetch",
+  mcp: "other",
+};
+
+function parseObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function presentCall(tool: Tool | undefined, rawArguments: string): CallPresentation {
+  const kind = tool ? KIND_OF[tool.kind] : "other";
+  const args = parseObject(rawArguments);
+  if (!args) return { title: "(arguments are not valid JSON)", kind, locations: [] };
+  if (tool?.present) {
+    try {
+      return tool.present(args);
+    } catch {
+      // A presenter that trips over odd arguments must not lose the call: the default shows it.
+    }
+  }
+  const title = Object.entries(args)
+    .sort(([, a], [, b]) => Number(typeof b === "string") - Number(typeof a === "string"))
+    .map(([k, v]) => `${k}=${text(v)}`)
+    .join(" ");
+  return { title, kind, locations: located(args.path ?? args.file_path) };
+}
