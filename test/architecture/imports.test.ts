@@ -120,7 +120,8 @@ describe("import rules", () => {
       /^engine\/commit(ter)?\.ts$/,
       /^engine\/follow-ups\.ts$/,
       /^engine\/tool-sync\.ts$/,
-      /^engine\/turn\/(?!stop\.ts$)/,
+      // A turn's outcome (stop.ts) and a prompt's `--output-schema` contract are the door's vocabulary.
+      /^engine\/turn\/(?!stop\.ts$|output-contract\.ts$)/,
       /^engine\/compaction\//,
     ];
     const graph = importGraph();
