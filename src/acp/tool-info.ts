@@ -6,14 +6,11 @@ import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { redactSecrets } from "../config/secrets.js";
 import type { CallPresentation } from "../engine/events.js";
+import { argumentsObject } from "../vocab/messages.js";
 
+/** A call's arguments as ACP's `rawInput` (an object; `{}` when they are not one). */
 export function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+  return argumentsObject(raw) ?? {};
 }
 
 /** The title a client shows: one line, the tool's name before it unless it is a command. */

@@ -1,5 +1,6 @@
 // A call's presentation (types.ts `CallPresentation`): the tool's own `present`, or for a tool
 // without one (MCP, an unknown name) its arguments as `key=value`, the most telling first.
+import { argumentsObject } from "../vocab/messages.js";
 import type { CallKind, CallPresentation, Tool, ToolKind } from "./types.js";
 
 /** A field as text: strings as they are, anything else as JSON, absent as "". */
@@ -20,18 +21,9 @@ const KIND_OF: Record<ToolKind, CallKind> = {
   mcp: "other",
 };
 
-function parseObject(raw: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function presentCall(tool: Tool | undefined, rawArguments: string): CallPresentation {
   const kind = tool ? KIND_OF[tool.kind] : "other";
-  const args = parseObject(rawArguments);
+  const args = argumentsObject(rawArguments);
   if (!args) return { title: "(arguments are not valid JSON)", kind, locations: [] };
   if (tool?.present) {
     try {

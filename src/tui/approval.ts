@@ -6,6 +6,7 @@ import { sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { diffRows } from "./diff-view.js";
 import type { CallPresentation } from "../engine/events.js";
 import { previewRows } from "./tool-view.js";
+import { argumentsObject } from "../vocab/messages.js";
 
 /** Keys arriving this soon after the prompt appeared were meant for something else. */
 export const GUARD_MS = 300;
@@ -66,7 +67,7 @@ export function alwaysScope(call: ApprovalCall): string {
 
 /** The whole of a call, as rows: a command wrapped, an edit as a diff, a write as a preview. */
 export function bodyRows(call: ApprovalCall, cols: number): string[] {
-  const args = parseArgs(call.arguments);
+  const args = argumentsObject(call.arguments);
   const inner = Math.max(10, cols - 4);
   if (!args) return wrapLines(style.red(`arguments are not valid JSON: ${sanitize(call.arguments)}`), inner);
   const preview = call.presentation.preview;
@@ -85,15 +86,6 @@ export function bodyRows(call: ApprovalCall, cols: number): string[] {
       inner,
     ),
   );
-}
-
-function parseArgs(json: string): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(json);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The prompt as at most `maxRows` rows (the body scrolls when it does not fit). */
