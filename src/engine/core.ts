@@ -4,6 +4,7 @@
 import type { Config, ResolvedModel } from "../config/types.js";
 import { scrubbedEnv } from "../config/secrets.js";
 import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
+import { createAdapter } from "../provider/index.js";
 import type { RecordFold } from "../record/fold.js";
 import type { ContextSource, NewRecord, RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
@@ -156,6 +157,13 @@ export class SessionCore {
       publish: this.publish,
     });
     return this.jobs;
+  }
+
+  /** The model for the following turns; the `config` record makes a resume keep it. */
+  switchModel(model: ResolvedModel): void {
+    this.model = model;
+    this.adapter = createAdapter(model.endpoint);
+    if (this.fold.model !== model.id) this.commit({ type: "config", model: model.id });
   }
 
   /** Append one record the fold fully accepts; the fold follows every line. */

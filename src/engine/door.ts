@@ -2,6 +2,9 @@
 // Events out are `events.ts`; the requests the engine makes of a person are `requests.ts`.
 import type { PermissionMode, ResolvedModel } from "../config/types.js";
 import type { ContentPart } from "../vocab/messages.js";
+import type { JobInfo } from "../jobs/job.js";
+import type { RecordLine } from "../record/types.js";
+import type { CallPresentation } from "./events.js";
 import type { OutputContract } from "./turn/output-contract.js";
 
 /**
@@ -44,3 +47,21 @@ export interface CompactResult {
   before: number;
   after: number;
 }
+
+/** One line of the session's transcript (a record line); front ends read, never write. */
+export type TranscriptLine = RecordLine;
+
+/** A background job as a front end sees it. */
+export type JobSummary = JobInfo & { lastLines: string[] };
+
+/** What a front end may know about the session without reaching into it. */
+export interface SessionStatus {
+  id: string;
+  model: ResolvedModel;
+  mode: PermissionMode;
+  /** The newest turn number (0 before the first turn). */
+  lastTurn: number;
+}
+
+/** A recorded call's presentation, as its tool gives it (`Session.callPresenter`). */
+export type CallPresenter = (call: { name: string; arguments: string }) => CallPresentation;

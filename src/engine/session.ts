@@ -1,14 +1,9 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
-import type { PermissionMode, ResolvedModel } from "../config/types.js";
-import { REDACTED, redactDeep } from "../config/secrets.js";
-import type { CompactResult, QueueOnCancel, SessionCommand } from "./door.js";
-import { createAdapter } from "../provider/index.js";
+import { withoutSecrets } from "./public-model.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
-import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
-import type { JobInfo } from "../jobs/job.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
@@ -21,29 +16,19 @@ import type { UndoReport } from "./undo/undo.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
-import type { CallPresentation } from "./events.js";
+import type {
+  CallPresenter,
+  CompactResult,
+  JobSummary,
+  QueueOnCancel,
+  SessionCommand,
+  SessionStatus,
+  TranscriptLine,
+} from "./door.js";
 
-export type { CompactResult, QueueOnCancel, SessionCommand } from "./door.js";
+export type * from "./door.js";
 export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
-
-/** A recorded call's presentation, as its tool gives it. */
-export type CallPresenter = (call: { name: string; arguments: string }) => CallPresentation;
-
-/** One line of the session's transcript (a record line); front ends read, never write. */
-export type TranscriptLine = RecordLine;
 export { renderTodos } from "../tools/todos-text.js";
-
-/** A background job as a front end sees it. */
-export type JobSummary = JobInfo & { lastLines: string[] };
-
-/** What a front end may know about the session without reaching into it. */
-export interface SessionStatus {
-  id: string;
-  model: ResolvedModel;
-  mode: PermissionMode;
-  /** The newest turn number (0 before the first turn). */
-  lastTurn: number;
-}
 
 /**
  * The one door between the engine and its front ends: commands in (`send`, `followUp`, `cancel`,
@@ -248,13 +233,6 @@ export class Session {
     await settleProcessKills();
   }
 
-  private setModel(model: ResolvedModel): void {
-    const core = this.core;
-    core.model = model;
-    core.adapter = createAdapter(model.endpoint);
-    if (core.fold.model !== model.id) core.commit({ type: "config", model: model.id });
-  }
-
   private async execute(command: SessionCommand): Promise<unknown> {
     if (this.closed) throw new Error("session is closed");
     const controller = new AbortController();
@@ -268,7 +246,9 @@ export class Session {
             output: command.output,
             allow: command.allow,
           });
-          return "stopReason" in input ? input : await this.turn(runTurn(this.core, input, controller.signal));
+          return "stopReason" in input
+            ? input
+            : await this.turn(runTurn(this.core, input, controller.signal));
         }
         case "retry":
           return await this.turn(runTurn(this.core, { content: [], retry: true }, controller.signal));
@@ -291,7 +271,7 @@ export class Session {
           this.core.commit({ type: "rewound", toTurn: command.turn });
           return undefined;
         case "set_model":
-          this.setModel(command.model);
+          this.core.switchModel(command.model);
           return undefined;
         case "compact":
           await this.core.hookPoints?.preCompact("manual");
@@ -310,15 +290,4 @@ export class Session {
 /** The engine state behind a session, for engine tests only; front ends must not use it. */
 export function coreOf(session: Session): SessionCore {
   return Session.internals(session);
-}
-
-/**
- * The model as a query shows it (SPEC §10: no library query returns a key or token value): the
- * API key left out, header values (an `Authorization` token) blanked, anything else a key's value
- * spelled redacted. The session keeps the real one for its requests.
- */
-function withoutSecrets(model: ResolvedModel): ResolvedModel {
-  const { apiKey: _key, headers, ...endpoint } = model.endpoint;
-  const blanked = Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
-  return redactDeep({ ...model, endpoint: { ...endpoint, headers: blanked } });
 }
