@@ -10,7 +10,13 @@ import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/turn/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
-import { availableCommands, remoteCommand, runRemoteCommand, SideQuestions } from "./commands.js";
+import {
+  availableCommands,
+  remoteCommand,
+  runRemoteCommand,
+  SideQuestions,
+  unknownCommand,
+} from "./commands.js";
 import { registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
@@ -198,7 +204,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       if (open_)
         throw acp.RequestError.invalidParams(undefined, `session '${params.sessionId}' is already open`);
       const entry = await open(params.cwd, params.mcpServers ?? [], params.sessionId);
-      for (const update of replayUpdates(entry.session.transcript(), entry.cwd)) send(entry, update);
+      const present = await entry.session.callPresenter();
+      for (const update of replayUpdates(entry.session.transcript(), entry.cwd, present)) send(entry, update);
       await entry.sent;
       announceCommands(entry);
       return { modes: modeState(entry.session) };
@@ -217,18 +224,28 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     })
     .onNotification("session/cancel", ({ params }) => {
       const entry = sessions.get(params.sessionId);
-      entry?.commandAbort?.abort();
-      if (entry) {
-        entry.asks.abort();
-        entry.asks = new AbortController();
-      }
-      entry?.session.cancel();
+      if (!entry) return;
+      entry.commandAbort?.abort();
+      entry.asks.abort();
+      entry.asks = new AbortController();
+      // ACP answers every pending prompt `cancelled`: queued follow-ups go too.
+      entry.session.cancel({ queue: "drop" });
     })
     .onRequest("session/prompt", async ({ params }) => {
       const entry = live(params.sessionId);
       const session = entry.session;
       const content = promptContent(params.prompt, session.status().model.endpoint.api);
       const text = promptText(content).trim();
+      const unknown = unknownCommand(text);
+      if (unknown) {
+        // A mistyped command is answered, never sent to the model as a prompt.
+        send(entry, {
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: `${unknown}\n` },
+        });
+        await entry.sent;
+        return { stopReason: "end_turn" };
+      }
       if (remoteCommand(text)) {
         const modeBefore = session.status().mode;
         entry.commandAbort = new AbortController();
@@ -253,9 +270,11 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
         await entry.sent;
         return { stopReason: outcome ? stopOrThrow(outcome) : "end_turn" };
       }
-      const outcome = await session.send({ type: "prompt", content });
+      // While a turn runs this is a follow-up (R-TURN-7): it joins that turn after its tool batch
+      // (answered with that turn's stop) or starts the next; a cancel drops it (`cancelled`).
+      const outcome = await session.followUp(content).outcome;
       await entry.sent;
-      return { stopReason: stopOrThrow(outcome) };
+      return { stopReason: outcome ? stopOrThrow(outcome) : "cancelled" };
     });
 }
 

@@ -4,6 +4,7 @@
 // comes back as the agent's message. `/btw` asks a side question that commits nothing.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandHost } from "../commands/host.js";
+import { unknownCommandText } from "../commands/suggest.js";
 import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
@@ -50,6 +51,13 @@ export function remoteCommand(text: string): string | undefined {
   return command && !LOCAL_ONLY.has(command.name) ? command.name : undefined;
 }
 
+/** The "did you mean" line for a prompt naming a command tern does not have (R-UI-6), else undefined. */
+export function unknownCommand(text: string): string | undefined {
+  const { name } = parseCommandLine(text);
+  if (!/^\/[A-Za-z]/.test(name) || findCommand(name)) return undefined;
+  return unknownCommandText(name);
+}
+
 /** Runs a slash command; a turn it starts (`/retry`) gives its outcome. */
 export async function runRemoteCommand(text: string, ctx: CommandContext): Promise<TurnOutcome | undefined> {
   const { name, args, rest } = parseCommandLine(text);
@@ -71,8 +79,7 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
     work: async (fn) => {
       try {
         const result = await fn();
-        if (result && typeof result === "object" && "stopReason" in result)
-          outcome = result as unknown as TurnOutcome;
+        if (isTurnOutcome(result)) outcome = result;
         return result;
       } catch (err) {
         ctx.say(err instanceof Error ? err.message : String(err));
@@ -94,4 +101,9 @@ export async function runRemoteCommand(text: string, ctx: CommandContext): Promi
   };
   await command.run(host, args, rest);
   return outcome;
+}
+
+/** A turn's outcome among what a command's work resolved to (`/retry` gives one, `/compact` not). */
+function isTurnOutcome(value: unknown): value is TurnOutcome {
+  return typeof value === "object" && value !== null && "stopReason" in value && "turn" in value;
 }

@@ -5,8 +5,8 @@
 // one the rest of the batch is not asked about.
 import type * as acp from "@agentclientprotocol/sdk";
 import { redactDeep } from "../config/secrets.js";
-import type { SessionHooks } from "../engine/core.js";
-import { parseArgs, toolKind, toolLocations, toolTitle } from "./tool-info.js";
+import type { SessionHooks } from "../engine/requests.js";
+import { parseArgs, toolLocations, toolTitle } from "./tool-info.js";
 
 type PendingCalls = Parameters<SessionHooks["approve"]>[0];
 type Decisions = Awaited<ReturnType<SessionHooks["approve"]>>;
@@ -64,10 +64,10 @@ export function acpApprover(
             sessionId: sessionId(),
             toolCall: {
               toolCallId: call.id,
-              title: toolTitle(call.name, args),
-              kind: toolKind(call.name),
+              title: toolTitle(call.name, call.presentation),
+              kind: call.presentation.kind,
               status: "pending",
-              locations: toolLocations(args, cwd),
+              locations: toolLocations(call.presentation, cwd),
               rawInput: args,
               ...(call.reason
                 ? { content: [{ type: "content", content: { type: "text", text: call.reason } }] }

@@ -3,7 +3,7 @@
 // message chunks, each tool call and its result — before the load request is answered. Only the
 // conversation as it stands: turns the user took back (undo, /rewind) or cleared are not shown.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { TranscriptLine } from "../engine/session.js";
+import type { CallPresenter, TranscriptLine } from "../engine/session.js";
 import { undoHistory } from "../engine/undo/undo.js";
 import { statusOf, textContent, UpdateStream } from "./updates.js";
 
@@ -13,7 +13,12 @@ function partsText(parts: readonly Part[]): string {
   return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
 }
 
-export function replayUpdates(lines: readonly TranscriptLine[], cwd: string): acp.SessionUpdate[] {
+/** `present`: how a recorded call shows itself (`Session.callPresenter`). */
+export function replayUpdates(
+  lines: readonly TranscriptLine[],
+  cwd: string,
+  present: CallPresenter,
+): acp.SessionUpdate[] {
   const updates: acp.SessionUpdate[] = [];
   const text = (kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", t: string) => {
     if (t) updates.push({ sessionUpdate: kind, content: { type: "text", text: t } });
@@ -33,7 +38,7 @@ export function replayUpdates(lines: readonly TranscriptLine[], cwd: string): ac
         text("agent_thought_chunk", line.reasoning);
         text("agent_message_chunk", line.text);
         for (const call of line.toolCalls)
-          updates.push(UpdateStream.toolCall(call.id, call.name, call.arguments, cwd));
+          updates.push(UpdateStream.toolCall({ ...call, presentation: present(call) }, cwd));
         break;
       case "tool_result": {
         const output = partsText(line.content as Part[]);

@@ -1,79 +1,35 @@
-// How a tern tool call looks to an ACP client: its kind (bash → execute, edits → edit, reads →
-// read…), a one-line title, the files it touches (locations), and for edits the file's text
-// before and after as diff content.
+// How a tern tool call looks to an ACP client, from the call's own presentation (its tool's
+// title, kind, files and preview; engine `tool_call` events and `PendingCall`): a one-line title,
+// ACP's kind, absolute locations, and for edits the file's text before and after as diff content.
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { redactSecrets } from "../config/secrets.js";
+import type { CallPresentation } from "../engine/events.js";
+import { argumentsObject } from "../vocab/messages.js";
 
-const KINDS: Record<string, acp.ToolKind> = {
-  bash: "execute",
-  edit_file: "edit",
-  edit_lineno: "edit",
-  write_file: "edit",
-  read_file: "read",
-  recall: "read",
-  grep: "search",
-  glob: "search",
-  web_fetch: "fetch",
-  todo_write: "think",
-};
-
-const EDITS = new Set(["edit_file", "edit_lineno", "write_file"]);
-
-export function toolKind(name: string): acp.ToolKind {
-  return KINDS[name] ?? "other";
-}
-
+/** A call's arguments as ACP's `rawInput` (an object; `{}` when they are not one). */
 export function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+  return argumentsObject(raw) ?? {};
 }
 
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-
-/** Absolute path of the file a call names, if it names one. */
-export function callPath(args: Record<string, unknown>, cwd: string): string | undefined {
-  const path = str(args.path) ?? str(args.file_path);
-  if (!path) return undefined;
-  return isAbsolute(path) ? path : resolve(cwd, path);
+/** The title a client shows: one line, the tool's name before it unless it is a command. */
+export function toolTitle(name: string, shown: CallPresentation): string {
+  const oneLine = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s).replace(/\s+/g, " ").trim();
+  if (shown.kind === "execute") return oneLine(shown.title) || name;
+  return shown.title ? `${name} ${oneLine(shown.title)}` : name;
 }
 
-export function toolTitle(name: string, args: Record<string, unknown>): string {
-  const oneLine = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s).replace(/\s+/g, " ");
-  switch (name) {
-    case "bash":
-      return str(args.command) ? oneLine(str(args.command)!) : "bash";
-    case "grep":
-    case "glob":
-      return `${name} ${str(args.pattern) ?? ""}${str(args.path) ? ` in ${args.path}` : ""}`.trim();
-    case "web_fetch":
-      return `fetch ${str(args.url) ?? ""}`.trim();
-    default: {
-      const path = str(args.path);
-      return path ? `${name} ${path}` : name;
-    }
-  }
+export function toolLocations(shown: CallPresentation, cwd: string): acp.ToolCallLocation[] {
+  return shown.locations.map((l) => {
+    const path = isAbsolute(l.path) ? l.path : resolve(cwd, l.path);
+    return l.line !== undefined ? { path, line: l.line } : { path };
+  });
 }
 
-export function toolLocations(args: Record<string, unknown>, cwd: string): acp.ToolCallLocation[] {
-  const path = callPath(args, cwd);
-  if (!path) return [];
-  const line =
-    typeof args.offset === "number"
-      ? args.offset
-      : typeof args.start_line === "number"
-        ? args.start_line
-        : undefined;
-  return [line !== undefined ? { path, line } : { path }];
-}
-
-export function isEdit(name: string): boolean {
-  return EDITS.has(name);
+/** The file an edit changes (absolute), whose text before and after becomes a diff. */
+export function editedPath(shown: CallPresentation, cwd: string): string | undefined {
+  return shown.kind === "edit" ? toolLocations(shown, cwd)[0]?.path : undefined;
 }
 
 /** The file's text now, or null when it does not exist (a new file's diff starts from nothing). */

@@ -5,7 +5,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { EngineEvent } from "../engine/events.js";
 import type { Session } from "../engine/session.js";
-import { callPath, isEdit, parseArgs, readText, toolKind, toolLocations, toolTitle } from "./tool-info.js";
+import type { CallPresentation } from "../engine/events.js";
+import { editedPath, parseArgs, readText, toolLocations, toolTitle } from "./tool-info.js";
 
 type TodoItem = ReturnType<Session["todos"]>[number];
 
@@ -13,6 +14,8 @@ export type SendUpdate = (update: acp.SessionUpdate) => void;
 
 interface OpenCall {
   name: string;
+  /** `think` (the todo list) also updates the client's plan. */
+  kind: CallPresentation["kind"];
   path?: string;
   /** The file's text before the call; null when it did not exist, undefined when not shown. */
   before: string | null | undefined;
@@ -45,16 +48,18 @@ export class UpdateStream {
   ) {}
 
   /** A tool call as the client first sees it (also used when a load replays the archive). */
-  static toolCall(id: string, name: string, rawArgs: string, cwd: string): acp.SessionUpdate {
-    const args = parseArgs(rawArgs);
+  static toolCall(
+    call: { id: string; name: string; arguments: string; presentation: CallPresentation },
+    cwd: string,
+  ): acp.SessionUpdate {
     return {
       sessionUpdate: "tool_call",
-      toolCallId: id,
-      title: toolTitle(name, args),
-      kind: toolKind(name),
+      toolCallId: call.id,
+      title: toolTitle(call.name, call.presentation),
+      kind: call.presentation.kind,
       status: "pending",
-      locations: toolLocations(args, cwd),
-      rawInput: args,
+      locations: toolLocations(call.presentation, cwd),
+      rawInput: parseArgs(call.arguments),
     };
   }
 
@@ -67,11 +72,15 @@ export class UpdateStream {
         this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } });
         return;
       case "tool_call": {
-        const args = parseArgs(event.arguments);
-        const path = isEdit(event.name) ? callPath(args, this.cwd) : undefined;
+        const path = editedPath(event.presentation, this.cwd);
         // The file's text before the call runs: the engine publishes the calls before it runs them.
-        this.calls.set(event.id, { name: event.name, path, before: path ? readText(path) : undefined });
-        this.send(UpdateStream.toolCall(event.id, event.name, event.arguments, this.cwd));
+        this.calls.set(event.id, {
+          name: event.name,
+          kind: event.presentation.kind,
+          path,
+          before: path ? readText(path) : undefined,
+        });
+        this.send(UpdateStream.toolCall(event, this.cwd));
         return;
       }
       case "approval":
@@ -95,7 +104,7 @@ export class UpdateStream {
           content,
           rawOutput: { outcome: event.outcome, content: event.content },
         });
-        if (event.name === "todo_write" && event.outcome === "ok")
+        if (call?.kind === "think" && event.outcome === "ok")
           this.send({ sessionUpdate: "plan", entries: planEntries(this.todos()) });
         return;
       }

@@ -10,7 +10,7 @@ import { discoverLocalServers, localServerNotice, needsLocalServer } from "../co
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
-import type { SessionHooks } from "../engine/core.js";
+import type { SessionHooks } from "../engine/requests.js";
 import type { CommonOptions } from "./options.js";
 import { registerMcpPrompts, registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { UsageError } from "./usage-error.js";

@@ -3,7 +3,8 @@ import { approveProjectServers, projectServerLines, projectServers } from "../en
 import { exportArchive } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
-import { costText, historyText, jobsText, statsText, statusText } from "./reports.js";
+import { historyList, historyTurn } from "./history.js";
+import { costText, jobsText, statsText, statusText } from "./reports.js";
 
 export const reportCommands = {
   status: {
@@ -30,12 +31,13 @@ export const reportCommands = {
   history: {
     name: "/history",
     args: "[N]",
-    description: "the last N prompts (default 10)",
+    description: "the turns, or turn N whole",
     timing: "now",
     run: (host, args) => {
-      const n = args[0] ? Number(args[0]) : 10;
-      if (!Number.isInteger(n) || n <= 0) return host.print("usage: /history [N]");
-      host.print(historyText(host.session.transcript(), n));
+      if (!args[0]) return host.print(historyList(host.session.transcript()));
+      const n = Number(args[0]);
+      if (!Number.isInteger(n) || n <= 0) return host.print("usage: /history [N] (N a turn number)");
+      host.print(historyTurn(host.session.transcript(), n));
     },
   },
   stats: {

@@ -4,17 +4,15 @@ import { stripControlSequences } from "../engine/terminal-text.js";
 import type { CommandHost } from "./host.js";
 import { money } from "../vocab/cost.js";
 
-function textOf(content: unknown): string {
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((p: { type?: string; text?: string }) => (p.type === "text" ? (p.text ?? "") : "[image]"))
-    .join(" ");
-}
-
-/** The session's cost; side questions' cost apart, when there were any (R-SIDE-4). */
+/**
+ * The session's cost; side questions' cost apart, when there were any (R-SIDE-4). A model without
+ * a known price makes it unknown from the start, never `$0.0000` (R-PROV-6), in every front end.
+ */
 export function costText(host: CommandHost): string {
+  const priced = host.session.status().model.info.pricing !== undefined;
+  const cost = priced ? host.cost() : null;
   const side = host.sideCost();
-  return side === 0 ? money(host.cost()) : `${money(host.cost())} (+ ${money(side)} side questions)`;
+  return side === 0 ? money(cost) : `${money(cost)} (+ ${money(side)} side questions)`;
 }
 
 export function statusText(host: CommandHost): string {
@@ -26,13 +24,6 @@ export function statusText(host: CommandHost): string {
     ...host.statusFacts(),
     `cost ${costText(host)}`,
   ].join(" · ");
-}
-
-/** The last `n` prompts with their turn numbers. */
-export function historyText(transcript: readonly TranscriptLine[], n: number): string {
-  const prompts = transcript.flatMap((l) => (l.type === "user_prompt" ? [l] : []));
-  const shown = prompts.slice(-n).map((l) => `${String(l.turn).padStart(4)}  ${textOf(l.content)}`);
-  return shown.length ? shown.join("\n") : "no prompts yet";
 }
 
 /** Tool calls by tool, most used first, with their share. */

@@ -148,7 +148,7 @@ export class RecordCommitter {
     } catch (err) {
       if (!(err instanceof DiskError)) throw err;
       if (end.error?.class !== "disk") {
-        const error = { class: "disk", message: err.message };
+        const error = { class: "disk" as const, message: err.message };
         this.init.publish({ type: "error", ...error });
         end = {
           ...end,

@@ -4,57 +4,29 @@
 import type { Config, ResolvedModel } from "../config/types.js";
 import { scrubbedEnv } from "../config/secrets.js";
 import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
+import { createAdapter } from "../provider/index.js";
 import type { RecordFold } from "../record/fold.js";
 import type { ContextSource, NewRecord, RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import type { JobTable } from "../jobs/job-table.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
-import type { BatchHooks, ToolExecutor } from "../tools/executor.js";
+import type { ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
-import type { OnLimit } from "./turn/budget.js";
+import type { SessionHooks } from "./requests.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import type { InstructionNotes } from "./instruction-notes.js";
 import { RecordCommitter } from "./committer.js";
 import type { EngineEvent } from "./events.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
-import type { ContentPart, ToolSpec } from "../vocab/messages.js";
+import { FollowUpQueue } from "./follow-ups.js";
+import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 
-/** What the person picked for a plan (SessionHooks.reviewPlan, R-PLAN-1). */
-export type PlanReview =
-  | { choice: "implement"; mode: "auto-edit" | "ask" }
-  | { choice: "keep_planning"; note?: string };
-
-export interface SessionHooks {
-  /** Decides the calls of a batch that need asking (R-TOOL-2). */
-  approve: BatchHooks["approve"];
-  /** Budget prompt (R-BUD-3); absent = never continue (tern run). */
-  onLimit?: OnLimit;
-  /** Result text for calls the front end denied (default: `denied by user`). */
-  denialMessage?: string;
-  /**
-   * R-UI-1, R-TURN-7: called after each completed tool batch of a running turn; content it returns
-   * is committed as a user message of the current turn, before the next round. The front end
-   * keeps its own queue and sends what is still queued at the turn's end as the next prompt.
-   */
-  takeFollowUp?: () => ContentPart[] | undefined;
-  /**
-   * A person can answer an approval: a command that failed in the sandbox is offered to run again
-   * outside it, through `approve` (R-SBX-3). `tern run` leaves it unset: it never leaves the sandbox.
-   */
-  offersOutsideSandbox?: boolean;
-  /**
-   * R-PLAN-1: the model called `exit_plan` in plan mode. Show `plan` (markdown) to the person and
-   * resolve with their pick: `implement` switches the permission mode to `mode` and makes the
-   * plan the todo list, and the turn goes on implementing; `keep_planning` returns `note` to the
-   * model, still planning. Rejecting or `signal` aborting counts as keep planning. Absent where
-   * nobody can be asked (`tern run`, ACP): the plan is then the turn's answer and the turn ends.
-   */
-  reviewPlan?: (plan: string, signal: AbortSignal) => Promise<PlanReview>;
-}
+/** What a front end answers for the engine: the door's requests to a person (requests.ts). */
+export type { PlanReview, SessionHooks } from "./requests.js";
 
 /** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
 export interface HookPoints {
@@ -141,6 +113,8 @@ export class SessionCore {
    * with the session (`Session.close`, `/clear`). Undefined = no job was ever possible.
    */
   jobs: JobTable | undefined;
+  /** Follow-ups sent while a turn runs (R-TURN-7); the turn loop takes them after tool batches. */
+  readonly followUps: FollowUpQueue;
 
   constructor(init: SessionCoreInit) {
     this.id = init.id;
@@ -158,6 +132,7 @@ export class SessionCore {
     this.hooks = init.hooks;
     this.publish = init.publish;
     this.requests = new RequestBuilder(init.dir, init.id);
+    this.followUps = new FollowUpQueue(init.publish);
     this.records = new RecordCommitter({
       fold: init.fold,
       writer: init.writer,
@@ -186,6 +161,13 @@ export class SessionCore {
       publish: this.publish,
     });
     return this.jobs;
+  }
+
+  /** The model for the following turns; the `config` record makes a resume keep it. */
+  switchModel(model: ResolvedModel): void {
+    this.model = model;
+    this.adapter = createAdapter(model.endpoint);
+    if (this.fold.model !== model.id) this.commit({ type: "config", model: model.id });
   }
 
   /** Append one record the fold fully accepts; the fold follows every line. */

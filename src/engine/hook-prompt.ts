@@ -19,7 +19,7 @@ export async function hookedPrompt(core: SessionCore, input: TurnInput): Promise
   const submitted = await points.promptSubmitted(text);
   if (submitted.blocked !== undefined) {
     const error = {
-      class: "hook",
+      class: "hook" as const,
       message: `prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`,
     };
     core.publish({ type: "error", ...error });

@@ -92,6 +92,12 @@ export function shellSandbox(
         paths: [],
         reason: "it failed inside the sandbox: run it again OUTSIDE the sandbox, unrestricted?",
         always: `${policy()?.describeAlways(call) ?? "nothing more: it approves this call once"}, outside the sandbox`,
+        presentation: {
+          title: command,
+          kind: "execute",
+          locations: [],
+          preview: { type: "command", command },
+        },
       };
       const answer = (await hooks.approve([pending])).get(id);
       if (answer === "always") policy()?.grantAlways(call);

@@ -1,87 +1,48 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
-import type { PermissionMode, ResolvedModel } from "../config/types.js";
-import { REDACTED, redactDeep } from "../config/secrets.js";
-import { createAdapter } from "../provider/index.js";
+import { withoutSecrets } from "./public-model.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
-import type { RecordLine } from "../record/types.js";
 import type { TodoItem } from "../tools/types.js";
-import type { JobInfo } from "../jobs/job.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
-import type { NewRecord } from "../record/types.js";
-import { newestTree } from "./undo/checkpoints.js";
 import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
-import type { OutputContract } from "./turn/output-contract.js";
 import { runTurn } from "./turn/turn.js";
 import { hookedPrompt } from "./hook-prompt.js";
 import type { UndoReport } from "./undo/undo.js";
-import { UndoError } from "./undo/undo-error.js";
+import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
+import type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
+import type {
+  CallPresenter,
+  CompactResult,
+  JobSummary,
+  QueueOnCancel,
+  SessionCommand,
+  SessionStatus,
+  TranscriptLine,
+} from "./door.js";
 
-export type SessionCommand =
-  /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
-  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract; allow?: string[] }
-  | { type: "retry" }
-  | { type: "clear" }
-  | { type: "rewind"; turn: number }
-  /** `/yolo once` (R-TOOL-2): approve everything in the next turn; the turn loop clears it at its end. */
-  | { type: "yolo_once" }
-  /** Permission mode for the rest of the session (`/yolo`); deny rules still apply. */
-  | { type: "set_mode"; mode: PermissionMode }
-  /** Switch the model for the following turns; the `config` record makes a resume keep it. */
-  | { type: "set_model"; model: ResolvedModel }
-  /**
-   * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. Resolves to
-   * {@link CompactResult}; rejects with a ProviderError when the summary request fails (class
-   * `cancelled` after `cancel()`). Its summary gets a ledger row of its own (kind `compaction`, R-REC-8).
-   */
-  | { type: "compact" }
-  /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */
-  | { type: "undo"; turns: number; force?: boolean }
-  /**
-   * `/rewind N files`: files back to how they were after turn N and the turns after it withdrawn,
-   * also when a `rewind` already withdrew them from the context (R-CKPT-3).
-   */
-  | { type: "rewind_files"; turn: number; force?: boolean }
-  /** `/redo`: take back the newest undo, files and turns. */
-  | { type: "redo"; force?: boolean };
-
-/** Estimated tokens (chars/4) of the model context before and after `/compact`; equal when nothing was compacted. */
-export interface CompactResult {
-  before: number;
-  after: number;
-}
-
-/** One line of the session's transcript (a record line); front ends read, never write. */
-export type TranscriptLine = RecordLine;
+export type * from "./door.js";
+export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
 export { renderTodos } from "../tools/todos-text.js";
 
-/** A background job as a front end sees it. */
-export type JobSummary = JobInfo & { lastLines: string[] };
-
-/** What a front end may know about the session without reaching into it. */
-export interface SessionStatus {
-  id: string;
-  model: ResolvedModel;
-  mode: PermissionMode;
-  /** The newest turn number (0 before the first turn). */
-  lastTurn: number;
-}
-
 /**
- * The one door between the engine and its front ends: commands in (`send`, `cancel`,
- * `askSide`), events out (`subscribe`), read-only queries (`status`, `transcript`, `todos`).
- * The engine state behind it stays private, so no front end can change it around the queue.
+ * The one door between the engine and its front ends: commands in (`send`, `followUp`, `cancel`,
+ * `askSide`), events out (`subscribe`), read-only queries (`status`, `transcript`, `todos`,
+ * `followUps`). The engine state behind it stays private, so no front end can change it around
+ * the queue.
  */
 export class Session {
   private tail: Promise<unknown> = Promise.resolve();
   private running: AbortController | undefined;
   private closed = false;
+  /** Commands sent and not yet settled; 0 = idle. */
+  private pending = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly core: SessionCore,
@@ -143,6 +104,12 @@ export class Session {
     return mcpPromptText(this.core, prompt, words);
   }
 
+  /** How calls show themselves (their tools' own title, kind, files, preview): for a replay of the record. */
+  async callPresenter(): Promise<CallPresenter> {
+    await this.core.executor.ready();
+    return (call) => this.core.executor.present({ id: "", ...call });
+  }
+
   /** A side question (`/btw`, R-SIDE-1..4): runs beside the queue and commits nothing. */
   askSide(
     question: string,
@@ -162,42 +129,108 @@ export class Session {
   send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
+    this.pending++;
     const result = this.tail.then(() => this.execute(command));
-    this.tail = result.catch(() => undefined);
+    this.tail = result.catch(() => undefined).then(() => this.settledOne());
     return result;
   }
 
-  /** Interrupt the running command at once (Ctrl+C, SIGINT). Queued commands still run. */
-  cancel(): void {
+  /**
+   * A follow-up (R-UI-1, R-TURN-7), at once, busy or not: it is queued (a `follow_up` event), the
+   * running turn takes the oldest after each completed tool batch, and what is still queued
+   * when the session goes idle starts the next turn, one follow-up per turn. Sent to an idle
+   * session whose queue is not held, it starts a turn now. `text` is what the front end shows
+   * for it (default: the content's text).
+   */
+  followUp(content: ContentPart[], opts: { text?: string } = {}): FollowUp {
+    if (this.closed) throw new Error("session is closed");
+    const text = opts.text ?? content.map((p) => (p.type === "text" ? p.text : "")).join("");
+    const ticket = this.core.followUps.add(content, text);
+    if (this.pending === 0) this.startQueued();
+    return ticket;
+  }
+
+  /** The follow-ups still queued, oldest first, and whether an interrupt holds them. */
+  followUps(): { queued: QueuedFollowUp[]; held: boolean } {
+    return { queued: this.core.followUps.list(), held: this.core.followUps.held };
+  }
+
+  /** The newest queued follow-up, out of the queue (↑ to edit it); its ticket settles `undefined`. */
+  takeBackFollowUp(): QueuedFollowUp | undefined {
+    return this.core.followUps.takeBack();
+  }
+
+  /** Every queued follow-up goes (/clear, /resume, /fork: R-UI-3); their tickets settle `undefined`. */
+  dropFollowUps(): void {
+    this.core.followUps.drop();
+  }
+
+  /** R-UI-2: the queue goes now: a hold is released and the running command interrupted. */
+  sendFollowUpsNow(): void {
+    this.core.followUps.release();
+    if (this.pending > 0) this.running?.abort();
+    else this.startQueued();
+  }
+
+  /**
+   * Interrupt the running command at once (Ctrl+C, SIGINT). Commands sent after it still run;
+   * `queue` says what happens to the follow-ups (default `hold`: kept, moving nothing until
+   * `sendFollowUpsNow`).
+   */
+  cancel(opts: { queue?: QueueOnCancel } = {}): void {
+    const queue = opts.queue ?? "hold";
+    if (queue === "hold") this.core.followUps.hold();
+    else if (queue === "drop") this.core.followUps.drop();
     this.running?.abort();
   }
 
+  /** Resolves once no command runs or waits and nothing queued can move (a held queue may stay). */
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private settledOne(): void {
+    this.pending--;
+    if (this.pending > 0) return;
+    if (!this.closed) this.startQueued();
+    if (this.pending > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** The oldest queued follow-up starts a turn of its own (R-TURN-7: queued when a turn ended). */
+  private startQueued(): void {
+    const next = this.core.followUps.start();
+    if (next) next.settle(this.send({ type: "prompt", content: next.content }));
+  }
+
+  /** A turn; the follow-ups that joined it settle with its outcome. */
+  private async turn(run: Promise<TurnOutcome>): Promise<TurnOutcome> {
+    const outcome = run.catch(() => undefined);
+    try {
+      return await run;
+    } finally {
+      this.core.followUps.settleJoined(outcome);
+    }
+  }
+
   /** A unified diff of what this session (or one turn) changed in the files (R-CKPT-3). */
-  async diff(opts: { turn?: number; color: boolean }): Promise<string> {
-    const checkpoints = this.core.checkpoints;
-    if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
-    await checkpoints.settle();
-    const { diffTurns } = await import("./undo/undo.js");
-    return diffTurns(await checkpoints.repository(), this.core.fold.archive, opts);
+  diff(opts: { turn?: number; color: boolean }): Promise<string> {
+    return sessionDiff(this.core, opts);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.cancel();
+    this.cancel({ queue: "drop" });
     await this.tail;
     // R-JOB-2: every job's process group ends before the record closes and tern may exit.
     await this.core.jobs?.close();
     await this.onClose();
     // A killed command's TERM-ignoring children get SIGKILL before tern may exit (R-BASH-1).
     await settleProcessKills();
-  }
-
-  private setModel(model: ResolvedModel): void {
-    const core = this.core;
-    core.model = model;
-    core.adapter = createAdapter(model.endpoint);
-    if (core.fold.model !== model.id) core.commit({ type: "config", model: model.id });
   }
 
   private async execute(command: SessionCommand): Promise<unknown> {
@@ -213,10 +246,12 @@ export class Session {
             output: command.output,
             allow: command.allow,
           });
-          return "stopReason" in input ? input : await runTurn(this.core, input, controller.signal);
+          return "stopReason" in input
+            ? input
+            : await this.turn(runTurn(this.core, input, controller.signal));
         }
         case "retry":
-          return await runTurn(this.core, { content: [], retry: true }, controller.signal);
+          return await this.turn(runTurn(this.core, { content: [], retry: true }, controller.signal));
         case "clear":
           await this.core.jobs?.endAll();
           this.core.commit({ type: "cleared" });
@@ -236,34 +271,15 @@ export class Session {
           this.core.commit({ type: "rewound", toTurn: command.turn });
           return undefined;
         case "set_model":
-          this.setModel(command.model);
+          this.core.switchModel(command.model);
           return undefined;
         case "compact":
           await this.core.hookPoints?.preCompact("manual");
           return await (await import("./compaction/compaction.js")).compactNow(this.core, controller.signal);
         case "undo":
         case "rewind_files":
-        case "redo": {
-          const checkpoints = this.core.checkpoints;
-          if (!checkpoints) throw new UndoError("checkpoints are off (config checkpoints.enabled)");
-          await checkpoints.settle();
-          const repo = await checkpoints.repository();
-          // undo.ts (and restoring files) loads with the first undo, redo or rewind.
-          const { undoTurns, restoreAfterTurn, redoUndo } = await import("./undo/undo.js");
-          const access = {
-            archive: this.core.fold.archive,
-            commit: (r: NewRecord) => void this.core.commit(r),
-          };
-          const force = command.force === true;
-          const report =
-            command.type === "undo"
-              ? await undoTurns(repo, access, { turns: command.turns, force })
-              : command.type === "rewind_files"
-                ? await restoreAfterTurn(repo, access, { turn: command.turn, force })
-                : await redoUndo(repo, access, { force });
-          checkpoints.restoredTo(newestTree(this.core.fold.archive));
-          return report;
-        }
+        case "redo":
+          return await runUndoCommand(this.core, command);
       }
     } finally {
       this.running = undefined;
@@ -274,15 +290,4 @@ export class Session {
 /** The engine state behind a session, for engine tests only; front ends must not use it. */
 export function coreOf(session: Session): SessionCore {
   return Session.internals(session);
-}
-
-/**
- * The model as a query shows it (SPEC §10: no library query returns a key or token value): the
- * API key left out, header values (an `Authorization` token) blanked, anything else a key's value
- * spelled redacted. The session keeps the real one for its requests.
- */
-function withoutSecrets(model: ResolvedModel): ResolvedModel {
-  const { apiKey: _key, headers, ...endpoint } = model.endpoint;
-  const blanked = Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
-  return redactDeep({ ...model, endpoint: { ...endpoint, headers: blanked } });
 }

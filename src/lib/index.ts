@@ -11,12 +11,26 @@ export {
   SessionLockedError,
   SessionNotFoundError,
 } from "../engine/library.js";
-export type { SessionHooks } from "../engine/core.js";
-export type { OnLimit } from "../engine/turn/budget.js";
-export type { EngineEvent, EngineEventType, ToolCallFields, UsageFields } from "../engine/events.js";
+export type {
+  LimitAnswer,
+  LimitName,
+  OnLimit,
+  PersonRequests,
+  SessionHooks,
+} from "../engine/requests.js";
+export type {
+  EngineEvent,
+  EngineEventType,
+  FollowUpChange,
+  ToolCallFields,
+  UsageFields,
+} from "../engine/events.js";
 export type { Listener } from "../engine/bus.js";
 export type {
   CompactResult,
+  FollowUp,
+  QueuedFollowUp,
+  QueueOnCancel,
   Session,
   SessionCommand,
   SessionStatus,

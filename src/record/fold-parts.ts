@@ -1,8 +1,8 @@
 // The shapes the record fold keeps per turn, round, open call and context entry, and how a
 // compaction record changes the context entries.
-import type { CompactionRecord, RecordContentPart } from "./types.js";
+import type { CompactionRecord, RecordContentPart, RecordLine } from "./types.js";
 import type { ContentPart, Message, ToolCall } from "../vocab/messages.js";
-import { emptyUsage, type Usage } from "../vocab/usage.js";
+import { addUsage, emptyUsage, type Usage } from "../vocab/usage.js";
 
 export interface RoundInfo {
   round: number;
@@ -42,6 +42,25 @@ export interface RunInfo {
 
 export function newRun(startedAt = ""): RunInfo {
   return { startedAt, rounds: 0, modelCalls: 0, usage: emptyUsage(), toolCalls: 0, toolErrors: 0 };
+}
+
+/** What `line` adds to the open turn's run: rounds, requests and their usage, calls and errors. */
+export function tallyRun(run: RunInfo, line: RecordLine): void {
+  if (line.type === "assistant_message") {
+    run.rounds++;
+    run.modelCalls += line.attempts ?? 1;
+    if (line.usage) run.usage = addUsage(run.usage, line.usage);
+    if (line.failedUsage) run.usage = addUsage(run.usage, line.failedUsage);
+  } else if (line.type === "tool_result") {
+    // Calls that ran (or may have run) count; denied and not-executed ones did not.
+    if (line.outcome === "ok" || line.outcome === "error" || line.outcome === "interrupted") run.toolCalls++;
+    if (line.outcome === "error" || line.outcome === "interrupted") run.toolErrors++;
+  } else if (line.type === "compaction" && !line.bill && line.usage) {
+    // Without `bill` a summary ran inside a turn, whose turn_end bills it; with `bill` it has its
+    // own ledger row (R-REC-8).
+    run.usage = addUsage(run.usage, line.usage);
+    run.modelCalls += line.modelCalls ?? 1;
+  }
 }
 
 export interface OpenCall {

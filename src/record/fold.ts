@@ -7,13 +7,14 @@ import {
   type Entry,
   newRun,
   type OpenCall,
+  tallyRun,
   type TurnInfo,
   toContent,
 } from "./fold-parts.js";
 import { checkRecord } from "./fold-check.js";
+import { phaseAfter } from "./phases.js";
 import type { ContextRecord, NewRecord, Phase, RecordLine, SessionStartRecord } from "./types.js";
 import type { Message } from "../vocab/messages.js";
-import { addUsage } from "../vocab/usage.js";
 
 export type { Entry } from "./fold-parts.js";
 
@@ -132,28 +133,19 @@ export class RecordFold {
         }
         this.touch(line.ts);
         this.push(line.seq, line.turn, { role: "user", content: toContent(line.content) });
-        this._phase = "AwaitingAssistantAfterUser";
         // New work after an undo: the undone turns can no longer be put back.
         this.undone = [];
         break;
       case "notice":
         this.push(line.seq, line.turn, { role: "user", content: [{ type: "text", text: line.text }] });
-        this._phase = "AwaitingAssistantAfterUser";
         break;
       case "assistant_message": {
-        const turn = this.touch(line.ts);
-        turn?.rounds.push({
+        this.touch(line.ts)?.rounds.push({
           round: line.round,
           seq: line.seq,
           toolCalls: line.toolCalls,
           finish: line.finish,
         });
-        if (turn) {
-          turn.run.rounds++;
-          turn.run.modelCalls += line.attempts ?? 1;
-          if (line.usage) turn.run.usage = addUsage(turn.run.usage, line.usage);
-          if (line.failedUsage) turn.run.usage = addUsage(turn.run.usage, line.failedUsage);
-        }
         const msg: Message = {
           role: "assistant",
           text: line.text,
@@ -167,7 +159,6 @@ export class RecordFold {
         this.callOrder = new Map(line.toolCalls.map((c, i) => [c.id, i]));
         for (const c of line.toolCalls)
           this.pending.set(c.id, { id: c.id, name: c.name, turn: line.turn, started: false });
-        this._phase = this.pending.size > 0 ? "AwaitingToolResults" : "ReadyForUser";
         break;
       }
       case "tool_start":
@@ -176,13 +167,7 @@ export class RecordFold {
         break;
       case "tool_result": {
         this.pending.delete(line.id);
-        const turn = this.touch(line.ts);
-        if (turn) {
-          // Calls that ran (or may have run) count; denied and not-executed ones did not.
-          if (line.outcome === "ok" || line.outcome === "error" || line.outcome === "interrupted")
-            turn.run.toolCalls++;
-          if (line.outcome === "error" || line.outcome === "interrupted") turn.run.toolErrors++;
-        }
+        this.touch(line.ts);
         this.pushToolResult(line.seq, line.turn, {
           role: "tool",
           toolCallId: line.id,
@@ -190,25 +175,16 @@ export class RecordFold {
           content: toContent(line.content),
           isError: line.outcome !== "ok",
         });
-        if (this.pending.size === 0) this._phase = "AwaitingAssistantAfterToolResults";
         break;
       }
       case "turn_end":
-        // The capstone never reaches the model and leaves the phase as it is: an unanswered
-        // prompt stays answerable, so /retry continues the same turn.
+        // The capstone never reaches the model; the phase stays (phaseAfter).
         if (this.current) {
           this.current.ended = true;
           this.current.run = newRun();
         }
         break;
       case "compaction":
-        // Without `bill` a summary ran inside a turn, whose turn_end bills it; with `bill` it
-        // has its own ledger row (R-REC-8).
-        if (this.current && !line.bill && line.usage) {
-          const run = this.current.run;
-          run.usage = addUsage(run.usage, line.usage);
-          run.modelCalls += line.modelCalls ?? 1;
-        }
         this.entries = applyCompaction(this.entries, this.bySeq, line);
         this.cache = null;
         break;
@@ -217,7 +193,6 @@ export class RecordFold {
         this.bySeq.clear();
         this.cache = [];
         this.undone = [];
-        this._phase = "ReadyForUser";
         break;
       case "rewound":
         this.withdrawAfter(line.toTurn);
@@ -234,6 +209,9 @@ export class RecordFold {
       case "hook":
         break;
     }
+    // By concern: the run tally of the open turn, and the phase the line leads to (phases.ts).
+    if (this.current) tallyRun(this.current.run, line);
+    this._phase = phaseAfter(line, this._phase, this.pending.size);
   }
 
   /** Withdraws the turns after `toTurn` from the model context; returns what it withdrew. */
@@ -246,7 +224,6 @@ export class RecordFold {
       return false;
     });
     this.cache = null;
-    this._phase = "ReadyForUser";
     return removed;
   }
 
@@ -255,7 +232,6 @@ export class RecordFold {
     for (const e of restored) this.bySeq.set(e.seq, e);
     this.entries = [...this.entries, ...restored].sort((a, b) => a.seq - b.seq);
     this.cache = null;
-    this._phase = "ReadyForUser";
   }
 
   private touch(ts: string): TurnInfo | undefined {

@@ -1,6 +1,6 @@
 // The phase machine of R-REC-2. `admissible` is the ONE rule shared by the live
 // engine and by replay, so what a live door accepts and what a replayed record admits cannot drift.
-import type { Phase, RecordType } from "./types.js";
+import type { Phase, RecordLine, RecordType } from "./types.js";
 
 /** Whether a record of this type may be committed in this phase (call ids are checked by RecordFold.check). */
 export function admissible(type: RecordType, phase: Phase): boolean {
@@ -37,4 +37,28 @@ export function admissible(type: RecordType, phase: Phase): boolean {
 /** A fresh prompt is admissible (weaker than ReadyForUser: an unanswered exchange may be abandoned). */
 export function isReady(phase: Phase): boolean {
   return admissible("user_prompt", phase);
+}
+
+/**
+ * The phase once `line` is applied (`openCalls`: tool calls still without a result after it).
+ * Beside `admissible`, so the rule that admits a line and the phase it leads to read together.
+ */
+export function phaseAfter(line: RecordLine, phase: Phase, openCalls: number): Phase {
+  switch (line.type) {
+    case "user_prompt":
+    case "notice":
+      return "AwaitingAssistantAfterUser";
+    case "assistant_message":
+      return openCalls > 0 ? "AwaitingToolResults" : "ReadyForUser";
+    case "tool_result":
+      return openCalls === 0 ? "AwaitingAssistantAfterToolResults" : phase;
+    case "cleared":
+    case "rewound":
+    case "undo":
+    case "redo":
+      return "ReadyForUser";
+    default:
+      // turn_end leaves it as it is: an unanswered prompt stays answerable, so /retry continues.
+      return phase;
+  }
 }

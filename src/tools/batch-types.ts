@@ -3,7 +3,7 @@
 import type { ToolCall } from "../vocab/messages.js";
 import type { CallHookDecision } from "./call-hooks.js";
 import type { OutputLimits } from "./output-limit.js";
-import type { ToolKind, ToolResult } from "./types.js";
+import type { CallPresentation, ToolKind, ToolResult } from "./types.js";
 
 export type ApprovalAnswer = "approved" | "denied" | "always";
 
@@ -21,6 +21,8 @@ export interface PendingCall {
   reason?: string;
   /** What answering `always` would cover from now on (R-TOOL-2: the prompt says so). */
   always?: string;
+  /** How the call shows itself (title, kind, files, preview), from its tool. */
+  presentation: CallPresentation;
 }
 
 export interface BatchHooks {

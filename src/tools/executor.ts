@@ -8,7 +8,8 @@ import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
-import type { Tool, ToolContext, ToolResult, WriteTarget } from "./types.js";
+import { pendingCall, presentCall } from "./present.js";
+import type { CallPresentation, Tool, ToolContext, ToolResult, WriteTarget } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
 
 import type { ApprovalAnswer, BatchHooks, PendingCall, ToolExecutorOptions } from "./batch-types.js";
@@ -46,6 +47,16 @@ export class ToolExecutor {
     private readonly policy: ApprovalPolicy,
     private readonly opts: ToolExecutorOptions,
   ) {}
+
+  /** Loads the tools' code (the first batch does it anyway); `present` needs it. */
+  ready(): Promise<void> {
+    return this.registry.ready();
+  }
+
+  /** How a call shows itself to a person; after `ready()`. */
+  present(call: ToolCall): CallPresentation {
+    return presentCall(this.registry.get(call.name), call.arguments);
+  }
 
   async runBatch(calls: ToolCall[], ctx: ToolContext, hooks: BatchHooks): Promise<ToolResult[]> {
     // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
@@ -144,7 +155,7 @@ export class ToolExecutor {
         hooks.onDecision?.(p.call.id, "denied");
       } else if (verdict.decision === "ask") {
         pending.push({
-          ...pendingOf(p),
+          ...pendingCall(p.call, p.tool!, p.args, p.paths),
           reason: verdict.reason,
           always: this.policy.describeAlways(approvalCall(p)),
         });
@@ -198,7 +209,7 @@ export class ToolExecutor {
     if (p.asked && p.asked.reason === verdict.reason && sameList(p.asked.real, real)) return null;
     return asking.run(async () => {
       const pending: PendingCall = {
-        ...pendingOf(p),
+        ...pendingCall(p.call, p.tool!, p.args, p.paths),
         reason: verdict.reason ?? "changed since the batch was approved",
         always: this.policy.describeAlways(call),
       };
@@ -273,9 +284,4 @@ function approvalCall(p: Planned) {
     paths: p.paths,
     privateAddress: p.privateAddress,
   };
-}
-
-function pendingOf(p: Planned): PendingCall {
-  const { call, tool, args, paths } = p;
-  return { call, id: call.id, name: tool!.name, arguments: call.arguments, args, kind: tool!.kind, paths };
 }

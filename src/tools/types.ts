@@ -99,6 +99,30 @@ export interface ShellSandbox {
   approveOutside?(command: string): Promise<boolean>;
 }
 
+/**
+ * How a call presents itself to a person (R-UI-11) and to an ACP client: drawn, never sent to the
+ * model. Each tool says it of its own calls (`Tool.present`), so no front end switches on names.
+ */
+export interface CallPresentation {
+  /** What the call does, in one line where it can: `npm test`, `src/a.ts:3-9`, `*.ts in src`. */
+  title: string;
+  kind: CallKind;
+  /** The files it touches, as the model named them, with the line it starts at when it has one. */
+  locations: { path: string; line?: number }[];
+  /** The whole of it, for an approval and under a finished call: a command, a diff, new text. */
+  preview?: CallPreview;
+}
+
+/** What kind of work a call is, in the words ACP's clients draw (`execute`, `edit`, …). */
+export type CallKind = "read" | "edit" | "execute" | "search" | "fetch" | "think" | "other";
+
+export type CallPreview =
+  | { type: "command"; command: string }
+  /** Text replaced: `before` becomes `after` (an exact-string edit). */
+  | { type: "diff"; before: string; after: string }
+  /** New text, numbered from `line`; `note` says what it replaces. */
+  | { type: "text"; text: string; line: number; note?: string };
+
 export interface Tool<Args = any> {
   name: string;
   description: string;
@@ -113,6 +137,12 @@ export interface Tool<Args = any> {
   paths(args: Args, cwd: string): string[];
   /** Set for MCP tools: approval matches rules on their other names and arguments. */
   mcp?: McpToolInfo;
+  /**
+   * The call as a person sees it, from its arguments as the model sent them (not yet checked
+   * against the schema, so each field may be missing or of another type). Absent: `present.ts`'s
+   * default (the arguments as `key=value`).
+   */
+  present?(args: Record<string, unknown>): CallPresentation;
   /** Never throws for user-level failures: returns a result with outcome `error`. */
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

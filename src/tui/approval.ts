@@ -4,7 +4,9 @@
 // GUARD_MS of it) never answer it.
 import { sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { diffRows } from "./diff-view.js";
-import { keyArgument, parseArgs, previewRows } from "./tool-view.js";
+import type { CallPresentation } from "../engine/events.js";
+import { previewRows } from "./tool-view.js";
+import { argumentsObject } from "../vocab/messages.js";
 
 /** Keys arriving this soon after the prompt appeared were meant for something else. */
 export const GUARD_MS = 300;
@@ -19,6 +21,8 @@ export interface ApprovalCall {
   /** What answering "always" covers, as the approval policy words it (R-TOOL-2). */
   always?: string;
   reason?: string;
+  /** How the call shows itself (its tool's title and preview). */
+  presentation: CallPresentation;
 }
 
 export interface ApprovalState {
@@ -56,32 +60,25 @@ export function alwaysScope(call: ApprovalCall): string {
   // The policy's own words, when the engine gives them: it knows what a grant covers.
   if (call.always) return call.always;
   if (call.paths.length > 0) return `${call.name} on ${call.paths.join(", ")} for the rest of this session`;
-  return call.name === "bash"
+  return call.presentation.kind === "execute"
     ? "every bash command for the rest of this session"
     : `every ${call.name} call for the rest of this session`;
 }
 
 /** The whole of a call, as rows: a command wrapped, an edit as a diff, a write as a preview. */
 export function bodyRows(call: ApprovalCall, cols: number): string[] {
-  const args = parseArgs(call.arguments);
+  const args = argumentsObject(call.arguments);
   const inner = Math.max(10, cols - 4);
   if (!args) return wrapLines(style.red(`arguments are not valid JSON: ${sanitize(call.arguments)}`), inner);
-  if (call.name === "bash" && typeof args.command === "string")
-    return wrapLines(sanitize(args.command), inner).map((r) => style.cyan(r));
-  if (call.name === "edit_file" && typeof args.old_string === "string" && typeof args.new_string === "string")
-    return diffRows(args.old_string, args.new_string, inner, Number.POSITIVE_INFINITY).rows;
-  if (call.name === "write_file" && typeof args.content === "string")
-    return previewRows(args.content, inner, Number.POSITIVE_INFINITY, style.green, 1);
-  if (call.name === "edit_lineno" && typeof args.new_text === "string")
+  const preview = call.presentation.preview;
+  if (preview?.type === "command")
+    return wrapLines(sanitize(preview.command), inner).map((r) => style.cyan(r));
+  if (preview?.type === "diff")
+    return diffRows(preview.before, preview.after, inner, Number.POSITIVE_INFINITY).rows;
+  if (preview?.type === "text")
     return [
-      style.gray(`replaces lines ${args.start_line}-${args.end_line} with:`),
-      ...previewRows(
-        args.new_text,
-        inner,
-        Number.POSITIVE_INFINITY,
-        style.green,
-        Number(args.start_line) || 1,
-      ),
+      ...(preview.note ? [style.gray(sanitize(preview.note))] : []),
+      ...previewRows(preview.text, inner, Number.POSITIVE_INFINITY, style.green, preview.line),
     ];
   return Object.entries(args).flatMap(([k, v]) =>
     wrapLines(
@@ -141,7 +138,7 @@ export function approvalRows(a: ApprovalState, cols: number, maxRows: number, no
 const BATCH_ROWS = 5;
 
 function singleRow(call: ApprovalCall, cols: number): string {
-  const key = sanitize(keyArgument(call.name, parseArgs(call.arguments))).split("\n")[0];
+  const key = sanitize(call.presentation.title).split("\n")[0];
   return `${style.bold(call.name)}  ${style.gray(truncate(key, Math.max(1, cols - call.name.length - 2)))}`;
 }
 
@@ -151,7 +148,7 @@ function batchRows(a: ApprovalState, at: number, cols: number): string[] {
   const rows = a.calls.slice(start, end).map((c, j) => {
     const i = start + j;
     const mark = i === at ? "▸" : a.answers[i] === undefined ? " " : a.answers[i] === "denied" ? "✗" : "✓";
-    const key = sanitize(keyArgument(c.name, parseArgs(c.arguments))).split("\n")[0];
+    const key = sanitize(c.presentation.title).split("\n")[0];
     const row = truncate(`${mark} ${i + 1}. ${c.name}  ${key}`, cols);
     return i === at ? style.bold(row) : style.gray(row);
   });

@@ -19,6 +19,8 @@ export interface ComposerDeps {
   home: string;
   cwd: string;
   print(kind: ItemKind, text: string): void;
+  /** The engine's newest queued follow-up, out of its queue (`Session.takeBackFollowUp`). */
+  takeBackFollowUp(): { text: string } | undefined;
 }
 
 export class ComposerInput {
@@ -90,11 +92,10 @@ export class ComposerInput {
 
   /** Up on an empty composer: the newest queued follow-up comes back to be edited. */
   takeBackQueued(): boolean {
-    const queue = this.deps.store.get().queue;
-    if (this.edit.text !== "" || queue.length === 0) return false;
-    const text = queue[queue.length - 1];
-    this.deps.store.dispatch({ type: "take_back" });
-    this.set({ text, cursor: text.length });
+    if (this.edit.text !== "" || this.deps.store.get().queue.length === 0) return false;
+    const taken = this.deps.takeBackFollowUp();
+    if (!taken) return false;
+    this.set({ text: taken.text, cursor: taken.text.length });
     return true;
   }
 

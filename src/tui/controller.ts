@@ -49,6 +49,7 @@ export class TuiController implements UiControl {
       home: deps.home,
       cwd: deps.cwd,
       print: (kind, text) => this.print(kind, text),
+      takeBackFollowUp: () => this.session.takeBackFollowUp(),
     });
     this.turns = new TurnRunner({
       store: this.store,
@@ -64,7 +65,6 @@ export class TuiController implements UiControl {
     this.hooks = {
       approve: (calls) => this.approvals.ask(calls),
       onLimit: (limit, used, allowed) => this.limits.ask(limit, used, allowed),
-      takeFollowUp: () => this.turns.takeFollowUp(),
       offersOutsideSandbox: true,
       reviewPlan: async (plan) => {
         const answer = await this.plans.ask(plan);
@@ -107,6 +107,7 @@ export class TuiController implements UiControl {
       if (event.type === "tool_result" || event.type === "turn_end")
         this.composer.filesMayHaveChanged(event.type === "turn_end");
       if (event.type === "turn_end") this.syncMode();
+      if (event.type === "follow_up" && event.change === "started") this.turns.followUpStarted();
     });
   }
 
@@ -129,10 +130,7 @@ export class TuiController implements UiControl {
     }
     if (!shown) {
       // R-UI-2: an empty Enter sends the queue now (interrupting the work); without a queue it does nothing.
-      if (state.queue.length === 0) return;
-      this.store.dispatch({ type: "hold", held: false });
-      if (state.busy) this.session.cancel();
-      else this.turns.sendQueued();
+      if (state.queue.length > 0) this.session.sendFollowUpsNow();
       return;
     }
     this.composer.set({ text: "", cursor: 0 });
@@ -147,7 +145,7 @@ export class TuiController implements UiControl {
       });
       return;
     }
-    if (state.busy) this.store.dispatch({ type: "enqueue", text: shown });
+    if (state.busy) this.turns.followUp(shown);
     else void this.runPrompt(shown);
   }
 
@@ -162,7 +160,7 @@ export class TuiController implements UiControl {
     }
     if (state.approval) {
       this.answerApproval("n", true);
-      this.session.cancel();
+      this.session.cancel({ queue: "keep" });
       return;
     }
     if (state.limit) {
@@ -175,8 +173,7 @@ export class TuiController implements UiControl {
     }
     if (state.busy) {
       // Queued text is kept, but held: the interrupted turn must not roll straight into it.
-      if (state.queue.length > 0) this.store.dispatch({ type: "hold", held: true });
-      this.session.cancel();
+      this.session.cancel({ queue: "hold" });
       return;
     }
     if (state.composer) {
@@ -234,7 +231,7 @@ export class TuiController implements UiControl {
 
   /** /clear, /resume, /fork: stop the work, drop queued text and the side thread (R-UI-3, R-SIDE-5). */
   interruptForSwitch(): void {
-    this.store.dispatch({ type: "drop_queue" });
+    this.session.dropFollowUps();
     this.sideAbort?.abort();
     this.store.dispatch({ type: "side_clear" });
     if (this.state.busy) this.session.cancel();
@@ -256,7 +253,7 @@ export class TuiController implements UiControl {
     this.answerApproval("n", true);
     this.limits.answer("no");
     this.plans.answer({ choice: "keep_planning" });
-    this.session.cancel();
+    this.session.cancel({ queue: "drop" });
     this.resolveExit();
   }
 

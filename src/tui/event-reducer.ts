@@ -116,7 +116,10 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms, message: event.message },
       };
     case "tool_call": {
-      const running = [...state.running, { id: event.id, name: event.name, arguments: event.arguments }];
+      const running = [
+        ...state.running,
+        { id: event.id, name: event.name, arguments: event.arguments, presentation: event.presentation },
+      ];
       const phase: Phase = state.approval
         ? (state.phase as Phase)
         : { kind: "tool", name: running[0].name, since: now };
@@ -129,10 +132,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
     }
     case "tool_result": {
-      const call = state.running.find((r) => r.id === event.id) ?? {
+      const call: ToolRun = state.running.find((r) => r.id === event.id) ?? {
         id: event.id,
         name: event.name,
         arguments: "{}",
+        presentation: { title: "", kind: "other", locations: [] },
       };
       const running = state.running.filter((r) => r.id !== event.id);
       const run: ToolRun = { ...call, outcome: event.outcome, content: event.content };
@@ -180,6 +184,12 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         "error",
         `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
       );
+    case "follow_up": {
+      // The engine owns the queue (R-TURN-7); the panel draws what it published.
+      const next = { ...state, queue: event.queued.map((q) => q.text), held: event.held };
+      const sent = event.change === "joined" || event.change === "started";
+      return sent && event.follow_up ? print(next, "user", `› ${event.follow_up.text}`) : next;
+    }
     case "limit_reached":
       return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
     case "turn_end": {

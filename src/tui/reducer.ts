@@ -19,18 +19,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
         composer: action.text,
         cursor: Math.max(0, Math.min(action.text.length, action.cursor ?? action.text.length)),
       };
-    case "enqueue":
-      return { ...state, queue: [...state.queue, action.text] };
-    case "dequeue":
-      return { ...state, queue: state.queue.slice(1), held: state.queue.length > 1 && state.held };
-    case "take_back":
-      return { ...state, queue: state.queue.slice(0, -1), held: state.queue.length > 1 && state.held };
     case "menu":
       return { ...state, menu: action.menu };
-    case "drop_queue":
-      return { ...state, queue: [], held: false };
-    case "hold":
-      return { ...state, held: action.held };
     case "busy": {
       // Text still live when the work ends (no turn_end came) stays on screen.
       const next = action.busy ? state : commitLive(state);

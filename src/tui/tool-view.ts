@@ -2,6 +2,7 @@
 // `edit_file  src/a.ts`), then the tail of its output, edits as coloured diffs, errors in red.
 // The raw JSON arguments are never shown.
 import { sanitize, style, truncate, wrapLines } from "./ansi.js";
+import type { CallPresentation } from "../engine/events.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -9,6 +10,8 @@ export interface ToolRun {
   name: string;
   /** The raw JSON arguments as the model sent them. */
   arguments: string;
+  /** How the call shows itself: its tool's title, kind and preview (engine `tool_call` event). */
+  presentation: CallPresentation;
   outcome?: string;
   content?: string;
 }
@@ -17,62 +20,13 @@ export interface ToolRun {
 export const TAIL_ROWS = 4;
 const DIFF_ROWS = 16;
 
-export function parseArgs(json: string): Record<string, unknown> | null {
-  try {
-    const value = JSON.parse(json);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-const str = (v: unknown) => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
-
-/** The one argument that says what a call does, as plain text (may hold newlines). */
-export function keyArgument(name: string, args: Record<string, unknown> | null): string {
-  if (!args) return "(arguments are not valid JSON)";
-  switch (name) {
-    case "bash":
-      return str(args.command);
-    case "read_file": {
-      const range =
-        args.offset || args.limit
-          ? `:${args.offset ?? 1}${args.limit ? `-${Number(args.offset ?? 1) + Number(args.limit) - 1}` : ""}`
-          : "";
-      return `${str(args.path)}${range}`;
-    }
-    case "write_file":
-      return `${str(args.path)} (${lineCount(str(args.content))} lines)`;
-    case "edit_file":
-      return `${str(args.path)}${args.replace_all ? " (all occurrences)" : ""}`;
-    case "edit_lineno":
-      return `${str(args.path)}:${args.start_line}-${args.end_line}`;
-    case "glob":
-      return `${str(args.pattern)}${args.path ? ` in ${str(args.path)}` : ""}`;
-    case "grep":
-      return `${str(args.pattern)}${args.path ? ` in ${str(args.path)}` : ""}${args.glob ? ` (${str(args.glob)})` : ""}`;
-    case "todo_write":
-      return `${Array.isArray(args.todos) ? args.todos.length : 0} items`;
-    case "web_fetch":
-      return str(args.url);
-    case "recall":
-      return `turn ${args.turn}${args.round ? ` round ${args.round}` : ""}`;
-    default:
-      // MCP and other tools: `key=value` pairs, the most telling first (strings before objects).
-      return Object.entries(args)
-        .sort(([, a], [, b]) => Number(typeof b === "string") - Number(typeof a === "string"))
-        .map(([k, v]) => `${k}=${str(v)}`)
-        .join(" ");
-  }
-}
-
 function lineCount(text: string): number {
   return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
 }
 
 /** `bash  npm test` in one row: the key argument's first line, cut to the width. */
 export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
-  const key = sanitize(keyArgument(run.name, parseArgs(run.arguments)));
+  const key = sanitize(run.presentation.title);
   const [first, ...more] = key.split("\n");
   const extra = more.length > 0 ? ` (+${more.length} lines)` : "";
   const colour = run.outcome === undefined ? style.yellow : run.outcome === "ok" ? style.green : style.red;
@@ -81,32 +35,23 @@ export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
 
 /** The rows under a finished call: output tail, diff, or the error in red. */
 export function resultRows(run: ToolRun, cols: number): string[] {
-  const args = parseArgs(run.arguments);
+  const { kind, preview } = run.presentation;
   const content = sanitize((run.content ?? "").replace(/\n+$/, ""));
   const gutter = (rows: string[]) => rows.map((r, i) => `${style.gray(i === 0 ? "  ⎿ " : "    ")}${r}`);
   const inner = Math.max(10, cols - 4);
   if (run.outcome === "denied") return gutter([style.red(content.startsWith("denied") ? content : "denied")]);
   if (run.outcome !== "ok")
     return gutter(tail(content || run.outcome || "failed", inner).map((r) => style.red(r)));
-  if (
-    args &&
-    run.name === "edit_file" &&
-    typeof args.old_string === "string" &&
-    typeof args.new_string === "string"
-  ) {
-    const diff = diffRows(args.old_string, args.new_string, inner, DIFF_ROWS);
+  if (preview?.type === "diff") {
+    const diff = diffRows(preview.before, preview.after, inner, DIFF_ROWS);
     return gutter([style.gray(`+${diff.added} -${diff.removed}`), ...diff.rows]);
   }
-  if (args && run.name === "edit_lineno" && typeof args.new_text === "string") {
-    const rows = previewRows(args.new_text, inner, DIFF_ROWS, style.green, Number(args.start_line) || 1);
-    return gutter([style.gray(content.split("\n")[0] ?? ""), ...rows]);
-  }
-  if (args && run.name === "write_file" && typeof args.content === "string")
+  if (preview?.type === "text")
     return gutter([
       style.gray(content.split("\n")[0] ?? ""),
-      ...previewRows(args.content, inner, 8, style.green, 1),
+      ...previewRows(preview.text, inner, preview.note ? DIFF_ROWS : 8, style.green, preview.line),
     ]);
-  if (run.name === "read_file") {
+  if (kind === "read" && run.presentation.locations.length > 0) {
     const n = lineCount(content);
     return gutter([style.gray(n > 1 ? `read ${n} lines` : truncate(content, inner))]);
   }

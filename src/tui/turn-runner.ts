@@ -1,6 +1,6 @@
 // Engine work one piece at a time: a prompt becomes a turn, /compact a compaction; the UI is
-// busy while it runs, and when it ends the next queued follow-up starts (R-TURN-7). The engine
-// also takes queued follow-ups itself between tool batches (`takeFollowUp`).
+// busy while it runs and until the session is idle. Follow-ups typed meanwhile go to the
+// engine's queue (`Session.followUp`), which joins them to the running turn or starts the next.
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { Session } from "../engine/session.js";
 import type { WorkPhase } from "./controller-types.js";
@@ -39,13 +39,13 @@ export class TurnRunner {
     await this.runWork(() => this.deps.session().send({ type: "prompt", content }), { kind: "thinking" });
   }
 
-  /** Runs one engine command as "work": busy while it runs, then the queue moves on. */
+  /** Runs one engine command as "work": busy while it runs and until the session is idle. */
   async runWork<T>(fn: () => Promise<T>, phase: WorkPhase): Promise<T | undefined> {
     const { store } = this.deps;
     store.dispatch({ type: "busy", busy: true, phase });
     this.compacting = phase.kind === "compacting";
     const work = fn();
-    this.work = work.catch(() => undefined);
+    this.work = work.catch(() => undefined).then(() => this.deps.session().idle());
     try {
       return await work;
     } catch (err) {
@@ -53,8 +53,9 @@ export class TurnRunner {
       return undefined;
     } finally {
       this.compacting = false;
+      // A queued follow-up may start the next turn (R-TURN-7): busy until the session is idle.
+      await this.deps.session().idle();
       store.dispatch({ type: "busy", busy: false });
-      this.sendQueued();
     }
   }
 
@@ -63,26 +64,16 @@ export class TurnRunner {
     return this.work;
   }
 
-  /** Text still queued when the work ends starts the next turn (R-TURN-7). */
-  sendQueued(): void {
-    const { store } = this.deps;
-    const state = store.get();
-    if (this.deps.exiting() || state.busy || state.held || state.queue.length === 0) return;
-    const next = state.queue[0];
-    store.dispatch({ type: "dequeue" });
-    void this.runPrompt(next);
+  /** Enter while busy: the text joins the engine's queue, shown as typed (R-UI-1). */
+  followUp(shown: string): void {
+    const content = this.content(shown);
+    if (content) this.deps.session().followUp(content, { text: shown });
   }
 
-  /** R-TURN-7: the engine takes the oldest queued follow-up after each tool batch. */
-  takeFollowUp(): ContentPart[] | undefined {
-    const { store } = this.deps;
-    const state = store.get();
-    if (state.held || state.queue.length === 0) return undefined;
-    const text = state.queue[0];
-    store.dispatch({ type: "dequeue" });
-    const content = this.content(text);
-    if (content) this.deps.print("user", `› ${text}`);
-    return content;
+  /** A held queue was released while nothing ran: the turn it started is work too. */
+  followUpStarted(): void {
+    if (!this.deps.store.get().busy)
+      void this.runWork(() => this.deps.session().idle(), { kind: "thinking" });
   }
 
   /** The prompt as content parts (pastes expanded, `@` images attached); a bad input is one error line. */

@@ -22,13 +22,7 @@ export type UiAction =
   | { type: "print"; kind: ItemKind; text: string }
   /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
   | { type: "compose"; text: string; cursor?: number }
-  | { type: "enqueue"; text: string }
-  | { type: "dequeue" }
-  /** The newest queued follow-up leaves the queue (it went back into the composer). */
-  | { type: "take_back" }
   | { type: "menu"; menu: Menu | null }
-  | { type: "drop_queue" }
-  | { type: "hold"; held: boolean }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
   | { type: "approval"; calls: ApprovalCall[] | null; now?: number }
   /** Answers the prompt's current call (`all`: every call not answered yet). */

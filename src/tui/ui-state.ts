@@ -105,7 +105,7 @@ export interface UiState {
   turn: TurnProgress | null;
   busy: boolean;
   phase: Phase | null;
-  /** Follow-ups typed while busy (R-UI-1), oldest first. */
+  /** The engine's follow-up queue as its last `follow_up` event drew it (R-UI-1), oldest first. */
   queue: string[];
   /** After Ctrl+C the queue is kept but not sent until an empty Enter (R-UI-5). */
   held: boolean;

@@ -27,6 +27,19 @@ export interface ToolCall {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * A call's arguments as an object, for showing them (the tool layer parses them for running):
+ * undefined when they are not a JSON object.
+ */
+export function argumentsObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Anthropic thinking block, kept with its signature so it can be sent back verbatim. */
 export interface ThinkingBlock {
   thinking: string;

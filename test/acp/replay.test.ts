@@ -21,7 +21,9 @@ const turn = (n: number) => [
   line({ type: "turn_end", turn: n, stopReason: "completed" }),
 ];
 const texts = (lines: TranscriptLine[]) =>
-  replayUpdates(lines, "/ws").map((u) => (u as { content?: { text?: string } }).content?.text);
+  replayUpdates(lines, "/ws", () => ({ title: "", kind: "other", locations: [] })).map(
+    (u) => (u as { content?: { text?: string } }).content?.text,
+  );
 
 describe("ACP replay of a session", () => {
   it("leaves out undone and rewound turns, and what came before a /clear", () => {

@@ -35,6 +35,7 @@ function editUpdates(path: string, edit: () => void): acp.SessionUpdate[] {
     id: "w1",
     name: "write_file",
     arguments: JSON.stringify({ path }),
+    presentation: { title: path, kind: "edit", locations: [{ path }] },
   } as never);
   edit();
   stream.handle({

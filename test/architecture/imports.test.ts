@@ -113,6 +113,57 @@ describe("import rules", () => {
     expect(reaches).toEqual([]);
   });
 
+  it("front ends import no engine file behind the door: the state, the turn, the follow-up queue", () => {
+    // The door's own files (session.ts, door.ts, events.ts, requests.ts, library.ts…) are the way in.
+    const behind = [
+      /^engine\/core\.ts$/,
+      /^engine\/commit(ter)?\.ts$/,
+      /^engine\/follow-ups\.ts$/,
+      /^engine\/tool-sync\.ts$/,
+      // A turn's outcome (stop.ts) and a prompt's `--output-schema` contract are the door's vocabulary.
+      /^engine\/turn\/(?!stop\.ts$|output-contract\.ts$)/,
+      /^engine\/compaction\//,
+    ];
+    const graph = importGraph();
+    const bad: string[] = [];
+    for (const [from, targets] of graph)
+      if (["tui", "cli", "commands", "acp", "lib"].includes(from.split("/")[0]))
+        for (const target of targets)
+          if (behind.some((b) => b.test(target))) bad.push(`${from} imports ${target}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("no front end keeps a follow-up queue or feeds the engine one: the queue is the Session's", () => {
+    const reaches: string[] = [];
+    for (const folder of ["tui", "cli", "commands", "acp", "lib"])
+      for (const file of files(join(SRC, folder)))
+        readFileSync(file, "utf8")
+          .split("\n")
+          .forEach((line, i) => {
+            // The old hook that let the engine reach up into a front end's queue, the queue's
+            // class, its state behind the door, and the UI actions that once kept a copy.
+            if (
+              /takeFollowUp|FollowUpQueue|\.followUps\.|type: "(enqueue|dequeue|take_back|drop_queue|hold)"/.test(
+                line,
+              )
+            )
+              reaches.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+          });
+    expect(reaches).toEqual([]);
+  });
+
+  it("every requirement id a comment in src/ cites has its line in docs/requirements.md", () => {
+    const listed = new Set(
+      readFileSync(resolve(SRC, "../docs/requirements.md"), "utf8").match(/^- (R-[A-Z]+-\d+) /gm) ?? [],
+    );
+    const missing = new Set<string>();
+    for (const file of files(SRC))
+      for (const [id] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+-\d+/g))
+        if (!listed.has(`- ${id} `)) missing.add(`${id} (${relative(SRC, file)})`);
+    expect(listed.size).toBeGreaterThan(0);
+    expect([...missing]).toEqual([]);
+  });
+
   it("the library entry takes only types from provider, tools and record", () => {
     const bad: string[] = [];
     for (const file of files(join(SRC, "lib")))

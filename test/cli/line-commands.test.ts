@@ -69,7 +69,9 @@ describe("line-mode slash commands", () => {
     h.provider.enqueue(openaiText("hi"));
     await t.prompt("a prompt");
     await runLineCommand("/history", ctx);
-    expect(printed.at(-1)).toMatch(/^\s+1 {2}a prompt$/);
+    expect(printed.at(-1)).toMatch(/^\s+1 {2}a prompt\n\/history N shows turn N whole$/);
+    await runLineCommand("/history 1", ctx);
+    expect(printed.at(-1)).toMatch(/^turn 1\n› a prompt\nhi\n— turn 1 · completed/);
     await runLineCommand("/stats", ctx);
     expect(printed.at(-1)).toBe("no tool calls yet");
     await runLineCommand("/hisotry", ctx);

@@ -62,6 +62,38 @@ describe("library API", () => {
     expect(metrics.stdout).toContain(session.id);
   });
 
+  it("queues a follow-up like the terminal: it joins the running turn after the tool batch", async () => {
+    const { openSession } = await import("tern");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "sleep 0.3; echo slow" } }]),
+      openaiText("saw both"),
+    );
+    const { session } = await openSession({
+      cwd: e.dirs.workspace,
+      home: e.dirs.home,
+      model: "openai/mock-1",
+      baseUrl: e.provider.baseUrl,
+      env: env(),
+      hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, "approved" as const])) },
+    });
+    const changes: string[] = [];
+    let followUp: Promise<unknown> | undefined;
+    session.subscribe((event) => {
+      if (event.type === "follow_up") changes.push(`${event.change}:${event.queued.length}`);
+      if (event.type === "tool_call") {
+        // The call presents itself (its tool's title, kind and preview).
+        expect(event.presentation).toMatchObject({ title: "sleep 0.3; echo slow", kind: "execute" });
+        followUp = session.followUp([{ type: "text", text: "also B" }]).outcome;
+      }
+    });
+    const outcome = await session.send({ type: "prompt", content: [{ type: "text", text: "A" }] });
+    expect(await followUp).toBe(outcome);
+    expect(changes).toEqual(["queued:1", "joined:0"]);
+    const users = e.provider.requests[1].body.messages.filter((m: any) => m.role === "user");
+    expect(users.map((m: any) => m.content)).toEqual(["A", "also B"]);
+    await session.close();
+  });
+
   it("resumes a session by id and denies calls needing approval when no hook is given", async () => {
     const { openSession } = await import("tern");
     e.provider.enqueue(

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
-import type { ContentPart } from "../../src/vocab/messages.js";
+import type { FollowUp } from "../../src/engine/follow-ups.js";
 
 const h = useHarness();
 const ws = (name: string) => join(h.dirs.workspace, name);
@@ -34,24 +34,15 @@ describe("turn-scoped state", () => {
   });
 
   it("a follow-up queued while a turn runs joins after the current tool batch", async () => {
-    // The front end's own queue; the engine takes one item after each completed tool batch.
-    const queue: ContentPart[][] = [];
-    let asked = 0;
-    const t = await h.start({
-      hooks: {
-        takeFollowUp: () => {
-          asked++;
-          return queue.shift();
-        },
-      },
-    });
+    const t = await h.start();
     h.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "sleep 0.3; echo slow" } }]),
       openaiText("saw it"),
     );
+    let ticket: FollowUp | undefined;
     t.session.subscribe((ev) => {
       // Typed while the tool runs.
-      if (ev.type === "tool_call") queue.push([{ type: "text", text: "also check B" }]);
+      if (ev.type === "tool_call") ticket = t.session.followUp([{ type: "text", text: "also check B" }]);
     });
     const out = await t.prompt("check A");
     expect(out).toMatchObject({ turn: 1, stopReason: "completed" });
@@ -62,9 +53,17 @@ describe("turn-scoped state", () => {
       ["tool", "slow"],
       ["user", "also check B"],
     ]);
-    // Asked once (after the one batch), not after the final text-only round.
-    expect(asked).toBe(1);
-    expect(queue).toHaveLength(0);
+    // It joined turn 1 (no second turn) and its ticket settles with turn 1's outcome.
+    expect(await ticket!.outcome).toBe(out);
+    expect(h.provider.requests).toHaveLength(2);
+    const changes = t.events.flatMap((e) =>
+      e.type === "follow_up" ? [[e.change, e.turn, e.queued.length]] : [],
+    );
+    expect(changes).toEqual([
+      ["queued", undefined, 1],
+      ["joined", 1, 0],
+    ]);
+    expect(t.session.followUps()).toEqual({ queued: [], held: false });
   });
 
   it("the todo list outlives turns; open items untouched in a turn make the next request remind", async () => {

@@ -98,16 +98,19 @@ describe("tern interactive report commands", () => {
     await vt.waitFor(/^3 tool calls\s*\n\s*bash +2 {2}67%\s*\n\s*glob +1 {2}33%$/m);
   });
 
-  it("/history 1 shows only the newest prompt", async () => {
-    t.provider.enqueue(openaiText("one"), openaiText("two"));
+  it("/history lists the turns; /history 1 shows turn 1 whole (seed 002)", async () => {
+    t.provider.enqueue(openaiText("the first answer"), openaiText("two"));
     const vt = await t.start();
     await turn(vt, "older prompt", /— turn 1 · completed/);
     await turn(vt, "newest prompt", /— turn 2 · completed/);
+    await command(vt, "/history");
+    await vt.waitFor(/^\s+1 {2}older prompt\s*\n\s+2 {2}newest prompt$/m);
     await command(vt, "/history 1");
-    await vt.waitFor(/^\s+2 {2}newest prompt$/m);
-    expect(vt.text()).not.toMatch(/^\s+1 {2}older prompt$/m);
+    await vt.waitFor(/^turn 1\s*\n› older prompt\s*\nthe first answer\s*\n— turn 1 · completed/m);
     await command(vt, "/history 0");
     await vt.waitFor("usage: /history [N]");
+    await command(vt, "/history 9");
+    await vt.waitFor("no turn 9 (turns 1..2)");
   });
 
   it("/export json prints the session and its records as JSON", async () => {

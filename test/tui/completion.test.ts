@@ -50,9 +50,9 @@ describe("tern composer completion", () => {
     await vt.waitForScreen(/› \/help\s+this help/);
     expect(vt.screen().join("\n")).toMatch(/\/status\s+session, model, context and cost/);
     await vt.type("hi");
-    await vt.waitForScreen(/› \/history \[N\]\s+the last N prompts/);
+    await vt.waitForScreen(/› \/history \[N\]\s+the turns, or turn N whole/);
     await vt.press("escape");
-    await vt.waitForGone(/the last N prompts/);
+    await vt.waitForGone(/the turns, or turn N whole/);
     await vt.press("backspace");
     await vt.press("backspace");
     await vt.type("st");
@@ -68,7 +68,7 @@ describe("tern composer completion", () => {
     await vt.type("/he");
     await vt.waitForScreen(/› \/help\s+this help/);
     await vt.press("enter");
-    await vt.waitFor(/\/history \[N\]\s+the last N prompts \(default 10\)/);
+    await vt.waitFor(/\/history \[N\]\s+the turns, or turn N whole/);
   });
 
   it("an unknown command suggests the nearest one", async () => {

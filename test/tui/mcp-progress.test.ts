@@ -12,7 +12,16 @@ const ev = (event: EngineEvent): UiAction => ({ type: "event", event, now: 0 });
 describe("MCP progress in the progress row", () => {
   it("shows progress, total and message beside the running tool", () => {
     let s = initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 });
-    s = reduce(s, ev({ type: "tool_call", id: "c1", name: "fx__slow", arguments: "{}" }));
+    s = reduce(
+      s,
+      ev({
+        type: "tool_call",
+        id: "c1",
+        name: "fx__slow",
+        arguments: "{}",
+        presentation: { title: "", kind: "other", locations: [] },
+      }),
+    );
     expect(phaseText(s.phase!, 0)).toBe("Running fx__slow · 0s");
     s = reduce(
       s,

@@ -14,6 +14,19 @@ import type { UiAction } from "../../src/tui/ui-actions.js";
 import { initialState, type UiState } from "../../src/tui/ui-state.js";
 import { Store } from "../../src/tui/store.js";
 import { callLine, resultRows } from "../../src/tui/tool-view.js";
+import { builtinTools } from "../../src/tools/builtin/all.js";
+import { presentCall } from "../../src/tools/present.js";
+
+/** A call as the engine publishes it: presented by its own tool. */
+const toolCall = (id: string, name: string, args: string) => ({
+  id,
+  name,
+  arguments: args,
+  presentation: presentCall(
+    builtinTools.find((t) => t.name === name),
+    args,
+  ),
+});
 
 const plain = (rows: string[]) => rows.map(stripAnsi);
 const start = () => initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 });
@@ -59,16 +72,16 @@ describe("markdown", () => {
 });
 
 describe("tool lines", () => {
-  const bash = { id: "c1", name: "bash", arguments: JSON.stringify({ command: "npm test" }) };
+  const bash = toolCall("c1", "bash", JSON.stringify({ command: "npm test" }));
   it("shows a call as its name and key argument, never the JSON", () => {
     expect(stripAnsi(callLine(bash, 80))).toBe("● bash  npm test");
-    const edit = {
-      id: "c2",
-      name: "edit_file",
-      arguments: JSON.stringify({ path: "src/a.ts", old_string: "a", new_string: "b" }),
-    };
+    const edit = toolCall(
+      "c2",
+      "edit_file",
+      JSON.stringify({ path: "src/a.ts", old_string: "a", new_string: "b" }),
+    );
     expect(stripAnsi(callLine(edit, 80))).toBe("● edit_file  src/a.ts");
-    expect(stripAnsi(callLine({ id: "c3", name: "mcp_x", arguments: '{"q":"find me","n":3}' }, 80))).toBe(
+    expect(stripAnsi(callLine(toolCall("c3", "mcp_x", '{"q":"find me","n":3}'), 80))).toBe(
       "● mcp_x  q=find me n=3",
     );
   });
@@ -93,12 +106,7 @@ describe("tool lines", () => {
 });
 
 describe("approval prompt", () => {
-  const call = (command: string) => ({
-    id: "c1",
-    name: "bash",
-    arguments: JSON.stringify({ command }),
-    paths: [],
-  });
+  const call = (command: string) => ({ ...toolCall("c1", "bash", JSON.stringify({ command })), paths: [] });
 
   it("shows a long command whole, wrapped, and scrolls when it is taller than the room", () => {
     const command = `echo ${"x".repeat(900)} END`;
@@ -131,7 +139,7 @@ describe("approval prompt", () => {
 
   it("says what always covers", () => {
     expect(alwaysScope(call("ls"))).toBe("every bash command for the rest of this session");
-    expect(alwaysScope({ id: "c", name: "edit_file", arguments: "{}", paths: ["src/a.ts"] })).toBe(
+    expect(alwaysScope({ ...toolCall("c", "edit_file", "{}"), paths: ["src/a.ts"] })).toBe(
       "edit_file on src/a.ts for the rest of this session",
     );
     // The approval policy's own description wins when the engine sends it.

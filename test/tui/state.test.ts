@@ -1,4 +1,5 @@
 // The UI reducer: engine events and UI actions in, state out (pure, no terminal).
+import type { FollowUpChange } from "../../src/engine/events.js";
 import { describe, expect, it } from "vitest";
 import type { EngineEvent } from "../../src/engine/events.js";
 import { reduce } from "../../src/tui/reducer.js";
@@ -10,6 +11,7 @@ const start = () => initialState({ model: "local/m", sessionId: "s1", contextWin
 const ev = (event: EngineEvent, now = 0): UiAction => ({ type: "event", event, now });
 const run = (state: UiState, ...actions: UiAction[]) => actions.reduce(reduce, state);
 const usage = { prompt: 0, completion: 0, cache_read: 0, cache_write: 0 };
+const shown = { title: "ls", kind: "execute" as const, locations: [] };
 const end = (over: Partial<Extract<EngineEvent, { type: "turn_end" }>> = {}): EngineEvent => ({
   type: "turn_end",
   turn: 1,
@@ -75,7 +77,7 @@ describe("tui state", () => {
       start(),
       ev({ type: "turn_start", turn: 1 }),
       ev(assistant("", 1)),
-      ev({ type: "tool_call", id: "c0", name: "bash", arguments: "{}" }),
+      ev({ type: "tool_call", id: "c0", name: "bash", arguments: "{}", presentation: shown }),
       ev(assistant("", 1)),
       ev({ type: "usage", ...usage, prompt: 250, completion: 10 }),
       ev(assistant("done")),
@@ -92,12 +94,15 @@ describe("tui state", () => {
   it("shows the running tool and the approval wait in the phase, and the tool again once approved", () => {
     let s = reduce(
       start(),
-      ev({ type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}' }, 1000),
+      ev(
+        { type: "tool_call", id: "c1", name: "bash", arguments: '{"command":"ls"}', presentation: shown },
+        1000,
+      ),
     );
     expect(phaseText(s.phase!, 13_000)).toBe("Running bash · 12s");
     s = reduce(s, {
       type: "approval",
-      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [] }],
+      calls: [{ id: "c1", name: "bash", arguments: "{}", paths: [], presentation: shown }],
       now: 2000,
     });
     expect(phaseText(s.phase!, 3000)).toBe("Waiting for approval");
@@ -114,19 +119,32 @@ describe("tui state", () => {
     });
   });
 
-  it("keeps a FIFO queue; drop_queue empties it and hold survives only while text is queued", () => {
+  it("draws the engine's follow-up queue from its events; a joined or started one is printed as sent", () => {
+    const ev = (change: FollowUpChange, queued: string[], held = false, text?: string) => ({
+      type: "event" as const,
+      now: 0,
+      event: {
+        type: "follow_up" as const,
+        change,
+        ...(text ? { follow_up: { id: 1, text } } : {}),
+        queued: queued.map((t, i) => ({ id: i + 1, text: t })),
+        held,
+      },
+    });
     let s = run(
       start(),
-      { type: "enqueue", text: "a" },
-      { type: "enqueue", text: "b" },
-      { type: "hold", held: true },
+      ev("queued", ["a"], false, "a"),
+      ev("queued", ["a", "b"], false, "b"),
+      ev("held", ["a", "b"], true),
     );
-    expect(s.queue).toEqual(["a", "b"]);
-    s = reduce(s, { type: "dequeue" });
-    expect(s).toMatchObject({ queue: ["b"], held: true });
-    s = reduce(s, { type: "dequeue" });
-    expect(s).toMatchObject({ queue: [], held: false });
-    expect(run(start(), { type: "enqueue", text: "x" }, { type: "drop_queue" }).queue).toEqual([]);
+    expect(s).toMatchObject({ queue: ["a", "b"], held: true });
+    const printed = s.items.length;
+    s = reduce(s, ev("joined", ["b"], false, "a"));
+    expect(s).toMatchObject({ queue: ["b"], held: false });
+    expect(s.items.slice(printed).map((i) => i.text)).toEqual(["› a"]);
+    s = reduce(s, ev("taken_back", [], false, "b"));
+    expect(s.queue).toEqual([]);
+    expect(s.items).toHaveLength(printed + 1);
   });
 
   it("side panel: pending answer, thread stepping, clear and cancel", () => {

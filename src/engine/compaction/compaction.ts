@@ -11,6 +11,7 @@ import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
 import { startOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { writeSummary } from "./summary-run.js";
 import { toUsageFields } from "../event-fields.js";
+import type { CompactionStage } from "../events.js";
 import type { SessionCore } from "../core.js";
 
 export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./compaction-estimate.js";
@@ -182,7 +183,7 @@ function commitUnapplied(
 /** `cost` only for a summary billed on its own row (outside a turn), so front ends can add it. */
 function publishCompaction(
   ports: CompactionPorts,
-  stage: string,
+  stage: CompactionStage,
   before: number,
   cost?: number | null,
 ): void {

@@ -60,7 +60,8 @@ export class TurnBudget {
   private async ask(limit: LimitName, used: number, allowed: number): Promise<boolean> {
     if (this.autoContinue) return true;
     if (!this.onLimit) return false;
-    const answer = await this.onLimit(limit, used, allowed);
+    // The door's contract (requests.ts): a front end that throws has said no.
+    const answer = await this.onLimit(limit, used, allowed).catch(() => "no" as const);
     if (answer === "all") this.autoContinue = true;
     return answer !== "no";
   }

@@ -14,8 +14,16 @@ export async function runToolBatch(
   calls: ToolCall[],
   signal: AbortSignal,
 ): Promise<ToolResult[]> {
+  // The tools' code presents their calls; the batch below would load it first anyway.
+  await core.executor.ready();
   for (const call of calls)
-    core.publish({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+    core.publish({
+      type: "tool_call",
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      presentation: core.executor.present(call),
+    });
   // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
   let recalled = 0;
   const ctx = {

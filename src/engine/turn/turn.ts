@@ -76,9 +76,9 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
       const reminder = core.todos.takeReminder();
       if (reminder) core.records.notice(turn, reminder);
     },
-    // R-TURN-7: a follow-up the front end hands over joins the running turn after a tool batch.
+    // R-TURN-7: the oldest queued follow-up joins the running turn after a tool batch.
     commitQueuedFollowUp: (turn) => {
-      const next = core.hooks.takeFollowUp?.();
+      const next = core.followUps.join(turn);
       if (next && next.length > 0) core.records.userPrompt(turn, next);
     },
     quiesce: (reason) => core.records.quiesce(reason),

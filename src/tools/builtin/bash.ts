@@ -2,6 +2,7 @@
 // whole group (SIGTERM, then SIGKILL after 2 s); output is capped, head and tail kept. With
 // `run_in_background` it starts a job instead (R-JOB-1, job-tools.ts).
 import { StringDecoder } from "node:string_decoder";
+import { text } from "../present.js";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { sandboxBlock, sandboxNote } from "../../sandbox/failure.js";
@@ -144,6 +145,12 @@ export const bashTool: Tool<Args> = {
   },
   kind: "shell",
   paths: () => [],
+  present: (args) => ({
+    title: text(args.command),
+    kind: "execute",
+    locations: [],
+    ...(typeof args.command === "string" ? { preview: { type: "command", command: args.command } } : {}),
+  }),
   run: (args, ctx) =>
     args.run_in_background
       ? startJob(args.command, ctx)

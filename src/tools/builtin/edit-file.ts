@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { editThroughDescriptor } from "./edit-common.js";
 
@@ -32,6 +33,14 @@ export const editFileTool: Tool<Args> = {
   },
   kind: "edit",
   paths: (args) => [args.path],
+  present: (args) => ({
+    title: `${text(args.path)}${args.replace_all ? " (all occurrences)" : ""}`,
+    kind: "edit",
+    locations: located(args.path),
+    ...(typeof args.old_string === "string" && typeof args.new_string === "string"
+      ? { preview: { type: "diff", before: args.old_string, after: args.new_string } }
+      : {}),
+  }),
   async run(args, ctx) {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);

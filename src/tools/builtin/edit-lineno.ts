@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { editThroughDescriptor } from "./edit-common.js";
 import { numberLines } from "./read-file.js";
@@ -34,6 +35,21 @@ export const editLinenoTool: Tool<Args> = {
   },
   kind: "edit",
   paths: (args) => [args.path],
+  present: (args) => ({
+    title: `${text(args.path)}:${text(args.start_line)}-${text(args.end_line)}`,
+    kind: "edit",
+    locations: located(args.path, args.start_line),
+    ...(typeof args.new_text === "string"
+      ? {
+          preview: {
+            type: "text",
+            text: args.new_text,
+            line: Number(args.start_line) || 1,
+            note: `replaces lines ${text(args.start_line)}-${text(args.end_line)} with:`,
+          },
+        }
+      : {}),
+  }),
   async run(args, ctx) {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);

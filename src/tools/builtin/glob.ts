@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { listFiles } from "./file-walk.js";
 
@@ -26,6 +27,11 @@ export const globTool: Tool<Args> = {
   },
   kind: "read",
   paths: (args) => [args.path ?? "."],
+  present: (args) => ({
+    title: `${text(args.pattern)}${args.path ? ` in ${text(args.path)}` : ""}`,
+    kind: "search",
+    locations: located(args.path),
+  }),
   async run(args, ctx) {
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     try {

@@ -6,6 +6,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, isInside, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { LISTING_TIMEOUT_MS, listFiles, planGlob, ripgrepFor } from "./file-walk.js";
 import { ripgrepSearch } from "./grep-ripgrep.js";
@@ -56,6 +57,11 @@ export const grepTool: Tool<Args> = {
   },
   kind: "read",
   paths: (args) => [args.path ?? "."],
+  present: (args) => ({
+    title: `${text(args.pattern)}${args.path ? ` in ${text(args.path)}` : ""}${args.glob ? ` (${text(args.glob)})` : ""}`,
+    kind: "search",
+    locations: located(args.path),
+  }),
   async run(args, ctx) {
     try {
       // Checked here for a clear error; the search compiles it again where it runs.

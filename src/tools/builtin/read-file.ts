@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "./safe-read.js";
 
@@ -75,6 +76,13 @@ export const readFileTool: Tool<Args> = {
   },
   kind: "read",
   paths: (args) => [args.path],
+  present: (args) => {
+    const range =
+      args.offset || args.limit
+        ? `:${text(args.offset ?? 1)}${args.limit ? `-${Number(args.offset ?? 1) + Number(args.limit) - 1}` : ""}`
+        : "";
+    return { title: `${text(args.path)}${range}`, kind: "read", locations: located(args.path, args.offset) };
+  },
   async run(args, ctx) {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);

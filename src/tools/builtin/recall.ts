@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { text } from "../present.js";
 import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
@@ -25,6 +26,11 @@ export const recallTool: Tool<Args> = {
   },
   kind: "read",
   paths: () => [],
+  present: (args) => ({
+    title: `turn ${text(args.turn)}${args.round ? ` round ${text(args.round)}` : ""}`,
+    kind: "read",
+    locations: [],
+  }),
   async run(args, ctx) {
     if (!ctx.recall) {
       return ok("Nothing has been compacted in this session, so everything is already in your context.");

@@ -31,6 +31,11 @@ export const todoWriteTool: Tool<Args> = {
   },
   kind: "read",
   paths: () => [],
+  present: (args) => ({
+    title: `${Array.isArray(args.todos) ? args.todos.length : 0} items`,
+    kind: "think",
+    locations: [],
+  }),
   async run(args, ctx) {
     const items = args.todos.map((t) => ({ content: t.content, status: t.status }));
     ctx.todos.set(items);

@@ -6,6 +6,7 @@ import { domainToASCII } from "node:url";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { text } from "../present.js";
 import type { Tool, ToolResult } from "../types.js";
 
 export const WEB_FETCH_DEFAULT_CHARS = 30_000;
@@ -174,5 +175,6 @@ export const webFetchTool: Tool<Args> = {
   },
   kind: "fetch",
   paths: () => [],
+  present: (args) => ({ title: text(args.url), kind: "fetch", locations: [] }),
   run: (args, ctx) => webFetch(args, ctx.signal),
 };

@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { editThroughDescriptor } from "./edit-common.js";
 
@@ -24,6 +25,12 @@ export const writeFileTool: Tool<Args> = {
   },
   kind: "edit",
   paths: (args) => [args.path],
+  present: (args) => ({
+    title: `${text(args.path)} (${lineCount(text(args.content))} lines)`,
+    kind: "edit",
+    locations: located(args.path),
+    ...(typeof args.content === "string" ? { preview: { type: "text", text: args.content, line: 1 } } : {}),
+  }),
   async run(args, ctx) {
     const abs = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, abs);
@@ -43,3 +50,7 @@ export const writeFileTool: Tool<Args> = {
     }
   },
 };
+
+function lineCount(content: string): number {
+  return content === "" ? 0 : content.replace(/\n$/, "").split("\n").length;
+}

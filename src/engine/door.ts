@@ -1,0 +1,67 @@
+// The door's vocabulary: every command a front end can send a `Session` and what it resolves to.
+// Events out are `events.ts`; the requests the engine makes of a person are `requests.ts`.
+import type { PermissionMode, ResolvedModel } from "../config/types.js";
+import type { ContentPart } from "../vocab/messages.js";
+import type { JobInfo } from "../jobs/job.js";
+import type { RecordLine } from "../record/types.js";
+import type { CallPresentation } from "./events.js";
+import type { OutputContract } from "./turn/output-contract.js";
+
+/**
+ * What `cancel` does to the follow-up queue: `hold` keeps it but moves nothing until
+ * `sendFollowUpsNow` (Ctrl+C, R-UI-5); `keep` lets it move on as usual (the next queued text
+ * starts when the interrupted turn has ended); `drop` empties it (ACP's session/cancel).
+ */
+export type QueueOnCancel = "hold" | "keep" | "drop";
+
+export type SessionCommand =
+  /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
+  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract; allow?: string[] }
+  | { type: "retry" }
+  | { type: "clear" }
+  | { type: "rewind"; turn: number }
+  /** `/yolo once` (R-TOOL-2): approve everything in the next turn; the turn loop clears it at its end. */
+  | { type: "yolo_once" }
+  /** Permission mode for the rest of the session (`/yolo`); deny rules still apply. */
+  | { type: "set_mode"; mode: PermissionMode }
+  /** Switch the model for the following turns; the `config` record makes a resume keep it. */
+  | { type: "set_model"; model: ResolvedModel }
+  /**
+   * `/compact` now, outside a turn (R-COMP-1): both stages whatever the size. Resolves to
+   * {@link CompactResult}; rejects with a ProviderError when the summary request fails (class
+   * `cancelled` after `cancel()`). Its summary gets a ledger row of its own (kind `compaction`, R-REC-8).
+   */
+  | { type: "compact" }
+  /** `/undo [N]`: files back to before the last N turns, those turns withdrawn (R-CKPT-2). */
+  | { type: "undo"; turns: number; force?: boolean }
+  /**
+   * `/rewind N files`: files back to how they were after turn N and the turns after it withdrawn,
+   * also when a `rewind` already withdrew them from the context (R-CKPT-3).
+   */
+  | { type: "rewind_files"; turn: number; force?: boolean }
+  /** `/redo`: take back the newest undo, files and turns. */
+  | { type: "redo"; force?: boolean };
+
+/** Estimated tokens (chars/4) of the model context before and after `/compact`; equal when nothing was compacted. */
+export interface CompactResult {
+  before: number;
+  after: number;
+}
+
+/** One line of the session's transcript (a record line); front ends read, never write. */
+export type TranscriptLine = RecordLine;
+
+/** A background job as a front end sees it. */
+export type JobSummary = JobInfo & { lastLines: string[] };
+
+/** What a front end may know about the session without reaching into it. */
+export interface SessionStatus {
+  id: string;
+  model: ResolvedModel;
+  mode: PermissionMode;
+  /** The newest turn number (0 before the first turn). */
+  lastTurn: number;
+}
+
+/** A recorded call's presentation, as its tool gives it (`Session.callPresenter`). */
+export type CallPresenter = (call: { name: string; arguments: string }) => CallPresentation;
