@@ -96,6 +96,7 @@ export class TuiController implements UiControl {
       contextWindow: model.info.contextWindow,
       thinking: model.thinking,
       priced: model.info.pricing !== undefined,
+      maxAttempts: opened.config.retry.maxRetries + 1,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.

@@ -6,7 +6,7 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { completeBlocksEnd } from "./markdown.js";
-import { progressDetail, UNKNOWN_COST } from "./status-text.js";
+import { errorLine, progressDetail, UNKNOWN_COST } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { ItemKind, Phase, UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
@@ -68,7 +68,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         turn: { start: now, tokens: 0, roundChars: 0 },
       };
     case "round_start":
-      return { ...state, phase: { kind: "thinking", since: now } };
+      return {
+        ...state,
+        phase: { kind: "thinking", since: now },
+        turn: state.turn && { ...state.turn, roundStart: now, attempt: 1 },
+      };
     case "reasoning_delta": {
       const counted = state.turn
         ? { ...state, turn: { ...state.turn, roundChars: state.turn.roundChars + event.text.length } }
@@ -110,11 +114,22 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return rest.trim() ? print(next, "assistant", rest.replace(/^\n+/, "")) : next;
     }
     case "retry_scheduled":
-      // R-UI-20: each retry leaves its line in the transcript; the countdown lives in the progress row.
-      return {
-        ...print(state, "info", `retrying model request: ${event.message}`),
-        phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms, message: event.message },
-      };
+      // The countdown lives in the progress row; each retry also leaves one line (R-UI-20).
+      return print(
+        {
+          ...state,
+          phase: {
+            kind: "retry",
+            attempt: event.attempt,
+            of: state.status.maxAttempts,
+            until: now + event.delay_ms,
+            message: event.message,
+          },
+          turn: state.turn && { ...state.turn, attempt: event.attempt },
+        },
+        "retry",
+        `retrying model request: ${event.message}`,
+      );
     case "tool_call": {
       const running = [...state.running, { id: event.id, name: event.name, arguments: event.arguments }];
       const phase: Phase = state.approval
@@ -178,7 +193,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return print(
         state,
         "error",
-        `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
+        errorLine(
+          event,
+          state.turn?.attempt ?? 1,
+          Math.round((now - (state.turn?.roundStart ?? state.turn?.start ?? now)) / 1000),
+        ),
       );
     case "limit_reached":
       return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);

@@ -80,6 +80,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           sessionId: action.sessionId,
           contextWindow: action.contextWindow,
           ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
+          ...(action.maxAttempts !== undefined ? { maxAttempts: action.maxAttempts } : {}),
           cost: action.priced === false ? null : state.status.cost,
         },
       };

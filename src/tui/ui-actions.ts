@@ -47,5 +47,6 @@ export type UiAction =
       contextWindow: number;
       thinking?: string;
       priced?: boolean;
+      maxAttempts?: number;
     }
   | SideAction;
