@@ -3,7 +3,7 @@ import { approveProjectServers, projectServerLines, projectServers } from "../en
 import { exportArchive } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
-import { costText, historyText, jobsText, statsText, statusText } from "./reports.js";
+import { costReport, historyText, jobsText, statsText, statusText } from "./reports.js";
 
 export const reportCommands = {
   status: {
@@ -16,7 +16,7 @@ export const reportCommands = {
     name: "/cost",
     description: "cost of this session so far",
     timing: "now",
-    run: (host) => host.print(`cost so far: ${costText(host)}`),
+    run: (host) => host.print(costReport(host)),
   },
   todos: {
     name: "/todos",

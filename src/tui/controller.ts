@@ -190,7 +190,9 @@ export class TuiController implements UiControl {
       return;
     }
     this.lastEmptyCtrlC = now;
-    this.print("info", "press Ctrl+C again to exit");
+    // Transient: it holds for the 2 s a second press exits, then goes (R-UI-22).
+    this.store.dispatch({ type: "hint", text: "press Ctrl+C again to exit" });
+    setTimeout(() => this.store.dispatch({ type: "hint", text: null }), 2000).unref();
   }
 
   /** Ctrl+O: the newest finished tool call's whole output, into the transcript. */

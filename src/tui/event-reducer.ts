@@ -111,7 +111,9 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         liveReasoning: "",
         flushed: 0,
       };
-      return rest.trim() ? print(next, "assistant", rest.replace(/^\n+/, "")) : next;
+      if (rest.trim()) return print(next, "assistant", rest.replace(/^\n+/, ""));
+      // An answer of nothing (or only whitespace) says so rather than showing nothing (R-UI-22).
+      return !text.trim() && event.tool_calls.length === 0 ? print(next, "info", "(empty answer)") : next;
     }
     case "retry_scheduled":
       // The countdown lives in the progress row; each retry also leaves one line (R-UI-20).
@@ -169,15 +171,21 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
           tokens: state.status.tokens + event.prompt + event.completion,
         },
       };
-    case "compaction":
+    case "compaction": {
       // A /compact summary is billed like a turn (the ledger has a row for it).
-      return print(
+      const billed =
         event.cost === undefined
           ? state
-          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } },
-        "info",
-        `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
-      );
+          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } };
+      // Outside a turn it is `/compact`, whose command says `compacted` once for all its stages.
+      return state.turn === null
+        ? billed
+        : print(
+            billed,
+            "info",
+            `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
+          );
+    }
     case "notice":
       return print(state, "info", `notice: ${event.text}`);
     case "job_start":

@@ -31,6 +31,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, queue: [], held: false };
     case "hold":
       return { ...state, held: action.held };
+    case "hint": {
+      const { hint: _gone, ...rest } = state;
+      return action.text === null ? rest : { ...state, hint: action.text };
+    }
     case "busy": {
       // Text still live when the work ends (no turn_end came) stays on screen.
       const next = action.busy ? state : commitLive(state);

@@ -1,7 +1,7 @@
 // Tool activity as a person reads it (R-UI-11): one line per call (`bash  npm test`,
 // `edit_file  src/a.ts`), then the tail of its output, edits as coloured diffs, errors in red.
 // The raw JSON arguments are never shown.
-import { sanitize, style, truncate, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -42,7 +42,7 @@ export function keyArgument(name: string, args: Record<string, unknown> | null):
       return `${str(args.path)}${range}`;
     }
     case "write_file":
-      return `${str(args.path)} (${lineCount(str(args.content))} lines)`;
+      return `${str(args.path)} (${count(lineCount(str(args.content)), "line")})`;
     case "edit_file":
       return `${str(args.path)}${args.replace_all ? " (all occurrences)" : ""}`;
     case "edit_lineno":
@@ -74,7 +74,7 @@ function lineCount(text: string): number {
 export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
   const key = sanitize(keyArgument(run.name, parseArgs(run.arguments)));
   const [first, ...more] = key.split("\n");
-  const extra = more.length > 0 ? ` (+${more.length} lines)` : "";
+  const extra = more.length > 0 ? ` (+${count(more.length, "line")})` : "";
   const colour = run.outcome === undefined ? style.yellow : run.outcome === "ok" ? style.green : style.red;
   return truncate(`${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`, cols);
 }
@@ -117,7 +117,7 @@ export function resultRows(run: ToolRun, cols: number): string[] {
 export function tail(text: string, cols: number, rows = TAIL_ROWS): string[] {
   const all = wrapLines(text, cols);
   if (all.length <= rows) return all;
-  return [`… ${all.length - rows} earlier lines · Ctrl+O shows all`, ...all.slice(-rows)];
+  return [`… ${count(all.length - rows, "earlier line")} · Ctrl+O shows all`, ...all.slice(-rows)];
 }
 
 /** New text shown as added lines (a write's preview, a line edit's replacement). */
@@ -133,7 +133,7 @@ export function previewRows(
   const shown = lines
     .slice(0, maxRows)
     .map((l, i) => paint(truncate(`${String(firstLine + i).padStart(width)} + ${l}`, cols)));
-  if (lines.length > maxRows) shown.push(style.gray(`… ${lines.length - maxRows} more lines`));
+  if (lines.length > maxRows) shown.push(style.gray(`… ${count(lines.length - maxRows, "more line")}`));
   return shown;
 }
 

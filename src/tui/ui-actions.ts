@@ -29,6 +29,8 @@ export type UiAction =
   | { type: "menu"; menu: Menu | null }
   | { type: "drop_queue" }
   | { type: "hold"; held: boolean }
+  /** A transient hint under the composer; `null` takes it away (R-UI-22). */
+  | { type: "hint"; text: string | null }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
   | { type: "approval"; calls: ApprovalCall[] | null; now?: number }
   /** Answers the prompt's current call (`all`: every call not answered yet). */

@@ -126,6 +126,8 @@ export interface UiState {
   planReview: boolean;
   side: SideState;
   status: StatusInfo;
+  /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
+  hint?: string;
 }
 
 export function initialState(

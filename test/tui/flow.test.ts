@@ -70,15 +70,35 @@ describe("tern interactive UI while busy", () => {
     await vt.press("ctrlC");
     await vt.waitFor(/— turn 1 · cancelled/);
     // Kept, not sent: only the first request reached the provider.
-    await vt.waitFor("queue held after Ctrl+C");
+    await vt.waitFor("queue held after the interrupt");
     expect(t.provider.requests).toHaveLength(1);
     await vt.type("draft");
     await vt.press("ctrlC");
     await vt.waitForGone("› draft");
     await vt.press("ctrlC");
     await vt.waitFor("press Ctrl+C again to exit");
+    // The hint is transient: it goes when its 2 s pass and never reaches the scrollback.
+    await vt.waitForGone("press Ctrl+C again to exit", 5_000);
+    expect(vt.text()).not.toContain("press Ctrl+C again to exit");
+    await vt.press("ctrlC");
+    await vt.waitFor("press Ctrl+C again to exit");
     await vt.press("ctrlC");
     expect(await vt.exited).toBe(0);
+  });
+
+  it("Esc with a queued follow-up holds the queue without blaming Ctrl+C", async () => {
+    t.provider.enqueue(openaiStream().text("a").text("b").finish("stop").delay(1500).build());
+    const vt = await t.start();
+    await vt.type("slow one");
+    await vt.press("enter");
+    await vt.waitFor("Thinking");
+    await vt.type("kept for later");
+    await vt.press("enter");
+    await vt.waitFor("queued: kept for later");
+    await vt.press("escape");
+    await vt.waitFor(/— turn 1 · cancelled/);
+    await vt.waitFor("queue held after the interrupt: empty Enter sends it");
+    expect(vt.text()).not.toContain("after Ctrl+C");
   });
 
   it("shows a 429's retry-after as a countdown from its own second, and leaves a retrying line (R-UI-20)", async () => {

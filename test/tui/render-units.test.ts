@@ -36,6 +36,16 @@ describe("markdown", () => {
     expect(rows.join("\n")).not.toMatch(/\*\*|^#|`/m);
   });
 
+  it("wraps a table cell without a stray leading space and honours centre alignment", () => {
+    const rows = plain(renderMarkdown("| name | note |\n|:-:|---|\n| x | alpha beta gamma delta |\n", 24));
+    // The note column is narrowed: its continuation rows start at the cell's edge.
+    const notes = rows.filter((r) => r.startsWith("│ ") && !r.includes("name")).map((r) => r.split("│")[2]);
+    expect(notes.length).toBeGreaterThan(1);
+    for (const note of notes) expect(note).toMatch(/^ \S/);
+    const centred = plain(renderMarkdown("| heading |\n|:-:|\n| x |\n", 40));
+    expect(centred).toContain("│    x    │");
+  });
+
   it("colours code by its language once the highlighter is loaded", async () => {
     await loadHighlighter();
     const rows = renderMarkdown("```ts\nconst x = 1;\n```\n", 60);

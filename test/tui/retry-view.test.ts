@@ -11,7 +11,9 @@ const boom = () => openaiError(500, { error: { message: "upstream exploded", typ
 describe("tern interactive UI when the provider keeps failing", () => {
   it("counts attempts out of the policy's total and says /retry works at the end", async () => {
     t.provider.enqueue(boom(), boom(), boom(), openaiText("worked on retry"));
-    const vt = await t.start([], { retry: { maxRetries: 2, baseDelaySeconds: 1, maxDelaySeconds: 1, jitter: 0 } });
+    const vt = await t.start([], {
+      retry: { maxRetries: 2, baseDelaySeconds: 1, maxDelaySeconds: 1, jitter: 0 },
+    });
     await vt.type("go");
     await vt.press("enter");
     await vt.waitFor(/retrying in \ds \(Attempt 2 of 3\)/);
