@@ -1,7 +1,8 @@
 // Tool activity as a person reads it (R-UI-11): one line per call (`bash  npm test`,
 // `edit_file  src/a.ts`), then the tail of its output, edits as coloured diffs, errors in red.
 // The raw JSON arguments are never shown.
-import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate } from "./ansi.js";
+import { outputTail } from "./output-view.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -115,9 +116,7 @@ export function resultRows(run: ToolRun, cols: number): string[] {
 
 /** The last TAIL_ROWS wrapped rows, with a count of what was left out. */
 export function tail(text: string, cols: number, rows = TAIL_ROWS): string[] {
-  const all = wrapLines(text, cols);
-  if (all.length <= rows) return all;
-  return [`… ${count(all.length - rows, "earlier line")} · Ctrl+O shows all`, ...all.slice(-rows)];
+  return outputTail(text, cols, rows);
 }
 
 /** New text shown as added lines (a write's preview, a line edit's replacement). */
