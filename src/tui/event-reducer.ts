@@ -133,7 +133,10 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         `retrying model request: ${event.message}`,
       );
     case "tool_call": {
-      const running = [...state.running, { id: event.id, name: event.name, arguments: event.arguments }];
+      const running = [
+        ...state.running,
+        { id: event.id, name: event.name, arguments: event.arguments, started: now },
+      ];
       const phase: Phase = state.approval
         ? (state.phase as Phase)
         : { kind: "tool", name: running[0].name, since: now };
@@ -141,6 +144,14 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     }
     case "hosted_tool":
       return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
+    case "approval":
+      // An approved call starts to run now: its time waiting for the person is not its duration.
+      return {
+        ...state,
+        running: state.running.map((r) =>
+          r.id === event.id && event.decision === "approved" ? { ...r, started: now } : r,
+        ),
+      };
     case "tool_progress": {
       const since = state.phase?.kind === "tool" ? state.phase.since : now;
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
@@ -152,7 +163,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         arguments: "{}",
       };
       const running = state.running.filter((r) => r.id !== event.id);
-      const run: ToolRun = { ...call, outcome: event.outcome, content: event.content };
+      const run: ToolRun = {
+        ...call,
+        outcome: event.outcome,
+        content: event.content,
+        // A denied call never ran: it has no duration.
+        ...(call.started !== undefined && event.outcome !== "denied" ? { ms: now - call.started } : {}),
+      };
       const next = { ...state, running };
       return print(
         { ...next, phase: state.approval ? state.phase : settledPhase(next, now) },

@@ -3,6 +3,7 @@
 // The raw JSON arguments are never shown.
 import { count, sanitize, style, truncate } from "./ansi.js";
 import { outputTail } from "./output-view.js";
+import { elapsed } from "./status-text.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -12,6 +13,9 @@ export interface ToolRun {
   arguments: string;
   outcome?: string;
   content?: string;
+  /** When it began to run (its call, or its approval if one was asked), and how long it took. */
+  started?: number;
+  ms?: number;
 }
 
 /** Output rows shown under a finished call before the rest is summarised. */
@@ -71,13 +75,24 @@ function lineCount(text: string): number {
   return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
 }
 
+/** `0.4s`, `12.3s`, `2m 05s`. */
+export function duration(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : elapsed(ms);
+}
+
 /** `bash  npm test` in one row: the key argument's first line, cut to the width. */
 export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
   const key = sanitize(keyArgument(run.name, parseArgs(run.arguments)));
   const [first, ...more] = key.split("\n");
   const extra = more.length > 0 ? ` (+${count(more.length, "line")})` : "";
   const colour = run.outcome === undefined ? style.yellow : run.outcome === "ok" ? style.green : style.red;
-  return truncate(`${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`, cols);
+  // A finished call says how long it took (R-UI-18), kept even when the argument is cut.
+  const took = run.ms === undefined ? "" : ` · ${duration(run.ms)}`;
+  const line = truncate(
+    `${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`,
+    cols - took.length,
+  );
+  return `${line}${style.gray(took)}`;
 }
 
 /** The rows under a finished call: output tail, diff, or the error in red. */

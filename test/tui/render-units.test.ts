@@ -72,6 +72,9 @@ describe("tool lines", () => {
   const bash = { id: "c1", name: "bash", arguments: JSON.stringify({ command: "npm test" }) };
   it("shows a call as its name and key argument, never the JSON", () => {
     expect(stripAnsi(callLine(bash, 80))).toBe("● bash  npm test");
+    // Finished, it says how long it ran, kept even when the argument is cut.
+    expect(stripAnsi(callLine({ ...bash, outcome: "ok", ms: 1234 }, 80))).toBe("● bash  npm test · 1.2s");
+    expect(stripAnsi(callLine({ ...bash, outcome: "ok", ms: 125_000 }, 20))).toBe("● bash  np… · 2m 05s");
     const edit = {
       id: "c2",
       name: "edit_file",

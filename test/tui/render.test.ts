@@ -74,6 +74,8 @@ describe("a 20,000-line output", () => {
     await vt.waitFor(/— turn 1 · completed/);
     // The tail's label counts the lines really above it: 20,000 less the 2 shown (each wraps to 2 rows).
     expect(vt.text()).toContain("… 19998 earlier lines · Ctrl+O shows all");
+    // The finished call says how long it ran (R-UI-18).
+    expect(vt.text()).toMatch(/● bash {2}seq -f .*· \d+\.\ds$/m);
     expect(vt.text()).not.toContain("read_file offset/limit");
     await vt.write("\x0f");
     await vt.waitFor(/lines not kept \(\d+ characters\) …/);
