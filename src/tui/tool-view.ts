@@ -3,7 +3,6 @@
 // The raw JSON arguments are never shown.
 import { count, sanitize, style, truncate } from "./ansi.js";
 import { outputTail } from "./output-view.js";
-import { elapsed } from "./status-text.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -77,7 +76,9 @@ function lineCount(text: string): number {
 
 /** `0.4s`, `12.3s`, `2m 05s`. */
 export function duration(ms: number): string {
-  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : elapsed(ms);
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
 }
 
 /** `bash  npm test` in one row: the key argument's first line, cut to the width. */
