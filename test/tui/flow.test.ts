@@ -6,6 +6,19 @@ import { countLines, userTexts, useTui } from "./support.js";
 
 const t = useTui();
 
+/** A turn that streams slowly, with a follow-up queued behind it. */
+async function slowTurnWithQueue() {
+  t.provider.enqueue(openaiStream().text("a").text("b").text("c").finish("stop").delay(1500).build());
+  const vt = await t.start();
+  await vt.type("slow one");
+  await vt.press("enter");
+  await vt.waitFor("Thinking");
+  await vt.type("kept for later");
+  await vt.press("enter");
+  await vt.waitFor("queued: kept for later");
+  return vt;
+}
+
 describe("tern interactive UI while busy", () => {
   it("queues a follow-up typed during a tool batch and sends it after the batch", async () => {
     t.provider.enqueue(
@@ -59,14 +72,7 @@ describe("tern interactive UI while busy", () => {
   });
 
   it("Ctrl+C interrupts a turn, keeps queued text, and two Ctrl+C at an empty prompt exit", async () => {
-    t.provider.enqueue(openaiStream().text("a").text("b").text("c").finish("stop").delay(1500).build());
-    const vt = await t.start();
-    await vt.type("slow one");
-    await vt.press("enter");
-    await vt.waitFor("Thinking");
-    await vt.type("kept for later");
-    await vt.press("enter");
-    await vt.waitFor("queued: kept for later");
+    const vt = await slowTurnWithQueue();
     await vt.press("ctrlC");
     await vt.waitFor(/— turn 1 · cancelled/);
     // Kept, not sent: only the first request reached the provider.
@@ -87,14 +93,7 @@ describe("tern interactive UI while busy", () => {
   });
 
   it("Esc with a queued follow-up holds the queue without blaming Ctrl+C", async () => {
-    t.provider.enqueue(openaiStream().text("a").text("b").finish("stop").delay(1500).build());
-    const vt = await t.start();
-    await vt.type("slow one");
-    await vt.press("enter");
-    await vt.waitFor("Thinking");
-    await vt.type("kept for later");
-    await vt.press("enter");
-    await vt.waitFor("queued: kept for later");
+    const vt = await slowTurnWithQueue();
     await vt.press("escape");
     await vt.waitFor(/— turn 1 · cancelled/);
     await vt.waitFor("queue held after the interrupt: empty Enter sends it");
