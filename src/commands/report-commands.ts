@@ -4,7 +4,7 @@ import { exportArchive } from "../engine/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
-import { costText, jobsText, statsText, statusText } from "./reports.js";
+import { costReport, jobsText, statsText, statusText } from "./reports.js";
 
 export const reportCommands = {
   status: {
@@ -17,7 +17,7 @@ export const reportCommands = {
     name: "/cost",
     description: "cost of this session so far",
     timing: "now",
-    run: (host) => host.print(`cost so far: ${costText(host)}`),
+    run: (host) => host.print(costReport(host)),
   },
   todos: {
     name: "/todos",

@@ -15,6 +15,26 @@ export function costText(host: CommandHost): string {
   return side === 0 ? money(cost) : `${money(cost)} (+ ${money(side)} side questions)`;
 }
 
+/** Tokens the session's turns and out-of-turn summaries used, from the record (R-UI-22). */
+export function tokensText(transcript: readonly TranscriptLine[]): string {
+  let input = 0;
+  let output = 0;
+  for (const line of transcript) {
+    const usage =
+      line.type === "turn_end" ? line.usage : line.type === "compaction" && line.bill ? line.usage : null;
+    if (!usage) continue;
+    input += usage.prompt;
+    output += usage.completion;
+  }
+  return `tokens ${input} in · ${output} out`;
+}
+
+/** `/cost`: the money, or that it is unknown, and the tokens either way. */
+export function costReport(host: CommandHost): string {
+  const money = host.cost() === null ? "cost unknown (no price known for the model)" : costText(host);
+  return `cost so far: ${money} · ${tokensText(host.session.transcript())}`;
+}
+
 export function statusText(host: CommandHost): string {
   const s = host.session.status();
   return [

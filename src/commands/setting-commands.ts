@@ -4,6 +4,7 @@ import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
 import { thinkingCommand } from "../engine/thinking-command.js";
 import type { CommandHost, SlashCommand } from "./host.js";
+import { modelListText } from "./model-list.js";
 
 export const settingCommands = {
   yolo: {
@@ -23,8 +24,8 @@ export const settingCommands = {
   },
   model: {
     name: "/model",
-    args: "<id>",
-    description: "switch model, e.g. /model anthropic/claude-sonnet-4-5",
+    args: "[id]",
+    description: "list the models (none given) or switch model, e.g. /model anthropic/claude-sonnet-4-5",
     timing: "idle",
     run: (host, args) => switchModel(host, args[0]),
   },
@@ -43,7 +44,7 @@ export const settingCommands = {
 } satisfies Record<string, SlashCommand>;
 
 async function switchModel(host: CommandHost, id: string | undefined): Promise<void> {
-  if (!id) return host.print(`model: ${host.session.status().model.id} (usage: /model <provider/model>)`);
+  if (!id) return host.print(modelListText(host.config, host.session.status().model.id));
   try {
     const { model, notices } = resolveModel({ ...host.config, model: id }, process.env, {
       baseUrl: host.baseUrl,

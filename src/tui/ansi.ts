@@ -53,7 +53,8 @@ export function sanitize(text: string): string {
 }
 
 /** Hard-wraps each line of `text` (ANSI kept) to `cols`; an empty line stays one row. */
-export function wrapLines(text: string, cols: number): string[] {
+/** `trim`: continuation rows lose the space they broke at (table cells; text keeps its indent). */
+export function wrapLines(text: string, cols: number, trim = false): string[] {
   const out: string[] = [];
   const max = Math.max(1, cols);
   for (const line of text.split("\n")) {
@@ -61,9 +62,14 @@ export function wrapLines(text: string, cols: number): string[] {
       out.push(line);
       continue;
     }
-    out.push(...wrapAnsi(line, max, { hard: true, trim: false, wordWrap: true }).split("\n"));
+    out.push(...wrapAnsi(line, max, { hard: true, trim, wordWrap: true }).split("\n"));
   }
   return out;
+}
+
+/** `1 line`, `3 lines`. */
+export function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Cuts one line to `cols` columns, marking the cut with `…`. */

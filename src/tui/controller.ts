@@ -96,6 +96,7 @@ export class TuiController implements UiControl {
       contextWindow: model.info.contextWindow,
       thinking: model.thinking,
       priced: model.info.pricing !== undefined,
+      maxAttempts: opened.config.retry.maxRetries + 1,
     });
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
@@ -186,7 +187,9 @@ export class TuiController implements UiControl {
       return;
     }
     this.lastEmptyCtrlC = now;
-    this.print("info", "press Ctrl+C again to exit");
+    // Transient: it holds for the 2 s a second press exits, then goes (R-UI-22).
+    this.store.dispatch({ type: "hint", text: "press Ctrl+C again to exit" });
+    setTimeout(() => this.store.dispatch({ type: "hint", text: null }), 2000).unref();
   }
 
   /** Ctrl+O: the newest finished tool call's whole output, into the transcript. */

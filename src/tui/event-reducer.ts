@@ -6,7 +6,7 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { completeBlocksEnd } from "./markdown.js";
-import { progressDetail, UNKNOWN_COST } from "./status-text.js";
+import { errorLine, progressDetail, UNKNOWN_COST } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { ItemKind, Phase, UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
@@ -68,7 +68,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         turn: { start: now, tokens: 0, roundChars: 0 },
       };
     case "round_start":
-      return { ...state, phase: { kind: "thinking", since: now } };
+      return {
+        ...state,
+        phase: { kind: "thinking", since: now },
+        turn: state.turn && { ...state.turn, roundStart: now, attempt: 1 },
+      };
     case "reasoning_delta": {
       const counted = state.turn
         ? { ...state, turn: { ...state.turn, roundChars: state.turn.roundChars + event.text.length } }
@@ -107,18 +111,37 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         liveReasoning: "",
         flushed: 0,
       };
-      return rest.trim() ? print(next, "assistant", rest.replace(/^\n+/, "")) : next;
+      if (rest.trim()) return print(next, "assistant", rest.replace(/^\n+/, ""));
+      // An answer of nothing (or only whitespace) says so rather than showing nothing (R-UI-22).
+      return !text.trim() && event.tool_calls.length === 0 ? print(next, "info", "(empty answer)") : next;
     }
     case "retry_scheduled":
-      // R-UI-20: each retry leaves its line in the transcript; the countdown lives in the progress row.
-      return {
-        ...print(state, "info", `retrying model request: ${event.message}`),
-        phase: { kind: "retry", attempt: event.attempt, until: now + event.delay_ms, message: event.message },
-      };
+      // The countdown lives in the progress row; each retry also leaves one line (R-UI-20).
+      return print(
+        {
+          ...state,
+          phase: {
+            kind: "retry",
+            attempt: event.attempt,
+            of: state.status.maxAttempts,
+            until: now + event.delay_ms,
+            message: event.message,
+          },
+          turn: state.turn && { ...state.turn, attempt: event.attempt },
+        },
+        "retry",
+        `retrying model request: ${event.message}`,
+      );
     case "tool_call": {
       const running = [
         ...state.running,
-        { id: event.id, name: event.name, arguments: event.arguments, presentation: event.presentation },
+        {
+          id: event.id,
+          name: event.name,
+          arguments: event.arguments,
+          presentation: event.presentation,
+          started: now,
+        },
       ];
       const phase: Phase = state.approval
         ? (state.phase as Phase)
@@ -127,6 +150,14 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     }
     case "hosted_tool":
       return event.status === "done" ? print(state, "tool", hostedToolLine(event)) : state;
+    case "approval":
+      // An approved call starts to run now: its time waiting for the person is not its duration.
+      return {
+        ...state,
+        running: state.running.map((r) =>
+          r.id === event.id && event.decision === "approved" ? { ...r, started: now } : r,
+        ),
+      };
     case "tool_progress": {
       const since = state.phase?.kind === "tool" ? state.phase.since : now;
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
@@ -139,7 +170,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         presentation: { title: "", kind: "other", locations: [] },
       };
       const running = state.running.filter((r) => r.id !== event.id);
-      const run: ToolRun = { ...call, outcome: event.outcome, content: event.content };
+      const run: ToolRun = {
+        ...call,
+        outcome: event.outcome,
+        content: event.content,
+        // A denied call never ran: it has no duration.
+        ...(call.started !== undefined && event.outcome !== "denied" ? { ms: now - call.started } : {}),
+      };
       const next = { ...state, running };
       return print(
         { ...next, phase: state.approval ? state.phase : settledPhase(next, now) },
@@ -158,15 +195,21 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
           tokens: state.status.tokens + event.prompt + event.completion,
         },
       };
-    case "compaction":
+    case "compaction": {
       // A /compact summary is billed like a turn (the ledger has a row for it).
-      return print(
+      const billed =
         event.cost === undefined
           ? state
-          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } },
-        "info",
-        `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
-      );
+          : { ...state, status: { ...state.status, cost: addCost(state.status.cost, event.cost) } };
+      // Outside a turn it is `/compact`, whose command says `compacted` once for all its stages.
+      return state.turn === null
+        ? billed
+        : print(
+            billed,
+            "info",
+            `compacted (${event.stage}): ${event.before_tokens} → ${event.after_tokens} tokens`,
+          );
+    }
     case "notice":
       return print(state, "info", `notice: ${event.text}`);
     case "job_start":
@@ -182,7 +225,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return print(
         state,
         "error",
-        `error: ${event.class}${event.status !== undefined ? ` (HTTP ${event.status})` : ""}: ${event.message}`,
+        errorLine(
+          event,
+          state.turn?.attempt ?? 1,
+          Math.round((now - (state.turn?.roundStart ?? state.turn?.start ?? now)) / 1000),
+        ),
       );
     case "follow_up": {
       // The engine owns the queue (R-TURN-7); the panel draws what it published.

@@ -2,7 +2,7 @@
 // shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
 // frame reaches the terminal's height, so every part gets a share of rows - 1 and the
 // streaming answer shows only its tail.
-import { sanitize, style, truncate, width, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
@@ -72,7 +72,7 @@ export function composerRows(
   const room = Math.max(1, max - 1);
   const start = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
   const hidden = rows.length - room;
-  return [...rows.slice(start, start + room), style.gray(`${pad}(${hidden} more lines)`)];
+  return [...rows.slice(start, start + room), style.gray(`${pad}(${count(hidden, "more line")})`)];
 }
 
 function queueRows(state: UiState, cols: number): string[] {
@@ -84,7 +84,7 @@ function queueRows(state: UiState, cols: number): string[] {
   shown.push(
     style.gray(
       truncate(
-        `${state.held ? "queue held after Ctrl+C: empty Enter sends it" : "empty Enter sends the queue now"} · ↑ edits the last one`,
+        `${state.held ? "queue held after the interrupt: empty Enter sends it" : "empty Enter sends the queue now"} · ↑ edits the last one`,
         cols,
       ),
     ),
@@ -163,6 +163,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const limit = take(limitRows(state, cols));
   const approval = state.approval ? take(approvalRows(state.approval, cols, room, now)) : [];
   const queue = take(queueRows(state, cols));
+  const hint = take(state.hint ? [style.gray(truncate(state.hint, cols))] : []);
   const panel = state.side.open
     ? sidePanel(state, cols, spinner, Math.max(3, Math.floor(room * 0.6)))
     : { rows: [], scroll: null };
@@ -183,7 +184,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     stream = rendered.slice(-room);
   }
   return {
-    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit],
+    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit, ...hint],
     composer,
     menu,
     status,

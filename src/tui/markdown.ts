@@ -94,15 +94,20 @@ function table(token: Tokens.Table, cols: number): string[] {
   const line = (l: string, m: string, r: string) =>
     style.gray(l + widths.map((w) => "─".repeat(w + 2)).join(m) + r);
   const row = (cells: string[], paint: (t: string) => string) => {
-    const wrapped = widths.map((w, i) => wrapLines(cells[i] ?? "", w));
+    const wrapped = widths.map((w, i) => wrapLines(cells[i] ?? "", w, true));
     const height = Math.max(...wrapped.map((c) => c.length));
     const out: string[] = [];
     for (let y = 0; y < height; y++) {
       const parts = wrapped.map((c, i) => {
         const text = c[y] ?? "";
-        const pad = " ".repeat(Math.max(0, widths[i] - width(text)));
+        const gap = Math.max(0, widths[i] - width(text));
         const align = token.align[i];
-        return align === "right" ? pad + paint(text) : paint(text) + pad;
+        if (align === "right") return " ".repeat(gap) + paint(text);
+        if (align === "center") {
+          const left = Math.floor(gap / 2);
+          return " ".repeat(left) + paint(text) + " ".repeat(gap - left);
+        }
+        return paint(text) + " ".repeat(gap);
       });
       out.push(`${style.gray("│")} ${parts.join(` ${style.gray("│")} `)} ${style.gray("│")}`);
     }

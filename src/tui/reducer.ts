@@ -21,6 +21,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
       };
     case "menu":
       return { ...state, menu: action.menu };
+    case "hint": {
+      const { hint: _gone, ...rest } = state;
+      return action.text === null ? rest : { ...state, hint: action.text };
+    }
     case "busy": {
       // Text still live when the work ends (no turn_end came) stays on screen.
       const next = action.busy ? state : commitLive(state);
@@ -70,6 +74,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
           sessionId: action.sessionId,
           contextWindow: action.contextWindow,
           ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
+          ...(action.maxAttempts !== undefined ? { maxAttempts: action.maxAttempts } : {}),
           cost: action.priced === false ? null : state.status.cost,
         },
       };

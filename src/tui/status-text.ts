@@ -35,7 +35,7 @@ export function phaseText(phase: Phase, now: number): string {
     case "compacting":
       return `Compacting${since}`;
     case "retry":
-      return `Retrying In ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt})${phase.message ? ` · ${phase.message}` : ""}`;
+      return `retrying in ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt}${phase.of ? ` of ${phase.of}` : ""})${phase.message ? ` · ${phase.message}` : ""}`;
   }
 }
 
@@ -45,4 +45,18 @@ const estimateTokens = (chars: number) => Math.ceil(chars / 4);
 /** Output tokens of the running turn: exact for finished rounds, estimated for the streaming one. */
 export function turnTokens(state: UiState): number {
   return state.turn ? state.turn.tokens + estimateTokens(state.turn.roundChars) : 0;
+}
+
+/**
+ * The one line a turn's error leaves (R-UI-20): after retries, how many attempts over how long;
+ * and that `/retry` runs the turn again (a blocked prompt would only be blocked again).
+ */
+export function errorLine(
+  error: { class: string; status?: number; message: string },
+  attempts: number,
+  seconds: number,
+): string {
+  const what = `${error.class}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}: ${error.message}`;
+  const after = attempts > 1 ? `failed after ${attempts} attempts over ${seconds} s: ` : "";
+  return `error: ${after}${what}${error.class === "hook" ? "" : " · /retry runs the turn again"}`;
 }

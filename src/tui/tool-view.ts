@@ -1,8 +1,9 @@
 // Tool activity as a person reads it (R-UI-11): one line per call (`bash  npm test`,
 // `edit_file  src/a.ts`), then the tail of its output, edits as coloured diffs, errors in red.
 // The raw JSON arguments are never shown.
-import { sanitize, style, truncate, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate } from "./ansi.js";
 import type { CallPresentation } from "../engine/events.js";
+import { outputTail } from "./output-view.js";
 import { diffRows } from "./diff-view.js";
 
 export interface ToolRun {
@@ -14,6 +15,9 @@ export interface ToolRun {
   presentation: CallPresentation;
   outcome?: string;
   content?: string;
+  /** When it began to run (its call, or its approval if one was asked), and how long it took. */
+  started?: number;
+  ms?: number;
 }
 
 /** Output rows shown under a finished call before the rest is summarised. */
@@ -24,13 +28,26 @@ function lineCount(text: string): number {
   return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
 }
 
+/** `0.4s`, `12.3s`, `2m 05s`. */
+export function duration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+}
+
 /** `bash  npm test` in one row: the key argument's first line, cut to the width. */
 export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
   const key = sanitize(run.presentation.title);
   const [first, ...more] = key.split("\n");
-  const extra = more.length > 0 ? ` (+${more.length} lines)` : "";
+  const extra = more.length > 0 ? ` (+${count(more.length, "line")})` : "";
   const colour = run.outcome === undefined ? style.yellow : run.outcome === "ok" ? style.green : style.red;
-  return truncate(`${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`, cols);
+  // A finished call says how long it took (R-UI-18), kept even when the argument is cut.
+  const took = run.ms === undefined ? "" : ` · ${duration(run.ms)}`;
+  const line = truncate(
+    `${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`,
+    cols - took.length,
+  );
+  return `${line}${style.gray(took)}`;
 }
 
 /** The rows under a finished call: output tail, diff, or the error in red. */
@@ -60,9 +77,7 @@ export function resultRows(run: ToolRun, cols: number): string[] {
 
 /** The last TAIL_ROWS wrapped rows, with a count of what was left out. */
 export function tail(text: string, cols: number, rows = TAIL_ROWS): string[] {
-  const all = wrapLines(text, cols);
-  if (all.length <= rows) return all;
-  return [`… ${all.length - rows} earlier lines · Ctrl+O shows all`, ...all.slice(-rows)];
+  return outputTail(text, cols, rows);
 }
 
 /** New text shown as added lines (a write's preview, a line edit's replacement). */
@@ -78,7 +93,7 @@ export function previewRows(
   const shown = lines
     .slice(0, maxRows)
     .map((l, i) => paint(truncate(`${String(firstLine + i).padStart(width)} + ${l}`, cols)));
-  if (lines.length > maxRows) shown.push(style.gray(`… ${lines.length - maxRows} more lines`));
+  if (lines.length > maxRows) shown.push(style.gray(`… ${count(lines.length - maxRows, "more line")}`));
   return shown;
 }
 

@@ -2,6 +2,7 @@
 // tool calls as their readable line and output, the rest as coloured lines.
 import { sanitize, style, wrapLines } from "./ansi.js";
 import { renderMarkdown } from "./markdown.js";
+import { outputRows } from "./output-view.js";
 import { toolRows } from "./tool-view.js";
 import type { Item } from "./ui-state.js";
 
@@ -15,9 +16,6 @@ const PAINT: Partial<Record<Item["kind"], (t: string) => string>> = {
   output: style.gray,
 };
 
-/** Ctrl+O output past this many rows is cut (the record and /export keep it whole). */
-const OUTPUT_ROWS = 2000;
-
 /** Items that open a new paragraph get a blank row above them. */
 const SPACED = new Set<Item["kind"]>(["user", "assistant", "tool", "interrupted", "output"]);
 
@@ -26,12 +24,10 @@ export function itemRows(item: Item, cols: number): string[] {
   if (item.kind === "assistant") rows = renderMarkdown(item.text, cols);
   else if (item.kind === "tool" && item.tool) rows = toolRows(item.tool, cols);
   else if (item.kind === "output") {
-    const all = wrapLines(sanitize(item.text.replace(/\n+$/, "")), Math.max(10, cols - 4));
-    const shown =
-      all.length > OUTPUT_ROWS
-        ? [...all.slice(0, OUTPUT_ROWS), `… ${all.length - OUTPUT_ROWS} more rows`]
-        : all;
-    rows = shown.map((r) => `    ${style.gray(r)}`);
+    // Whole (a tool result is capped before it is kept), into the scrollback to scroll through.
+    rows = outputRows(sanitize(item.text.replace(/\n+$/, "")), Math.max(10, cols - 4)).map(
+      (r) => `    ${style.gray(r)}`,
+    );
   } else {
     const paint = PAINT[item.kind] ?? ((t: string) => t);
     rows = wrapLines(sanitize(item.text), cols).map(paint);

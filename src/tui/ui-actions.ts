@@ -23,6 +23,8 @@ export type UiAction =
   /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
   | { type: "compose"; text: string; cursor?: number }
   | { type: "menu"; menu: Menu | null }
+  /** A transient hint under the composer; `null` takes it away (R-UI-22). */
+  | { type: "hint"; text: string | null }
   | { type: "busy"; busy: boolean; phase?: Phase | null }
   | { type: "approval"; calls: ApprovalCall[] | null; now?: number }
   /** Answers the prompt's current call (`all`: every call not answered yet). */
@@ -41,5 +43,6 @@ export type UiAction =
       contextWindow: number;
       thinking?: string;
       priced?: boolean;
+      maxAttempts?: number;
     }
   | SideAction;

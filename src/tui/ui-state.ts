@@ -32,7 +32,8 @@ export type Phase =
   | { kind: "tool"; name: string; since?: number; detail?: string }
   | { kind: "approval"; since?: number }
   | { kind: "compacting"; since?: number }
-  | { kind: "retry"; attempt: number; until: number; message?: string };
+  /** `of`: the attempts the retry policy allows in all (maxRetries + 1), when known. */
+  | { kind: "retry"; attempt: number; of?: number; until: number; message?: string };
 
 /** The running turn, for the progress row's elapsed time and live token count (R-UI-15). */
 export interface TurnProgress {
@@ -41,6 +42,9 @@ export interface TurnProgress {
   tokens: number;
   /** Characters streamed since the last usage, for an estimate. */
   roundChars: number;
+  /** When the running round began and the attempt it is on, for the failure line (R-UI-20). */
+  roundStart?: number;
+  attempt?: number;
 }
 
 export interface SideExchange {
@@ -87,6 +91,8 @@ export interface StatusInfo {
   sideCost: number | null;
   /** The permission mode (R-UI-24); "" = not known yet. */
   mode?: string;
+  /** Model attempts the retry policy allows per round (maxRetries + 1), for `Attempt K of N`. */
+  maxAttempts?: number;
   /** Background jobs running now (R-JOB-2), counted from job_start / job_end events. */
   jobs?: number;
 }
@@ -120,6 +126,8 @@ export interface UiState {
   planReview: boolean;
   side: SideState;
   status: StatusInfo;
+  /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
+  hint?: string;
 }
 
 export function initialState(

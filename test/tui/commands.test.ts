@@ -53,10 +53,15 @@ describe("tern interactive slash commands", () => {
     await vt.type("/compact");
     await vt.press("enter");
     await vt.waitForScreen("Compacting");
-    await vt.waitFor(/compacted \(summarize\): \d+ → \d+ tokens/);
     await vt.waitFor(/compacted: \d+ → \d+ tokens/);
     await vt.waitForGone("Compacting");
     expect(userTexts(t.provider.requests[2].body).at(-1)).toMatch(/^Summarize the conversation/);
+    // One /compact, one line, whatever stages it ran.
+    expect(vt.lines().filter((l) => /compacted/.test(l))).toHaveLength(1);
+    // The model has no price: /cost still says the tokens (R-UI-22).
+    await vt.type("/cost");
+    await vt.press("enter");
+    await vt.waitFor(/cost so far: cost unknown \(no price known for the model\) · tokens \d+ in · \d+ out/);
   });
 
   it("refuses /clear during a compaction, and /quit cancels it and exits", async () => {

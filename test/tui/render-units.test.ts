@@ -49,6 +49,16 @@ describe("markdown", () => {
     expect(rows.join("\n")).not.toMatch(/\*\*|^#|`/m);
   });
 
+  it("wraps a table cell without a stray leading space and honours centre alignment", () => {
+    const rows = plain(renderMarkdown("| name | note |\n|:-:|---|\n| x | alpha beta gamma delta |\n", 24));
+    // The note column is narrowed: its continuation rows start at the cell's edge.
+    const notes = rows.filter((r) => r.startsWith("│ ") && !r.includes("name")).map((r) => r.split("│")[2]);
+    expect(notes.length).toBeGreaterThan(1);
+    for (const note of notes) expect(note).toMatch(/^ \S/);
+    const centred = plain(renderMarkdown("| heading |\n|:-:|\n| x |\n", 40));
+    expect(centred).toContain("│    x    │");
+  });
+
   it("colours code by its language once the highlighter is loaded", async () => {
     await loadHighlighter();
     const rows = renderMarkdown("```ts\nconst x = 1;\n```\n", 60);
@@ -75,6 +85,9 @@ describe("tool lines", () => {
   const bash = toolCall("c1", "bash", JSON.stringify({ command: "npm test" }));
   it("shows a call as its name and key argument, never the JSON", () => {
     expect(stripAnsi(callLine(bash, 80))).toBe("● bash  npm test");
+    // Finished, it says how long it ran, kept even when the argument is cut.
+    expect(stripAnsi(callLine({ ...bash, outcome: "ok", ms: 1234 }, 80))).toBe("● bash  npm test · 1.2s");
+    expect(stripAnsi(callLine({ ...bash, outcome: "ok", ms: 125_000 }, 20))).toBe("● bash  np… · 2m 05s");
     const edit = toolCall(
       "c2",
       "edit_file",

@@ -60,6 +60,48 @@ describe("tool activity", () => {
   });
 });
 
+describe("a 20,000-line output", () => {
+  const WORDS =
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec";
+  it("counts its real lines, keeps the model's note from the person, and Ctrl+O reaches the end", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: `seq -f 'row %g ${WORDS}' 1 20000` } }]),
+      openaiText("listed"),
+    );
+    const vt = await t.start(["--yes"]);
+    await vt.type("count");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    // The tail's label counts the lines really above it: 20,000 less the 2 shown (each wraps to 2 rows).
+    expect(vt.text()).toContain("… 19998 earlier lines · Ctrl+O shows all");
+    // The finished call says how long it ran (R-UI-18).
+    expect(vt.text()).toMatch(/● bash {2}seq -f .*· \d+\.\ds$/m);
+    expect(vt.text()).not.toContain("read_file offset/limit");
+    await vt.write("\x0f");
+    await vt.waitFor(/lines not kept \(\d+ characters\) …/);
+    await vt.waitFor(/^\s+row 20000 alpha/m);
+    const text = vt.text();
+    expect(text).not.toMatch(/more rows/);
+    expect(text).not.toContain("read_file offset/limit");
+    // Shown from row 1, the cut counted in lines: head + cut + tail = 20,000.
+    expect(text).toMatch(/^\s+row 1 alpha/m);
+    const head = Math.max(
+      ...[...text.matchAll(/^\s+row (\d+) alpha/gm)].map((m) => Number(m[1])).filter((n) => n < 10_000),
+    );
+    const cut = Number(/… (\d+) lines not kept/.exec(text)![1]);
+    const tailFirst = Math.min(
+      ...[...text.matchAll(/^\s+row (\d+) alpha/gm)].map((m) => Number(m[1])).filter((n) => n > 10_000),
+    );
+    expect(head + cut + 1).toBe(tailFirst);
+    // Wrapped at word boundaries: every row of the view is made of whole words.
+    const allowed = new Set([...WORDS.split(" "), "row"]);
+    const rows = vt.lines().filter((l) => /^ {4}\S/.test(l) && !l.includes("not kept"));
+    expect(rows.length).toBeGreaterThan(100);
+    for (const row of rows)
+      for (const word of row.trim().split(/\s+/)) expect(allowed.has(word) || /^\d+$/.test(word)).toBe(true);
+  });
+});
+
 describe("interrupting", () => {
   it("Esc stops the turn, keeps the partial answer on screen marked, and keeps it out of the context", async () => {
     t.provider.enqueue(

@@ -48,9 +48,9 @@ describe("tui state", () => {
     expect(done.items.map((i) => i.text)).toEqual(["Hello"]);
   });
 
-  it("drops a failed attempt's text on stream_discarded; the retry counts down in the phase and leaves one line", () => {
+  it("drops a failed attempt's text on stream_discarded; the retry counts down as K of N", () => {
     const s = run(
-      start(),
+      { ...start(), status: { ...start().status, maxAttempts: 6 } },
       ev({ type: "text_delta", text: "partial" }),
       ev({ type: "stream_discarded", round: 1, attempt: 1 }),
       ev(
@@ -67,9 +67,9 @@ describe("tui state", () => {
     );
     expect(s.live).toBe("");
     expect(s.items.map((i) => i.text)).toEqual(["retrying model request: HTTP 429"]);
-    expect(phaseText(s.phase!, 10_000)).toBe("Retrying In 4s (Attempt 2) · HTTP 429");
-    expect(phaseText(s.phase!, 11_200)).toBe("Retrying In 3s (Attempt 2) · HTTP 429");
-    expect(phaseText(s.phase!, 20_000)).toBe("Retrying In 0s (Attempt 2) · HTTP 429");
+    expect(phaseText(s.phase!, 10_000)).toBe("retrying in 4s (Attempt 2 of 6) · HTTP 429");
+    expect(phaseText(s.phase!, 11_200)).toBe("retrying in 3s (Attempt 2 of 6) · HTTP 429");
+    expect(phaseText(s.phase!, 20_000)).toBe("retrying in 0s (Attempt 2 of 6) · HTTP 429");
   });
 
   it("labels a finished turn with rounds that asked for tools, and sums cost and tokens", () => {

@@ -141,13 +141,15 @@ export function grantAlways(state: PolicyState, call: ApprovalCall): string {
 export function describeAlways(state: PolicyState, call: ApprovalCall): string {
   if (call.kind === "fetch") {
     const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
-    return host ? `${call.name} of ${host} for this session` : "nothing more: it approves this call once";
+    return host
+      ? `${call.name} of ${host} for this session`
+      : "this call only (the URL names no host to grant)";
   }
   if (call.kind === "shell") {
     const prefixes = bashGrantPrefixes(commandOf(call.args) ?? "");
     return prefixes
       ? `${call.name} commands starting with ${prefixes.map((p) => `\`${grantText(p)}\``).join(", ")} for this session`
-      : "nothing more: this command cannot carry a grant, so always approves it once";
+      : "this call only (this command cannot carry a grant)";
   }
   const paths = realPaths(state, call);
   if (paths.length === 0) return `every ${call.name} call for this session`;
