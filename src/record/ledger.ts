@@ -3,6 +3,7 @@
 import { chmodSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BilledUsage, type BillRow, type ModelPart, partOf } from "./bill.js";
 import { readAllRows } from "./ledger-rows.js";
@@ -116,7 +117,8 @@ const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model,
  */
 function openDatabase(file: string, options: Database.Options): Database.Database {
   const addon = addonPath();
-  if (addon) return new Database(file, { ...options, nativeBinding: addon });
+  // better-sqlite3 takes the addon object as well as a path (lib/database.js); its types say path.
+  if (addon) return new Database(file, { ...options, nativeBinding: loadAddon(addon) as unknown as string });
   const Installed = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
   return new Installed(file, options);
 }
@@ -131,16 +133,35 @@ export function preloadLedger(): void {
   } catch {}
 }
 
+const ADDON = "better-sqlite3/build/Release/better_sqlite3.node";
 let addonFile: string | null | undefined;
 function addonPath(): string | null {
   if (addonFile === undefined) {
+    // The build's own node_modules first (dist/ sits beside it): a resolve walks every
+    // node_modules folder up the tree, and realpaths what it finds, in JavaScript path code.
+    const beside = fileURLToPath(new URL(`../node_modules/${ADDON}`, import.meta.url));
     try {
-      addonFile = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+      addonFile = existsSync(beside) ? beside : createRequire(import.meta.url).resolve(ADDON);
     } catch {
       addonFile = null;
     }
   }
   return addonFile;
+}
+
+/**
+ * The addon opened directly (what `require` of a .node file does underneath), so the module
+ * loader's path resolution and realpath walk stay off the run: that path work is what makes V8
+ * optimise `path.normalizeString` with TurboFan, ~3.5 MB of the compiler's code paged in.
+ */
+let addonModule: object | undefined;
+function loadAddon(file: string): object {
+  if (!addonModule) {
+    const module = { exports: {} };
+    process.dlopen(module, file);
+    addonModule = module.exports;
+  }
+  return addonModule;
 }
 
 export function ledgerPath(home: string): string {
