@@ -38,9 +38,13 @@ const READ_LIMIT = 64 * 1024 + 1;
 
 /** The nearest folder at or above `cwd` holding `.git`; `cwd` itself when there is none. */
 export function repositoryRoot(cwd: string): string {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return resolve(cwd);
+  const start = resolve(cwd);
+  // `dir` is resolved already: a name appended needs no normalising (path.join would, in JavaScript).
+  for (let dir = start; ; ) {
+    if (existsSync(dir.endsWith(sep) ? `${dir}.git` : `${dir}${sep}.git`)) return dir;
+    const up = dirname(dir);
+    if (up === dir) return start;
+    dir = up;
   }
 }
 
@@ -61,7 +65,7 @@ export function foldersBetween(top: string, bottom: string): string[] {
 
 const realOrSelf = (p: string) => {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return p;
   }
@@ -91,9 +95,12 @@ export class InstructionReader {
   /** Real paths already read, so each file is carried once. */
   private readonly seen = new Set<string>();
   private readonly roots: string[];
+  /** The repository root of the workspace (`repositoryRoot`), found once. */
+  readonly root: string;
 
   constructor(private readonly ctx: InstructionContext) {
-    this.roots = [repositoryRoot(ctx.cwd), ctx.cwd, ctx.home].map((r) => realOrSelf(resolve(r)));
+    this.root = repositoryRoot(ctx.cwd);
+    this.roots = [this.root, ctx.cwd, ctx.home].map((r) => realOrSelf(resolve(r)));
   }
 
   /** Counts a file as carried already (a resumed session's notes). */

@@ -31,7 +31,7 @@ export function loadInstructions(ctx: InstructionContext): LoadedInstructions {
   const reader = new InstructionReader(ctx);
   // TERN_HOME holds tern's own file only: CLAUDE.md there is not the user's Claude memory.
   reader.readFolder(ctx.home, () => "User instructions (from AGENTS.md in TERN_HOME)", ["AGENTS.md"]);
-  const root = repositoryRoot(ctx.cwd);
+  const root = reader.root;
   for (const dir of foldersBetween(root, ctx.cwd))
     reader.readFolder(dir, (name) => folderLabel(root, ctx.cwd, dir, name));
   return { files: [...reader.files], warnings: reader.takeWarnings(), reader };

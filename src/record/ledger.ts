@@ -1,9 +1,9 @@
 // R-REC-8: $TERN_HOME/ledger.db, the bill. Its rows are derived from the records by `billOf`
 // (bill.ts) — live after each billed line, and by `rebuildLedger` (ledger-rebuild.ts) — so rebuilt equals live.
 import { chmodSync, existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDatabase } from "./ledger-addon.js";
 import { type BilledUsage, type BillRow, type ModelPart, partOf } from "./bill.js";
 import { readAllRows } from "./ledger-rows.js";
 
@@ -108,20 +108,6 @@ const INSERT_PART = `INSERT INTO ledger_models (session, kind, turn, seq, model,
   @cacheWrite, @billedInput, @cost)`;
 
 /**
- * Opens the SQLite file. The build bundles better-sqlite3's JavaScript (one chunk instead of a
- * dozen CommonJS files resolved at the first turn end; the addon itself loads only here, in the
- * constructor), and the addon is opened by its path, which skips the `bindings` package's search
- * (a stack trace and a dozen probed paths). Where the addon is not at its usual place, the
- * installed package is loaded as it is and finds it its own way.
- */
-function openDatabase(file: string, options: Database.Options): Database.Database {
-  const addon = addonPath();
-  if (addon) return new Database(file, { ...options, nativeBinding: addon });
-  const Installed = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-  return new Installed(file, options);
-}
-
-/**
  * Loads the SQLite addon and starts SQLite without opening a file (an in-memory database), so the
  * next `openLedger` finds them ready. Best effort: a failure here is met again, and reported, there.
  */
@@ -129,18 +115,6 @@ export function preloadLedger(): void {
   try {
     openDatabase(":memory:", {}).close();
   } catch {}
-}
-
-let addonFile: string | null | undefined;
-function addonPath(): string | null {
-  if (addonFile === undefined) {
-    try {
-      addonFile = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
-    } catch {
-      addonFile = null;
-    }
-  }
-  return addonFile;
 }
 
 export function ledgerPath(home: string): string {
