@@ -183,7 +183,7 @@ describe("side question cost (R-SIDE-4)", () => {
     await vt.press("enter");
     await vt.waitForScreen("side answer");
     await vt.press("escape");
-    await vt.waitForScreen(/\$0\.0028 \(\+ \$0\.0080 side questions\) · session/);
+    await vt.waitForScreen(/\$0\.0028 \(\+ \$0\.0080 side questions\) · ask · session/);
     await vt.type("/cost");
     await vt.press("enter");
     await vt.waitFor("cost so far: $0.0028 (+ $0.0080 side questions)");
