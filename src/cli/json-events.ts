@@ -16,9 +16,11 @@ export function jsonEventWriter(write: (line: string) => void): (event: EngineEv
       for (const c of event.tool_calls)
         if (c.arguments.length >= REPEAT_LIMIT) printed.set(c.id, c.arguments);
     } else if (event.type === "tool_call" && printed.get(event.id) === event.arguments) {
-      const { arguments: args, ...rest } = event;
+      const { arguments: args, presentation, ...rest } = event;
+      // The presentation's preview is the same text again (a file's new content, a command).
+      const { preview: _same, ...shown } = presentation ?? {};
       write(
-        `${jsonText({ ...rest, arguments: "", arguments_omitted: { chars: args.length, in: "assistant_message" } })}\n`,
+        `${jsonText({ ...rest, ...(presentation && { presentation: shown }), arguments: "", arguments_omitted: { chars: args.length, in: "assistant_message" } })}\n`,
       );
       return;
     }
