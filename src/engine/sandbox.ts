@@ -91,7 +91,7 @@ export function shellSandbox(
         kind: "shell",
         paths: [],
         reason: "it failed inside the sandbox: run it again OUTSIDE the sandbox, unrestricted?",
-        always: `${policy()?.describeAlways(call) ?? "nothing more: it approves this call once"}, outside the sandbox`,
+        always: `${policy()?.describeAlways(call) ?? "this call only"}, outside the sandbox`,
         presentation: {
           title: command,
           kind: "execute",

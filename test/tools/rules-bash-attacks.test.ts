@@ -203,7 +203,7 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     ["time make", "time rm -rf x"],
   ])("always for %j does not cover %j", (approved, other) => {
     const p = policy();
-    expect(p.describeAlways(bashCall(approved))).toMatch(/approves it once/);
+    expect(p.describeAlways(bashCall(approved))).toMatch(/this call only/);
     p.grantAlways(bashCall(approved));
     expect(p.decide(bashCall(other))).toBe("ask");
   });
@@ -248,7 +248,7 @@ describe("always grants never cover all of bash (R-TOOL-2)", () => {
     const p = policy();
     expect(p.describeAlways(bashCall("npm test && npm run build"))).toMatch(/`npm test`, `npm run`/);
     // `if … fi` is not plainly literal: it could never be covered, so it carries no grant.
-    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(/approves it once/);
+    expect(p.describeAlways(bashCall("if npm test; then npm run build; fi"))).toMatch(/this call only/);
     p.grantAlways(bashCall("node scripts/build.mjs --watch"));
     expect(p.decide(bashCall("node scripts/build.mjs"))).toBe("allow");
     expect(p.decide(bashCall("node -e 'x'"))).toBe("ask");
