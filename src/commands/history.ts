@@ -1,4 +1,4 @@
-// `/history` (seed 002: the transcript groups rows by turn and `/history N` addresses a turn by
+// `/history` (the transcript groups rows by turn, so `/history N` addresses a turn by its
 // number): the list of turns with their prompts, or one turn whole — its prompts (follow-ups that
 // joined it too), answers, tool calls with the head of their results, notices and how it ended.
 import type { TranscriptLine } from "../engine/session.js";

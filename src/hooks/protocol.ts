@@ -26,7 +26,6 @@ export interface HookVerdict {
   stop?: string;
   /** A non-blocking error, or `systemMessage`: shown to the person only. */
   message?: string;
-  suppressOutput?: boolean;
 }
 
 const CONTEXT_FROM_STDOUT: ReadonlySet<HookEvent> = new Set(["UserPromptSubmit", "SessionStart"]);
@@ -61,7 +60,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 function fromJson(event: HookEvent, json: Record<string, unknown>): HookVerdict {
   const verdict: HookVerdict = { label: "none" };
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-  if (json.suppressOutput === true) verdict.suppressOutput = true;
+  // `suppressOutput` hides stdout from the transcript: tern never shows a hook's stdout there.
   if (str(json.systemMessage)) verdict.message = str(json.systemMessage);
   const specific =
     typeof json.hookSpecificOutput === "object" && json.hookSpecificOutput !== null

@@ -13,7 +13,8 @@ export const SUMMARY_TOKENS_GUESS = 800;
  * Characters every message and every tool call carries on the wire besides its text (the JSON of
  * role, type, ids and names: 35–100 per message on the three protocols, measured): a history of
  * many small messages is otherwise counted far below what is sent, and a summary request
- * "under the window" by the estimate arrived at several times the window (issue 26: 822 KB).
+ * "under the window" by the estimate arrived at several times the window (a 5,000-turn history
+ * sent 822 KB in one request).
  */
 const MESSAGE_FRAMING_CHARS = 40;
 const CALL_FRAMING_CHARS = 64;

@@ -12,7 +12,7 @@ import type { ToolCall } from "../../vocab/messages.js";
 
 /**
  * A workspace with more files than this takes its first snapshot in the background (R-CKPT-4):
- * it starts with the turn and tool batches do not wait for it.
+ * it starts with the first tool batch and the batches do not wait for it.
  */
 const BACKGROUND_FIRST_SNAPSHOT_FILES = 20_000;
 
