@@ -167,8 +167,12 @@ process.stdout.write(JSON.stringify(out));`,
     // The swapped command asks (it writes a file, no rule covers it), so headless it is denied.
     expect(result("c").outcome).toBe("denied");
     expect(existsSync(join(e.dirs.workspace, "swapped.txt"))).toBe(false);
-    // The deny rule refused `b` before any hook ran.
-    expect(received("decide").map((r) => r.tool_input.command)).toEqual(["echo please", "echo swap"]);
+    // The deny rule refused `b` before any hook ran (the others' hooks run side by side, in any order).
+    expect(
+      received("decide")
+        .map((r) => r.tool_input.command)
+        .sort(),
+    ).toEqual(["echo please", "echo swap"]);
   });
 
   it("a UserPromptSubmit block refuses the prompt: nothing is sent, the reason is shown", async () => {
