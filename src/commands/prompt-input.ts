@@ -47,9 +47,23 @@ function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart
     if (code === "ENOENT") throw new InputError(`image ${path}: file not found`);
     throw new InputError(`image ${path}: cannot read it (${code ?? (err as Error).message})`);
   }
+  return imagePart(path, bytes);
+}
+
+function imagePart(path: string, bytes: Buffer): ContentPart {
   const mediaType = sniffImageType(bytes);
   if (!mediaType) throw new InputError(`image ${path}: not a PNG, JPEG, GIF or WebP file`);
   return { type: "image", mediaType, data: bytes.toString("base64") };
+}
+
+/** An image pasted from the clipboard (R-UI-21), held by the UI under its `@clipboard-N.png` name. */
+function pastedImage(name: string, bytes: Buffer, api: ProviderApi): ContentPart {
+  const limit = IMAGE_LIMIT_BYTES[api];
+  if (bytes.length > limit)
+    throw new InputError(
+      `image ${name}: ${(bytes.length / 1024 / 1024).toFixed(1)} MB is over the provider's ${limit / (1024 * 1024)} MB limit per image`,
+    );
+  return imagePart(name, bytes);
 }
 
 /** A text file is attached up to this size (then cut to the limit); larger ones stay text. */
@@ -114,7 +128,7 @@ export function buildPromptContent(
   cwd: string,
   imageFiles: string[],
   api: ProviderApi,
-  opts: { textLimit?: number } = {},
+  opts: { textLimit?: number; pastedImages?: ReadonlyMap<string, Buffer> } = {},
 ): ContentPart[] {
   const images: ContentPart[] = [];
   const texts: TextPart[] = [];
@@ -122,7 +136,8 @@ export function buildPromptContent(
   for (const match of text.matchAll(/(?:^|\s)@(\S+)/g)) {
     const path = match[1];
     if (IMAGE_EXT.test(path)) {
-      images.push(readImageFile(path, cwd, api));
+      const pasted = opts.pastedImages?.get(path);
+      images.push(pasted ? pastedImage(path, pasted, api) : readImageFile(path, cwd, api));
       continue;
     }
     if (seen.has(path)) continue;

@@ -13,16 +13,20 @@ export interface MenuItem {
 }
 
 export interface Menu {
-  kind: "command" | "file";
+  /** `history`: Ctrl+R's matching prompts (history-search.ts). */
+  kind: "command" | "file" | "history";
   items: MenuItem[];
   index: number;
   start: number;
   end: number;
 }
 
-/** The `/` menu: while the composer holds only a command name being typed. */
+/**
+ * The `/` menu: while the composer holds only a command name being typed. Names may hold `:`
+ * (namespaced custom commands, `/frontend:component`) and `.`, so typing them keeps it open.
+ */
 export function commandMenu(text: string, cursor: number): Menu | undefined {
-  if (!/^\/[\w-]*$/.test(text) || cursor !== text.length) return undefined;
+  if (!/^\/[\w:.-]*$/.test(text) || cursor !== text.length) return undefined;
   const typed = text.toLowerCase();
   const items: MenuItem[] = [];
   for (const c of COMMANDS)

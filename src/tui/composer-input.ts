@@ -3,8 +3,10 @@
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
+import { ClipboardPaste } from "./clipboard.js";
 import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
+import { HistorySearch } from "./history-search.js";
 import { HistoryStore } from "./history-store.js";
 import { Pastes } from "./paste.js";
 import type { Cut } from "./readline.js";
@@ -21,11 +23,17 @@ export interface ComposerDeps {
   print(kind: ItemKind, text: string): void;
   /** The engine's newest queued follow-up, out of its queue (`Session.takeBackFollowUp`). */
   takeBackFollowUp(): { text: string } | undefined;
+  /** The current provider's limit per image (bytes), checked when Ctrl+V pastes one. */
+  imageLimit(): number;
 }
 
 export class ComposerInput {
   readonly history: History;
   readonly pastes = new Pastes();
+  /** Ctrl+V: clipboard images as `@clipboard-N.png`, text as a paste (R-UI-21). */
+  readonly clipboard: ClipboardPaste;
+  /** Ctrl+R: reverse search through `history` (history-search.ts). */
+  readonly search: HistorySearch;
   private killed = "";
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
@@ -39,6 +47,19 @@ export class ComposerInput {
     this.history = new History(saved.load(), (text) => saved.add(text));
     this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu());
     this.files.refresh();
+    this.search = new HistorySearch({
+      store: deps.store,
+      entries: () => this.history.entries,
+      recall: (text) => this.recall(text),
+      setComposer: (e) => this.set(e),
+    });
+    this.clipboard = new ClipboardPaste({
+      insert: (text) => this.set(insert(this.edit, text)),
+      paste: (text) => this.paste(text),
+      print: (kind, text) => deps.print(kind, text),
+      imageLimit: () => deps.imageLimit(),
+      charBeforeCursor: () => this.edit.text.slice(Math.max(0, this.edit.cursor - 1), this.edit.cursor),
+    });
   }
 
   /** Tools may have made or removed files: list again in the background (every 5 s at most mid-turn). */
@@ -87,7 +108,9 @@ export class ComposerInput {
 
   /** A bracketed paste goes in at the cursor (collapsed when large); it never sends. */
   paste(text: string): void {
-    this.set(insert(this.edit, this.pastes.collapse(text)));
+    const next = insert(this.edit, this.pastes.collapse(text));
+    if (this.search.active) this.search.setQuery(next);
+    else this.set(next);
   }
 
   /** Up on an empty composer: the newest queued follow-up comes back to be edited. */
@@ -141,6 +164,8 @@ export class ComposerInput {
   }
 
   private refreshMenu(): void {
+    // The history search keeps its own menu of matches while its query is typed.
+    if (this.search.active) return;
     const { text, cursor } = this.edit;
     let menu: Menu | undefined;
     if (text !== this.dismissedFor) {

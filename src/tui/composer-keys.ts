@@ -1,6 +1,7 @@
 // Keys of the composer (R-UI-14): the completion menu first (↑/↓ choose, Tab completes, Enter
 // takes, Esc closes), then line breaks (Shift/Alt+Enter, Ctrl+J, `\` + Enter), readline
-// editing, history and the queue take-back on ↑, and $EDITOR (Ctrl+G, Ctrl+X Ctrl+E).
+// editing, history and the queue take-back on ↑, $EDITOR (Ctrl+G, Ctrl+X Ctrl+E), Ctrl+R's history
+// search (history-search-keys.ts while it is open) and Ctrl+V's clipboard paste (clipboard.ts).
 import type { Key } from "ink";
 import {
   continuation,
@@ -15,6 +16,7 @@ import {
 } from "./composer.js";
 import type { ComposerInput } from "./composer-input.js";
 import type { TuiController } from "./controller.js";
+import { searchKey } from "./history-search-keys.js";
 import {
   type Cut,
   killToEnd,
@@ -35,6 +37,11 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
   const c = ctl.composer;
   const ctrlX = c.ctrlXPending;
   c.ctrlXPending = false;
+  if (c.search.active && searchKey(c, input, key)) return;
+  if (key.ctrl && input === "r" && !c.search.active) {
+    c.search.open(c.edit);
+    return;
+  }
   if (c.menu && menuKey(ctl, key)) return;
   const e = c.edit;
   if (
@@ -56,6 +63,8 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     void ctl.quit();
   } else if (key.ctrl && input === "y") {
     c.yank();
+  } else if (key.ctrl && input === "v") {
+    void c.clipboard.paste();
   } else if (key.upArrow && c.takeBackQueued()) {
     // The newest queued follow-up is back in the composer.
   } else if (key.upArrow || key.downArrow) {

@@ -77,7 +77,8 @@ export class History {
 
   /** `entries`: earlier prompts, oldest first; `onAdd` keeps a new one (history-store.ts). */
   constructor(
-    private readonly entries: string[] = [],
+    /** Read by Ctrl+R's search (history-search.ts); added to only through `add`. */
+    readonly entries: string[] = [],
     private readonly onAdd?: (text: string) => void,
   ) {
     this.index = entries.length;

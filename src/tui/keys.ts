@@ -46,6 +46,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   const state = ctl.state;
+  // Ctrl+C leaves an open history search first, as Esc does: the innermost thing stops.
+  if (key.ctrl && input === "c" && ctl.composer.search.active) {
+    ctl.composer.search.cancel();
+    return;
+  }
   if (key.ctrl && input === "c") {
     ctl.ctrlC();
     return;
@@ -66,7 +71,7 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   // R-UI-12: Esc interrupts a running turn like Ctrl+C; an open completion menu takes Esc first.
-  if (key.escape && state.busy && !state.menu) {
+  if (key.escape && state.busy && !state.menu && !state.searching) {
     ctl.ctrlC();
     return;
   }

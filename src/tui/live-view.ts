@@ -143,7 +143,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const total = Math.max(4, rows - 1);
   const status = statusText(state, cols);
   const inner = Math.max(4, cols - 4);
-  const prompt = state.limit || state.planReview ? "answer› " : "› ";
+  const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
   const composer = composerRows(
     state.composer,
     state.cursor,

@@ -21,6 +21,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       };
     case "menu":
       return { ...state, menu: action.menu };
+    case "searching":
+      return { ...state, searching: action.on };
     case "hint": {
       const { hint: _gone, ...rest } = state;
       return action.text === null ? rest : { ...state, hint: action.text };

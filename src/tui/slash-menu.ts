@@ -6,14 +6,21 @@ import { sanitize, style, truncate } from "./ansi.js";
 import type { Menu } from "./completion.js";
 
 const ROWS = 8;
+const HISTORY_HINT = "Ctrl+R older · ↑/↓ choose · Enter take · Esc back to the draft";
 
 /** The menu's rows (items then a key hint), at most `max` of them; the hint is kept last. */
 export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): string[] {
+  if (menu?.kind === "history" && menu.items.length === 0 && max >= 2)
+    return [style.gray(" no earlier prompt matches"), style.gray(truncate(` ${HISTORY_HINT}`, cols))];
   if (!menu || max < 2 || menu.items.length === 0) return [];
   const window = Math.min(ROWS, max - 1);
   const first = Math.max(0, Math.min(menu.index - Math.floor(window / 2), menu.items.length - window));
   const shown = menu.items.slice(first, first + window);
-  const labelWidth = Math.min(32, Math.max(...shown.map((i) => i.label.length)) + 2);
+  // A prompt from history has no description: it gets the whole row.
+  const labelWidth =
+    menu.kind === "history"
+      ? Math.max(8, cols - 4)
+      : Math.min(32, Math.max(...shown.map((i) => i.label.length)) + 2);
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s);
   const rows = shown.map((item, i) => {
     const selected = first + i === menu.index;
@@ -23,7 +30,10 @@ export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): strin
     return truncate(` ${selected ? style.bold(style.cyan(head)) : head}${detail}`, cols);
   });
   const count = menu.items.length > window ? `${menu.index + 1}/${menu.items.length} · ` : "";
-  const hint = `${count}↑/↓ choose · Tab complete · Enter ${menu.kind === "command" ? "run" : "insert"} · Esc close`;
+  const hint =
+    menu.kind === "history"
+      ? `${count}${HISTORY_HINT}`
+      : `${count}↑/↓ choose · Tab complete · Enter ${menu.kind === "command" ? "run" : "insert"} · Esc close`;
   rows.push(style.gray(truncate(` ${hint}`, cols)));
   return rows;
 }

@@ -16,6 +16,10 @@ export interface TurnRunnerDeps {
   cwd: string;
   /** Large pastes are placeholders in the composer until the text is sent. */
   expandPastes(text: string): string;
+  /** The configured `toolOutputLimit`: an `@file` is cut to it, as in `tern run` (R-WF-4). */
+  textLimit(): number;
+  /** Images pasted with Ctrl+V, by the `@clipboard-N.png` name the composer shows (R-UI-21). */
+  pastedImages(): ReadonlyMap<string, Buffer>;
   print(kind: ItemKind, text: string): void;
   /** True once the UI is exiting: nothing queued may start then. */
   exiting(): boolean;
@@ -76,7 +80,7 @@ export class TurnRunner {
       void this.runWork(() => this.deps.session().idle(), { kind: "thinking" });
   }
 
-  /** The prompt as content parts (pastes expanded, `@` images attached); a bad input is one error line. */
+  /** The prompt as content parts (pastes expanded, `@` files and images attached); a bad input is one error line. */
   private content(text: string): ContentPart[] | undefined {
     try {
       const session = this.deps.session();
@@ -85,6 +89,7 @@ export class TurnRunner {
         this.deps.cwd,
         [],
         session.status().model.endpoint.api,
+        { textLimit: this.deps.textLimit(), pastedImages: this.deps.pastedImages() },
       );
     } catch (err) {
       if (err instanceof InputError) {

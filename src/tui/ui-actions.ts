@@ -23,6 +23,8 @@ export type UiAction =
   /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
   | { type: "compose"; text: string; cursor?: number }
   | { type: "menu"; menu: Menu | null }
+  /** Ctrl+R's history search opens or closes (the composer then holds its query). */
+  | { type: "searching"; on: boolean }
   /** A transient hint under the composer; `null` takes it away (R-UI-22). */
   | { type: "hint"; text: string | null }
   | { type: "busy"; busy: boolean; phase?: Phase | null }

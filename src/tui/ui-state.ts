@@ -120,6 +120,8 @@ export interface UiState {
   cursor: number;
   /** The completion menu under the composer (`/` commands, `@` files), if open. */
   menu: Menu | null;
+  /** Ctrl+R's history search is open: the composer holds its query, the menu its matches. */
+  searching?: boolean;
   approval: ApprovalState | null;
   limit: LimitPrompt | null;
   /** `exit_plan` waits for the person's pick (plan-flow.ts). */

@@ -1,0 +1,96 @@
+// Ctrl+R: reverse search through the workspace's prompt history (R-UI-21), as in bash and
+// Claude Code. While it is open the composer holds the query and the menu under it the
+// matching prompts, newest first; Ctrl+R (or ↓) steps to older matches, ↑ to newer ones,
+// Enter or Tab takes the selected prompt into the composer, Esc (or Ctrl+C) leaves and puts
+// the draft back. Matching is fzf's fuzzy algorithm; prompts holding the query as typed come
+// before looser matches, so a word typed whole finds what bash would find.
+import { Fzf } from "fzf";
+import type { Edit } from "./composer.js";
+import type { Menu, MenuItem } from "./completion.js";
+import type { Store } from "./store.js";
+
+export interface HistorySearchDeps {
+  store: Store;
+  /** Earlier prompts of this workspace, oldest first. */
+  entries(): readonly string[];
+  /** Puts a prompt into the composer (a saved large paste comes back collapsed). */
+  recall(text: string): void;
+  /** Sets the composer's text and cursor. */
+  setComposer(e: Edit): void;
+}
+
+/** A menu row holds one line: a prompt's line breaks are drawn as ⏎. */
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ⏎ ");
+
+/** Prompts matching `query`, newest first, each once; exact (substring) matches before fuzzy ones. */
+export function historyMatches(entries: readonly string[], query: string): string[] {
+  const newestFirst = [...new Set([...entries].reverse())];
+  if (!query) return newestFirst;
+  const fzf = new Fzf<string[]>(newestFirst, { sort: false, casing: "smart-case" });
+  const found: string[] = fzf.find(query).map((r: { item: string }) => r.item);
+  // fzf's smart case: a query with a capital letter matches case-sensitively.
+  const exact = query === query.toLowerCase();
+  const holds = (s: string) => (exact ? s.toLowerCase().includes(query) : s.includes(query));
+  return [...found.filter(holds), ...found.filter((s) => !holds(s))];
+}
+
+export class HistorySearch {
+  /** The composer as it was when the search opened; undefined while no search is open. */
+  private draft: Edit | undefined;
+
+  constructor(private readonly deps: HistorySearchDeps) {}
+
+  get active(): boolean {
+    return this.draft !== undefined;
+  }
+
+  /** Ctrl+R at the composer: opens the search with an empty query (every prompt, newest first). */
+  open(current: Edit): void {
+    this.draft = current;
+    this.deps.store.dispatch({ type: "searching", on: true });
+    this.setQuery({ text: "", cursor: 0 });
+  }
+
+  /** The query was edited: the matches follow, the newest selected. */
+  setQuery(query: Edit): void {
+    this.deps.setComposer(query);
+    const items: MenuItem[] = historyMatches(this.deps.entries(), query.text).map((text) => ({
+      label: oneLine(text),
+      detail: "",
+      value: text,
+    }));
+    const menu: Menu = { kind: "history", items, index: 0, start: 0, end: 0 };
+    this.deps.store.dispatch({ type: "menu", menu });
+  }
+
+  /** +1 older, -1 newer; stays at the ends (as bash does). */
+  step(delta: -1 | 1): void {
+    const menu = this.deps.store.get().menu;
+    if (!menu || menu.items.length === 0) return;
+    const index = Math.max(0, Math.min(menu.items.length - 1, menu.index + delta));
+    this.deps.store.dispatch({ type: "menu", menu: { ...menu, index } });
+  }
+
+  /** Enter: the selected prompt replaces the composer (not sent); with no match the draft stays. */
+  accept(): void {
+    const menu = this.deps.store.get().menu;
+    const chosen = menu?.items[menu.index]?.value;
+    const draft = this.close();
+    if (chosen !== undefined) this.deps.recall(chosen);
+    else if (draft) this.deps.setComposer(draft);
+  }
+
+  /** Esc: the composer as it was before Ctrl+R. */
+  cancel(): void {
+    const draft = this.close();
+    if (draft) this.deps.setComposer(draft);
+  }
+
+  private close(): Edit | undefined {
+    const draft = this.draft;
+    this.draft = undefined;
+    this.deps.store.dispatch({ type: "menu", menu: null });
+    this.deps.store.dispatch({ type: "searching", on: false });
+    return draft;
+  }
+}
