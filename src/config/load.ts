@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultConfig } from "./defaults.js";
+import { claudeStatusLine } from "./claude-status-line.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
 import { formatPath } from "./key-path.js";
@@ -153,6 +154,15 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   config.toolSets.push(...projectServers.toolSets);
   warnings.push(...projectServers.warnings);
   warnings.push(...unknownToolSetWarnings(config.permissions, config.toolSets));
+  // R-UI-23: Claude Code's statusLine when tern's config sets none.
+  const claudeLine =
+    config.compat.claude && !config.statusLine
+      ? claudeStatusLine(opts.env, opts.cwd, workspaceTrusted, warnings)
+      : undefined;
+  if (claudeLine) {
+    config.statusLine = claudeLine.statusLine;
+    sources.set("statusLine.command", claudeLine.file);
+  }
   return {
     config,
     sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))),

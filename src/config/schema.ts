@@ -255,6 +255,18 @@ const layerShape = {
         deny: optional(ruleList()),
       }),
     ),
+  // R-UI-23: Claude Code's `statusLine` shape; the command's first output line is the status line.
+  statusLine: () =>
+    optional(
+      z.object({
+        type: z.literal("command"),
+        command: rule<string>(
+          (v) => typeof v === "string" && v.trim().length > 0,
+          "must be a non-empty string",
+        ),
+        padding: optional(nonNegativeInt()),
+      }),
+    ),
 };
 
 type LayerShape = { [K in keyof typeof layerShape]: ReturnType<(typeof layerShape)[K]> };

@@ -110,6 +110,15 @@ export interface Config {
   hooks?: Record<string, HookGroupConfig[]>;
   /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */
   telemetry?: TelemetryConfig;
+  /** A command whose first output line replaces the status line, in Claude Code's shape (R-UI-23). */
+  statusLine?: StatusLineConfig;
+}
+
+export interface StatusLineConfig {
+  type: "command";
+  command: string;
+  /** Columns of space before the line (Claude Code's `padding`). */
+  padding?: number;
 }
 
 export interface TelemetryConfig {

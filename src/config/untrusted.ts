@@ -66,6 +66,11 @@ export function restrictUntrusted(
     ignore("hooks", " (its hooks never run)");
     delete out.hooks;
   }
+  // A status line command runs the repository's own program about once a second (R-UI-23).
+  if (out.statusLine !== undefined) {
+    ignore("statusLine", " (its command never runs)");
+    delete out.statusLine;
+  }
   // Telemetry sends what the session did to an endpoint: a workspace cannot choose one.
   if (out.telemetry !== undefined) {
     ignore("telemetry");

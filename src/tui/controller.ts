@@ -12,6 +12,7 @@ import { greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
+import { StatusLine } from "./status-line.js";
 import { Store } from "./store.js";
 import { TurnRunner } from "./turn-runner.js";
 import { initialState, type ItemKind } from "./ui-state.js";
@@ -33,6 +34,7 @@ export class TuiController implements UiControl {
   private readonly limits: LimitFlow;
   private readonly plans: PlanFlow;
   private readonly turns: TurnRunner;
+  private readonly statusLine: StatusLine;
   private sideAbort: AbortController | undefined;
   /** Session-changing commands (/clear, /resume, /fork) run one after another, in the order typed. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -63,6 +65,7 @@ export class TuiController implements UiControl {
       print: (kind, text) => this.print(kind, text),
       exiting: () => this.exiting,
     });
+    this.statusLine = new StatusLine(this.store, deps.cwd, (text) => this.print("info", text));
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -107,8 +110,10 @@ export class TuiController implements UiControl {
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     this.greeted = true;
     this.syncMode();
+    this.statusLine.configure(opened.config.statusLine);
     this.unsubscribe = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
+      this.statusLine.event(event);
       if (event.type === "tool_result" || event.type === "turn_end")
         this.composer.filesMayHaveChanged(event.type === "turn_end");
       if (event.type === "turn_end") this.syncMode();

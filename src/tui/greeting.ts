@@ -2,7 +2,7 @@
 declare const __TERN_VERSION__: string;
 
 /** The build's version (esbuild defines it; absent when the sources run under a test runner). */
-function ternVersion(): string {
+export function ternVersion(): string {
   return typeof __TERN_VERSION__ === "string" ? __TERN_VERSION__ : "dev";
 }
 

@@ -141,7 +141,7 @@ export function statusText(state: UiState, cols: number): string {
 /** Every part of the live region, fitted into `rows - 1` rows. */
 export function liveRows(state: UiState, cols: number, rows: number, now: number, spinner: string): LiveRows {
   const total = Math.max(4, rows - 1);
-  const status = statusText(state, cols);
+  const status = state.statusLine !== undefined ? truncate(state.statusLine, cols) : statusText(state, cols);
   const inner = Math.max(4, cols - 4);
   const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
   const composer = composerRows(

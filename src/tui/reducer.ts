@@ -23,6 +23,11 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, menu: action.menu };
     case "searching":
       return { ...state, searching: action.on };
+    case "status_line": {
+      if (action.text === state.statusLine) return state;
+      const { statusLine: _gone, ...rest } = state;
+      return action.text === null ? rest : { ...state, statusLine: action.text };
+    }
     case "hint": {
       const { hint: _gone, ...rest } = state;
       return action.text === null ? rest : { ...state, hint: action.text };

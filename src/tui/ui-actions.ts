@@ -23,6 +23,8 @@ export type UiAction =
   /** Replaces the composer text; the cursor goes to `cursor`, else to the end. */
   | { type: "compose"; text: string; cursor?: number }
   | { type: "menu"; menu: Menu | null }
+  /** The `statusLine` command's newest line (R-UI-23); `null`: the built-in status line again. */
+  | { type: "status_line"; text: string | null }
   /** Ctrl+R's history search opens or closes (the composer then holds its query). */
   | { type: "searching"; on: boolean }
   /** A transient hint under the composer; `null` takes it away (R-UI-22). */

@@ -128,6 +128,8 @@ export interface UiState {
   planReview: boolean;
   side: SideState;
   status: StatusInfo;
+  /** The `statusLine` command's line, shown instead of the built-in status line (R-UI-23). */
+  statusLine?: string;
   /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
   hint?: string;
 }

@@ -1,0 +1,134 @@
+// The `statusLine` command (R-UI-23) in a real pseudo-terminal: Claude Code's setting shape, the
+// session's state as JSON on stdin in Claude Code's field names, the first output line shown
+// without its control sequences, run again as the session changes; a failing or slow command
+// keeps the last good line, says why once, and never holds up typing. With `compat.claude` the
+// setting is read from Claude Code's settings files, a workspace's only when it is trusted.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { openaiText } from "../support/openai-script.js";
+import { styleOf, useTui } from "./support.js";
+
+const t = useTui();
+const lastRow = (screen: string[]) => screen.filter((l) => l.trim()).at(-1) ?? "";
+
+/** A status line script in the temp root; `$OUT` is where it may leave what it read. */
+function script(name: string, body: string): string {
+  const file = join(t.dirs.root, name);
+  writeFileSync(file, `OUT=${JSON.stringify(t.dirs.root)}\n${body}\n`);
+  return `sh ${JSON.stringify(file)}`;
+}
+
+describe("statusLine command", () => {
+  it("shows the first line, cleaned, fed the session as Claude Code's JSON, and runs again after a turn", async () => {
+    const command = script(
+      "line.sh",
+      `cat > "$OUT/input.json"; echo run >> "$OUT/runs"
+printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "$(wc -l < "$OUT/runs" | tr -d ' ')"`,
+    );
+    t.provider.enqueue(openaiText("answered"));
+    const vt = await t.start([], { statusLine: { type: "command", command, padding: 2 } });
+    await vt.waitForScreen(/^ {2}my status runs=1 *$/m);
+    expect(lastRow(vt.screen())).toBe("  my status runs=1");
+    expect(vt.screen().join("\n")).not.toContain("second line");
+    expect(vt.screen().join("\n")).not.toMatch(/context \d+% · \d+ tokens/);
+    // Its colour and title sequence never reach the terminal.
+    expect(styleOf(vt, "my status")?.fg).toBe(-1);
+    expect(vt.raw).not.toContain("title");
+
+    await vt.type("hello");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    await vt.waitForScreen(/my status runs=[2-9]/, 5000);
+    const input = JSON.parse(readFileSync(join(t.dirs.root, "input.json"), "utf8"));
+    expect(input).toMatchObject({
+      hook_event_name: "Status",
+      session_id: expect.stringMatching(/^\d{8}-\d{6}-/),
+      cwd: t.dirs.workspace,
+      model: { id: "local/mock-1", display_name: "local/mock-1" },
+      workspace: { current_dir: t.dirs.workspace, project_dir: t.dirs.workspace },
+      cost: { total_cost_usd: null },
+      context_window: { context_window_size: 128000 },
+    });
+    expect(input.context_window.total_input_tokens).toBeGreaterThan(0);
+    expect(input.context_window.total_output_tokens).toBeGreaterThan(0);
+  });
+
+  it("a failing command says why once and the built-in status line stays", async () => {
+    const command = script("fail.sh", "echo boom >&2; exit 3");
+    const vt = await t.start([], { statusLine: { type: "command", command } });
+    await vt.waitFor("statusLine: the command exited with 3: boom; the last line it printed stays");
+    expect(lastRow(vt.screen())).toMatch(/context 0% · 0 tokens/);
+  });
+
+  it("a slow command is stopped after 1 s, keeps the last good line, and never holds up typing", async () => {
+    const command = script(
+      "slow.sh",
+      `echo run >> "$OUT/slow-runs"
+if [ "$(wc -l < "$OUT/slow-runs")" -gt 1 ]; then sleep 30; fi
+echo good line`,
+    );
+    t.provider.enqueue(openaiText("ok"));
+    const vt = await t.start([], { statusLine: { type: "command", command } });
+    await vt.waitForScreen(/^good line *$/m);
+    await vt.type("go");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    // The second run sleeps: typing goes on meanwhile, then the timeout is reported once.
+    await vt.type("typed while it runs");
+    await vt.waitForScreen(/│ › typed while it runs *│/);
+    await vt.waitFor("statusLine: the command took longer than 1 s; the last line it printed stays", 5000);
+    expect(lastRow(vt.screen())).toBe("good line");
+  });
+
+  it("reads Claude Code's statusLine: ~/.claude always, the workspace's only when trusted", async () => {
+    const home = join(t.dirs.root, "user-home");
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({ statusLine: { type: "command", command: "echo from claude home" } }),
+    );
+    mkdirSync(join(t.dirs.workspace, ".claude"), { recursive: true });
+    const project = join(t.dirs.workspace, ".claude", "settings.json");
+    writeFileSync(
+      project,
+      JSON.stringify({ statusLine: { type: "command", command: "echo from the repo" } }),
+    );
+    const vt = await t.start([], {}, undefined, { HOME: home });
+    await vt.waitForScreen(/^from claude home *$/m);
+    // The notice names the file (wrapped over rows at this width).
+    expect(vt.lines().join("")).toContain(
+      `${project}: statusLine not run: this workspace is not in trustedWorkspaces`,
+    );
+    expect(vt.text()).not.toContain("from the repo");
+
+    const env = { HOME: home };
+    const trusted = loadConfig({ home: t.dirs.home, cwd: t.dirs.workspace, env, flags: {} });
+    expect(trusted.config.statusLine?.command).toBe("echo from claude home");
+    writeFileSync(
+      join(t.dirs.home, "config.json"),
+      JSON.stringify({ trustedWorkspaces: [t.dirs.workspace] }),
+    );
+    const loaded = loadConfig({ home: t.dirs.home, cwd: t.dirs.workspace, env, flags: {} });
+    expect(loaded.config.statusLine?.command).toBe("echo from the repo");
+    expect(loaded.sources["statusLine.command"]).toBe(project);
+    // tern's own .tern/config.json of an untrusted workspace cannot set one either.
+    writeFileSync(join(t.dirs.home, "config.json"), "{}");
+    mkdirSync(join(t.dirs.workspace, ".tern"), { recursive: true });
+    writeFileSync(
+      join(t.dirs.workspace, ".tern", "config.json"),
+      JSON.stringify({ statusLine: { type: "command", command: "echo tern repo" } }),
+    );
+    const untrusted = loadConfig({ home: t.dirs.home, cwd: t.dirs.workspace, env, flags: {} });
+    expect(untrusted.config.statusLine?.command).toBe("echo from claude home");
+    expect(untrusted.warnings).toContain(
+      ".tern/config.json: statusLine ignored: this workspace is not in trustedWorkspaces (its command never runs)",
+    );
+  });
+
+  it("a statusLine of the wrong shape is one line naming the key", async () => {
+    const vt = await t.start([], { statusLine: { type: "command", command: "" } }, /statusLine/);
+    expect(vt.text()).toMatch(/config\.json: statusLine\.command: must be a non-empty string/);
+  });
+});
