@@ -48,7 +48,11 @@ function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** What one tool found: an image, text, nothing (`undefined`), or its failure as a line. */
-type Found = { image: Buffer } | { text: string } | { failed: string } | undefined;
+type Found =
+  | { image: Buffer; via?: string }
+  | { text: string; via?: string }
+  | { failed: string }
+  | undefined;
 
 interface Tool {
   name: string;
@@ -105,14 +109,16 @@ const macos: Tool = {
   async read(env) {
     if (onPath("pngpaste", env)) {
       const png = await run("pngpaste", ["-"], env);
-      if (png.ok && png.stdout.length > 0) return { image: png.stdout };
+      if (png.ok && png.stdout.length > 0) return { image: png.stdout, via: "pngpaste" };
     } else {
       const script = await run("osascript", ["-e", "the clipboard as «class PNGf»"], env);
       const hex = /«data PNGf([0-9A-Fa-f]+)»/.exec(script.stdout.toString("utf8"))?.[1];
       if (script.ok && hex) return { image: Buffer.from(hex, "hex") };
     }
     const text = await run("pbpaste", [], env);
-    return text.ok && text.stdout.length > 0 ? { text: text.stdout.toString("utf8") } : undefined;
+    return text.ok && text.stdout.length > 0
+      ? { text: text.stdout.toString("utf8"), via: "pbpaste" }
+      : undefined;
   },
 };
 
@@ -167,8 +173,8 @@ export async function readClipboard(
   for (const tool of tools) {
     const found = await tool.read(env);
     if (!found) continue;
-    if ("image" in found) return { kind: "image", bytes: found.image, via: tool.name };
-    if ("text" in found) return { kind: "text", text: found.text, via: tool.name };
+    if ("image" in found) return { kind: "image", bytes: found.image, via: found.via ?? tool.name };
+    if ("text" in found) return { kind: "text", text: found.text, via: found.via ?? tool.name };
     failures.push(found.failed);
   }
   if (failures.length > 0) return { kind: "none", message: `Ctrl+V: ${failures.join("; ")}` };

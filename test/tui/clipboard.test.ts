@@ -104,7 +104,7 @@ describe("Ctrl+V: fakes on the PATH", () => {
 
   it("macOS: pngpaste when installed, else osascript's PNG data; pbpaste for text", async () => {
     const png = fakeBin({ pngpaste: 'cat "$HERE/clip.png"' });
-    expect(await readClipboard(env(png), "darwin")).toEqual({ kind: "image", bytes: PNG, via: "osascript" });
+    expect(await readClipboard(env(png), "darwin")).toEqual({ kind: "image", bytes: PNG, via: "pngpaste" });
     const hex = PNG.toString("hex").toUpperCase();
     const osa = fakeBin({ osascript: `printf '«data PNGf${hex}»\\n'` });
     expect(await readClipboard(env(osa), "darwin")).toEqual({ kind: "image", bytes: PNG, via: "osascript" });
@@ -116,7 +116,7 @@ describe("Ctrl+V: fakes on the PATH", () => {
     expect(await readClipboard(env(text), "darwin")).toEqual({
       kind: "text",
       text: "from the Mac",
-      via: "osascript",
+      via: "pbpaste",
     });
   });
 
