@@ -112,6 +112,10 @@ const model = () =>
     structuredOutput: optional(z.boolean()),
   });
 
+/** A shell command line of Claude Code's `{"type": "command", "command": …}` entries. */
+const commandLine = () =>
+  rule<string>((v) => typeof v === "string" && v.trim().length > 0, "must be a non-empty string");
+
 /** Claude Code's hook shape (R-HOOK-1): per event, matcher groups of `{"type": "command", …}` entries. */
 const hookGroups = () =>
   z.array(
@@ -120,10 +124,7 @@ const hookGroups = () =>
       hooks: z.array(
         z.object({
           type: z.literal("command"),
-          command: rule<string>(
-            (v) => typeof v === "string" && v.trim().length > 0,
-            "must be a non-empty string",
-          ),
+          command: commandLine(),
           timeout: optional(positiveNumber()),
         }),
       ),
@@ -260,10 +261,7 @@ const layerShape = {
     optional(
       z.object({
         type: z.literal("command"),
-        command: rule<string>(
-          (v) => typeof v === "string" && v.trim().length > 0,
-          "must be a non-empty string",
-        ),
+        command: commandLine(),
         padding: optional(nonNegativeInt()),
       }),
     ),

@@ -98,6 +98,9 @@ export class StatusLine {
   /** The session's config (again after /clear, /resume, /fork): whether a command is set. */
   configure(config: StatusLineConfig | undefined): void {
     this.config = config;
+    // The totals are the session's: a switched-to session starts its own count.
+    this.totals.input = 0;
+    this.totals.output = 0;
     if (!config) this.store.dispatch({ type: "status_line", text: null });
     this.request();
   }
