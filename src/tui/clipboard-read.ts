@@ -59,6 +59,7 @@ interface Tool {
   read(env: NodeJS.ProcessEnv): Promise<Found>;
 }
 
+const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"];
 const TEXT_TYPES = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT"];
 
 const failed = (name: string, r: Ran): Found => ({
@@ -76,8 +77,10 @@ function listingTool(name: string, list: string[], read: (type: string) => strin
         .toString("utf8")
         .split("\n")
         .map((t) => t.trim());
-      if (types.includes("image/png")) {
-        const image = await run(name, read("image/png"), env);
+      // PNG first (what screenshots and browsers offer), then the other types a provider takes.
+      const imageType = IMAGE_TYPES.find((t) => types.includes(t));
+      if (imageType) {
+        const image = await run(name, read(imageType), env);
         return image.ok && image.stdout.length > 0 ? { image: image.stdout } : failed(name, image);
       }
       const textType = TEXT_TYPES.find((t) => types.includes(t));

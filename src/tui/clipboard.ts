@@ -1,8 +1,9 @@
-// Ctrl+V in the composer (R-UI-21): an image on the clipboard becomes `@clipboard-N.png` at the
-// cursor, attached to the prompt that sends it the way an `@image.png` file is (turn-runner.ts
-// hands these bytes to buildPromptContent); text goes in as a paste; otherwise one line says
-// why nothing came. The images stay known for the whole process, like large pastes, so a
+// Ctrl+V in the composer (R-UI-21): an image on the clipboard becomes `@clipboard-N.png` (`.jpg`,
+// `.webp` or `.gif` when it is one of those) at the cursor, attached to the prompt that sends it
+// the way an `@image.png` file is (turn-runner.ts hands these bytes to buildPromptContent); text
+// goes in as a paste; otherwise one line says why nothing came. The images stay known for the whole process, like large pastes, so a
 // queued or recalled prompt that names one still sends it.
+import { sniffImageType } from "../commands/prompt-input.js";
 import { type ClipboardRead, readClipboard } from "./clipboard-read.js";
 
 export interface ClipboardDeps {
@@ -23,7 +24,16 @@ function pngSize(bytes: Buffer): string | undefined {
   return `${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)}`;
 }
 
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** The file extension the bytes really are, so the `@` name says what is attached. */
+function extension(bytes: Buffer): string {
+  const type = sniffImageType(bytes);
+  if (type === "image/jpeg") return "jpg";
+  return type ? type.slice("image/".length) : "png";
+}
+
+/** `3 KB`, `7.2 MB`. */
+const size = (n: number) =>
+  n < 1024 * 1024 ? `${Math.ceil(n / 1024)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 export class ClipboardPaste {
   /** `clipboard-N.png` → the image's bytes. */
@@ -51,18 +61,18 @@ export class ClipboardPaste {
     if (found.bytes.length > limit) {
       this.deps.print(
         "error",
-        `Ctrl+V: the clipboard image is ${mb(found.bytes.length)}, over the provider's ${mb(limit)} limit per image`,
+        `Ctrl+V: the clipboard image is ${size(found.bytes.length)}, over the provider's ${size(limit)} limit per image`,
       );
       return;
     }
-    const name = `clipboard-${this.images.size + 1}.png`;
+    const name = `clipboard-${this.images.size + 1}.${extension(found.bytes)}`;
     this.images.set(name, found.bytes);
     const before = this.deps.charBeforeCursor();
     this.deps.insert(`${before && !/\s/.test(before) ? " " : ""}@${name} `);
-    const size = pngSize(found.bytes);
+    const pixels = pngSize(found.bytes);
     this.deps.print(
       "info",
-      `attached @${name} from the clipboard (${size ? `${size}, ` : ""}${Math.ceil(found.bytes.length / 1024)} KB, via ${found.via})`,
+      `attached @${name} from the clipboard (${pixels ? `${pixels}, ` : ""}${size(found.bytes.length)}, via ${found.via})`,
     );
   }
 }

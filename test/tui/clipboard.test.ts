@@ -7,6 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ClipboardPaste } from "../../src/tui/clipboard.js";
 import { readClipboard } from "../../src/tui/clipboard-read.js";
 import { openaiText } from "../support/openai-script.js";
 import type { VTerm } from "../support/vterm.js";
@@ -143,6 +144,38 @@ describe("Ctrl+V: fakes on the PATH", () => {
       kind: "none",
       message: "Ctrl+V: powershell.exe is not on PATH",
     });
+  });
+
+  it("a JPEG-only clipboard is attached under a .jpg name; one over the provider's limit is refused", async () => {
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2048, 7)]);
+    const bin = fakeBin({
+      "wl-paste": `case "$*" in --list-types) echo image/jpeg ;; *image/jpeg*) cat "$HERE/clip.jpg" ;; esac`,
+    });
+    writeFileSync(join(bin, "clip.jpg"), jpeg);
+    const shown: string[] = [];
+    let composer = "";
+    const clipboard = (limit: number) =>
+      new ClipboardPaste(
+        {
+          insert: (text) => (composer += text),
+          paste: (text) => (composer += text),
+          print: (kind, text) => shown.push(`${kind}: ${text}`),
+          imageLimit: () => limit,
+          charBeforeCursor: () => composer.slice(-1),
+        },
+        () => readClipboard(env(bin, { WAYLAND_DISPLAY: "wayland-0" }), "linux"),
+      );
+    const roomy = clipboard(5 * 1024 * 1024);
+    await roomy.paste();
+    expect(composer).toBe("@clipboard-1.jpg ");
+    expect(roomy.images.get("clipboard-1.jpg")).toEqual(jpeg);
+    expect(shown).toEqual(["info: attached @clipboard-1.jpg from the clipboard (3 KB, via wl-paste)"]);
+    const tight = clipboard(1024);
+    await tight.paste();
+    expect(tight.images.size).toBe(0);
+    expect(shown.at(-1)).toBe(
+      "error: Ctrl+V: the clipboard image is 3 KB, over the provider's 1 KB limit per image",
+    );
   });
 
   it("a failing tool is named with its error; an empty clipboard says so", async () => {
