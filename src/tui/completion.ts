@@ -10,6 +10,8 @@ export interface MenuItem {
   value: string;
   /** A command that needs an argument first: choosing it completes instead of running it. */
   needsArgs?: boolean;
+  /** Indexes into `label` of the characters a search matched, drawn marked. */
+  marks?: ReadonlySet<number>;
 }
 
 export interface Menu {

@@ -22,16 +22,34 @@ export interface HistorySearchDeps {
 /** A menu row holds one line: a prompt's line breaks are drawn as ⏎. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ⏎ ");
 
+export interface HistoryMatch {
+  text: string;
+  /** The prompt on one line, as the menu draws it. */
+  label: string;
+  /** Indexes into `label` of the characters the query matched. */
+  marks: ReadonlySet<number>;
+}
+
 /** Prompts matching `query`, newest first, each once; exact (substring) matches before fuzzy ones. */
-export function historyMatches(entries: readonly string[], query: string): string[] {
-  const newestFirst = [...new Set([...entries].reverse())];
-  if (!query) return newestFirst;
-  const fzf = new Fzf<string[]>(newestFirst, { sort: false, casing: "smart-case" });
-  const found: string[] = fzf.find(query).map((r: { item: string }) => r.item);
+export function historyMatches(entries: readonly string[], query: string): HistoryMatch[] {
+  const newestFirst = [...new Set([...entries].reverse())].map((text) => ({ text, label: oneLine(text) }));
+  if (!query) return newestFirst.map((e) => ({ ...e, marks: new Set<number>() }));
+  const fzf = new Fzf<{ text: string; label: string }[]>(newestFirst, {
+    selector: (e: { label: string }) => e.label,
+    sort: false,
+    casing: "smart-case",
+  });
+  const found: HistoryMatch[] = fzf
+    .find(query)
+    .map((r: { item: { text: string; label: string }; positions: Set<number> }) => ({
+      ...r.item,
+      marks: r.positions,
+    }));
   // fzf's smart case: a query with a capital letter matches case-sensitively.
   const exact = query === query.toLowerCase();
-  const holds = (s: string) => (exact ? s.toLowerCase().includes(query) : s.includes(query));
-  return [...found.filter(holds), ...found.filter((s) => !holds(s))];
+  const holds = (m: HistoryMatch) =>
+    exact ? m.label.toLowerCase().includes(query) : m.label.includes(query);
+  return [...found.filter(holds), ...found.filter((m) => !holds(m))];
 }
 
 export class HistorySearch {
@@ -54,10 +72,11 @@ export class HistorySearch {
   /** The query was edited: the matches follow, the newest selected. */
   setQuery(query: Edit): void {
     this.deps.setComposer(query);
-    const items: MenuItem[] = historyMatches(this.deps.entries(), query.text).map((text) => ({
-      label: oneLine(text),
+    const items: MenuItem[] = historyMatches(this.deps.entries(), query.text).map((m) => ({
+      label: m.label,
       detail: "",
-      value: text,
+      value: m.text,
+      marks: m.marks,
     }));
     const menu: Menu = { kind: "history", items, index: 0, start: 0, end: 0 };
     this.deps.store.dispatch({ type: "menu", menu });

@@ -1,12 +1,18 @@
-// The completion menu under the composer (R-UI-14): `/` commands with their descriptions, or
-// `@` workspace paths; a window of rows around the selection so it never grows past a few lines.
-// Drawn as pre-wrapped rows so the live region counts them when it fits itself below the
+// The completion menu under the composer (R-UI-14): `/` commands with their descriptions,
+// `@` workspace paths, or Ctrl+R's matching prompts (their matched characters underlined); a
+// window of rows around the selection so it never grows past a few lines. Drawn as pre-wrapped rows so the live region counts them when it fits itself below the
 // terminal's height (R-UI-13).
 import { sanitize, style, truncate } from "./ansi.js";
 import type { Menu } from "./completion.js";
 
 const ROWS = 8;
 const HISTORY_HINT = "Ctrl+R older · ↑/↓ choose · Enter take · Esc back to the draft";
+
+function underlined(text: string, marks: ReadonlySet<number>): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) out += marks.has(i) ? style.underline(text[i]) : text[i];
+  return out;
+}
 
 /** The menu's rows (items then a key hint), at most `max` of them; the hint is kept last. */
 export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): string[] {
@@ -24,7 +30,12 @@ export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): strin
   const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s);
   const rows = shown.map((item, i) => {
     const selected = first + i === menu.index;
-    const label = clip(sanitize(item.label), labelWidth - 1).padEnd(labelWidth);
+    const clean = sanitize(item.label);
+    const text = clip(clean, labelWidth - 1);
+    // Matched characters (Ctrl+R) underlined: it leaves the row's colour and weight alone.
+    const label =
+      (item.marks && clean === item.label ? underlined(text, item.marks) : text) +
+      " ".repeat(Math.max(0, labelWidth - text.length));
     const detail = style.gray(clip(sanitize(item.detail), Math.max(0, cols - labelWidth - 6)));
     const head = `${selected ? "› " : "  "}${label}`;
     return truncate(` ${selected ? style.bold(style.cyan(head)) : head}${detail}`, cols);

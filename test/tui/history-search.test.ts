@@ -6,32 +6,58 @@ import { describe, expect, it } from "vitest";
 import { historyMatches } from "../../src/tui/history-search.js";
 import { HistoryStore } from "../../src/tui/history-store.js";
 import { openaiText } from "../support/openai-script.js";
+import type { VTerm } from "../support/vterm.js";
 import { userTexts, useTui } from "./support.js";
 
 const t = useTui();
 const CTRL_R = "\x12";
 const composerShows = (text: string) => new RegExp(`│ ${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} *│`);
 
+/** The underlined runs of the visible screen, row by row. */
+function underlined(vt: VTerm): string[] {
+  const buffer = vt.term.buffer.active;
+  const runs: string[] = [];
+  for (let y = 0; y < vt.term.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    let run = "";
+    for (let x = 0; line && x < vt.term.cols; x++) {
+      const cell = line.getCell(x);
+      if (cell?.isUnderline()) run += cell.getChars();
+      else if (run) {
+        runs.push(run);
+        run = "";
+      }
+    }
+    if (run) runs.push(run);
+  }
+  return runs;
+}
+
 function seedHistory(prompts: string[]): void {
   const store = new HistoryStore(t.dirs.home, t.dirs.workspace);
   for (const p of prompts) store.add(p);
 }
 
+const texts = (entries: readonly string[], query: string) =>
+  historyMatches(entries, query).map((m) => m.text);
+
 describe("history search (pure)", () => {
   it("lists each prompt once, newest first, and puts exact matches before fuzzy ones", () => {
     const entries = ["fix the parser", "run tests", "fix the parser", "first indexing pass", "fix lexer"];
-    expect(historyMatches(entries, "")).toEqual([
-      "fix lexer",
-      "first indexing pass",
-      "fix the parser",
-      "run tests",
-    ]);
+    expect(texts(entries, "")).toEqual(["fix lexer", "first indexing pass", "fix the parser", "run tests"]);
     // "first indexing pass" holds f…i…x only fuzzily: after the prompts that hold "fix".
-    expect(historyMatches(entries, "fix")).toEqual(["fix lexer", "fix the parser", "first indexing pass"]);
-    expect(historyMatches(entries, "zzz")).toEqual([]);
+    expect(texts(entries, "fix")).toEqual(["fix lexer", "fix the parser", "first indexing pass"]);
+    expect(texts(entries, "zzz")).toEqual([]);
     // Smart case: a capital letter makes the query case-sensitive.
-    expect(historyMatches(["Deploy now", "deploy later"], "Deploy")).toEqual(["Deploy now"]);
-    expect(historyMatches(["Deploy now", "deploy later"], "deploy")).toEqual(["deploy later", "Deploy now"]);
+    expect(texts(["Deploy now", "deploy later"], "Deploy")).toEqual(["Deploy now"]);
+    expect(texts(["Deploy now", "deploy later"], "deploy")).toEqual(["deploy later", "Deploy now"]);
+  });
+
+  it("draws a prompt on one line and knows which characters matched", () => {
+    const [m] = historyMatches(["first line\nsecond fix"], "fix");
+    expect(m.label).toBe("first line ⏎ second fix");
+    expect([...m.marks].sort((a, b) => a - b)).toEqual([20, 21, 22]);
+    expect(m.text).toBe("first line\nsecond fix");
   });
 });
 
@@ -49,6 +75,8 @@ describe("Ctrl+R in the composer", () => {
     await vt.waitForScreen(composerShows("search history› fix"));
     await vt.waitForScreen(/› fix the lexer/);
     expect(vt.screen().join("\n")).not.toContain("deploy to staging");
+    // What matched is underlined in each listed prompt.
+    expect(underlined(vt)).toEqual(["fix", "fix"]);
     await vt.write(CTRL_R);
     await vt.waitForScreen(/› fix the parser bug/);
     await vt.press("enter");
