@@ -30,31 +30,47 @@ export interface HistoryMatch {
   marks: ReadonlySet<number>;
 }
 
-/** Prompts matching `query`, newest first, each once; exact (substring) matches before fuzzy ones. */
+type Entry = { text: string; label: string };
+
+/**
+ * The prompts of one search, newest first, each once; fzf's index over them is built once when
+ * the search opens (building it is most of the cost), not per keystroke.
+ */
+export class HistoryMatcher {
+  private readonly newestFirst: Entry[];
+  private readonly fzf: Fzf<Entry[]>;
+
+  constructor(entries: readonly string[]) {
+    this.newestFirst = [...new Set([...entries].reverse())].map((text) => ({ text, label: oneLine(text) }));
+    this.fzf = new Fzf<Entry[]>(this.newestFirst, {
+      selector: (e: Entry) => e.label,
+      sort: false,
+      casing: "smart-case",
+    });
+  }
+
+  /** Prompts matching `query`, newest first; exact (substring) matches before fuzzy ones. */
+  matches(query: string): HistoryMatch[] {
+    if (!query) return this.newestFirst.map((e) => ({ ...e, marks: new Set<number>() }));
+    const found: HistoryMatch[] = this.fzf
+      .find(query)
+      .map((r: { item: Entry; positions: Set<number> }) => ({ ...r.item, marks: r.positions }));
+    // fzf's smart case: a query with a capital letter matches case-sensitively.
+    const exact = query === query.toLowerCase();
+    const holds = (m: HistoryMatch) =>
+      exact ? m.label.toLowerCase().includes(query) : m.label.includes(query);
+    return [...found.filter(holds), ...found.filter((m) => !holds(m))];
+  }
+}
+
 export function historyMatches(entries: readonly string[], query: string): HistoryMatch[] {
-  const newestFirst = [...new Set([...entries].reverse())].map((text) => ({ text, label: oneLine(text) }));
-  if (!query) return newestFirst.map((e) => ({ ...e, marks: new Set<number>() }));
-  const fzf = new Fzf<{ text: string; label: string }[]>(newestFirst, {
-    selector: (e: { label: string }) => e.label,
-    sort: false,
-    casing: "smart-case",
-  });
-  const found: HistoryMatch[] = fzf
-    .find(query)
-    .map((r: { item: { text: string; label: string }; positions: Set<number> }) => ({
-      ...r.item,
-      marks: r.positions,
-    }));
-  // fzf's smart case: a query with a capital letter matches case-sensitively.
-  const exact = query === query.toLowerCase();
-  const holds = (m: HistoryMatch) =>
-    exact ? m.label.toLowerCase().includes(query) : m.label.includes(query);
-  return [...found.filter(holds), ...found.filter((m) => !holds(m))];
+  return new HistoryMatcher(entries).matches(query);
 }
 
 export class HistorySearch {
   /** The composer as it was when the search opened; undefined while no search is open. */
   private draft: Edit | undefined;
+  private matcher: HistoryMatcher | undefined;
 
   constructor(private readonly deps: HistorySearchDeps) {}
 
@@ -65,6 +81,7 @@ export class HistorySearch {
   /** Ctrl+R at the composer: opens the search with an empty query (every prompt, newest first). */
   open(current: Edit): void {
     this.draft = current;
+    this.matcher = new HistoryMatcher(this.deps.entries());
     this.deps.store.dispatch({ type: "searching", on: true });
     this.setQuery({ text: "", cursor: 0 });
   }
@@ -72,12 +89,14 @@ export class HistorySearch {
   /** The query was edited: the matches follow, the newest selected. */
   setQuery(query: Edit): void {
     this.deps.setComposer(query);
-    const items: MenuItem[] = historyMatches(this.deps.entries(), query.text).map((m) => ({
-      label: m.label,
-      detail: "",
-      value: m.text,
-      marks: m.marks,
-    }));
+    const items: MenuItem[] = (this.matcher ?? new HistoryMatcher(this.deps.entries()))
+      .matches(query.text)
+      .map((m) => ({
+        label: m.label,
+        detail: "",
+        value: m.text,
+        marks: m.marks,
+      }));
     const menu: Menu = { kind: "history", items, index: 0, start: 0, end: 0 };
     this.deps.store.dispatch({ type: "menu", menu });
   }
@@ -108,6 +127,7 @@ export class HistorySearch {
   private close(): Edit | undefined {
     const draft = this.draft;
     this.draft = undefined;
+    this.matcher = undefined;
     this.deps.store.dispatch({ type: "menu", menu: null });
     this.deps.store.dispatch({ type: "searching", on: false });
     return draft;
