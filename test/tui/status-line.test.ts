@@ -11,6 +11,8 @@ import { openaiText } from "../support/openai-script.js";
 import { styleOf, useTui } from "./support.js";
 
 const t = useTui();
+/** The greeting's key line: the built-in status line may already be replaced when the test looks. */
+const READY = /Enter send · /;
 const lastRow = (screen: string[]) => screen.filter((l) => l.trim()).at(-1) ?? "";
 
 /** A status line script in the temp root; `$OUT` is where it may leave what it read. */
@@ -28,7 +30,7 @@ describe("statusLine command", () => {
 printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "$(wc -l < "$OUT/runs" | tr -d ' ')"`,
     );
     t.provider.enqueue(openaiText("answered"));
-    const vt = await t.start([], { statusLine: { type: "command", command, padding: 2 } });
+    const vt = await t.start([], { statusLine: { type: "command", command, padding: 2 } }, READY);
     await vt.waitForScreen(/^ {2}my status runs=1 *$/m);
     expect(lastRow(vt.screen())).toBe("  my status runs=1");
     expect(vt.screen().join("\n")).not.toContain("second line");
@@ -57,7 +59,7 @@ printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "
 
   it("a failing command says why once and the built-in status line stays", async () => {
     const command = script("fail.sh", "echo boom >&2; exit 3");
-    const vt = await t.start([], { statusLine: { type: "command", command } });
+    const vt = await t.start([], { statusLine: { type: "command", command } }, READY);
     await vt.waitFor("statusLine: the command exited with 3: boom; the last line it printed stays");
     expect(lastRow(vt.screen())).toMatch(/context 0% · 0 tokens/);
   });
@@ -70,7 +72,7 @@ if [ "$(wc -l < "$OUT/slow-runs")" -gt 1 ]; then sleep 30; fi
 echo good line`,
     );
     t.provider.enqueue(openaiText("ok"));
-    const vt = await t.start([], { statusLine: { type: "command", command } });
+    const vt = await t.start([], { statusLine: { type: "command", command } }, READY);
     await vt.waitForScreen(/^good line *$/m);
     await vt.type("go");
     await vt.press("enter");
@@ -95,7 +97,7 @@ echo good line`,
       project,
       JSON.stringify({ statusLine: { type: "command", command: "echo from the repo" } }),
     );
-    const vt = await t.start([], {}, undefined, { HOME: home });
+    const vt = await t.start([], {}, READY, { HOME: home });
     await vt.waitForScreen(/^from claude home *$/m);
     // The notice names the file (wrapped over rows at this width).
     expect(vt.lines().join("")).toContain(
