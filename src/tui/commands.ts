@@ -13,6 +13,7 @@ export const KEY_HINTS = [
   "Ctrl+C interrupts; Ctrl+D on an empty prompt exits. / opens the command menu, @ completes files, Tab completes.",
   "Shift+Enter or Alt+Enter (or \\ then Enter) starts a new line; Ctrl+G edits the prompt in $EDITOR.",
   "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
+  "Ctrl+R searches earlier prompts; Ctrl+V attaches an image from the clipboard (text pastes as text).",
 ];
 
 function hostFor(ctl: UiControl): CommandHost {
