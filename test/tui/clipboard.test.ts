@@ -97,10 +97,18 @@ describe("Ctrl+V: fakes on the PATH", () => {
     const vt = await t.start([], {}, undefined, env(undefined));
     await vt.write(CTRL_V);
     await vt.waitFor("Ctrl+V: no display (X11 or Wayland) to read a clipboard from");
-    // A display but no xclip anywhere on PATH.
-    const bare = await t.start([], {}, undefined, env(undefined, { DISPLAY: ":77", PATH: fakeBin({}) }));
-    await bare.write(CTRL_V);
-    await bare.waitFor("Ctrl+V: install xclip to paste images");
+    // A display but no tool for it anywhere on PATH.
+    const none = fakeBin({});
+    expect(await readClipboard(env(undefined, { DISPLAY: ":77", PATH: none }), "linux")).toEqual({
+      kind: "none",
+      message: "Ctrl+V: install xclip to paste images",
+    });
+    expect(
+      await readClipboard(env(undefined, { WAYLAND_DISPLAY: "wayland-0", PATH: none }), "linux"),
+    ).toEqual({
+      kind: "none",
+      message: "Ctrl+V: install wl-clipboard (wl-paste) to paste images",
+    });
   });
 
   it("macOS: pngpaste when installed, else osascript's PNG data; pbpaste for text", async () => {
