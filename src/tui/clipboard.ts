@@ -4,6 +4,8 @@
 // goes in as a paste; otherwise one line says why nothing came. The images stay known for the whole process, like large pastes, so a
 // queued or recalled prompt that names one still sends it.
 import { sniffImageType } from "../commands/prompt-input.js";
+import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
+import type { ResolvedModel } from "../config/types.js";
 import { type ClipboardRead, readClipboard } from "./clipboard-read.js";
 
 export interface ClipboardDeps {
@@ -12,10 +14,22 @@ export interface ClipboardDeps {
   /** Text from the clipboard, as a bracketed paste would give it. */
   paste(text: string): void;
   print(kind: "info" | "error", text: string): void;
-  /** The current provider's limit per image, in bytes. */
-  imageLimit(): number;
+  /** What the current model takes (`imageInput`). */
+  imageInput(): ImageInput;
   /** The character before the cursor, so the `@` token starts a word. */
   charBeforeCursor(): string;
+}
+
+export interface ImageInput {
+  /** The provider's limit per image, in bytes. */
+  limit: number;
+  /** False when the model is not known to take images: it would get a placeholder instead. */
+  accepted: boolean;
+  modelId: string;
+}
+
+export function imageInputOf(model: ResolvedModel): ImageInput {
+  return { limit: IMAGE_LIMIT_BYTES[model.endpoint.api], accepted: model.info.images, modelId: model.id };
 }
 
 /** `640×480` from a PNG's header, or undefined when the bytes are no PNG. */
@@ -57,7 +71,8 @@ export class ClipboardPaste {
     }
     if (found.kind === "none") return this.deps.print("info", found.message);
     if (found.kind === "text") return this.deps.paste(found.text.replace(/\r\n?/g, "\n"));
-    const limit = this.deps.imageLimit();
+    const input = this.deps.imageInput();
+    const limit = input.limit;
     if (found.bytes.length > limit) {
       this.deps.print(
         "error",
@@ -70,9 +85,13 @@ export class ClipboardPaste {
     const before = this.deps.charBeforeCursor();
     this.deps.insert(`${before && !/\s/.test(before) ? " " : ""}@${name} `);
     const pixels = pngSize(found.bytes);
+    // Sent anyway (the catalogue may not know the model), but said: the model gets a placeholder.
+    const unseen = input.accepted
+      ? ""
+      : `; ${input.modelId} takes no images as configured (set models["${input.modelId}"].images to true to send it)`;
     this.deps.print(
       "info",
-      `attached @${name} from the clipboard (${pixels ? `${pixels}, ` : ""}${size(found.bytes.length)}, via ${found.via})`,
+      `attached @${name} from the clipboard (${pixels ? `${pixels}, ` : ""}${size(found.bytes.length)}, via ${found.via})${unseen}`,
     );
   }
 }

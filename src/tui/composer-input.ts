@@ -3,7 +3,7 @@
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
-import { ClipboardPaste } from "./clipboard.js";
+import { ClipboardPaste, type ImageInput } from "./clipboard.js";
 import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
 import { HistorySearch } from "./history-search.js";
@@ -23,8 +23,8 @@ export interface ComposerDeps {
   print(kind: ItemKind, text: string): void;
   /** The engine's newest queued follow-up, out of its queue (`Session.takeBackFollowUp`). */
   takeBackFollowUp(): { text: string } | undefined;
-  /** The current provider's limit per image (bytes), checked when Ctrl+V pastes one. */
-  imageLimit(): number;
+  /** What the current model takes in images, checked when Ctrl+V pastes one. */
+  imageInput(): ImageInput;
 }
 
 export class ComposerInput {
@@ -57,7 +57,7 @@ export class ComposerInput {
       insert: (text) => this.set(insert(this.edit, text)),
       paste: (text) => this.paste(text),
       print: (kind, text) => deps.print(kind, text),
-      imageLimit: () => deps.imageLimit(),
+      imageInput: () => deps.imageInput(),
       charBeforeCursor: () => this.edit.text.slice(Math.max(0, this.edit.cursor - 1), this.edit.cursor),
     });
   }

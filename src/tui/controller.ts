@@ -2,10 +2,10 @@
 // y/n/a) into engine commands, and feeds engine events to the store. Components never call
 // the engine; they read the store and report keys here (keys.ts). The work itself runs in
 // `turn-runner.ts`, the engine's prompts are answered by `approval-flow.ts` and `limit-flow.ts`.
-import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 import { ApprovalFlow } from "./approval-flow.js";
+import { imageInputOf } from "./clipboard.js";
 import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { greeting } from "./greeting.js";
@@ -53,7 +53,7 @@ export class TuiController implements UiControl {
       cwd: deps.cwd,
       print: (kind, text) => this.print(kind, text),
       takeBackFollowUp: () => this.session.takeBackFollowUp(),
-      imageLimit: () => IMAGE_LIMIT_BYTES[this.session.status().model.endpoint.api],
+      imageInput: () => imageInputOf(this.session.status().model),
     });
     this.turns = new TurnRunner({
       store: this.store,

@@ -162,13 +162,13 @@ describe("Ctrl+V: fakes on the PATH", () => {
     writeFileSync(join(bin, "clip.jpg"), jpeg);
     const shown: string[] = [];
     let composer = "";
-    const clipboard = (limit: number) =>
+    const clipboard = (limit: number, accepted = true) =>
       new ClipboardPaste(
         {
           insert: (text) => (composer += text),
           paste: (text) => (composer += text),
           print: (kind, text) => shown.push(`${kind}: ${text}`),
-          imageLimit: () => limit,
+          imageInput: () => ({ limit, accepted, modelId: "local/tiny" }),
           charBeforeCursor: () => composer.slice(-1),
         },
         () => readClipboard(env(bin, { WAYLAND_DISPLAY: "wayland-0" }), "linux"),
@@ -183,6 +183,13 @@ describe("Ctrl+V: fakes on the PATH", () => {
     expect(tight.images.size).toBe(0);
     expect(shown.at(-1)).toBe(
       "error: Ctrl+V: the clipboard image is 3 KB, over the provider's 1 KB limit per image",
+    );
+    // A model not known to take images still gets it attached, with a word on what it will see.
+    composer = "";
+    await clipboard(5 * 1024 * 1024, false).paste();
+    expect(composer).toBe("@clipboard-1.jpg ");
+    expect(shown.at(-1)).toBe(
+      'info: attached @clipboard-1.jpg from the clipboard (3 KB, via wl-paste); local/tiny takes no images as configured (set models["local/tiny"].images to true to send it)',
     );
   });
 
