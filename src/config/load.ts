@@ -161,7 +161,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
       : undefined;
   if (claudeLine) {
     config.statusLine = claudeLine.statusLine;
-    sources.set("statusLine.command", claudeLine.file);
+    for (const key of Object.keys(claudeLine.statusLine)) sources.set(`statusLine.${key}`, claudeLine.file);
   }
   return {
     config,
