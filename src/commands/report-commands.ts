@@ -86,10 +86,13 @@ export const reportCommands = {
     run: async (host, args) => {
       if (args[0] === "approve") {
         const names = approveProjectServers(host.home, host.cwd, host.config);
+        if (names.length === 0) return host.print("no .mcp.json servers in this workspace");
+        // R-WF-3: approved servers start in this session too; their tools join the next request.
+        const started = await host.session.startToolSets(
+          projectServers(host.home, host.cwd, host.config).toolSets,
+        );
         return host.print(
-          names.length === 0
-            ? "no .mcp.json servers in this workspace"
-            : `approved for this workspace: ${names.join(", ")}; they start with the next session (tern --continue)`,
+          `approved for this workspace: ${names.join(", ")}${started.length > 0 ? `; starting now: ${started.join(", ")} (their tools join the next request)` : ""}`,
         );
       }
       const project = projectServerLines(projectServers(host.home, host.cwd, host.config));

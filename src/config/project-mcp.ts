@@ -20,6 +20,8 @@ export interface ProjectServer {
   started: boolean;
   /** Why it was not started. */
   why?: string;
+  /** Not started only because nobody approved it for this workspace yet (the UI offers it). */
+  awaitingApproval?: boolean;
   /** Its definition as JSON text, what an approval records. */
   definition: string;
 }
@@ -129,9 +131,10 @@ export function projectMcpServers(opts: {
     if (typeof tool === "string") server.why = tool;
     else if (!TOOL_SET_NAME_RE.test(set)) server.why = "its name has no letters or digits";
     else if (taken.has(set)) server.why = `a configured tool set is named ${set}`;
-    else if (!opts.trusted && approved[name] !== definition)
+    else if (!opts.trusted && approved[name] !== definition) {
       server.why = "not approved for this workspace (not in trustedWorkspaces; approve with /mcp approve)";
-    else {
+      server.awaitingApproval = true;
+    } else {
       server.started = true;
       taken.add(set);
       out.toolSets.push({ ...tool, fromFile: file });

@@ -1,7 +1,7 @@
 // The state of one session's engine task: its model, tools and settings, and the parts that do
 // each job — `records` commits (`committer.ts`), `todos` keeps the todo list (`todo-state.ts`),
 // `requests` builds model requests (`request-builder.ts`).
-import type { Config, ResolvedModel } from "../config/types.js";
+import type { Config, ResolvedModel, ToolSetConfig } from "../config/types.js";
 import { scrubbedEnv } from "../config/secrets.js";
 import type { NormalizedRequest, ProviderAdapter } from "../provider/types.js";
 import { createAdapter } from "../provider/index.js";
@@ -95,6 +95,8 @@ export class SessionCore {
   toolSets: ToolSets | undefined;
   /** The MCP servers once their module loaded (absent when none is configured). */
   toolSetsLoading: Promise<ToolSets> | undefined;
+  /** Starts more MCP servers now (`/mcp approve`); the names that were new. Set by tool-sync.ts. */
+  addToolSets: ((configs: ToolSetConfig[]) => Promise<string[]>) | undefined;
   /** Waits for MCP servers still starting and brings the tool list up to date (tool-sync.ts). */
   syncTools: ((signal: AbortSignal) => Promise<void>) | undefined;
   /** Instruction files of folders below the workspace, joining when a tool first touches them (R-WF-1). */

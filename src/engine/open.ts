@@ -30,7 +30,7 @@ import { Checkpointer } from "./undo/checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
 import { planSandboxAvailable, planShellSandbox, shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
-import { makeToolSync } from "./tool-sync.js";
+import { wireToolSets } from "./tool-sync.js";
 import { InstructionNotes } from "./instruction-notes.js";
 import { contextSources } from "./context-sources.js";
 import { computeCost } from "../vocab/cost.js";
@@ -272,29 +272,19 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   // servers: the front end is usable at once and their tools join before the first request.
   // Loading it compiles the MCP SDK (~100 ms) on this thread: not before the front end has had
   // its turn (the built CLI's import() is a require() in the next microtask).
-  const toolSets =
-    config.toolSets.length > 0
-      ? afterPendingIo()
-          .then(() => import("../tools/mcp/mcp.js"))
-          .then(({ ToolSets }) => {
-            const sets = new ToolSets(config.toolSets, {
-              cwd,
-              env: opts.env,
-              notify: (text) => bus.publishOrHold({ type: "notice", text }),
-              limits: mcpTextLimit(config),
-            });
-            core.toolSets = sets;
-            sets.start();
-            return sets;
-          })
-      : undefined;
-  if (toolSets) core.syncTools = makeToolSync(core, registry, toolSets, systemFor);
-  core.toolSetsLoading = toolSets;
+  wireToolSets(core, registry, systemFor, {
+    configs: config.toolSets,
+    before: afterPendingIo,
+    cwd,
+    env: opts.env,
+    notify: (text) => bus.publishOrHold({ type: "notice", text }),
+    limits: mcpTextLimit(config),
+  });
 
   const session = new Session(core, bus, async () => {
     await core.hookPoints?.sessionEnd("other");
     writer.close();
-    await (await toolSets)?.close();
+    await (await core.toolSetsLoading)?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };
 }

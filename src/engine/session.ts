@@ -7,6 +7,7 @@ import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
+import type { ToolSetConfig } from "../config/types.js";
 import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
@@ -92,6 +93,11 @@ export class Session {
   /** `/mcp [reconnect <name>]` (R-EXT): the MCP servers with state and tools; reconnects one. */
   mcp(args: string[]): Promise<string> {
     return mcpCommand(this.core, args);
+  }
+
+  /** Starts MCP servers now (`/mcp approve`, R-WF-3); their tools join the next model request. The names that were new. */
+  startToolSets(configs: ToolSetConfig[]): Promise<string[]> {
+    return this.core.addToolSets?.(configs) ?? Promise.resolve([]);
   }
 
   /** MCP prompts (R-WF-2, `/mcp__<set>__<prompt>`), once the servers have started. */

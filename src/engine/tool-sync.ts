@@ -1,8 +1,10 @@
 // MCP tools join the session when their servers are ready (R-EXT): before each model request
 // the engine waits for servers still starting (each at most its startTimeoutSeconds), puts the
 // ready servers' tools in the registry, and records a new `context` line when the tool list the
-// model sees changed, so a resume sends what the model saw.
-import type { ToolSets } from "../tools/mcp/mcp.js";
+// model sees changed, so a resume sends what the model saw. Servers approved while the session
+// runs (`/mcp approve`, R-WF-3) start at once and their tools join the next request the same way.
+import type { ToolSetConfig } from "../config/types.js";
+import type { ToolSets, ToolSetsOptions } from "../tools/mcp/mcp.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { SessionCore } from "./core.js";
 import type { ToolSpec } from "../vocab/messages.js";
@@ -29,5 +31,38 @@ export function makeToolSync(
     core.tools = tools;
     core.system = systemFor(tools.map((t) => t.name));
     core.commit({ type: "context", system: core.system, tools, sources: core.contextFiles });
+  };
+}
+
+/**
+ * Wires the session's MCP servers: the configured ones start after `before` (the front end has
+ * had its turn first), and `core.addToolSets` starts more later. The MCP module (~100 ms to
+ * compile) loads only once a server is there to start.
+ */
+export function wireToolSets(
+  core: SessionCore,
+  registry: ToolRegistry,
+  systemFor: (toolNames: string[]) => string,
+  opts: ToolSetsOptions & { configs: ToolSetConfig[]; before: () => Promise<void> },
+): void {
+  const load = (configs: ToolSetConfig[], before: Promise<void>): Promise<ToolSets> => {
+    const loading = before
+      .then(() => import("../tools/mcp/mcp.js"))
+      .then(({ ToolSets }) => {
+        const sets = new ToolSets(configs, opts);
+        core.toolSets = sets;
+        sets.start();
+        return sets;
+      });
+    core.toolSetsLoading = loading;
+    core.syncTools = makeToolSync(core, registry, loading, systemFor);
+    return loading;
+  };
+  if (opts.configs.length > 0) load(opts.configs, opts.before());
+  core.addToolSets = async (configs) => {
+    if (core.toolSetsLoading) return (await core.toolSetsLoading).add(configs);
+    if (configs.length === 0) return [];
+    await load(configs, Promise.resolve());
+    return configs.map((c) => c.name);
   };
 }

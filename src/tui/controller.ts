@@ -10,6 +10,7 @@ import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
+import { projectServerOffer } from "./project-server-offer.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
 import { StatusLine } from "./status-line.js";
@@ -108,6 +109,8 @@ export class TuiController implements UiControl {
     for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
+    const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
+    if (offer) this.print("info", offer);
     this.greeted = true;
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine);

@@ -77,6 +77,25 @@ export class ToolSets {
     for (const server of this.servers) this.startServer(server);
   }
 
+  /** More servers joining a running session (`/mcp approve`); started at once, a name already here is skipped. */
+  add(configs: ToolSetConfig[]): string[] {
+    const added: string[] = [];
+    for (const config of configs) {
+      if (this.closed || this.servers.some((s) => s.config.name === config.name)) continue;
+      const server: Server = {
+        config,
+        state: "starting",
+        defs: [],
+        started: Promise.resolve(),
+        generation: 0,
+      };
+      this.servers.push(server);
+      this.startServer(server);
+      added.push(config.name);
+    }
+    return added;
+  }
+
   /** Names of the servers still starting. */
   starting(): string[] {
     return this.servers.filter((s) => s.state === "starting").map((s) => s.config.name);
