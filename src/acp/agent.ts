@@ -10,13 +10,7 @@ import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/turn/stop.js";
 
 type StopReason = TurnOutcome["stopReason"];
-import {
-  availableCommands,
-  remoteCommand,
-  runRemoteCommand,
-  SideQuestions,
-  unknownCommand,
-} from "./commands.js";
+import { CommandList, remoteCommand, runRemoteCommand, SideQuestions, unknownCommand } from "./commands.js";
 import { registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { acpApprover } from "./permission.js";
 import { promptContent, promptText } from "./prompt-content.js";
@@ -48,6 +42,7 @@ interface Live {
   /** Notifications go out in order; a response waits for the updates before it. */
   sent: Promise<void>;
   stream: UpdateStream;
+  commands: CommandList;
 }
 
 const MODES: acp.SessionMode[] = [
@@ -158,6 +153,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
         (u) => send(entry!, u),
         () => session.todos(),
       ),
+      commands: new CommandList(session, (u) => send(entry!, u)),
     };
     const created = entry;
     session.subscribe((event) => {
@@ -171,10 +167,8 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
     return entry;
   }
 
-  const announceCommands = (entry: Live) =>
-    setImmediate(() =>
-      send(entry, { sessionUpdate: "available_commands_update", availableCommands: availableCommands() }),
-    );
+  // After the session/new answer: the list, and again once the MCP servers' prompts are known.
+  const announceCommands = (entry: Live) => setImmediate(() => entry.commands.refresh());
 
   return acp
     .agent({ name: "tern" })
@@ -265,6 +259,7 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
             }),
         });
         entry.commandAbort = undefined;
+        entry.commands.refresh();
         const mode = session.status().mode;
         if (mode !== modeBefore) send(entry, { sessionUpdate: "current_mode_update", currentModeId: mode });
         await entry.sent;

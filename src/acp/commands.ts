@@ -5,7 +5,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
-import { COMMANDS, findCommand, parseCommandLine } from "../commands/table.js";
+import { COMMANDS, findCommand, parseCommandLine, setMcpPromptCommands } from "../commands/table.js";
+import { mcpPromptCommands } from "../commands/workflow-commands.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 import type { SideExchange } from "../engine/side.js";
@@ -22,6 +23,42 @@ export function availableCommands(): acp.AvailableCommand[] {
       ...(c.args ? { input: { hint: c.args } } : {}),
     }),
   );
+}
+
+/**
+ * One client's command list (`available_commands_update`, sent again whenever it changes): the
+ * shared table with the workspace's custom commands and skills, and the MCP servers' prompts as
+ * `/mcp__<set>__<prompt>` once the servers have started (and again after a command such as
+ * `/mcp approve` or `/mcp reconnect` may have changed them).
+ */
+export class CommandList {
+  private sent: string | undefined;
+
+  constructor(
+    private readonly session: Session,
+    private readonly send: (update: acp.SessionUpdate) => void,
+  ) {}
+
+  /** Sends the list unless the client has this one already. */
+  announce(): void {
+    const list = availableCommands();
+    const text = JSON.stringify(list);
+    if (text === this.sent) return;
+    this.sent = text;
+    this.send({ sessionUpdate: "available_commands_update", availableCommands: list });
+  }
+
+  /** The list now, and again once the session's MCP prompts are known. */
+  refresh(): void {
+    this.announce();
+    this.session.mcpPrompts().then(
+      (prompts) => {
+        setMcpPromptCommands(mcpPromptCommands(prompts));
+        this.announce();
+      },
+      () => {},
+    );
+  }
 }
 
 /** Side questions of one ACP session: their thread and what they cost (never in the ledger). */
