@@ -7,10 +7,11 @@ import type { InstructionReader } from "../prompt/instruction-files.js";
 import { belowWorkspace, instructionSection } from "../prompt/instructions.js";
 import type { RecordLine } from "../record/types.js";
 import type { ToolCall } from "../vocab/messages.js";
+import { commandPaths } from "./command-paths.js";
 
 const NOTE_HEAD = /^# Project instructions \(from [^\n]*\)\nFile: ([^\n]+)\n/;
 
-/** The folder a tool call's `path` argument names (a file's folder, or the folder itself). */
+/** The folders a tool call's `path` argument (or a `bash` command) names: a file's folder, or the folder itself. */
 function touchedFolders(cwd: string, calls: readonly ToolCall[]): string[] {
   const out: string[] = [];
   for (const call of calls) {
@@ -22,7 +23,10 @@ function touchedFolders(cwd: string, calls: readonly ToolCall[]): string[] {
         continue;
       }
     }
-    const path = (args as { path?: unknown } | null)?.path;
+    const { path, command } = (args ?? {}) as { path?: unknown; command?: unknown };
+    // `bash`: the folders its command enters or names (command-paths.ts).
+    if (call.name === "bash" && typeof command === "string")
+      for (const abs of commandPaths(cwd, command)) out.push(abs, dirname(abs));
     if (typeof path !== "string" || !path) continue;
     const abs = isAbsolute(path) ? path : resolve(cwd, path);
     // `glob`/`grep` name a folder; file tools a file. The file's own folder covers both cases
@@ -50,7 +54,8 @@ export class InstructionNotes {
   /** The note texts for the folders these calls touched that bring a file not read yet. */
   after(calls: readonly ToolCall[]): { path: string; text: string }[] {
     const notes: { path: string; text: string }[] = [];
-    for (const folder of touchedFolders(this.cwd, calls))
+    // A batch of calls often names one folder many times: each is walked once.
+    for (const folder of new Set(touchedFolders(this.cwd, calls)))
       for (const file of belowWorkspace(this.reader, this.cwd, folder))
         notes.push({ path: file.path, text: instructionSection(file) });
     return notes;

@@ -123,6 +123,34 @@ describe("instruction files (R-WF-1)", () => {
     expect(notices(run.events)).toContain(`instructions loaded: ${ws("packages", "api", "CLAUDE.md")}`);
   });
 
+  it("a subfolder's file joins when bash enters the folder or names a path under it", async () => {
+    const env = claudeRepo(e);
+    mkdirSync(ws("packages", "web", "src"), { recursive: true });
+    writeFileSync(ws("packages", "web", "AGENTS.md"), "WEB-MARKER\n");
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "cd packages && ls api > /dev/null" } }]),
+      openaiToolCalls([
+        { id: "c2", name: "bash", args: { command: "wc -l 'packages/web/src/'*.ts || true" } },
+      ]),
+      openaiText("done"),
+    );
+    const run = await ternRun(e, ["--yes"], "look around", { env });
+    expect(run.code).toBe(0);
+    const [a, b, c] = e.provider.requests;
+    const sent = (r: any) => JSON.stringify(r.body.messages);
+    expect(sent(a)).not.toContain("API-MARKER");
+    // `cd packages` then `api`: relative to the cd target.
+    expect(sent(b)).toContain("API-MARKER");
+    expect(sent(b)).not.toContain("WEB-MARKER");
+    expect(sent(c)).toContain("WEB-MARKER");
+    expect(notices(run.events)).toEqual(
+      expect.arrayContaining([
+        `instructions loaded: ${ws("packages", "api", "CLAUDE.md")}`,
+        `instructions loaded: ${ws("packages", "web", "AGENTS.md")}`,
+      ]),
+    );
+  });
+
   it("caps the whole at 64 KB with a notice naming the file cut; a FIFO is a notice, never a hang", async () => {
     writeFileSync(ws("AGENTS.md"), `${"x".repeat(70 * 1024)}\nTAIL-MARKER\n`);
     mkdirSync(ws(".git"));
