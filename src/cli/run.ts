@@ -40,6 +40,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   // image leaves nothing on disk and sends nothing (SPEC §10).
   let content: ReturnType<typeof buildPromptContent> = [];
   let allow: string[] | undefined;
+  let shell: boolean | undefined;
   let commandModel: string | undefined;
   // An MCP prompt (`/mcp__<set>__<prompt>`) is known once its server has started: read after the open.
   let mcpPrompt = false;
@@ -59,7 +60,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     const custom = findCommand(firstWord)?.prompt;
     if (custom) {
       const expanded = custom(parseCommandLine(prompt).rest);
-      ({ text, allow, model: commandModel } = expanded);
+      ({ text, allow, model: commandModel, shell } = expanded);
     } else if (firstWord.startsWith("/mcp__") && config.toolSets.length > 0) return void (mcpPrompt = true);
     else if (SLASH_COMMAND.test(firstWord)) throw slashCommandError(firstWord);
     attach(text, model, config);
@@ -138,7 +139,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
           prepared.config,
           opts.baseUrl,
           opts.model ? undefined : commandModel,
-          () => session.send({ type: "prompt", content, compact: opts.compact, output, allow }),
+          () => session.send({ type: "prompt", content, compact: opts.compact, output, allow, shell }),
           (text) => writeEvent({ type: "notice", text }),
         );
     if (signalled) return SIGNAL_EXIT[signalled] ?? 130;

@@ -62,6 +62,8 @@ export interface WorkflowPrompt {
   text: string;
   allow: string[];
   model?: string;
+  /** The body runs `!`cmd`` before it is sent (Claude Code's bash in slash commands). */
+  shell?: boolean;
 }
 
 /** The one line a failed command prints. */

@@ -61,7 +61,7 @@ export async function runWorkflowPrompt(host: CommandHost, prompt: WorkflowPromp
         host.config,
         host.baseUrl,
         prompt.model,
-        () => host.session.send({ type: "prompt", content, allow: prompt.allow }),
+        () => host.session.send({ type: "prompt", content, allow: prompt.allow, shell: prompt.shell }),
         (text) => host.print(`notice: ${text}`),
       ),
     "thinking",
@@ -96,6 +96,7 @@ function commandEntry(c: CustomCommand): SlashCommand {
       text: expandArguments(c.body, rest),
       allow: c.allowedTools.map(toTernRule),
       model: c.model,
+      ...(c.body.includes("!`") ? { shell: true } : {}),
     }),
     c.path,
   );

@@ -16,7 +16,15 @@ export type QueueOnCancel = "hold" | "keep" | "drop";
 
 export type SessionCommand =
   /** `compact`: run both compaction stages before the first round (`/compact`, `tern run --compact`). */
-  | { type: "prompt"; content: ContentPart[]; compact?: boolean; output?: OutputContract; allow?: string[] }
+  | {
+      type: "prompt";
+      content: ContentPart[];
+      compact?: boolean;
+      output?: OutputContract;
+      allow?: string[];
+      /** A custom command's prompt: its `!`cmd`` run first, output inlined (command-shell.ts). */
+      shell?: boolean;
+    }
   | { type: "retry" }
   | { type: "clear" }
   | { type: "rewind"; turn: number }

@@ -13,6 +13,7 @@ import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import { runTurn } from "./turn/turn.js";
 import { hookedPrompt } from "./hook-prompt.js";
+import { expandCommandShell } from "./command-shell.js";
 import type { UndoReport } from "./undo/undo.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
@@ -246,8 +247,11 @@ export class Session {
     try {
       switch (command.type) {
         case "prompt": {
+          const content = command.shell
+            ? await expandCommandShell(this.core, command.content, command.allow ?? [], controller.signal)
+            : command.content;
           const input = await hookedPrompt(this.core, {
-            content: command.content,
+            content,
             compactFirst: command.compact,
             output: command.output,
             allow: command.allow,

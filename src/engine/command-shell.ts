@@ -1,0 +1,59 @@
+// `!`cmd`` in a custom command's body (Claude Code's bash execution in slash commands, R-WF-2):
+// each command runs before the prompt is sent and its output replaces it in the prompt. Each is
+// a `bash` call judged like any other: the command's `allowed-tools` allow it (as they allow the
+// turn's calls), a deny rule refuses it, anything else asks the person (`tern run`: denied
+// without --yes); a refused or failed command's result text is what the prompt carries, so the
+// model sees why. Hooks do not run for them (the person wrote them into the file).
+import type { ContentPart } from "../vocab/messages.js";
+import type { ToolCall } from "../vocab/messages.js";
+import type { SessionCore } from "./core.js";
+import { contentToText } from "./event-fields.js";
+
+const SHELL_SPAN = /!`([^`\n]+)`/g;
+
+/** The prompt's text parts with each `!`cmd`` replaced by what the command printed. */
+export async function expandCommandShell(
+  core: SessionCore,
+  content: ContentPart[],
+  allow: readonly string[],
+  signal: AbortSignal,
+): Promise<ContentPart[]> {
+  const commands = content.flatMap((p) =>
+    p.type === "text" ? [...p.text.matchAll(SHELL_SPAN)].map((m) => m[1]) : [],
+  );
+  if (commands.length === 0) return content;
+  const calls: ToolCall[] = commands.map((command, i) => ({
+    id: `command-shell-${i + 1}`,
+    name: "bash",
+    arguments: JSON.stringify({ command }),
+  }));
+  core.policy.setTurnAllow(allow);
+  let outputs: string[];
+  try {
+    const results = await core.executor.runBatch(
+      calls,
+      {
+        cwd: core.cwd,
+        signal,
+        env: core.toolEnv,
+        sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,
+        bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
+        readTracker: core.readTracker,
+        todos: core.todos,
+      },
+      {
+        approve: (pending) => core.hooks.approve(pending),
+        denialMessage: core.hooks.denialMessage,
+        onStart: () => {},
+        onResult: () => {},
+      },
+    );
+    outputs = results.map((r) => contentToText(r.content).trimEnd());
+  } finally {
+    core.policy.setTurnAllow([]);
+  }
+  let next = 0;
+  return content.map((p) =>
+    p.type === "text" ? { ...p, text: p.text.replace(SHELL_SPAN, () => outputs[next++] ?? "") } : p,
+  );
+}
