@@ -60,6 +60,7 @@ export function defaultConfig(): Config {
     toolSets: [],
     autoCompactThreshold: 0.8,
     maxTruncationContinues: 0,
+    idleNotificationSeconds: 60,
     trustedWorkspaces: [],
     parallelTools: true,
     compat: { claude: true, agents: true },

@@ -209,6 +209,7 @@ const layerShape = {
     ),
   autoCompactThreshold: () => optional(fraction()),
   maxTruncationContinues: () => optional(nonNegativeInt()),
+  idleNotificationSeconds: () => optional(positiveInt()),
   trustedWorkspaces: () => optional(z.array(absolutePath())),
   parallelTools: () => optional(z.boolean()),
   // R-WF-5: reading Claude Code's (`claude`) and other agents' (`agents`) files.

@@ -93,6 +93,8 @@ export interface Config {
   toolSets: ToolSetConfig[];
   autoCompactThreshold: number;
   maxTruncationContinues: number;
+  /** Seconds idle after an answer before Notification hooks hear `idle_prompt` (Claude Code: 60). */
+  idleNotificationSeconds: number;
   trustedWorkspaces: string[];
   parallelTools: boolean;
   /** R-WF-5: read Claude Code's files (`claude`) and other agents' files (`agents`); tern's own always. */

@@ -43,8 +43,11 @@ export interface HookPoints {
   ): Promise<string | undefined>;
   stopRequested(active: boolean): Promise<string | undefined>;
   preCompact(trigger: "manual" | "auto"): Promise<unknown>;
-  notify(message: string): void;
+  /** Notification: tern waits for the person (Claude Code's `notification_type`, plus tern's `limit_prompt`). */
+  notify(message: string, type: "permission_prompt" | "idle_prompt" | "limit_prompt"): void;
   sessionEnd(reason: string): Promise<void>;
+  /** The session went idle after a turn (true) or got a command (false): `idle_prompt` when it stays idle. */
+  waiting(idle: boolean): void;
 }
 
 export interface SessionCoreInit {

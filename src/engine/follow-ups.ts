@@ -74,6 +74,11 @@ export class FollowUpQueue {
     return entry.content;
   }
 
+  /** The follow-up that joined last was refused (a UserPromptSubmit hook): it settles now with `outcome`. */
+  refuseJoined(outcome: TurnOutcome): void {
+    this.joined.pop()?.settle(Promise.resolve(outcome));
+  }
+
   /** The oldest follow-up leaves to start a turn; `settle` gets that turn's outcome. */
   start(): Entry | undefined {
     if (!this.ready) return undefined;

@@ -6,6 +6,8 @@ import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
 import type { SessionCore } from "./core.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import type { TurnInput } from "./turn/turn-ports.js";
+import type { ContentPart } from "../vocab/messages.js";
+import type { OnLimit } from "./turn/budget.js";
 
 /**
  * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
@@ -15,18 +17,52 @@ import type { TurnInput } from "./turn/turn-ports.js";
 export async function hookedPrompt(core: SessionCore, input: TurnInput): Promise<TurnInput | TurnOutcome> {
   const points = core.hookPoints;
   if (!points) return input;
-  const text = input.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-  const submitted = await points.promptSubmitted(text);
-  if (submitted.blocked !== undefined) {
-    const error = {
-      class: "hook" as const,
-      message: `prompt blocked by a UserPromptSubmit hook: ${submitted.blocked}`,
-    };
-    core.publish({ type: "error", ...error });
-    return { turn: core.fold.lastTurn, stopReason: "failed", finalText: "", error };
-  }
+  const submitted = await points.promptSubmitted(textOf(input.content));
+  if (submitted.blocked !== undefined) return blockedPrompt(core, core.fold.lastTurn, submitted.blocked);
   const notes = [...(await points.takeStartNotes()), ...submitted.notes];
   return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;
+}
+
+/**
+ * R-TURN-7 through R-HOOK-2: the oldest queued follow-up joins the running turn `turn` the way a
+ * fresh prompt starts one — UserPromptSubmit sees it first; a block keeps it out of the record and
+ * the context (its sender gets the refusal), and the hooks' notes follow it.
+ */
+export async function joinFollowUp(core: SessionCore, turn: number): Promise<void> {
+  const content = core.followUps.join(turn);
+  if (!content || content.length === 0) return;
+  const submitted = await core.hookPoints?.promptSubmitted(textOf(content));
+  if (submitted?.blocked !== undefined)
+    return core.followUps.refuseJoined(blockedPrompt(core, turn, submitted.blocked));
+  core.records.userPrompt(turn, content);
+  for (const note of submitted?.notes ?? []) core.records.notice(turn, note);
+}
+
+const LIMIT_WORDS = { model_calls: "model calls", tool_calls: "tool calls", duration: "seconds" } as const;
+
+/**
+ * The front end's limit prompt (R-BUD-3), announced first to Notification hooks as tern waiting
+ * for the person (`notification_type` `limit_prompt`, tern's own: Claude Code has no such prompt).
+ */
+export function limitAsker(core: SessionCore): OnLimit | undefined {
+  const ask = core.hooks.onLimit;
+  if (!ask) return undefined;
+  return (limit, used, allowed) => {
+    core.hookPoints?.notify(
+      `tern reached its limit of ${allowed} ${LIMIT_WORDS[limit]} for this turn and waits for your answer`,
+      "limit_prompt",
+    );
+    return ask(limit, used, allowed);
+  };
+}
+
+const textOf = (content: ContentPart[]) =>
+  content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+
+function blockedPrompt(core: SessionCore, turn: number, reason: string): TurnOutcome {
+  const error = { class: "hook" as const, message: `prompt blocked by a UserPromptSubmit hook: ${reason}` };
+  core.publish({ type: "error", ...error });
+  return { turn, stopReason: "failed", finalText: "", error };
 }
 
 /** A session's hooks from its loaded config (and, with `compat.claude`, Claude Code's settings files). */

@@ -15,6 +15,8 @@ export class SessionHookPoints implements HookPoints {
   private readonly runner: HookRunner;
   /** SessionStart's context, waiting for the first prompt. */
   private startNotes: Promise<string[]> = Promise.resolve([]);
+  /** Armed while the session is idle after a turn (Notification `idle_prompt`). */
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly core: SessionCore,
@@ -124,11 +126,27 @@ export class SessionHookPoints implements HookPoints {
     return this.runner.run("PreCompact", { trigger, custom_instructions: "" }, { match: { value: trigger } });
   }
 
-  notify(message: string): void {
-    void this.runner.run("Notification", { message }).catch(() => undefined);
+  /** Notification (matcher: the `notification_type`), never waited for: the person is being asked anyway. */
+  notify(message: string, type: "permission_prompt" | "idle_prompt" | "limit_prompt"): void {
+    void this.runner
+      .run("Notification", { message, notification_type: type }, { match: { value: type } })
+      .catch(() => undefined);
+  }
+
+  waiting(idle: boolean): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (!idle || this.core.fold.lastTurn === 0) return;
+    this.idleTimer = setTimeout(
+      () => this.notify("tern is waiting for your input", "idle_prompt"),
+      this.core.settings.idleNotificationSeconds * 1000,
+    );
+    // A session nobody uses any more must not stay alive for it.
+    this.idleTimer.unref();
   }
 
   async sessionEnd(reason: string): Promise<void> {
+    this.waiting(false);
     await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
   }
 }

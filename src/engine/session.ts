@@ -137,6 +137,7 @@ export class Session {
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     this.pending++;
+    this.core.hookPoints?.waiting(false);
     const result = this.tail.then(() => this.execute(command));
     this.tail = result.catch(() => undefined).then(() => this.settledOne());
     return result;
@@ -202,6 +203,7 @@ export class Session {
     if (this.pending > 0) return;
     if (!this.closed) this.startQueued();
     if (this.pending > 0) return;
+    if (!this.closed) this.core.hookPoints?.waiting(true);
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();

@@ -84,7 +84,7 @@ function rig(
       records.push(`assistant r${round} ${result.finish} calls=${result.toolCalls.length}`),
     commitNotice: () => records.push("notice"),
     addTodoReminderIfOwed: () => undefined,
-    commitQueuedFollowUp: () => {
+    commitQueuedFollowUp: async () => {
       const next = opts.followUps?.shift();
       if (next) records.push(`follow_up ${next}`);
     },

@@ -67,6 +67,7 @@ export async function runToolBatch(
     approve: (pending) => {
       points?.notify(
         `tern needs your permission to use ${[...new Set(pending.map((p) => p.name))].join(", ")}`,
+        "permission_prompt",
       );
       return core.hooks.approve(pending);
     },

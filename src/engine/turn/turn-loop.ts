@@ -217,7 +217,7 @@ async function runRound(
     state.finalText = plan;
     return stopped(stopWith("completed"));
   }
-  ports.commitQueuedFollowUp(turn);
+  await ports.commitQueuedFollowUp(turn);
   return { next: "round" };
 }
 

@@ -48,7 +48,7 @@ export interface TurnPorts {
   commitAssistant(turn: number, round: number, result: StreamResult, spent: RoundAttempts): void;
   commitNotice(turn: number, text: string): void;
   addTodoReminderIfOwed(turn: number): void;
-  commitQueuedFollowUp(turn: number): void;
+  commitQueuedFollowUp(turn: number): Promise<void>;
   quiesce(reason: "cancelled" | "replied"): void;
   /** Commits (when `recorded`) and announces the turn's end; returns the facts as announced. */
   commitTurnEnd(end: TurnEndFacts, recorded: boolean): TurnEndFacts;

@@ -8,6 +8,7 @@ import { callModel } from "./model-call.js";
 import { enforcesSchema, schemaInstruction } from "./output-contract.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
+import { joinFollowUp, limitAsker } from "../hook-prompt.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
 import { emptyUsage, sumUsage, type Usage } from "../../vocab/usage.js";
 import type { ToolCall } from "../../vocab/messages.js";
@@ -54,7 +55,7 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
   return {
     executionBudget: core.settings.executionBudget,
     maxTruncationContinues: core.settings.maxTruncationContinues,
-    onLimit: core.hooks.onLimit,
+    onLimit: limitAsker(core),
     lastTurn: () => core.fold.lastTurn,
     get autoContinueTurn() {
       return core.autoContinueTurn;
@@ -77,10 +78,7 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
       if (reminder) core.records.notice(turn, reminder);
     },
     // R-TURN-7: the oldest queued follow-up joins the running turn after a tool batch.
-    commitQueuedFollowUp: (turn) => {
-      const next = core.followUps.join(turn);
-      if (next && next.length > 0) core.records.userPrompt(turn, next);
-    },
+    commitQueuedFollowUp: (turn) => joinFollowUp(core, turn),
     quiesce: (reason) => core.records.quiesce(reason),
     commitTurnEnd: (end, recorded) => {
       const ended = core.records.turnEnd(end, recorded);
