@@ -46,8 +46,8 @@ export interface HookPoints {
   /** Notification: tern waits for the person (Claude Code's `notification_type`, plus tern's `limit_prompt`). */
   notify(message: string, type: "permission_prompt" | "idle_prompt" | "limit_prompt"): void;
   sessionEnd(reason: string): Promise<void>;
-  /** The session went idle after a turn (true) or got a command (false): `idle_prompt` when it stays idle. */
-  waiting(idle: boolean): void;
+  /** The session went idle: Notification `idle_prompt` if it still is, after a turn, in a while. */
+  idle(): void;
 }
 
 export interface SessionCoreInit {

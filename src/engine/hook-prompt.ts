@@ -8,13 +8,22 @@ import type { TurnOutcome } from "./turn/stop.js";
 import type { TurnInput } from "./turn/turn-ports.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";
+import { expandCommandShell } from "./command-shell.js";
 
 /**
  * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
  * recorded, the person sees why), or the turn's input with the hooks' notes — SessionStart's the
  * first time — to be committed beside the prompt.
  */
-export async function hookedPrompt(core: SessionCore, input: TurnInput): Promise<TurnInput | TurnOutcome> {
+export async function hookedPrompt(
+  core: SessionCore,
+  prompt: TurnInput & { shell?: AbortSignal },
+): Promise<TurnInput | TurnOutcome> {
+  const { shell, ...given } = prompt;
+  // A custom command's `!`cmd`` run first: hooks and the record see the prompt as sent.
+  const input = shell
+    ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
+    : given;
   const points = core.hookPoints;
   if (!points) return input;
   const submitted = await points.promptSubmitted(textOf(input.content));

@@ -133,20 +133,20 @@ export class SessionHookPoints implements HookPoints {
       .catch(() => undefined);
   }
 
-  waiting(idle: boolean): void {
+  idle(): void {
     clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    if (!idle || this.core.fold.lastTurn === 0) return;
-    this.idleTimer = setTimeout(
-      () => this.notify("tern is waiting for your input", "idle_prompt"),
-      this.core.settings.idleNotificationSeconds * 1000,
-    );
+    if (this.core.fold.lastTurn === 0) return;
+    // Each idle moment re-arms the timer, so one that fires finds the session idle since — unless
+    // a turn runs right now.
+    this.idleTimer = setTimeout(() => {
+      if (!this.core.fold.openTurn) this.notify("tern is waiting for your input", "idle_prompt");
+    }, this.core.settings.idleNotificationSeconds * 1000);
     // A session nobody uses any more must not stay alive for it.
     this.idleTimer.unref();
   }
 
   async sessionEnd(reason: string): Promise<void> {
-    this.waiting(false);
+    clearTimeout(this.idleTimer);
     await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
   }
 }

@@ -7,13 +7,11 @@ import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
-import type { ToolSetConfig } from "../config/types.js";
 import type { SessionCore } from "./core.js";
 import type { SideExchange, SideEvent, SideResult } from "./side.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import { runTurn } from "./turn/turn.js";
 import { hookedPrompt } from "./hook-prompt.js";
-import { expandCommandShell } from "./command-shell.js";
 import type { UndoReport } from "./undo/undo.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
@@ -97,7 +95,7 @@ export class Session {
   }
 
   /** Starts MCP servers now (`/mcp approve`, R-WF-3); their tools join the next model request. The names that were new. */
-  startToolSets(configs: ToolSetConfig[]): Promise<string[]> {
+  startToolSets(configs: import("../config/types.js").ToolSetConfig[]): Promise<string[]> {
     return this.core.addToolSets?.(configs) ?? Promise.resolve([]);
   }
 
@@ -137,7 +135,6 @@ export class Session {
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     this.pending++;
-    this.core.hookPoints?.waiting(false);
     const result = this.tail.then(() => this.execute(command));
     this.tail = result.catch(() => undefined).then(() => this.settledOne());
     return result;
@@ -203,7 +200,7 @@ export class Session {
     if (this.pending > 0) return;
     if (!this.closed) this.startQueued();
     if (this.pending > 0) return;
-    if (!this.closed) this.core.hookPoints?.waiting(true);
+    if (!this.closed) this.core.hookPoints?.idle();
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const wake of waiters) wake();
@@ -249,14 +246,12 @@ export class Session {
     try {
       switch (command.type) {
         case "prompt": {
-          const content = command.shell
-            ? await expandCommandShell(this.core, command.content, command.allow ?? [], controller.signal)
-            : command.content;
           const input = await hookedPrompt(this.core, {
-            content,
+            content: command.content,
             compactFirst: command.compact,
             output: command.output,
             allow: command.allow,
+            shell: command.shell ? controller.signal : undefined,
           });
           return "stopReason" in input
             ? input

@@ -104,7 +104,10 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
       });
     },
     checkpoints: core.checkpoints,
-    syncTools: core.syncTools,
+    // Read at each round: servers approved during the turn (`/mcp approve`) join the next round.
+    syncTools: async (signal) => {
+      await core.syncTools?.(signal);
+    },
     takeDeliveredPlan: () => {
       const plan = core.deliveredPlan;
       core.deliveredPlan = undefined;

@@ -51,6 +51,30 @@ interface Server {
   renewing?: Promise<unknown>;
 }
 
+/** Resolves once `work` has settled, or as soon as `signal` aborts. */
+async function untilAborted(work: Promise<unknown>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return void (await work);
+  if (signal.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+const newServer = (config: ToolSetConfig): Server => ({
+  config,
+  state: "starting",
+  defs: [],
+  started: Promise.resolve(),
+  generation: 0,
+});
+
 export class ToolSets {
   private readonly servers: Server[];
   private readonly limits: McpContentLimits;
@@ -63,13 +87,7 @@ export class ToolSets {
     private readonly opts: ToolSetsOptions,
   ) {
     this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
-    this.servers = configs.map((config) => ({
-      config,
-      state: "starting",
-      defs: [],
-      started: Promise.resolve(),
-      generation: 0,
-    }));
+    this.servers = configs.map(newServer);
   }
 
   /** Starts every server in the background; returns at once. */
@@ -79,21 +97,12 @@ export class ToolSets {
 
   /** More servers joining a running session (`/mcp approve`); started at once, a name already here is skipped. */
   add(configs: ToolSetConfig[]): string[] {
-    const added: string[] = [];
-    for (const config of configs) {
-      if (this.closed || this.servers.some((s) => s.config.name === config.name)) continue;
-      const server: Server = {
-        config,
-        state: "starting",
-        defs: [],
-        started: Promise.resolve(),
-        generation: 0,
-      };
+    const fresh = configs.filter((c) => !this.closed && !this.servers.some((s) => s.config.name === c.name));
+    for (const server of fresh.map(newServer)) {
       this.servers.push(server);
       this.startServer(server);
-      added.push(config.name);
     }
-    return added;
+    return fresh.map((c) => c.name);
   }
 
   /** Names of the servers still starting. */
@@ -102,20 +111,8 @@ export class ToolSets {
   }
 
   /** Resolves when no server is starting any more (each start is bounded by its own timer), or on abort. */
-  async ready(signal?: AbortSignal): Promise<void> {
-    const pending = Promise.all(this.servers.map((s) => s.started));
-    if (!signal) return void (await pending);
-    if (signal.aborted) return;
-    let onAbort = () => {};
-    const aborted = new Promise<void>((resolve) => {
-      onAbort = () => resolve();
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    try {
-      await Promise.race([pending, aborted]);
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
+  ready(signal?: AbortSignal): Promise<void> {
+    return untilAborted(Promise.all(this.servers.map((s) => s.started)), signal);
   }
 
   /** The tools of every ready server, in config order, named so none collides with `reserved` or each other. */
@@ -248,17 +245,7 @@ export class ToolSets {
    * request offers a tool the moment the call that added it has returned.
    */
   async settled(signal?: AbortSignal): Promise<void> {
-    if (this.relists.size === 0 || signal?.aborted) return;
-    let onAbort = () => {};
-    const aborted = new Promise<void>((resolve) => {
-      onAbort = () => resolve();
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-    try {
-      await Promise.race([Promise.all(this.relists), aborted]);
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-    }
+    if (this.relists.size > 0) await untilAborted(Promise.all(this.relists), signal);
   }
 
   private startServer(server: Server): void {
