@@ -1,10 +1,11 @@
 // R-WF-3 in the interactive UI: an untrusted workspace's `.mcp.json` servers are offered at start,
-// and `/mcp approve` starts them in the running session: their tools join the next request.
-import { writeFileSync } from "node:fs";
+// and `/mcp approve` starts them in the running session: their tools join the next request. And a
+// custom command's `!`cmd`` asks in the UI like any bash call.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText } from "../support/openai-script.js";
-import { useTui } from "./support.js";
+import { approve, userTexts, useTui } from "./support.js";
 
 const SERVER = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
 const t = useTui();
@@ -34,5 +35,27 @@ describe("project MCP servers in the UI", () => {
     await vt.press("enter");
     await vt.waitFor("— turn 2 · completed", 30_000);
     expect(toolNames(1)).toContain("files__echo");
+  });
+});
+
+describe("a custom command's !`cmd` in the UI", () => {
+  it("asks like any bash call when allowed-tools do not cover it; the answer decides what the prompt carries", async () => {
+    const dir = join(t.dirs.workspace, ".claude", "commands");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "ctx.md"), "Branch: !`echo on-main`\nSay it.\n");
+    t.provider.enqueue(openaiText("said"), openaiText("said again"));
+    const vt = await t.start();
+    await vt.type("/ctx");
+    await vt.press("enter");
+    await vt.waitForScreen(/Allow this tool call\?[\s\S]*echo on-main/);
+    await approve(vt, "y");
+    await vt.waitFor("— turn 1 · completed");
+    expect(userTexts(t.provider.requests[0].body)).toEqual(["Branch: on-main\nSay it."]);
+    await vt.type("/ctx");
+    await vt.press("enter");
+    await vt.waitForScreen(/Allow this tool call\?[\s\S]*echo on-main/);
+    await approve(vt, "n");
+    await vt.waitFor("— turn 2 · completed");
+    expect(userTexts(t.provider.requests[1].body).at(-1)).toMatch(/^Branch: denied[^\n]*\nSay it\.$/);
   });
 });
