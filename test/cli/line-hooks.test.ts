@@ -3,35 +3,17 @@
 // UserPromptSubmit like a fresh prompt (and a block keeps it out), and Notification hears
 // Claude Code's `idle_prompt` after an answer and tern's `limit_prompt` at a budget limit, each
 // with `message` and `notification_type` (the matcher is the type).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { userTexts, useTui } from "../tui/support.js";
+import { hookPayloads, hookScript } from "../support/hook-scripts.js";
 
 const t = useTui();
 
-function script(name: string, body: string): string {
-  const dir = join(t.dirs.root, "hooks");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.cjs`);
-  writeFileSync(
-    file,
-    `const fs = require("node:fs");
-const input = JSON.parse(fs.readFileSync(0, "utf8"));
-fs.appendFileSync(${JSON.stringify(join(dir, `${name}.log`))}, JSON.stringify(input) + "\\n");
-${body}`,
-  );
-  return `node ${file}`;
-}
-function received(name: string): any[] {
-  const file = join(t.dirs.root, "hooks", `${name}.log`);
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
-}
+const hooksDir = () => join(t.dirs.root, "hooks");
+const script = (name: string, body: string): string => hookScript(hooksDir(), name, body);
+const received = (name: string): any[] => hookPayloads(hooksDir(), name);
 async function until(probe: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (!probe()) {

@@ -7,33 +7,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { recordLines, ternRun, useE2E, writeUserConfig } from "./tools-support.js";
+import { hookPayloads, hookScript } from "../support/hook-scripts.js";
 
 const e = useE2E();
 
+const hooksDir = () => join(e.dirs.workspace, "hooks");
 /** A hook script in the workspace (`node <file>`), its stdin saved beside it for the test to read. */
-function script(name: string, body: string): string {
-  const dir = join(e.dirs.workspace, "hooks");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.cjs`);
-  writeFileSync(
-    file,
-    `const fs = require("node:fs");
-const input = JSON.parse(fs.readFileSync(0, "utf8"));
-fs.appendFileSync(${JSON.stringify(join(dir, `${name}.log`))}, JSON.stringify(input) + "\\n");
-${body}`,
-  );
-  return `node ${file}`;
-}
-
-function received(name: string): any[] {
-  const file = join(e.dirs.workspace, "hooks", `${name}.log`);
-  return existsSync(file)
-    ? readFileSync(file, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l))
-    : [];
-}
+const script = (name: string, body: string): string => hookScript(hooksDir(), name, body);
+const received = (name: string): any[] => hookPayloads(hooksDir(), name);
 
 const hooksConfig = (hooks: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   writeUserConfig(e, { hooks, ...extra });
