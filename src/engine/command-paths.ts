@@ -1,15 +1,18 @@
 // R-WF-1 for `bash`: the places a shell command names, so a subfolder's instruction file joins
 // when the model works there through the shell too (`cd packages/api && npm test`,
 // `sed -n 1,20p packages/api/src/server.ts`). A cheap word scan, not a shell parser: `cd` /
-// `pushd` targets (later relative words resolve against them) and literal words that look like
-// paths (they hold a `/`, or name a folder that exists: `ls api`); words built at run time (`$VAR`, `~`, backticks) are skipped, a glob
-// counts up to its last fixed folder. Bounded: the first 4 KB of the command, 16 paths at most.
+// `pushd` targets (later relative words resolve against them), `-C` / `--prefix` values, and
+// literal words that look like paths (they hold a `/`, or name a folder that exists: `ls api`);
+// words built at run time (`$VAR`, `~`, backticks) are skipped, a glob counts up to its last
+// fixed folder. Bounded: the first 4 KB of the command, 16 paths at most.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 
 const MAX_CHARS = 4096;
 const MAX_PATHS = 16;
 const CHANGES_DIR = new Set(["cd", "pushd"]);
+/** Options whose value is the folder a tool works in (`git -C api`, `npm --prefix web`). */
+const NAMES_DIR = new Set(["-C", "--prefix", "--cwd", "--dir", "--directory"]);
 
 /** A word as the literal path it names, or undefined when it is not one. */
 function literalPath(raw: string): string | undefined {
@@ -35,11 +38,12 @@ export function commandPaths(cwd: string, command: string): string[] {
   for (const raw of command.slice(0, MAX_CHARS).split(/[\s;&|()<>]+/)) {
     if (out.length >= MAX_PATHS) break;
     const changesDir = CHANGES_DIR.has(previous);
+    const namesDir = changesDir || NAMES_DIR.has(previous);
     previous = raw;
     const word = literalPath(raw);
     if (!word) continue;
     const abs = isAbsolute(word) ? resolve(word) : resolve(dir, word);
-    if (!changesDir && !word.includes("/") && !isFolder(abs)) continue;
+    if (!namesDir && !word.includes("/") && !isFolder(abs)) continue;
     if (changesDir) dir = abs;
     out.push(abs);
   }

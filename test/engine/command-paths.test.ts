@@ -21,6 +21,7 @@ describe("commandPaths", () => {
     expect(commandPaths(ws, "pushd 'apps/web' >/dev/null")).toEqual(["/w/apps/web", "/dev/null"]);
     expect(commandPaths(ws, "grep -rn foo --include=*.ts src/lib | head")).toEqual(["/w/src/lib"]);
     expect(commandPaths(ws, "eslint --config=tools/eslint.js")).toEqual(["/w/tools/eslint.js"]);
+    expect(commandPaths(ws, "git -C api status && npm --prefix web test")).toEqual(["/w/api", "/w/web"]);
   });
 
   it("counts a glob up to its last fixed folder; skips what the shell would build", () => {
