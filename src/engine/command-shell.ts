@@ -11,16 +11,20 @@ import { contentToText } from "./event-fields.js";
 
 const SHELL_SPAN = /!`([^`\n]+)`/g;
 
-/** The prompt's text parts with each `!`cmd`` replaced by what the command printed. */
+/**
+ * The prompt with each `!`cmd`` of its own text (the first part) replaced by what the command
+ * printed. Attached files (`@path` blocks after it) are never scanned: their text is not the
+ * command's author's.
+ */
 export async function expandCommandShell(
   core: SessionCore,
   content: ContentPart[],
   allow: readonly string[],
   signal: AbortSignal,
 ): Promise<ContentPart[]> {
-  const commands = content.flatMap((p) =>
-    p.type === "text" ? [...p.text.matchAll(SHELL_SPAN)].map((m) => m[1]) : [],
-  );
+  const [own, ...attached] = content;
+  if (own?.type !== "text") return content;
+  const commands = [...own.text.matchAll(SHELL_SPAN)].map((m) => m[1]);
   if (commands.length === 0) return content;
   const calls: ToolCall[] = commands.map((command, i) => ({
     id: `command-shell-${i + 1}`,
@@ -53,7 +57,5 @@ export async function expandCommandShell(
     core.policy.setTurnAllow([]);
   }
   let next = 0;
-  return content.map((p) =>
-    p.type === "text" ? { ...p, text: p.text.replace(SHELL_SPAN, () => outputs[next++] ?? "") } : p,
-  );
+  return [{ ...own, text: own.text.replace(SHELL_SPAN, () => outputs[next++] ?? "") }, ...attached];
 }

@@ -11,6 +11,8 @@ import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
 const e = useE2E();
 
 function writeCommand(): void {
+  // An attached file's text is never run, whatever it holds.
+  writeFileSync(join(e.dirs.workspace, "notes.md"), "Attached: !`echo allowed from-the-file`\n");
   const dir = join(e.dirs.workspace, ".claude", "commands");
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -22,7 +24,7 @@ function writeCommand(): void {
       "---",
       "Allowed: !`echo allowed one`",
       "Other: !`echo other $((40 + 2))`",
-      "Plain `code` and a lone ! stay. Topic: $ARGUMENTS",
+      "Plain `code` and a lone ! stay. Topic: $ARGUMENTS @notes.md",
       "",
     ].join("\n"),
   );
@@ -42,7 +44,9 @@ describe("!`cmd` in custom commands", () => {
     expect(text).toContain("Allowed: allowed one\n");
     expect(text).toMatch(/Other: denied: tern run was started without --yes/);
     expect(text).not.toContain("other 42");
-    expect(text).toContain("Plain `code` and a lone ! stay. Topic: tests");
+    expect(text).toContain("Plain `code` and a lone ! stay. Topic: tests @notes.md");
+    expect(text).toContain("Attached: !`echo allowed from-the-file`");
+    expect(text).not.toContain("Attached: allowed from-the-file");
   });
 
   it("--yes runs them all; a deny rule still refuses one", async () => {
