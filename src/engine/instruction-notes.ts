@@ -54,10 +54,8 @@ export class InstructionNotes {
   /** The note texts for the folders these calls touched that bring a file not read yet. */
   after(calls: readonly ToolCall[]): { path: string; text: string }[] {
     const notes: { path: string; text: string }[] = [];
-    // A batch of calls often names one folder many times: each is walked once.
-    for (const folder of new Set(touchedFolders(this.cwd, calls)))
-      for (const file of belowWorkspace(this.reader, this.cwd, folder))
-        notes.push({ path: file.path, text: instructionSection(file) });
+    for (const file of belowWorkspace(this.reader, this.cwd, touchedFolders(this.cwd, calls)))
+      notes.push({ path: file.path, text: instructionSection(file) });
     return notes;
   }
 

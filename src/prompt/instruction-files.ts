@@ -120,6 +120,8 @@ export class InstructionReader {
     names: readonly string[] = instructionNames(this.ctx.compat),
   ): InstructionFile[] {
     for (const name of names) {
+      // A cheap look first: most folders have none, and a failed realpath or open costs far more.
+      if (!existsSync(join(dir, name))) continue;
       const before = this.files.length;
       const found = this.readFile(join(dir, name), label(name), undefined, []);
       if (found) return this.files.slice(before);

@@ -2,13 +2,13 @@
 // came from and a `File:` line with its path, the whole capped at 64 KB (a notice names what was
 // cut). `belowWorkspace` finds the files of folders under the workspace that a tool touched;
 // they join as notes after the cached prefix, never in it.
+import { statSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
   foldersBetween,
   type InstructionContext,
   type InstructionFile,
   InstructionReader,
-  repositoryRoot,
 } from "./instruction-files.js";
 
 export const INSTRUCTIONS_CAP_BYTES = 64 * 1024;
@@ -81,18 +81,25 @@ export function formatInstructions(files: readonly InstructionFile[]): { text: s
 
 /**
  * The instruction files of the folders between the workspace (excluded: its file is in the
- * prompt already) and `touched` (a path a tool used), not read yet.
+ * prompt already) and each `touched` path (what a tool used), not read yet. Each folder is
+ * looked at once, and only if it is one (a tool batch names the same folders many times, and
+ * files: this runs after every batch).
  */
 export function belowWorkspace(
   reader: InstructionReader,
   cwd: string,
-  touchedDir: string,
+  touched: Iterable<string>,
 ): InstructionFile[] {
-  const root = repositoryRoot(cwd);
+  const folders = new Set<string>();
+  for (const path of touched) for (const dir of foldersBetween(cwd, path).slice(1)) folders.add(dir);
   const added: InstructionFile[] = [];
-  for (const dir of foldersBetween(cwd, touchedDir).slice(1))
-    added.push(
-      ...reader.readFolder(dir, (name) => `Project instructions (from ${relative(root, join(dir, name))})`),
-    );
+  for (const dir of folders)
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      added.push(
+        ...reader.readFolder(
+          dir,
+          (name) => `Project instructions (from ${relative(reader.root, join(dir, name))})`,
+        ),
+      );
   return added;
 }
