@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openaiText } from "../support/openai-script.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { approve, userTexts, useTui } from "./support.js";
 
 const SERVER = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
@@ -34,6 +34,29 @@ describe("project MCP servers in the UI", () => {
     await vt.type("again");
     await vt.press("enter");
     await vt.waitFor("— turn 2 · completed", 30_000);
+    expect(toolNames(1)).toContain("files__echo");
+  });
+});
+
+describe("project MCP servers approved during a turn", () => {
+  it("join the turn's next round", async () => {
+    writeFileSync(
+      join(t.dirs.workspace, ".mcp.json"),
+      JSON.stringify({ mcpServers: { Files: { command: process.execPath, args: [SERVER] } } }),
+    );
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "sleep 1; echo slept" } }]),
+      openaiText("done"),
+    );
+    const vt = await t.start([], { permissions: { mode: "yolo" } });
+    await vt.type("work");
+    await vt.press("enter");
+    await vt.waitFor("bash");
+    await vt.type("/mcp approve");
+    await vt.press("enter");
+    await vt.waitFor("starting now: files");
+    await vt.waitFor("— turn 1 · completed", 30_000);
+    expect(toolNames(0).some((n) => n.startsWith("files__"))).toBe(false);
     expect(toolNames(1)).toContain("files__echo");
   });
 });
