@@ -81,6 +81,6 @@ function samplePayload(event: string, tool: string, cwd: string): Record<string,
     case "PreCompact":
       return { trigger: "manual", custom_instructions: "" };
     default:
-      return { message: "tern needs your permission to use bash" };
+      return { message: "tern needs your permission to use bash", notification_type: "permission_prompt" };
   }
 }
