@@ -49,13 +49,13 @@ console.log("NOTE-FOR " + input.prompt);`,
     await vt.type("forbidden C");
     await vt.press("enter");
     await vt.waitFor(/— turn 1 · completed/);
+    await vt.waitFor("prompt blocked by a UserPromptSubmit hook: not that");
     expect(received("submit").map((p) => p.prompt)).toEqual(["check A", "also check B", "forbidden C"]);
     expect(received("submit")[1]).toMatchObject({ hook_event_name: "UserPromptSubmit" });
     const last = t.provider.requests.at(-1)!.body;
     expect(userTexts(last)).toEqual(expect.arrayContaining(["check A", "also check B"]));
     expect(JSON.stringify(last)).toContain("NOTE-FOR also check B");
     expect(JSON.stringify(last)).not.toContain("forbidden C");
-    await vt.waitFor("prompt blocked by a UserPromptSubmit hook: not that");
   });
 
   it("Notification hears idle_prompt after an answer and limit_prompt at a budget limit", async () => {
@@ -97,9 +97,11 @@ console.log("NOTE-FOR " + input.prompt);`,
       notification_type: "limit_prompt",
       message: "tern reached its limit of 1 tool calls for this turn and waits for your answer",
     });
+    // Waiting at a limit prompt is no idle moment (the turn still runs): no second idle_prompt.
+    await new Promise((r) => setTimeout(r, 1300));
+    expect(received("idle")).toHaveLength(1);
     await vt.type("n");
     await vt.press("enter");
     await vt.waitFor(/— turn 2 · /);
-    expect(received("idle")).toHaveLength(1);
   });
 });
