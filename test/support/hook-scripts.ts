@@ -17,12 +17,10 @@ ${body}`,
   return `node ${file}`;
 }
 
-/** Every payload the script `name` got so far, oldest first. */
+/** Every payload the script `name` got so far, oldest first (a line still being written is not one yet). */
 export function hookPayloads(dir: string, name: string): any[] {
   const file = join(dir, `${name}.log`);
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
+  const lines = readFileSync(file, "utf8").split("\n");
+  return lines.slice(0, -1).map((l) => JSON.parse(l));
 }
