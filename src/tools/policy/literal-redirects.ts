@@ -1,15 +1,22 @@
-// Redirects of a plainly literal line (literal-line.ts) as rules see them (R-TOOL-2, §10): a
+// What a plainly literal line (literal-line.ts) touches that no rule covers (R-TOOL-2, §10): a
 // file redirect is covered only when its literal path lies inside the workspace, outside its
-// `.git/` and `.tern/` (targetConcern). A write is covered only on the line's first command,
-// alone in its pipeline: any command that runs before or beside it could first turn the target
-// into a symlink to anywhere (`ln -sf ../x f; echo > f`). A relative read after `cd` names
-// another folder's file.
-import { isAbsolute } from "node:path";
-import { targetConcern } from "../shell/bash-redirects.js";
+// `.git/` and `.tern/` and outside TERN_HOME (also when TERN_HOME lies inside the workspace). A
+// write is covered only on the line's first command, alone in its pipeline: any command that runs
+// before or beside it could first turn the target into a symlink to anywhere (`ln -sf ../x f;
+// echo > f`). A relative read after `cd` names another folder's file. A word naming a path in
+// TERN_HOME (`cat /home/u/.tern/config.json`) is a read of it: that asks too.
+import { statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { isInside, isProtectedPath, realPathLoose } from "../paths.js";
 import type { LiteralCommand } from "./literal-line.js";
 
-/** Why each redirect of the line is not covered by a rule; empty when all are. */
-export function literalRedirectConcerns(commands: LiteralCommand[], cwd: string, realCwd: string): string[] {
+/** Why the line's redirects and words are not covered by a rule; empty when they all are. */
+export function literalRedirectConcerns(
+  commands: LiteralCommand[],
+  cwd: string,
+  realCwd: string,
+  realTernHome?: string,
+): string[] {
   const out: string[] = [];
   const firstCd = commands.findIndex((c) => c.words[0] === "cd");
   commands.forEach((cmd, k) => {
@@ -25,9 +32,73 @@ export function literalRedirectConcerns(commands: LiteralCommand[], cwd: string,
         out.push(`reads a relative path after changing folder: ${r.target}`);
         continue;
       }
-      const concern = targetConcern(r.target, cwd, realCwd, writes ? "writes" : "reads");
+      const concern = targetConcern(r.target, cwd, realCwd, writes ? "writes" : "reads", realTernHome);
       if (concern) out.push(concern);
     }
+    if (realTernHome) out.push(...ternHomeWords(cmd.words, cwd, realCwd, realTernHome));
   });
   return out;
 }
+
+/**
+ * Why a redirect to `path` (as bash would open it from `cwd`) is not covered, or null when it
+ * is: the network, /proc, TERN_HOME, a place outside the workspace or inside its `.git/` /
+ * `.tern/`, and for a write, a file with more than one hard link.
+ */
+function targetConcern(
+  path: string,
+  cwd: string,
+  realCwd: string,
+  verb: "writes" | "reads",
+  realTernHome: string | undefined,
+): string | null {
+  const abs = resolve(cwd, path);
+  if (NETWORK.test(abs)) return `redirects to the network: ${abs}`;
+  if (HARMLESS.test(abs)) return null;
+  if (PER_PROCESS.test(abs))
+    return `redirects into /proc, which names the shell's own folders and files: ${abs}`;
+  // The kernel, not path arithmetic, decides where `link/../x` lands.
+  const real = realPathLoose(isAbsolute(path) ? path : `${cwd}/${path}`);
+  const via = real === abs ? "" : ` (really ${real})`;
+  if (realTernHome && isInside(realTernHome, real))
+    return `${verb} TERN_HOME, tern's own settings and keys: ${abs}${via}`;
+  if (!isInside(realCwd, real)) return `${verb} outside the workspace: ${abs}${via}`;
+  if (isProtectedPath(realCwd, real)) return `${verb} into a protected folder: ${abs}${via}`;
+  if (verb === "writes" && linkCount(real) > 1)
+    return `writes a file with several hard links (it may be outside too): ${abs}`;
+  return null;
+}
+
+/**
+ * Words of a command that name a path in TERN_HOME, whole or after an `=` (`--file=th/x`),
+ * resolved from the workspace. After a `cd` a relative word may name it from elsewhere; the
+ * sandbox (which hides TERN_HOME) and the absolute spelling cover the common ways. A workspace
+ * inside TERN_HOME would make every word such a path: its writes ask, its words are not judged.
+ */
+function ternHomeWords(words: string[], cwd: string, realCwd: string, realTernHome: string): string[] {
+  if (isInside(realTernHome, realCwd)) return [];
+  const inHome = (p: string) => {
+    const abs = resolve(cwd, p);
+    return isInside(realTernHome, abs) || isInside(realTernHome, realPathLoose(abs));
+  };
+  return words
+    .slice(1)
+    .filter((w) => inHome(w) || (w.includes("=") && inHome(w.slice(w.indexOf("=") + 1))))
+    .map((w) => `names a path in TERN_HOME, tern's own settings and keys: ${w}`);
+}
+
+/** How many names a regular file has (1 for anything else, or when it cannot be read). */
+function linkCount(path: string): number {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? st.nlink : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/** Harmless targets: the bit bucket and the command's own standard streams. */
+const HARMLESS = /^\/dev\/(null|stdin|stdout|stderr)$/;
+const NETWORK = /^\/dev\/(tcp|udp)(\/|$)/;
+/** Paths the kernel resolves per process (`/proc/self/cwd` is bash's folder, not tern's). */
+const PER_PROCESS = /^\/proc(\/|$)/;
