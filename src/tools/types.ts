@@ -63,6 +63,11 @@ export interface ToolContext {
   admitWrite?: (target: WriteTarget) => Promise<string | null>;
   /** Real paths of folders grep and glob never list (TERN_HOME: reading it asks, §10). */
   hidden?: string[];
+  /**
+   * web_fetch: the addresses its host resolved to when the call was judged; it connects only to
+   * these, never looking the name up again (a second answer could rebind it to a private one, §10).
+   */
+  fetchAddresses?: readonly { address: string; family: number }[];
   /** `exit_plan` (R-PLAN-1): hands the plan to the session, which answers with the tool's result. */
   exitPlan?: (plan: string) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */

@@ -32,14 +32,46 @@ export function isPrivateAddress(ip: string): boolean {
   return v6 === "::1" || v6 === "::" || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6);
 }
 
+/** An address a host name resolved to, as `dns.lookup` gives it. */
+export interface PinnedAddress {
+  address: string;
+  family: number;
+}
+
+/** What the check of a host found: every address it resolved to, and the first private one. */
+export interface ResolvedHost {
+  addresses: PinnedAddress[];
+  private?: string;
+}
+
+type Resolver = (name: string) => Promise<PinnedAddress[]>;
+const systemResolver: Resolver = (name) => lookup(name, { all: true, verbatim: true });
+let resolver = systemResolver;
+
+/** Tests answer names themselves (no DNS there); returns the function that puts the system's back. */
+export function replaceResolver(r: Resolver): () => void {
+  resolver = r;
+  return () => {
+    resolver = systemResolver;
+  };
+}
+
+/** How `host` resolves now (a failed lookup: no address), for the check and for a connection. */
+export async function resolveHost(host: string): Promise<ResolvedHost> {
+  const name = host.replace(/^\[|\]$/g, "");
+  const ip = isIP(name);
+  let addresses: PinnedAddress[] = [];
+  if (ip) addresses = [{ address: name, family: ip }];
+  else
+    try {
+      addresses = await resolver(name);
+    } catch {
+      // Not found: nothing to connect to, and nothing private either.
+    }
+  return { addresses, private: addresses.map((a) => a.address).find(isPrivateAddress) };
+}
+
 /** The first loopback/link-local/private address `host` resolves to, if any (a failed lookup: none). */
 export async function privateAddressOf(host: string): Promise<string | undefined> {
-  const name = host.replace(/^\[|\]$/g, "");
-  if (isIP(name)) return isPrivateAddress(name) ? name : undefined;
-  try {
-    const found = await lookup(name, { all: true, verbatim: true });
-    return found.map((a) => a.address).find(isPrivateAddress);
-  } catch {
-    return undefined;
-  }
+  return (await resolveHost(host)).private;
 }

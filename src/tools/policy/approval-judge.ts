@@ -4,7 +4,7 @@
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
 import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
-import { privateAddressOf } from "../builtin/web-fetch-address.js";
+import { type ResolvedHost, resolveHost } from "../builtin/web-fetch-address.js";
 import { mcpRuleMatches } from "../mcp/mcp-names.js";
 import { realPathLoose, realPathsIn, resolvePath } from "../paths.js";
 import { readConcerns, writeConcerns } from "./write-concerns.js";
@@ -113,9 +113,9 @@ export function outsideGranted(state: PolicyState, call: ApprovalCall): boolean 
 }
 
 /** See ApprovalPolicy.fetchAddress. */
-export async function fetchAddress(call: ApprovalCall): Promise<string | undefined> {
+export async function fetchAddress(call: ApprovalCall): Promise<ResolvedHost> {
   const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
-  return host ? privateAddressOf(host) : undefined;
+  return host ? resolveHost(host) : { addresses: [] };
 }
 
 /** See ApprovalPolicy.grantAlways. */
