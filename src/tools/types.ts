@@ -95,8 +95,17 @@ export interface ToolProgress {
 /** How `bash` wraps a command in the OS sandbox, and who may let it out. */
 export interface ShellSandbox {
   policy: SandboxPolicy;
-  /** The program and arguments that run `command` inside the sandbox, and what it reads on descriptor 3. */
-  wrap(command: readonly string[]): { file: string; args: string[]; fd3?: Buffer };
+  /**
+   * The program and arguments that run `command` inside the sandbox, what it reads on descriptor
+   * 3, and the placeholder folders the command's policy names (held while it runs; `policy` then
+   * is that policy).
+   */
+  wrap(command: readonly string[]): {
+    file: string;
+    args: string[];
+    fd3?: Buffer;
+    placeholders?: readonly string[];
+  };
   /**
    * Asks the person whether a command that failed in the sandbox may run again outside it. Absent
    * where nobody can be asked (`tern run`): then it never runs outside.
