@@ -35,8 +35,9 @@ export function literalRedirectConcerns(
       const concern = targetConcern(r.target, cwd, realCwd, writes ? "writes" : "reads", realTernHome);
       if (concern) out.push(concern);
     }
-    if (realTernHome) out.push(...ternHomeWords(cmd.words, cwd, realCwd, realTernHome));
   });
+  if (realTernHome && !isInside(realTernHome, realCwd))
+    out.push(...ternHomeWords(commands, cwd, realTernHome));
   return out;
 }
 
@@ -70,21 +71,42 @@ function targetConcern(
 }
 
 /**
- * Words of a command that name a path in TERN_HOME, whole or after an `=` (`--file=th/x`),
- * resolved from the workspace. After a `cd` a relative word may name it from elsewhere; the
- * sandbox (which hides TERN_HOME) and the absolute spelling cover the common ways. A workspace
+ * Words that name a path in TERN_HOME, whole or after an `=` (`--file=th/x`), resolved from each
+ * folder the command may run in: the workspace, and after a literal `cd` that folder too (a `cd`
+ * that fails leaves the shell where it was; CDPATH may lead a relative one elsewhere). After a
+ * `cd` to a folder known only when it runs (`cd -`), no relative word can be judged. A workspace
  * inside TERN_HOME would make every word such a path: its writes ask, its words are not judged.
  */
-function ternHomeWords(words: string[], cwd: string, realCwd: string, realTernHome: string): string[] {
-  if (isInside(realTernHome, realCwd)) return [];
-  const inHome = (p: string) => {
-    const abs = resolve(cwd, p);
-    return isInside(realTernHome, abs) || isInside(realTernHome, realPathLoose(abs));
-  };
-  return words
-    .slice(1)
-    .filter((w) => inHome(w) || (w.includes("=") && inHome(w.slice(w.indexOf("=") + 1))))
-    .map((w) => `names a path in TERN_HOME, tern's own settings and keys: ${w}`);
+function ternHomeWords(commands: LiteralCommand[], cwd: string, realTernHome: string): string[] {
+  const out: string[] = [];
+  const inHome = (abs: string) => isInside(realTernHome, abs) || isInside(realTernHome, realPathLoose(abs));
+  let folders: string[] | null = [cwd];
+  for (const { words } of commands) {
+    for (const w of words.slice(1)) {
+      const paths = w.includes("=") ? [w, w.slice(w.indexOf("=") + 1)] : [w];
+      const unknown = folders === null && paths.some((p) => !isAbsolute(p));
+      const named = paths.some((p) => (folders ?? [cwd]).some((f) => inHome(resolve(f, p))));
+      if (unknown) out.push(`names a relative path after \`cd\` to a folder known only when it runs: ${w}`);
+      else if (named) out.push(`names a path in TERN_HOME, tern's own settings and keys: ${w}`);
+    }
+    if (words[0] === "cd") folders = folders && foldersAfterCd(folders, words.slice(1));
+  }
+  return out;
+}
+
+/** The folders a shell may be in after `cd args` from one of `folders`; null when unknown. */
+function foldersAfterCd(folders: string[], args: string[]): string[] | null {
+  const target = args.find((a) => !/^-[LPe@]+$/.test(a));
+  const home = process.env.HOME;
+  if (target === "-" || (target === undefined && !home)) return null;
+  const to = target ?? home!;
+  const bases = [...folders];
+  // CDPATH applies to a relative name not starting with `.` or `..`.
+  if (!/^\.\.?(\/|$)/.test(to) && !isAbsolute(to))
+    for (const entry of (process.env.CDPATH ?? "").split(":"))
+      if (entry) bases.push(resolve(folders[0], entry));
+  const next = [...new Set([...folders, ...bases.map((b) => resolve(b, to))])];
+  return next.length > 32 ? null : next;
 }
 
 /** How many names a regular file has (1 for anything else, or when it cannot be read). */
