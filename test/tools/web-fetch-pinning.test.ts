@@ -2,7 +2,11 @@
 // was judged, never looking the name up again. No DNS here: names are answered by a resolver the
 // test installs (replaceResolver), and two local servers on 127.0.0.1 and 127.0.0.2 tell which
 // address a connection really reached.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type PinnedAddress, replaceResolver } from "../../src/tools/builtin/web-fetch-address.js";
@@ -89,6 +93,55 @@ describe("a connection goes only to the checked address", () => {
     expect(textOf(r)).toMatch(/ENOTFOUND docs\.example/);
     expect(hits).toEqual({ a: 0, b: 0 });
     expect(lookups).toEqual([]);
+  });
+});
+
+describe("https", () => {
+  it("connects to the pinned address and checks the certificate against the name", async () => {
+    const dirs = makeTempDirs();
+    const key = join(dirs.root, "key.pem");
+    const cert = join(dirs.root, "cert.pem");
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-subj",
+        "/CN=docs.example",
+        "-days",
+        "1",
+      ],
+      { stdio: "ignore" },
+    );
+    let connections = 0;
+    const tls = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_q, r) =>
+      r.end("ok"),
+    );
+    tls.on("connection", () => connections++);
+    await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
+    const at = (tls.address() as AddressInfo).port;
+    answer("127.0.0.2");
+    try {
+      const r = await webFetch({ url: `https://docs.example:${at}/` }, never, {
+        addresses: pinned("127.0.0.1"),
+      });
+      expect(r.outcome).toBe("error");
+      expect(textOf(r)).toMatch(/self[- ]signed certificate/);
+      expect(connections).toBe(1);
+      expect(lookups).toEqual([]);
+    } finally {
+      tls.close();
+      dirs.cleanup();
+    }
   });
 });
 
