@@ -58,7 +58,8 @@ const CASES: [string, string[], Effect][] = [
   ["ls ${!P:-$(touch m2)}", ["bash(ls*)", "bash"], made("m2")],
   ["ls $((0$(touch m3)))", ["bash(ls*)", "bash"], made("m3")],
   ["ls $[$(touch m4)]", ["bash(ls*)", "bash"], made("m4")],
-  ["ls <(touch m5)", ["bash(ls*)", "bash"], made("m5")],
+  // cat reads to the end, so touch has run when bash exits.
+  ["cat <(touch m5)", ["bash(cat*)", "bash"], made("m5")],
   ["ls x{,$(touch m6)}", ["bash(ls*)", "bash"], made("m6")],
   ['ls "$(touch m7)"', ["bash(ls*)", "bash"], made("m7")],
   ["echo x >> ~+/../outside/a8", ["bash(echo *)", "bash"], out("a8")],
@@ -86,6 +87,11 @@ const CASES: [string, string[], Effect][] = [
     made("leak3"),
   ],
   ["cd th && cp config.json ../leak4", ["bash(cd *)", "bash(cp *)", "bash"], made("leak4")],
+  [
+    "mkdir b; cd -P -- b; cp ../th/config.json ../leak6",
+    ["bash(mkdir *)", "bash(cd *)", "bash(cp *)", "bash"],
+    made("leak6"),
+  ],
   ["ln -s th tl; cp tl/config.json leak5", ["bash(ln *)", "bash(cp *)", "bash"], made("leak5")],
   ["cp --target-directory=th f.txt", ["bash(cp *)", "bash"], (p) => existsSync(join(p.home, "f.txt"))],
 ];

@@ -96,7 +96,8 @@ function ternHomeWords(commands: LiteralCommand[], cwd: string, realTernHome: st
 
 /** The folders a shell may be in after `cd args` from one of `folders`; null when unknown. */
 function foldersAfterCd(folders: string[], args: string[]): string[] | null {
-  const target = args.find((a) => !/^-[LPe@]+$/.test(a));
+  const end = args.indexOf("--");
+  const target = end >= 0 ? args[end + 1] : args.find((a) => !/^-[LPe@]+$/.test(a));
   const home = process.env.HOME;
   if (target === "-" || (target === undefined && !home)) return null;
   const to = target ?? home!;
