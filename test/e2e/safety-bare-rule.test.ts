@@ -60,6 +60,20 @@ describe("--allow bash covers plainly literal lines only", () => {
   });
 });
 
+describe("a word naming a path inside .git/ is not covered either", () => {
+  it("`cp hook .git/hooks/pre-commit` under bash(cp*) is denied, and no hook appears", async () => {
+    mkdirSync(ws(".git/hooks"), { recursive: true });
+    writeFileSync(ws("hook"), "#!/bin/sh\ntouch PWNED\n");
+    const { approvals } = await runBatch(
+      ["cp hook .git/hooks/pre-commit", "cd .git && cp ../hook hooks/post-checkout"],
+      ["--allow", "bash(cp*)", "--allow", "bash(cd*)"],
+    );
+    expect([...approvals.values()]).toEqual(["denied", "denied"]);
+    expect(existsSync(ws(".git/hooks/pre-commit"))).toBe(false);
+    expect(existsSync(ws(".git/hooks/post-checkout"))).toBe(false);
+  });
+});
+
 describe("a TERN_HOME inside the workspace is not a redirect target any rule covers", () => {
   it("`echo … > th/config.json` under bash(echo*) or bash is denied, and the config is unchanged", async () => {
     const home = ws("th");

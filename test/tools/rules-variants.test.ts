@@ -93,6 +93,11 @@ const CASES: [string, string[], Effect][] = [
     made("leak6"),
   ],
   ["ln -s th tl; cp tl/config.json leak5", ["bash(ln *)", "bash(cp *)", "bash"], made("leak5")],
+  // A program's own write into .git/ or .tern/, named by a word.
+  ["cp f.txt .git/hooks-x", ["bash(cp *)", "bash"], made(".git/hooks-x")],
+  ["echo x | tee sub/.git/config", ["bash(echo *)", "bash(tee *)", "bash"], made("sub/.git/config")],
+  ["cd .git && cp ../f.txt config", ["bash(cd *)", "bash(cp *)", "bash"], made(".git/config")],
+  ["ln -s ../f.txt .tern/config.json", ["bash(ln *)", "bash"], made(".tern/config.json")],
   ["cp --target-directory=th f.txt", ["bash(cp *)", "bash"], (p) => existsSync(join(p.home, "f.txt"))],
 ];
 
@@ -122,7 +127,13 @@ describe("variants of issue 25's attacks ask under the rules that would cover th
     const v = policy.evaluate(bashCall("cd - && cat config.json"));
     expect(v.decision).toBe("ask");
     expect(v.reason).toMatch(/known only when it runs/);
-    // Ordinary cd lines still run.
-    expect(policy.decide(bashCall("cd sub && git status && cd .. && ls -la"))).toBe("allow");
+    // Ordinary cd lines, and words naming .git itself, still run.
+    for (const line of [
+      "cd sub && git status && cd .. && ls -la",
+      "grep -rn needle --exclude-dir=.git .",
+      "ls -a .git",
+      "find . -name .git -prune",
+    ])
+      expect(policy.decide(bashCall(line)), line).toBe("allow");
   });
 });

@@ -4,9 +4,10 @@
 // write is covered only on the line's first command, alone in its pipeline: any command that runs
 // before or beside it could first turn the target into a symlink to anywhere (`ln -sf ../x f;
 // echo > f`). A relative read after `cd` names another folder's file. A word naming a path in
-// TERN_HOME (`cat /home/u/.tern/config.json`) is a read of it: that asks too.
+// TERN_HOME (`cat /home/u/.tern/config.json`) or inside `.git/`/`.tern/` (`cp x .git/hooks/y`)
+// may be the program's read or write of it: that asks too.
 import { statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { isInside, isProtectedPath, realPathLoose } from "../paths.js";
 import type { LiteralCommand } from "./literal-line.js";
 
@@ -36,8 +37,7 @@ export function literalRedirectConcerns(
       if (concern) out.push(concern);
     }
   });
-  if (realTernHome && !isInside(realTernHome, realCwd))
-    out.push(...ternHomeWords(commands, cwd, realTernHome));
+  out.push(...namedPathWords(commands, cwd, realCwd, realTernHome));
   return out;
 }
 
@@ -71,27 +71,52 @@ function targetConcern(
 }
 
 /**
- * Words that name a path in TERN_HOME, whole or after an `=` (`--file=th/x`), resolved from each
- * folder the command may run in: the workspace, and after a literal `cd` that folder too (a `cd`
- * that fails leaves the shell where it was; CDPATH may lead a relative one elsewhere). After a
- * `cd` to a folder known only when it runs (`cd -`), no relative word can be judged. A workspace
- * inside TERN_HOME would make every word such a path: its writes ask, its words are not judged.
+ * Words that name a path in TERN_HOME or below a `.git/` or `.tern/` of the workspace (`cp x
+ * .git/hooks/pre-commit`: a write there is code execution; the folder itself, as in
+ * `--exclude-dir=.git`, is fine), whole or after an `=`, resolved from each folder the command may
+ * run in: the workspace, and after a literal `cd` that folder too (a `cd` that fails leaves the
+ * shell where it was; CDPATH may lead a relative one elsewhere). After a `cd` to a folder known
+ * only when it runs (`cd -`), no relative word can be judged. A workspace inside TERN_HOME would
+ * make every word a TERN_HOME path: its writes ask, its words are not judged for TERN_HOME.
  */
-function ternHomeWords(commands: LiteralCommand[], cwd: string, realTernHome: string): string[] {
+function namedPathWords(
+  commands: LiteralCommand[],
+  cwd: string,
+  realCwd: string,
+  realTernHome?: string,
+): string[] {
+  const home = realTernHome && !isInside(realTernHome, realCwd) ? realTernHome : undefined;
+  const concernOf = (abs: string): string | null => {
+    for (const p of [abs, realPathLoose(abs)]) {
+      if (home && isInside(home, p)) return "names a path in TERN_HOME, tern's own settings and keys";
+      if (belowProtected(realCwd, p))
+        return "names a path inside the workspace's .git/ or .tern/ (a write there is code execution)";
+    }
+    return null;
+  };
   const out: string[] = [];
-  const inHome = (abs: string) => isInside(realTernHome, abs) || isInside(realTernHome, realPathLoose(abs));
   let folders: string[] | null = [cwd];
   for (const { words } of commands) {
     for (const w of words.slice(1)) {
       const paths = w.includes("=") ? [w, w.slice(w.indexOf("=") + 1)] : [w];
-      const unknown = folders === null && paths.some((p) => !isAbsolute(p));
-      const named = paths.some((p) => (folders ?? [cwd]).some((f) => inHome(resolve(f, p))));
-      if (unknown) out.push(`names a relative path after \`cd\` to a folder known only when it runs: ${w}`);
-      else if (named) out.push(`names a path in TERN_HOME, tern's own settings and keys: ${w}`);
+      if (folders === null && paths.some((p) => !isAbsolute(p))) {
+        out.push(`names a relative path after \`cd\` to a folder known only when it runs: ${w}`);
+        continue;
+      }
+      const why = paths.flatMap((p) => (folders ?? [cwd]).map((f) => concernOf(resolve(f, p)))).find(Boolean);
+      if (why) out.push(`${why}: ${w}`);
     }
     if (words[0] === "cd") folders = folders && foldersAfterCd(folders, words.slice(1));
   }
   return out;
+}
+
+/** Whether `abs` lies strictly below a `.git` or `.tern` folder of the workspace (at any depth). */
+function belowProtected(realCwd: string, abs: string): boolean {
+  if (!isInside(realCwd, abs)) return false;
+  const segs = relative(realCwd, abs).split(sep);
+  const at = segs.findIndex((s) => s.toLowerCase() === ".git" || s.toLowerCase() === ".tern");
+  return at >= 0 && at < segs.length - 1;
 }
 
 /** The folders a shell may be in after `cd args` from one of `folders`; null when unknown. */
