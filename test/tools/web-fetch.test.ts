@@ -201,9 +201,28 @@ describe("private addresses (§10)", () => {
       "fd12::3",
       "fe80::1",
       "::ffff:127.0.0.1",
+      // The same addresses spelled otherwise: the URL parser writes [::ffff:127.0.0.1] in hex.
+      "::ffff:7f00:1",
+      "0:0:0:0:0:ffff:a00:1",
+      "0:0:0:0:0:0:0:1",
+      "::127.0.0.1",
+      "64:ff9b::7f00:1",
+      "fec0::1",
+      "fe80::1%lo",
+      "FD00::1",
     ])
       expect(isPrivateAddress(ip), ip).toBe(true);
-    for (const ip of ["8.8.8.8", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8"])
+    for (const ip of [
+      "8.8.8.8",
+      "172.32.0.1",
+      "192.169.0.1",
+      "2606:4700::1111",
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "64:ff9b::808:808",
+      "2001:db8::1",
+      "fbff::1",
+    ])
       expect(isPrivateAddress(ip), ip).toBe(false);
     expect(await privateAddressOf("localhost")).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(await privateAddressOf("[::1]")).toBe("::1");
