@@ -210,6 +210,8 @@ describe("private addresses (§10)", () => {
       "fec0::1",
       "fe80::1%lo",
       "FD00::1",
+      "100.64.0.1",
+      "100.127.255.254",
     ])
       expect(isPrivateAddress(ip), ip).toBe(true);
     for (const ip of [
@@ -222,6 +224,7 @@ describe("private addresses (§10)", () => {
       "64:ff9b::808:808",
       "2001:db8::1",
       "fbff::1",
+      "100.128.0.1",
     ])
       expect(isPrivateAddress(ip), ip).toBe(false);
     expect(await privateAddressOf("localhost")).toMatch(/^(127\.0\.0\.1|::1)$/);

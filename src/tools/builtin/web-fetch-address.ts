@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 const V4_PRIVATE: [number, number][] = [
   [0x00000000, 8], // 0.0.0.0/8 ("this host")
   [0x0a000000, 8], // 10/8
+  [0x64400000, 10], // 100.64/10 (carrier-grade NAT; Tailscale's addresses: the user's own network)
   [0x7f000000, 8], // 127/8
   [0xa9fe0000, 16], // 169.254/16
   [0xac100000, 12], // 172.16/12
