@@ -63,17 +63,18 @@ export function sandboxBounds(
   const workspace = real(cwd);
   const writable = [real(tmpdir())];
   if (mode === "workspace-write") writable.push(workspace, ...settings.writableRoots.map(real));
-  const homeReadOnly: string[] = [];
-  const hidden: string[] = [];
-  if (home && existsSync(home)) {
-    const realHome = real(home);
-    // A workspace inside TERN_HOME cannot be hidden from its own commands: it stays read-only only.
-    if (isInside(realHome, workspace)) homeReadOnly.push(realHome);
-    else hidden.push(realHome);
-  }
   const scan = new ProtectedScan(workspace);
   return {
     current: () => {
+      // Judged for each command: a TERN_HOME made after the session started is hidden too.
+      const homeReadOnly: string[] = [];
+      const hidden: string[] = [];
+      if (home && existsSync(home)) {
+        const realHome = real(home);
+        // A workspace inside TERN_HOME cannot be hidden from its own commands: it stays read-only only.
+        if (isInside(realHome, workspace)) homeReadOnly.push(realHome);
+        else hidden.push(realHome);
+      }
       // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in
       // .tern/, also of repositories nested in the workspace (a git command run there obeys them).
       const found = scan.find();
