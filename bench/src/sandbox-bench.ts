@@ -1,8 +1,9 @@
 // Sandbox cost (R-SBX): one `bash` call of `echo hi` inside bubblewrap against the same call
-// outside it, through the bash tool's own runner. Skipped (no row) where bwrap cannot run.
+// outside it, through the bash tool's own runner, the policy made again for the call as a
+// session does (the nested-repository rescan). Skipped (no row) where bwrap cannot run.
 import { join } from "node:path";
 import { sandboxedCommand, sandboxMechanism } from "../../src/sandbox/mechanism.js";
-import { sandboxPolicy } from "../../src/sandbox/policy.js";
+import { sandboxBounds } from "../../src/sandbox/policy.js";
 import { runBash } from "../../src/tools/builtin/bash.js";
 import { makeTempDirs } from "../../test/support/tern-home.js";
 import type { Plan } from "./cli-benches.js";
@@ -17,12 +18,21 @@ export async function sandboxBench(plan: Plan): Promise<Row[]> {
   }
   const dirs = makeTempDirs("tern-bench-sbx-");
   try {
-    const policy = sandboxPolicy(
+    const bounds = sandboxBounds(
       { mode: "workspace-write", network: false, writableRoots: [] },
       dirs.workspace,
       join(dirs.home),
     )!;
-    const sandbox = { policy, wrap: (c: readonly string[]) => sandboxedCommand(mechanism, policy, c) };
+    let policy = bounds.current();
+    const sandbox = {
+      get policy() {
+        return policy;
+      },
+      wrap: (c: readonly string[]) => {
+        policy = bounds.current();
+        return { ...sandboxedCommand(mechanism, policy, c), placeholders: policy.placeholders };
+      },
+    };
     const signal = new AbortController().signal;
     const plain: number[] = [];
     const boxed: number[] = [];

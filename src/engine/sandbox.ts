@@ -2,7 +2,7 @@
 // mechanism of this machine, and the way a front end may let a failed command out.
 import type { Config } from "../config/types.js";
 import { sandboxedCommand, sandboxMechanism } from "../sandbox/mechanism.js";
-import { sandboxPolicy } from "../sandbox/policy.js";
+import { sandboxBounds, sandboxPolicy } from "../sandbox/policy.js";
 import type { PendingCall } from "../tools/executor.js";
 import type { ShellSandbox } from "../tools/types.js";
 import type { SessionHooks } from "./core.js";
@@ -65,14 +65,21 @@ export function shellSandbox(
   hooks: SessionHooks,
   policy: () => ApprovalPolicy | undefined = () => undefined,
 ): ShellSandbox | undefined {
-  const bounds = sandboxPolicy(config.sandbox, cwd, home);
+  const bounds = sandboxBounds(config.sandbox, cwd, home);
   // No sandbox asked for: no probe either (it spawns bwrap once, which a plain run need not pay).
   if (!bounds) return undefined;
   const mechanism = sandboxMechanism();
   if (!mechanism.available) return undefined;
+  let current = bounds.current();
   const sandbox: ShellSandbox = {
-    policy: bounds,
-    wrap: (command) => sandboxedCommand(mechanism, bounds, command),
+    get policy() {
+      return current;
+    },
+    // Each command gets the policy as of now: a repository an earlier command made is protected.
+    wrap: (command) => {
+      current = bounds.current();
+      return { ...sandboxedCommand(mechanism, current, command), placeholders: current.placeholders };
+    },
   };
   if (hooks.offersOutsideSandbox) {
     let asked = 0;

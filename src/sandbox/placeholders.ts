@@ -6,6 +6,11 @@ import { mkdirSync, rmdirSync } from "node:fs";
 
 const holders = new Map<string, number>();
 
+/** Whether `path` is a placeholder a running command holds now (it exists only for that). */
+export function isHeldPlaceholder(path: string): boolean {
+  return holders.has(path);
+}
+
 /** Makes each missing placeholder folder; returns the function that gives them back. */
 export function holdPlaceholders(paths: readonly string[]): () => void {
   const held: string[] = [];

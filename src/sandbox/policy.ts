@@ -1,8 +1,10 @@
 // What a sandboxed shell may touch (R-SBX-2), independent of the mechanism: the folders that are
 // writable, the ones that stay read-only inside them, and whether the network is reachable.
-import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { isHeldPlaceholder } from "./placeholders.js";
+import { PROTECTED, type ProtectedEntry, ProtectedScan } from "./protected-scan.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "read-only", "workspace-write"];
@@ -21,9 +23,10 @@ export interface SandboxPolicy {
   /** Absolute, real paths inside writable ones that stay read-only (.git, .tern, TERN_HOME). */
   readOnly: string[];
   /**
-   * The workspace's `.git` and `.tern` that do not exist yet (also in `readOnly`): an empty
-   * folder is made there while a command runs, bound read-only, so the command cannot create
-   * them (bubblewrap needs the mount point; placeholders.ts makes and removes it).
+   * The `.git` and `.tern` that do not exist yet, of the workspace and beside each nested
+   * repository's (also in `readOnly`): an empty folder is made there while a command runs, bound
+   * read-only, so the command cannot create them (bubblewrap needs the mount point;
+   * placeholders.ts makes and removes it).
    */
   placeholders: string[];
   /** Folders the command must not even read: TERN_HOME (keys, tool-set tokens), masked by an empty one. */
@@ -41,80 +44,82 @@ function real(path: string): string {
   }
 }
 
+/** A workspace's sandbox policy, made again for each command (`current`): nested repositories change. */
+export interface SandboxBounds {
+  current(): SandboxPolicy;
+}
+
 /**
  * The policy for one workspace. `home` (TERN_HOME) stays read-only even when it lies inside a
  * writable folder, so a sandboxed command can never rewrite a session record or the ledger.
  */
+export function sandboxBounds(
+  settings: SandboxSettings,
+  cwd: string,
+  home: string | undefined,
+): SandboxBounds | undefined {
+  if (settings.mode === "off") return undefined;
+  const mode = settings.mode;
+  const workspace = real(cwd);
+  const writable = [real(tmpdir())];
+  if (mode === "workspace-write") writable.push(workspace, ...settings.writableRoots.map(real));
+  const scan = new ProtectedScan(workspace);
+  return {
+    current: () => {
+      // Judged for each command: a TERN_HOME made after the session started is hidden too.
+      const homeReadOnly: string[] = [];
+      const hidden: string[] = [];
+      if (home && existsSync(home)) {
+        const realHome = real(home);
+        // A workspace inside TERN_HOME cannot be hidden from its own commands: it stays read-only only.
+        if (isInside(realHome, workspace)) homeReadOnly.push(realHome);
+        else hidden.push(realHome);
+      }
+      // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in
+      // .tern/, also of repositories nested in the workspace (a git command run there obeys them).
+      const found = scan.find();
+      // Only a writable workspace needs placeholders (read-only mode cannot create anything).
+      const placeholders = mode === "workspace-write" ? placeholdersFor(workspace, found) : [];
+      const existing = found.filter((e) => !placeholders.includes(e.path)).map((e) => real(e.path));
+      return {
+        mode,
+        network: settings.network,
+        writable: [...new Set(writable)],
+        readOnly: [...new Set([...existing, ...homeReadOnly, ...placeholders])],
+        placeholders,
+        hidden,
+        cwd: workspace,
+      };
+    },
+  };
+}
+
+/** The policy as of now (see sandboxBounds). */
 export function sandboxPolicy(
   settings: SandboxSettings,
   cwd: string,
   home: string | undefined,
 ): SandboxPolicy | undefined {
-  if (settings.mode === "off") return undefined;
-  const workspace = real(cwd);
-  const writable = [real(tmpdir())];
-  if (settings.mode === "workspace-write") writable.push(workspace, ...settings.writableRoots.map(real));
-  const readOnly: string[] = [];
-  // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in .tern/,
-  // also of repositories nested in the workspace (a git command run there later obeys them).
-  for (const path of protectedFolders(workspace)) readOnly.push(real(path));
-  // Only a writable workspace needs them (read-only mode cannot create anything there).
-  const placeholders =
-    settings.mode === "workspace-write"
-      ? [...PROTECTED].map((name) => join(workspace, name)).filter((p) => !existsSync(p))
-      : [];
-  const hidden: string[] = [];
-  if (home && existsSync(home)) {
-    const realHome = real(home);
-    // A workspace inside TERN_HOME cannot be hidden from its own commands: it stays read-only only.
-    if (isInside(realHome, workspace)) readOnly.push(realHome);
-    else hidden.push(realHome);
-  }
-  return {
-    mode: settings.mode,
-    network: settings.network,
-    writable: [...new Set(writable)],
-    readOnly: [...new Set([...readOnly, ...placeholders])],
-    placeholders,
-    hidden,
-    cwd: workspace,
-  };
+  return sandboxBounds(settings, cwd, home)?.current();
 }
 
-const PROTECTED = new Set([".git", ".tern"]);
-/** Folders searched for nested repositories last: large, and seldom where a person runs git. */
-const LATER = new Set(["node_modules", ".venv", "venv", "__pycache__", "target", "dist", "build"]);
-/** A bound on the search (a giant tree keeps what was found); ~100 ms of readdir. */
-const MAX_FOLDERS = 20_000;
-
 /**
- * `.git` and `.tern` entries of the workspace and of folders below it at any depth, breadth
- * first, dependency and build folders after the rest; bounded in folders searched.
+ * The `.git`/`.tern` that do not exist yet and must not be made: the workspace's, and beside each
+ * nested repository's (a folder holding one of them). Placeholders other commands hold right now
+ * stay placeholders, so the last command to end still removes them.
  */
-export function protectedFolders(workspace: string): string[] {
-  const found: string[] = [];
-  const queue = [workspace];
-  const later: string[] = [];
-  let seen = 0;
-  for (let i = 0; seen < MAX_FOLDERS; i++) {
-    if (i === queue.length) {
-      if (later.length === 0) break;
-      queue.push(...later.splice(0));
-    }
-    seen++;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(queue[i], { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(queue[i], entry.name);
-      if (PROTECTED.has(entry.name)) found.push(path);
-      else if (entry.isDirectory()) (LATER.has(entry.name) ? later : queue).push(path);
-    }
+function placeholdersFor(workspace: string, found: ProtectedEntry[]): string[] {
+  const present = new Map<string, Set<string>>([[workspace, new Set()]]);
+  for (const e of found) {
+    if (isHeldPlaceholder(e.path)) continue;
+    const names = present.get(e.folder) ?? new Set();
+    names.add(e.name);
+    present.set(e.folder, names);
   }
-  return found;
+  const out: string[] = [];
+  for (const [folder, names] of present)
+    for (const name of PROTECTED) if (!names.has(name)) out.push(join(folder, name));
+  return out;
 }
 
 function isInside(root: string, path: string): boolean {

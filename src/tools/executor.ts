@@ -31,6 +31,8 @@ interface Planned {
   asked?: { reason?: string; real: string[] };
   /** web_fetch: the local or private address its host resolves to (§10). */
   privateAddress?: string;
+  /** web_fetch: every address the check saw; the call connects only to these (§10). */
+  fetchAddresses?: { address: string; family: number }[];
   /** A shell call a rule or grant let run without asking: judged again right before it runs. */
   ruleAllowedShell?: boolean;
 }
@@ -104,8 +106,10 @@ export class ToolExecutor {
   }
 
   private async resolveFetch(p: Planned): Promise<void> {
-    if (p.tool?.kind === "fetch" && !p.result)
-      p.privateAddress = await this.policy.fetchAddress(approvalCall(p));
+    if (p.tool?.kind !== "fetch" || p.result) return;
+    const resolved = await this.policy.fetchAddress(approvalCall(p));
+    p.privateAddress = resolved.private;
+    p.fetchAddresses = resolved.addresses;
   }
 
   private limit(result: ToolResult, call: ToolCall): ToolResult {
@@ -266,6 +270,7 @@ export class ToolExecutor {
         callId: p.call.id,
         admitWrite,
         hidden: this.policy.hiddenFolders(),
+        fetchAddresses: p.fetchAddresses,
       });
     } catch (err) {
       result = { outcome: "error", content: text(`${tool.name} failed: ${errorMessage(err)}`) };

@@ -63,6 +63,11 @@ export interface ToolContext {
   admitWrite?: (target: WriteTarget) => Promise<string | null>;
   /** Real paths of folders grep and glob never list (TERN_HOME: reading it asks, §10). */
   hidden?: string[];
+  /**
+   * web_fetch: the addresses its host resolved to when the call was judged; it connects only to
+   * these, never looking the name up again (a second answer could rebind it to a private one, §10).
+   */
+  fetchAddresses?: readonly { address: string; family: number }[];
   /** `exit_plan` (R-PLAN-1): hands the plan to the session, which answers with the tool's result. */
   exitPlan?: (plan: string) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */
@@ -90,8 +95,17 @@ export interface ToolProgress {
 /** How `bash` wraps a command in the OS sandbox, and who may let it out. */
 export interface ShellSandbox {
   policy: SandboxPolicy;
-  /** The program and arguments that run `command` inside the sandbox, and what it reads on descriptor 3. */
-  wrap(command: readonly string[]): { file: string; args: string[]; fd3?: Buffer };
+  /**
+   * The program and arguments that run `command` inside the sandbox, what it reads on descriptor
+   * 3, and the placeholder folders the command's policy names (held while it runs; `policy` then
+   * is that policy).
+   */
+  wrap(command: readonly string[]): {
+    file: string;
+    args: string[];
+    fd3?: Buffer;
+    placeholders?: readonly string[];
+  };
   /**
    * Asks the person whether a command that failed in the sandbox may run again outside it. Absent
    * where nobody can be asked (`tern run`): then it never runs outside.

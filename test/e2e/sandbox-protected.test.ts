@@ -14,15 +14,23 @@ const bwrapWorks =
 const e = useE2E();
 const ws = (name: string) => join(e.dirs.workspace, name);
 
-async function sandboxedBash(command: string) {
+/** One `tern run` whose model sends these commands, one round each; returns their results. */
+async function sandboxedRounds(...commands: string[]) {
   const tmp = join(e.dirs.root, "tmp");
   mkdirSync(tmp, { recursive: true });
-  e.provider.enqueue(openaiToolCalls([{ id: "b1", name: "bash", args: { command } }]), openaiText("done"));
+  e.provider.enqueue(
+    ...commands.map((command, i) => openaiToolCalls([{ id: `b${i}`, name: "bash", args: { command } }])),
+    openaiText("done"),
+  );
   const run = await ternRun(e, ["--sandbox", "workspace-write"], "do it", {
     env: { TMPDIR: tmp, HOME: join(e.dirs.root, "user-home") },
   });
   expect(run.code, run.stderr).toBe(0);
-  return toolMessages(e.provider.requests[1].body)[0].content;
+  return commands.map((_, i) => toolMessages(e.provider.requests[i + 1].body)[i].content);
+}
+
+async function sandboxedBash(command: string) {
+  return (await sandboxedRounds(command))[0];
 }
 
 describe.skipIf(!bwrapWorks)("the sandbox protects what tern and git obey", () => {
@@ -46,6 +54,21 @@ describe.skipIf(!bwrapWorks)("the sandbox protects what tern and git obey", () =
     expect(readFileSync(ws(`${deep}/.git/config`), "utf8")).toBe(before);
     expect(existsSync(ws("node_modules/pkg/.git/hooks/pre-commit"))).toBe(false);
     expect(readFileSync(ws("plain.txt"), "utf8")).toBe("ok\n");
+  });
+
+  it("a repository an earlier command of the session made is protected from the next command on", async () => {
+    const [made, attack] = await sandboxedRounds(
+      "git init -q sub && mkdir -p deep/er && git init -q deep/er/x && echo made",
+      "echo '[core] fsmonitor = touch PWNED' >> sub/.git/config; mkdir deep/er/x/.tern; echo > deep/er/x/.git/hooks/pre-commit; echo ok > sub/plain.txt",
+    );
+    expect(made).toMatch(/made/);
+    expect(attack).toMatch(/Read-only file system/);
+    expect(readFileSync(ws("sub/.git/config"), "utf8")).not.toMatch(/fsmonitor/);
+    // The placeholders beside the nested repositories are gone again.
+    expect(existsSync(ws("deep/er/x/.tern"))).toBe(false);
+    expect(existsSync(ws("sub/.tern"))).toBe(false);
+    expect(existsSync(ws("deep/er/x/.git/hooks/pre-commit"))).toBe(false);
+    expect(readFileSync(ws("sub/plain.txt"), "utf8")).toBe("ok\n");
   });
 
   it("a sandboxed command cannot read TERN_HOME", async () => {

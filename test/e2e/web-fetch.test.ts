@@ -67,6 +67,8 @@ describe("web_fetch end to end", () => {
       "http://169.254.169.254/latest/meta-data/",
       "http://10.0.0.1/",
       "http://[::1]:9/",
+      // The URL parser writes it [::ffff:7f00:1]: still 127.0.0.1.
+      `http://[::ffff:127.0.0.1]:${port}/docs`,
     ];
     e.provider.enqueue(
       openaiToolCalls(targets.map((u, i) => ({ id: `f${i}`, name: "web_fetch", args: { url: u } }))),

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bubblewrapArgs } from "../../src/sandbox/bubblewrap.js";
 import { sandboxBlock } from "../../src/sandbox/failure.js";
-import { type SandboxPolicy, sandboxPolicy } from "../../src/sandbox/policy.js";
+import { type SandboxPolicy, sandboxBounds, sandboxPolicy } from "../../src/sandbox/policy.js";
 import { seatbeltProfile } from "../../src/sandbox/seatbelt.js";
 import { unixSocketFilter } from "../../src/sandbox/seccomp.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
@@ -45,8 +45,21 @@ describe("sandboxPolicy", () => {
     const nested = ["a/b/.git", "a/.tern", "node_modules/pkg/.git", "c/d/e/f/g/h/i/.git", ".tern"];
     for (const dir of nested) mkdirSync(join(dirs.workspace, dir), { recursive: true });
     const p = sandboxPolicy(settings("workspace-write"), dirs.workspace, undefined)!;
-    expect([...p.readOnly].sort()).toEqual([".git", ...nested].map((d) => join(dirs.workspace, d)).sort());
-    expect(p.placeholders).toEqual([]);
+    // Beside each nested repository, the one of .git/.tern it lacks is a placeholder.
+    const missing = ["a/b/.tern", "a/.git", "node_modules/pkg/.tern", "c/d/e/f/g/h/i/.tern"];
+    const all = [".git", ...nested, ...missing].map((d) => join(dirs.workspace, d));
+    expect([...p.readOnly].sort()).toEqual(all.sort());
+    expect([...p.placeholders].sort()).toEqual(missing.map((d) => join(dirs.workspace, d)).sort());
+  });
+
+  it("is made again for each command: a repository made since is protected, unchanged folders are not read again", () => {
+    const bounds = sandboxBounds(settings("workspace-write"), dirs.workspace, undefined)!;
+    mkdirSync(join(dirs.workspace, "src/lib"), { recursive: true });
+    expect(bounds.current().readOnly).not.toContain(join(dirs.workspace, "src/lib/.git"));
+    mkdirSync(join(dirs.workspace, "src/lib/.git"));
+    const now = bounds.current();
+    expect(now.readOnly).toContain(join(dirs.workspace, "src/lib/.git"));
+    expect(now.placeholders).toContain(join(dirs.workspace, "src/lib/.tern"));
   });
 
   it("read-only writes only the temp folder", () => {

@@ -199,81 +199,92 @@ const HOSTILE = [
 
 describe("the literal gate against real bash", () => {
   // A stand-in program `lg` records each run's argv, one file per run (pipelines run at once).
-  it("a line bash(lg *) covers runs only lg, with the literal words tern read, and writes only its targets", () => {
-    const logs = join(box.dirs.root, "lg-logs");
-    mkdirSync(logs);
-    writeFileSync(
-      join(box.bin, "lg"),
-      '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n',
-    );
-    chmodSync(join(box.bin, "lg"), 0o755);
-    const next = random(20261201);
-    const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
-    let covered = 0;
-    let refused = 0;
-    for (let i = 0; i < 300; i++) {
-      let line = "lg";
-      const n = 1 + Math.floor(next() * 6);
-      for (let j = 0; j < n; j++) {
-        const r = next();
-        if (r < 0.45) line += ` ${pick(LITERAL)}`;
-        else if (r < 0.6) line += pick(JOINS) + pick(LITERAL);
-        else if (r < 0.75) line += pick(REDIRECTS);
-        else line += pick(HOSTILE);
-      }
-      const root = join(box.dirs.workspace, `lit${i}`);
-      const ws = join(root, "ws");
-      mkdirSync(join(ws, ".git"), { recursive: true });
-      const policy = new ApprovalPolicy({
-        mode: "ask",
-        allow: ["bash(lg *)", "bash(lg)"],
-        deny: [],
-        cwd: ws,
-      });
-      if (policy.decide({ name: "bash", kind: "shell", args: { command: line }, paths: [] }) !== "allow") {
-        refused++;
-        continue;
-      }
-      covered++;
-      const read = readLiteralLine(line);
-      if ("refused" in read) throw new Error(`allowed but refused: ${JSON.stringify(line)}`);
-      const runDir = join(logs, `${i}`);
-      mkdirSync(runDir);
-      try {
-        execFileSync("bash", ["-c", line], {
-          cwd: ws,
-          stdio: "ignore",
-          timeout: 10_000,
-          env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root, LG_LOGS: runDir },
-        });
-      } catch {
-        // A failing line is as good as any: what matters is what ran and what it left.
-      }
-      const ran = readdirSync(runDir).map((f) => {
-        const [count, ...argv] = readFileSync(join(runDir, f), "utf8").split("\0");
-        return argv.slice(0, Number(count));
-      });
-      const expected = read.commands.map((c) => c.words.slice(1));
-      const targets = read.commands.flatMap((c) => c.redirects.filter((r) => r.op !== "dup" && r.op !== "<"));
-      const what = JSON.stringify(line);
-      for (const argv of ran) expect(expected, what).toContainEqual(argv);
-      // With no `||` (which skips) every command runs exactly once.
-      if (!line.includes("||")) expect(ran.length, what).toBe(expected.length);
-      expect(
-        readdirSync(ws)
-          .filter((f) => f !== ".git")
-          .sort(),
-        what,
-      ).toEqual(
-        [...new Set(targets.filter((r) => !r.target.startsWith("/dev/")).map((r) => r.target))].sort(),
+  // A bare `bash` rule covers any program, still only in plainly literal lines: what runs is then
+  // each command as tern read it (`lg`, `touch P`, a literal name that is no program), nothing else.
+  it.each([
+    ["bash(lg *)", ["bash(lg *)", "bash(lg)"]],
+    ["bash", ["bash"]],
+  ])(
+    "a line %s covers runs only its literal commands, with the words tern read, and writes only its targets",
+    (name, allow) => {
+      const logs = join(box.dirs.root, `lg-logs-${name}`);
+      mkdirSync(logs);
+      writeFileSync(
+        join(box.bin, "lg"),
+        '#!/bin/bash\nprintf \'%s\\0\' "$#" "$@" > "$(mktemp "$LG_LOGS/XXXXXXXX")"\n',
       );
-      expect(readdirSync(join(ws, ".git")), what).toEqual([]);
-      expect(readdirSync(root), what).toEqual(["ws"]);
-    }
-    // Both kinds must be common, or the check proves little.
-    expect(covered).toBeGreaterThan(80);
-    expect(refused).toBeGreaterThan(80);
-  });
+      chmodSync(join(box.bin, "lg"), 0o755);
+      const next = random(20261201);
+      const pick = <T>(a: T[]) => a[Math.floor(next() * a.length)];
+      let covered = 0;
+      let refused = 0;
+      for (let i = 0; i < 300; i++) {
+        let line = "lg";
+        const n = 1 + Math.floor(next() * 6);
+        for (let j = 0; j < n; j++) {
+          const r = next();
+          if (r < 0.45) line += ` ${pick(LITERAL)}`;
+          else if (r < 0.6) line += pick(JOINS) + pick(LITERAL);
+          else if (r < 0.75) line += pick(REDIRECTS);
+          else line += pick(HOSTILE);
+        }
+        const root = join(box.dirs.workspace, `lit-${name}-${i}`);
+        const ws = join(root, "ws");
+        mkdirSync(join(ws, ".git"), { recursive: true });
+        const policy = new ApprovalPolicy({
+          mode: "ask",
+          allow,
+          deny: [],
+          cwd: ws,
+        });
+        if (policy.decide({ name: "bash", kind: "shell", args: { command: line }, paths: [] }) !== "allow") {
+          refused++;
+          continue;
+        }
+        covered++;
+        const read = readLiteralLine(line);
+        if ("refused" in read) throw new Error(`allowed but refused: ${JSON.stringify(line)}`);
+        const runDir = join(logs, `${i}`);
+        mkdirSync(runDir);
+        try {
+          execFileSync("bash", ["-c", line], {
+            cwd: ws,
+            stdio: "ignore",
+            timeout: 10_000,
+            env: { PATH: `${box.bin}:/usr/bin:/bin`, HOME: root, LG_LOGS: runDir },
+          });
+        } catch {
+          // A failing line is as good as any: what matters is what ran and what it left.
+        }
+        const ran = readdirSync(runDir).map((f) => {
+          const [count, ...argv] = readFileSync(join(runDir, f), "utf8").split("\0");
+          return argv.slice(0, Number(count));
+        });
+        const lgRuns = read.commands.filter((c) => c.words[0] === "lg");
+        const touched = read.commands.filter((c) => c.words[0] === "touch").flatMap((c) => c.words.slice(1));
+        // When every command is lg or touch, each succeeds: with no `||` (which skips) each runs once.
+        const allRun =
+          !line.includes("||") && read.commands.every((c) => c.words[0] === "lg" || c.words[0] === "touch");
+        const expected = lgRuns.map((c) => c.words.slice(1));
+        const targets = read.commands.flatMap((c) =>
+          c.redirects.filter((r) => r.op !== "dup" && r.op !== "<"),
+        );
+        const what = JSON.stringify(line);
+        for (const argv of ran) expect(expected, what).toContainEqual(argv);
+        if (allRun) expect(ran.length, what).toBe(expected.length);
+        const made = targets.filter((r) => !r.target.startsWith("/dev/")).map((r) => r.target);
+        const left = readdirSync(ws).filter((f) => f !== ".git");
+        // A command that fails (a literal name that is no program) skips what `&&` joins to it.
+        if (allRun) expect(left.sort(), what).toEqual([...new Set([...made, ...touched])].sort());
+        else for (const f of left) expect([...made, ...touched], what).toContain(f);
+        expect(readdirSync(join(ws, ".git")), what).toEqual([]);
+        expect(readdirSync(root), what).toEqual(["ws"]);
+      }
+      // Both kinds must be common, or the check proves little.
+      expect(covered).toBeGreaterThan(80);
+      expect(refused).toBeGreaterThan(80);
+    },
+  );
 });
 
 describe("deny rules against real bash", () => {

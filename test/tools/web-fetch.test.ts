@@ -1,6 +1,7 @@
 // web_fetch against a local HTTP server only: HTML as markdown, redirects, schemes, size, time,
 // binary content and cancellation; and the domain rules of its approval.
 import { createServer, type Server } from "node:http";
+import { gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalPolicy } from "../../src/tools/policy/approval.js";
@@ -20,6 +21,10 @@ beforeAll(async () => {
       res.end(
         "<html><head><title>T</title><script>evil()</script></head><body><h1>Title</h1><p>Some <b>bold</b> text.</p><pre><code>x = 1</code></pre></body></html>",
       );
+    } else if (url === "/gz") {
+      res.setHeader("content-type", "text/plain");
+      res.setHeader("content-encoding", "gzip");
+      res.end(gzipSync("compressed text"));
     } else if (url === "/plain") {
       res.setHeader("content-type", "text/plain");
       res.end("just text");
@@ -82,6 +87,13 @@ describe("web_fetch", () => {
     const file = await webFetch({ url: `${base}/to-file` }, never);
     expect(file.outcome).toBe("error");
     expect(text(file)).toMatch(/not an http\(s\) URL/);
+  });
+
+  it("decompresses a gzip body; refuses a URL carrying credentials", async () => {
+    expect(text(await webFetch({ url: `${base}/gz` }, never))).toContain("compressed text");
+    const creds = await webFetch({ url: base.replace("http://", "http://user:pw@") }, never);
+    expect(creds.outcome).toBe("error");
+    expect(text(creds)).toMatch(/carries credentials/);
   });
 
   it("refuses other schemes", async () => {
@@ -189,9 +201,31 @@ describe("private addresses (§10)", () => {
       "fd12::3",
       "fe80::1",
       "::ffff:127.0.0.1",
+      // The same addresses spelled otherwise: the URL parser writes [::ffff:127.0.0.1] in hex.
+      "::ffff:7f00:1",
+      "0:0:0:0:0:ffff:a00:1",
+      "0:0:0:0:0:0:0:1",
+      "::127.0.0.1",
+      "64:ff9b::7f00:1",
+      "fec0::1",
+      "fe80::1%lo",
+      "FD00::1",
+      "100.64.0.1",
+      "100.127.255.254",
     ])
       expect(isPrivateAddress(ip), ip).toBe(true);
-    for (const ip of ["8.8.8.8", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8"])
+    for (const ip of [
+      "8.8.8.8",
+      "172.32.0.1",
+      "192.169.0.1",
+      "2606:4700::1111",
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "64:ff9b::808:808",
+      "2001:db8::1",
+      "fbff::1",
+      "100.128.0.1",
+    ])
       expect(isPrivateAddress(ip), ip).toBe(false);
     expect(await privateAddressOf("localhost")).toMatch(/^(127\.0\.0\.1|::1)$/);
     expect(await privateAddressOf("[::1]")).toBe("::1");

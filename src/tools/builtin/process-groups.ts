@@ -42,9 +42,10 @@ export function spawnShell(
 ): ShellProcess {
   // Same line as the command, so bash's "line N" in error messages stays right.
   const argv = ["bash", "-c", `exec 2>&1; ${command}`];
-  // A `.git`/`.tern` not made yet gets its read-only placeholder for as long as the sandbox lives.
-  const release = sandbox ? holdPlaceholders(sandbox.policy.placeholders) : () => {};
-  const { file, args, fd3 } = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
+  const wrapped = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
+  const { file, args, fd3 } = wrapped;
+  // A `.git`/`.tern` not made yet gets its read-only placeholder for as long as the command lives.
+  const release = sandbox ? holdPlaceholders(wrapped.placeholders ?? sandbox.policy.placeholders) : () => {};
   const out = io.output ?? "pipe";
   const stdio: ("ignore" | "pipe" | number)[] = [io.stdin ?? "ignore", out, out];
   if (fd3) stdio.push("pipe");

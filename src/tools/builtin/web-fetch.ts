@@ -8,11 +8,17 @@ import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { text } from "../present.js";
 import type { Tool, ToolResult } from "../types.js";
+import type { PinnedAddress } from "./web-fetch-address.js";
+import { type Fetched, getPinned, readCapped } from "./web-fetch-request.js";
 
 export const WEB_FETCH_DEFAULT_CHARS = 30_000;
 const MAX_REDIRECTS = 5;
 const MAX_BYTES = 5 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
+const HEADERS = {
+  "user-agent": "tern-web-fetch",
+  accept: "text/html, text/markdown, text/plain, */*;q=0.5",
+};
 
 const schema = lazySchema(() =>
   z.object({
@@ -58,32 +64,6 @@ function charsetOf(contentType: string): string {
 const isText = (type: string) =>
   /^text\//i.test(type) || /json|xml|javascript|ecmascript|yaml|toml|csv/i.test(type) || type === "";
 
-/** Reads at most MAX_BYTES of the body; says whether more was left unread. */
-async function readCapped(res: Response): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const reader = res.body?.getReader();
-  if (!reader) return { bytes: new Uint8Array(), truncated: false };
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.byteLength;
-    if (total >= MAX_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  const bytes = new Uint8Array(Math.min(total, MAX_BYTES));
-  let at = 0;
-  for (const c of chunks) {
-    const part = c.subarray(0, Math.min(c.byteLength, bytes.byteLength - at));
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
-  return { bytes, truncated: total >= MAX_BYTES };
-}
-
 async function htmlToMarkdown(html: string): Promise<string> {
   const { default: TurndownService } = await import("turndown");
   const service = new TurndownService({
@@ -108,7 +88,7 @@ function decode(bytes: Uint8Array, contentType: string): string {
 export async function webFetch(
   args: Args,
   signal: AbortSignal,
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; addresses?: readonly PinnedAddress[] } = {},
 ): Promise<ToolResult> {
   let url = args.url.trim();
   const host = fetchHost(url);
@@ -118,19 +98,18 @@ export async function webFetch(
   const deadline = AbortSignal.timeout(timeoutMs);
   const both = AbortSignal.any([signal, deadline]);
   try {
-    let res: Response | undefined;
+    let res: Fetched | undefined;
     for (let hop = 0; ; hop++) {
-      res = await fetch(url, {
-        redirect: "manual",
-        signal: both,
-        headers: {
-          "user-agent": "tern-web-fetch",
-          accept: "text/html, text/markdown, text/plain, */*;q=0.5",
-        },
-      });
-      if (res.status < 300 || res.status >= 400 || !res.headers.get("location")) break;
-      const next = new URL(res.headers.get("location")!, url).toString();
-      await res.body?.cancel();
+      const target = new URL(url);
+      // fetch() refused these too: a password in a URL is not something to send on a model's word.
+      if (target.username || target.password)
+        return fail(`web_fetch: ${url} carries credentials; they are not sent.`);
+      // Same host on every hop (another host is not followed), so the checked addresses still hold.
+      res = await getPinned(target, HEADERS, both, opts.addresses);
+      const location = res.header("location");
+      if (res.status < 300 || res.status >= 400 || !location) break;
+      const next = new URL(location, url).toString();
+      res.cancel();
       const nextHost = fetchHost(next);
       if (!nextHost) return fail(`web_fetch: ${url} redirects to ${next}, which is not an http(s) URL.`);
       if (nextHost !== fetchHost(url))
@@ -141,13 +120,13 @@ export async function webFetch(
         return fail(`web_fetch: more than ${MAX_REDIRECTS} redirects from ${args.url}.`);
       url = next;
     }
-    const type = (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    const type = res.header("content-type").split(";")[0].trim().toLowerCase();
     if (!isText(type)) {
-      await res.body?.cancel();
+      res.cancel();
       return fail(`web_fetch: ${url} is ${type} content, not text; it is not shown.`);
     }
-    const { bytes, truncated } = await readCapped(res);
-    const raw = decode(bytes, res.headers.get("content-type") ?? "");
+    const { bytes, truncated } = await readCapped(res, MAX_BYTES);
+    const raw = decode(bytes, res.header("content-type"));
     const body =
       /html/.test(type) || /^\s*<(!doctype html|html)/i.test(raw) ? await htmlToMarkdown(raw) : raw;
     const shown = body.length > limit ? body.slice(0, limit) : body;
@@ -157,7 +136,7 @@ export async function webFetch(
     if (body.length > limit)
       notes.push(`[${body.length - limit} more characters not shown; pass a larger max_chars to see more]`);
     const text = [`URL: ${url}`, `Status: ${res.status}`, "", shown, ...notes].join("\n");
-    return res.ok ? ok(text) : fail(text);
+    return res.status >= 200 && res.status < 300 ? ok(text) : fail(text);
   } catch (err) {
     if (signal.aborted) return fail("web_fetch: cancelled");
     if (deadline.aborted) return fail(`web_fetch: ${url} did not answer within ${timeoutMs / 1000} s`);
@@ -176,5 +155,5 @@ export const webFetchTool: Tool<Args> = {
   kind: "fetch",
   paths: () => [],
   present: (args) => ({ title: text(args.url), kind: "fetch", locations: [] }),
-  run: (args, ctx) => webFetch(args, ctx.signal),
+  run: (args, ctx) => webFetch(args, ctx.signal, { addresses: ctx.fetchAddresses }),
 };

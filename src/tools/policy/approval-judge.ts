@@ -3,9 +3,8 @@
 // run whose model calls no tool never compiles the shell reader and the deny tables.
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
-import { redirectConcerns } from "../shell/bash-redirects.js";
 import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
-import { privateAddressOf } from "../builtin/web-fetch-address.js";
+import { type ResolvedHost, resolveHost } from "../builtin/web-fetch-address.js";
 import { mcpRuleMatches } from "../mcp/mcp-names.js";
 import { realPathLoose, realPathsIn, resolvePath } from "../paths.js";
 import { readConcerns, writeConcerns } from "./write-concerns.js";
@@ -114,9 +113,9 @@ export function outsideGranted(state: PolicyState, call: ApprovalCall): boolean 
 }
 
 /** See ApprovalPolicy.fetchAddress. */
-export async function fetchAddress(call: ApprovalCall): Promise<string | undefined> {
+export async function fetchAddress(call: ApprovalCall): Promise<ResolvedHost> {
   const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
-  return host ? privateAddressOf(host) : undefined;
+  return host ? resolveHost(host) : { addresses: [] };
 }
 
 /** See ApprovalPolicy.grantAlways. */
@@ -167,24 +166,21 @@ function evaluateShell(state: PolicyState, allow: Rule[], call: ApprovalCall): A
   if (parsed.errors.length)
     return { decision: "ask", reason: `cannot be read reliably as bash (${parsed.errors[0]})` };
   const rules = allow.filter((r) => toolNameMatches(r, call.name, call.kind));
-  // A bare `bash` rule or grant covers every call; the bash reader only makes redirects out of
-  // the workspace ask (a best-effort guard: such a rule runs anything).
-  if (state.toolGrants.has(call.name) || rules.some((r) => r.pattern === null)) {
-    const concerns = redirectConcerns(parsed, state.cwd, state.realCwd);
-    return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
-  }
+  // A bare `bash` rule names every program, not every line: it covers a plainly literal line
+  // with any command words, and nothing else (R-TOOL-2).
+  const anyProgram = state.toolGrants.has(call.name) || rules.some((r) => r.pattern === null);
+  if (!anyProgram && rules.length === 0 && state.bashGrants.size === 0) return { decision: "ask" };
   // Patterns and grants cover a line only when it is plainly literal and each of its simple
-  // commands matches one of them (R-TOOL-2).
-  if (rules.length === 0 && state.bashGrants.size === 0) return { decision: "ask" };
+  // commands matches one of them.
   const line = readLiteralLine(command);
   if ("refused" in line)
     return {
       decision: "ask",
       reason: `allow rules cover only plainly literal commands; this has ${line.refused}`,
     };
-  const patterns = rules.map((r) => r.pattern!);
+  const patterns = anyProgram ? ["*"] : rules.map((r) => r.pattern!);
   if (!bashLineCovered(line, patterns, state.bashGrants)) return { decision: "ask" };
-  const concerns = literalRedirectConcerns(line.commands, state.cwd, state.realCwd);
+  const concerns = literalRedirectConcerns(line.commands, state.cwd, state.realCwd, state.realTernHome);
   return concerns.length ? { decision: "ask", reason: concerns.join("; ") } : { decision: "allow" };
 }
 

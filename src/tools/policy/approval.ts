@@ -14,6 +14,7 @@ import type {
   PolicyState,
 } from "./approval-types.js";
 import { realPathLoose, realPathsIn } from "../paths.js";
+import type { ResolvedHost } from "../builtin/web-fetch-address.js";
 
 export type * from "./approval-types.js";
 
@@ -111,8 +112,11 @@ export class ApprovalPolicy {
     return judge.get().outsideGranted(this.state, call);
   }
 
-  /** For web_fetch: the local or private address the URL's host resolves to, if any (§10). */
-  fetchAddress(call: ApprovalCall): Promise<string | undefined> {
+  /**
+   * For web_fetch: the addresses the URL's host resolves to and the local or private one among
+   * them, if any (§10). The call then connects only to these (no second lookup to rebind).
+   */
+  fetchAddress(call: ApprovalCall): Promise<ResolvedHost> {
     return judge.get().fetchAddress(call);
   }
 

@@ -1,0 +1,86 @@
+// Where the `.git` and `.tern` entries of a workspace are, at any depth (R-SBX-2, §10), found
+// again before every sandboxed command: a repository cloned or made by an earlier command of the
+// session is protected from the next one on. Cheap on a repeat: a folder whose modification time
+// has not changed has the entries it had (adding, removing or renaming an entry changes it), so
+// a repeat costs one stat per folder instead of one read. A listing read within RACY_MS of its
+// folder's last change is read again next time: a change in the same clock tick leaves the time
+// as it was (git's "racy" index entries). Bounded in folders searched, like the first walk.
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export const PROTECTED = new Set([".git", ".tern"]);
+/** Folders searched for nested repositories last: large, and seldom where a person runs git. */
+const LATER = new Set(["node_modules", ".venv", "venv", "__pycache__", "target", "dist", "build"]);
+/** A bound on the search (a giant tree keeps what was found); ~100 ms of readdir, less of stat. */
+const MAX_FOLDERS = 20_000;
+/** Coarser than any file system's time stamps that matter here (FAT's are 2 s). */
+const RACY_MS = 2_000;
+
+interface Listing {
+  mtimeMs: number;
+  readAt: number;
+  /** Sub-folders, in the order they were read. */
+  folders: string[];
+  /** The `.git`/`.tern` entries of this folder (names). */
+  protectedNames: string[];
+}
+
+/** A `.git`/`.tern` entry found, and the folder that holds it. */
+export interface ProtectedEntry {
+  path: string;
+  folder: string;
+  name: string;
+}
+
+export class ProtectedScan {
+  private listings = new Map<string, Listing>();
+
+  constructor(private readonly workspace: string) {}
+
+  /** The entries now, breadth first, dependency and build folders after the rest. */
+  find(): ProtectedEntry[] {
+    const found: ProtectedEntry[] = [];
+    const queue = [this.workspace];
+    const later: string[] = [];
+    const kept = new Map<string, Listing>();
+    for (let i = 0; kept.size < MAX_FOLDERS; i++) {
+      if (i === queue.length) {
+        if (later.length === 0) break;
+        queue.push(...later.splice(0));
+      }
+      const folder = queue[i];
+      const listing = this.listingOf(folder);
+      if (!listing) continue;
+      kept.set(folder, listing);
+      for (const name of listing.protectedNames) found.push({ path: join(folder, name), folder, name });
+      for (const sub of listing.folders) (LATER.has(sub) ? later : queue).push(join(folder, sub));
+    }
+    // Folders gone or beyond the bound are forgotten.
+    this.listings = kept;
+    return found;
+  }
+
+  private listingOf(folder: string): Listing | undefined {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(folder).mtimeMs;
+    } catch {
+      return undefined;
+    }
+    const cached = this.listings.get(folder);
+    if (cached && cached.mtimeMs === mtimeMs && cached.readAt - mtimeMs > RACY_MS) return cached;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    const listing: Listing = { mtimeMs, readAt: Date.now(), folders: [], protectedNames: [] };
+    for (const entry of entries) {
+      if (PROTECTED.has(entry.name)) listing.protectedNames.push(entry.name);
+      // A symlinked folder is not entered: it may lead out of the workspace, or round in a loop.
+      else if (entry.isDirectory()) listing.folders.push(entry.name);
+    }
+    return listing;
+  }
+}
