@@ -11,6 +11,7 @@ import { jobFloodBench } from "./jobs-bench.js";
 import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
 import { bigCheckpointBench, bigFileMenuBench } from "./big-tree-extra.js";
+import { bigFileMenuPtyBench } from "./big-file-menu-pty.js";
 import { longTurnBench } from "./compaction-bench.js";
 import { paths, setProfileDir, stats } from "./harness.js";
 import { sandboxBench } from "./sandbox-bench.js";
@@ -63,14 +64,14 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
   const treeFiles = treeFilesAt >= 0 ? Number(argv[treeFilesAt + 1]) : 100_000;
   if (!Number.isInteger(treeFiles) || treeFiles < 100) throw new Error("--tree-files: a whole number >= 100");
   const genAt = argv.indexOf("--gen-tree");
-  const bigTree = (dir = join(root, "node_modules/.cache/tern-bench", `big-tree-${treeFiles}`)) => {
+  const bigTree = async (dir = join(root, "node_modules/.cache/tern-bench", `big-tree-${treeFiles}`)) => {
     const started = Date.now();
-    const tree = generateBigTree(dir, treeFiles);
+    const tree = await generateBigTree(dir, treeFiles);
     process.stderr.write(` [tree ${tree.dir}: ${((Date.now() - started) / 1000).toFixed(1)} s] `);
     return tree;
   };
   if (genAt >= 0) {
-    const tree = bigTree(resolve(argv[genAt + 1]));
+    const tree = await bigTree(resolve(argv[genAt + 1]));
     process.stdout.write(
       `${tree.files} files (${tree.jsonFiles} .json), ${tree.bytes} bytes in ${tree.dir}\n`,
     );
@@ -94,9 +95,10 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["ui-keys", () => keystrokeBench(p, plan)],
     ["ui-stream", () => streamFrameBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
-    ["big-tree", () => bigTreeBench(p, plan, bigTree())],
-    ["big-checkpoint", () => bigCheckpointBench(plan, bigTree())],
-    ["big-file-menu", () => bigFileMenuBench(plan, bigTree())],
+    ["big-tree", async () => bigTreeBench(p, plan, await bigTree())],
+    ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],
+    ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],
+    ["big-file-menu-pty", async () => bigFileMenuPtyBench(p, plan, await bigTree())],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

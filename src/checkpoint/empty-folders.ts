@@ -73,16 +73,18 @@ async function wantedMarks(repo: ShadowRepo): Promise<Set<string>> {
  * Brings the index's folder marks in line with the workspace, after the files are staged (a folder
  * whose last file went is only seen as empty once the index no longer holds that file). `changed`
  * is the listing of paths that differ from the index; a mark never exists on disk, so every mark
- * in the index is in it. True when a mark was added or dropped.
+ * in the index is in it. `walk` false (folder-stamps.ts: no folder can have become empty) looks
+ * only at the marks held. True when a mark was added or dropped.
  */
-export async function syncFolderMarks(repo: ShadowRepo, changed: string[]): Promise<boolean> {
+export async function syncFolderMarks(repo: ShadowRepo, changed: string[], walk = true): Promise<boolean> {
   const held = changed.filter(isFolderMark);
   const kept = held.filter((mark) => isEmptyFolder(join(repo.workTree, markedFolder(mark))));
-  const stale = held.filter((mark) => !kept.includes(mark));
+  const keptSet = new Set(kept);
+  const stale = held.filter((mark) => !keptSet.has(mark));
   // Dropped first: a folder under a stale mark (emptied again) is then listed as empty itself.
   if (stale.length > 0)
     await repo.git(["update-index", "-z", "--force-remove", "--stdin"], `${stale.join("\0")}\0`);
-  const fresh = [...(await wantedMarks(repo))].filter((m) => !kept.includes(m));
+  const fresh = walk ? [...(await wantedMarks(repo))].filter((m) => !keptSet.has(m)) : [];
   if (fresh.length > 0) {
     await repo.git(["hash-object", "-w", "--stdin"], "");
     const info = fresh.map((m) => `100644 ${EMPTY_BLOB}\t${m}\0`).join("");

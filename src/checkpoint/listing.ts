@@ -1,7 +1,7 @@
-// What git says about the workspace against a session's index: the paths that differ (the
-// untracked and the modified lists come from two git processes at once: on a 100,000-file
-// workspace each is a walk or a stat of every file, and they share nothing), and how many files
-// a first snapshot would hold; and staging what changed.
+// What git says about the workspace against a session's index: the paths that differ (one `git
+// status`, whose stat pass is parallel and whose untracked walk is cached; see changedPaths),
+// and how many files a first snapshot would hold; and staging what changed.
+import { isFolderMark } from "./empty-folders.js";
 import { CheckpointError } from "./errors.js";
 import { countFilesIn, isFolderEntry } from "./nested-repos.js";
 
@@ -12,13 +12,57 @@ interface ShadowRepo {
 
 const entries = (stdout: string) => stdout.split("\0").filter((p) => p.length > 0);
 
-/** Paths that differ from the session index: untracked, modified and deleted. */
-export async function changedPaths(repo: ShadowRepo): Promise<string[]> {
-  const [others, modified] = await Promise.all([
-    repo.git(["ls-files", "-z", "--others", "--exclude-standard"]),
-    repo.git(["ls-files", "-z", "--modified"]),
+/** What changed against the session index, and whether any path appeared or went (not only edits). */
+export interface Changes {
+  paths: string[];
+  /** A file appeared, went, or an untracked folder showed up: folders may have become empty. */
+  moved: boolean;
+}
+
+/** Untracked folders are expanded by ls-files in one call, unless there are this many (then all of them). */
+const MAX_FOLDER_PATHSPECS = 200;
+
+/**
+ * Paths that differ from the session index: untracked, modified and deleted. One `git status`
+ * in the session's own git folder (git-process.ts: its HEAD is the session's ref, so the
+ * index-vs-HEAD half is a few entries, not the whole index): its stat pass runs on every core
+ * (core.preloadIndex) and its untracked walk uses the untracked cache kept in the session index
+ * (only folders whose mtime changed are read again). Untracked folders it names as `dir/` are
+ * expanded into their files (nested repositories stay `dir/` entries) by one narrow ls-files.
+ */
+export async function changedPaths(repo: ShadowRepo): Promise<Changes> {
+  const { stdout } = await repo.git([
+    "-c",
+    "core.untrackedCache=true",
+    "status",
+    "--porcelain",
+    "-z",
+    "--no-renames",
+    "--untracked-files=normal",
+    "--ignore-submodules=all",
   ]);
-  return [...new Set([...entries(others.stdout), ...entries(modified.stdout)])];
+  const paths: string[] = [];
+  const folders: string[] = [];
+  let moved = false;
+  for (const entry of entries(stdout)) {
+    const y = entry[1];
+    const path = entry.slice(3);
+    if (entry.startsWith("??")) {
+      moved = true;
+      if (path.endsWith("/")) folders.push(path);
+      else paths.push(path);
+    } else if (y !== " ") {
+      if (y === "D" && !isFolderMark(path)) moved = true;
+      paths.push(path);
+    }
+  }
+  if (folders.length > 0) {
+    const specs =
+      folders.length > MAX_FOLDER_PATHSPECS ? [] : ["--", ...folders.map((f) => `:(literal)${f}`)];
+    const inside = await repo.git(["ls-files", "-z", "--others", "--exclude-standard", ...specs]);
+    paths.push(...entries(inside.stdout));
+  }
+  return { paths: [...new Set(paths)], moved };
 }
 
 /**
@@ -37,19 +81,17 @@ export async function countFiles(repo: ShadowRepo, cap: number): Promise<number>
 }
 
 /**
- * Stages `paths` (what the listing reported, big files left out). A few go through `git add`
- * with literal pathspecs; many (a first snapshot) through `update-index --stdin`, because `git
- * add` matches every path against every pathspec (a first snapshot of 100,000 files took
- * minutes), with the objects streamed into one pack rather than a loose file each (files over
- * core.bigFileThreshold are packed directly, so the threshold is lowered for that command).
+ * Stages `paths` (what the listing reported, big files left out) through `update-index --stdin`:
+ * `git add` matches every path against every pathspec (a first snapshot of 100,000 files took
+ * minutes) and, for a few paths, still cost ~4× more on a 100,000-file index. `--replace` lets a
+ * file take the place of a folder and back. Many paths (a first snapshot) have their objects
+ * streamed into one pack rather than a loose file each (files over core.bigFileThreshold are
+ * packed directly, so the threshold is lowered for that command).
  */
 export async function stage(repo: ShadowRepo, paths: string[]): Promise<void> {
-  const many = paths.length > 1000;
-  const args = many
-    ? ["-c", "core.bigFileThreshold=1", "update-index", "-z", "--add", "--remove", "--stdin"]
-    : ["add", "--all", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"];
-  const input = many ? `${paths.join("\0")}\0` : `${paths.map((p) => `:(literal)${p}`).join("\0")}\0`;
-  await repo.git(args, input).catch(async (err) => {
+  const many = paths.length > 1000 ? ["-c", "core.bigFileThreshold=1"] : [];
+  const args = [...many, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"];
+  await repo.git(args, `${paths.join("\0")}\0`).catch(async (err) => {
     // A file removed or made unreadable between listing and staging is no reason to lose the snapshot.
     if (!(err instanceof CheckpointError)) throw err;
     await repo.git(["add", "--all", "--force", "--ignore-errors", "."]);

@@ -1,13 +1,14 @@
 // A shadow git repository per workspace under TERN_HOME, its work tree pointed at the workspace.
 // Snapshots are git trees written through a per-session index, so two sessions of one workspace
 // never share an index and the workspace's own `.git` is never read or written: GIT_DIR points
-// at the shadow, user and system git config are ignored (no hooks, no fsmonitor, no filters).
-import { execFile } from "node:child_process";
+// at the shadow (through the session's git folder, git-process.ts), user and system git config
+// are ignored (no hooks, no fsmonitor, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CheckpointError } from "./errors.js";
+import { ensureSessionGitDir, type GitPlace, type GitResult, runGit } from "./git-process.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
-import { changedPaths, countFiles, stage } from "./listing.js";
+import { FolderStamps } from "./folder-stamps.js";
+import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
 import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
@@ -17,16 +18,8 @@ export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
-/** No line-ending filters, no fsmonitor, no hooks, no background gc, paths printed as they are. */
-const GIT_SETTINGS = [
-  "core.autocrlf=false",
-  "core.fsmonitor=false",
-  "core.quotepath=off",
-  "gc.auto=0",
-  "core.hooksPath=/dev/null",
-  // Paths prefix-compressed: a 100,000-file index is read and written by every command.
-  "index.version=4",
-];
+/** git reads `.gitignore` files: a changed one may show or hide empty folders. */
+const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
 export interface TreeChange {
   /** git's letter: A (only in `to`), D (only in `from`), M, T. */
@@ -38,19 +31,7 @@ export interface TreeChange {
 
 export { CheckpointError } from "./errors.js";
 
-interface GitResult {
-  stdout: string;
-  stderr: string;
-}
-
-/** Whether a usable `git` is on PATH (checked once per process). */
-let gitAvailable: Promise<boolean> | undefined;
-export function hasGit(): Promise<boolean> {
-  gitAvailable ??= new Promise((resolve) => {
-    execFile("git", ["--version"], { timeout: 10_000 }, (err) => resolve(!err));
-  });
-  return gitAvailable;
-}
+export { hasGit } from "./git-process.js";
 
 export interface ShadowRepoOptions {
   /** Folder of the shadow repository (one per workspace). */
@@ -72,6 +53,8 @@ export class ShadowRepo {
   readonly workTree: string;
   readonly sessionId: string;
   private readonly indexFile: string;
+  /** Where git runs for this session (git-process.ts). */
+  private readonly place: GitPlace;
   private readonly ref: string;
   private readonly leaveOut: string[];
   private initialized = false;
@@ -80,6 +63,9 @@ export class ShadowRepo {
   /** The blob of TOO_BIG_TEXT in this repository (written by init). */
   tooBigBlob = "";
   private readonly bigFiles: BigFiles;
+  private readonly folderStamps: FolderStamps;
+  /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
+  private refExists = false;
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -89,53 +75,19 @@ export class ShadowRepo {
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
     this.bigFiles = new BigFiles(`${this.indexFile}.big`);
-  }
-
-  private env(withWorkTree: boolean): NodeJS.ProcessEnv {
-    // Only what git needs: the caller's GIT_* variables must not redirect us into the user's repo.
-    const env: NodeJS.ProcessEnv = {};
-    for (const key of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"])
-      if (process.env[key] !== undefined) env[key] = process.env[key];
-    if (withWorkTree) {
-      env.GIT_DIR = this.gitDir;
-      env.GIT_WORK_TREE = this.workTree;
-      env.GIT_INDEX_FILE = this.indexFile;
-    }
-    return {
-      ...env,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_TERMINAL_PROMPT: "0",
-      GIT_AUTHOR_NAME: "tern",
-      GIT_AUTHOR_EMAIL: "tern@localhost",
-      GIT_COMMITTER_NAME: "tern",
-      GIT_COMMITTER_EMAIL: "tern@localhost",
+    this.place = {
+      gitDir: this.gitDir,
+      sessionGitDir: `${this.indexFile}.git`,
+      ref: this.ref,
+      indexFile: this.indexFile,
+      workTree: this.workTree,
     };
+    this.folderStamps = new FolderStamps(opts.workTree);
   }
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
   git(args: string[], input?: string, withWorkTree = true, okExits: number[] = []): Promise<GitResult> {
-    const fullArgs = [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args];
-    // Spawning in a folder that is gone fails as "spawn git ENOENT", which reads as "no git".
-    if (!existsSync(this.workTree))
-      return Promise.reject(
-        new CheckpointError(`the workspace ${this.workTree} no longer exists (moved or deleted)`),
-      );
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        "git",
-        fullArgs,
-        { cwd: this.workTree, env: this.env(withWorkTree), maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
-        (err, stdout, stderr) => {
-          const code = typeof err?.code === "number" ? err.code : undefined;
-          if (err && !(code !== undefined && okExits.includes(code))) {
-            const why = (stderr || err.message).trim().split("\n")[0];
-            reject(new CheckpointError(`git ${args[0]}: ${why}`));
-          } else resolve({ stdout, stderr });
-        },
-      );
-      if (input !== undefined) child.stdin?.end(input);
-    });
+    return runGit(this.place, args, input, withWorkTree, okExits);
   }
 
   /** Creates the shadow repository if needed and clears locks a killed tern may have left. */
@@ -151,6 +103,7 @@ export class ShadowRepo {
       );
     }
     mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
+    ensureSessionGitDir(this.place);
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
     writeExclude(
@@ -167,8 +120,8 @@ export class ShadowRepo {
   }
 
   /** Paths that differ from the session index: untracked, modified and deleted. */
-  changedPaths(): Promise<string[]> {
-    return changedPaths(this);
+  async changedPaths(): Promise<string[]> {
+    return (await changedPaths(this)).paths;
   }
 
   /** Files a first snapshot would hold (for `checkpoints.maxFiles`), nested repositories' too; stops past `cap`. */
@@ -182,38 +135,47 @@ export class ShadowRepo {
    */
   async snapshot(previousTree: string | undefined, label: string): Promise<string> {
     await this.init();
-    let changed = await this.changedPaths();
-    // With nothing deleted, the empty folders can be listed beside the staging (see empty-folders.ts).
-
+    // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
+    const foldersMoved = this.folderStamps.moved();
+    let listing: Changes = await changedPaths(this);
+    let changed = listing.paths;
     // Nested repositories inside nested repositories surface one level per listing.
     for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
       if (!(await seedNestedRepos(this, changed.filter(isFolderEntry)))) break;
-      changed = await this.changedPaths();
+      listing = await changedPaths(this);
+      changed = listing.paths;
     }
+    const walk = foldersMoved || listing.moved || changed.some(isIgnoreFile);
     const files = changed.filter((path) => !isFolderEntry(path) && !isFolderMark(path));
     files.push(...(await this.bigFiles.released(this)));
     const big = new Set(files.filter((path) => tooBig(join(this.workTree, path))));
     const toStage = files.filter((path) => !big.has(path));
     await this.bigFiles.hold(this, [...big]);
     if (toStage.length > 0) await stage(this, toStage);
-    const marksMoved = await syncFolderMarks(this, changed);
-    if (files.length === 0 && !marksMoved && this.indexTree) return this.indexTree;
-    const tree = (await this.git(["write-tree"])).stdout.trim();
-    if (tree !== previousTree) await this.keepAlive(tree, label);
+    const marksMoved = await syncFolderMarks(this, changed, walk);
+    const unchanged = files.length === 0 && !marksMoved ? this.indexTree : undefined;
+    if (unchanged && !walk) return unchanged;
+    const tree = unchanged ?? (await this.git(["write-tree"])).stdout.trim();
+    if (!unchanged && tree !== previousTree) await this.keepAlive(tree, label);
+    if (walk) await this.folderStamps.keep(this, tree);
     this.indexTree = tree;
     return tree;
   }
 
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
   private async keepAlive(tree: string, label: string): Promise<void> {
-    const parent = await this.git(["rev-parse", "--verify", "--quiet", this.ref]).then(
-      (r) => r.stdout.trim(),
-      () => "",
-    );
+    // Once the ref is known to exist, commit-tree resolves it itself (one git process fewer).
+    const parent = this.refExists
+      ? this.ref
+      : await this.git(["rev-parse", "--verify", "--quiet", this.ref]).then(
+          (r) => r.stdout.trim(),
+          () => "",
+        );
     const args = ["commit-tree", tree, "-m", label];
     if (parent) args.push("-p", parent);
     const commit = (await this.git(args)).stdout.trim();
     await this.git(["update-ref", this.ref, commit]);
+    this.refExists = true;
   }
 
   /** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */

@@ -1,7 +1,7 @@
 // The shadow repository on its own: snapshots reuse the index, restores touch only what differs,
 // and a git killed mid-snapshot (what a kill -9 of tern leaves) does not break the next one.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { restoreTree } from "../../src/checkpoint/restore.js";
@@ -115,5 +115,51 @@ describe("ShadowRepo", () => {
     await restoreTree(fresh, next, tree);
     expect(readFileSync(ws("dir0/f0.txt"), "utf8")).toBe("0-0\n".repeat(50));
     expect((await fresh.git(["fsck", "--no-progress", "--connectivity-only"])).stderr).not.toMatch(/error/i);
+  });
+
+  it("with folders unchanged since the last snapshot, edits are kept without the empty-folder walk; a new or emptied folder still is", async () => {
+    mkdirSync(ws("src/deep"), { recursive: true });
+    mkdirSync(ws("gone"), { recursive: true });
+    writeFileSync(ws("src/a.ts"), "a\n");
+    writeFileSync(ws("src/deep/b.ts"), "b\n");
+    writeFileSync(ws("gone/c.ts"), "c\n");
+    // Folder mtimes a minute old: the snapshot trusts them (a fresh one might still move unseen).
+    const old = new Date(Date.now() - 60_000);
+    const age = (dir: string) => {
+      utimesSync(dir, old, old);
+      for (const e of readdirSync(dir, { withFileTypes: true }))
+        if (e.isDirectory() && e.name !== ".git") age(join(dir, e.name));
+    };
+    age(dirs.workspace);
+    const t1 = await repo.snapshot(undefined, "first");
+    // An edit in place moves no folder's mtime: the snapshot skips the walk and still holds it.
+    writeFileSync(ws("src/deep/b.ts"), "b edited\n");
+    const t2 = await repo.snapshot(t1, "edit");
+    expect(await repo.treeChanges(t1, t2)).toEqual([
+      expect.objectContaining({ status: "M", path: "src/deep/b.ts" }),
+    ]);
+    // A folder made empty-handed moves its parent's mtime: the walk runs and marks it.
+    age(dirs.workspace);
+    await repo.snapshot(t2, "aged");
+    mkdirSync(ws("src/empty"));
+    const t3 = await repo.snapshot(t2, "mkdir");
+    expect((await repo.treeChanges(t2, t3)).map((c) => c.path)).toEqual(["src/empty/.tern-empty-folder"]);
+    // A folder whose only file went is held empty; an untracked folder's files are all listed.
+    age(dirs.workspace);
+    await repo.snapshot(t3, "aged");
+    rmSync(ws("gone/c.ts"));
+    mkdirSync(ws("new/inner/none"), { recursive: true });
+    writeFileSync(ws("new/inner/d.ts"), "d\n");
+    const t4 = await repo.snapshot(t3, "moves");
+    expect((await repo.treeChanges(t3, t4)).map((c) => `${c.status} ${c.path}`).sort()).toEqual([
+      "A gone/.tern-empty-folder",
+      "A new/inner/d.ts",
+      "A new/inner/none/.tern-empty-folder",
+      "D gone/c.ts",
+    ]);
+    const back = await restoreTree(repo, t4, t1);
+    expect(back).toEqual(expect.arrayContaining([{ action: "deleted folder", path: "src/empty/" }]));
+    expect(existsSync(ws("new"))).toBe(false);
+    expect(readFileSync(ws("gone/c.ts"), "utf8")).toBe("c\n");
   });
 });

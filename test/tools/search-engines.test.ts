@@ -107,11 +107,17 @@ describe.skipIf(!realRg)("grep and glob: ripgrep and the built-in engine agree",
       "*.txt",
       "a/**",
       "**/*.{log,json}",
+      "**/*.log",
       "many/f00?.txt",
     ]) {
       const [rg, builtin] = await both(glob({ pattern }));
       expect(builtin, pattern).toBe(rg);
     }
+    // The built-in walk drops names that cannot match before the ignore rules judge the rest:
+    // the files only negations bring back are still there.
+    const [, logs] = await both(glob({ pattern: "**/*.log" }));
+    expect(logs.split("\n")).toEqual(expect.arrayContaining(["a/keep.log", "a/b/again.log", "nested/z.log"]));
+    expect(logs).not.toContain("a/x.log");
     const [rg] = await both(glob({ pattern: "**/*.json" }));
     expect(rg).toBe("data/deep/two.json\ndata/one.json");
   });

@@ -1,0 +1,119 @@
+// Running git for the shadow repository: a fixed environment (the caller's GIT_* variables and the
+// user's and system's config never apply, so nothing redirects us into the user's repository),
+// fixed settings, and the session's own git folder. That folder (`tern-index/<id>.git`) takes
+// its objects, refs and config from the shadow (a `commondir` file, as git's linked worktrees do)
+// and has its own HEAD, pointing at the session's ref: `git status` then compares the index with
+// the session's last snapshot (a few entries) instead of listing the whole index as new, and
+// the split index's shared part (see GIT_SETTINGS) lives there, beside the session's files.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CheckpointError } from "./errors.js";
+
+/** No line-ending filters, no fsmonitor, no hooks, no background gc, paths printed as they are. */
+const GIT_SETTINGS = [
+  "core.autocrlf=false",
+  "core.fsmonitor=false",
+  "core.quotepath=off",
+  "gc.auto=0",
+  "core.hooksPath=/dev/null",
+  // Paths prefix-compressed: a 100,000-file index is read and written by every command.
+  "index.version=4",
+  // A split index: the bulk is written once (a shared file), each command then writes only what
+  // changed (a 100,000-file index is ~7 MB; staging three files rewrote all of it). Shared files
+  // are kept until the session's folder goes (an idle session must still find its own).
+  "core.splitIndex=true",
+  "splitIndex.sharedIndexExpire=never",
+];
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+}
+
+/** Whether a usable `git` is on PATH (checked once per process). */
+let gitAvailable: Promise<boolean> | undefined;
+export function hasGit(): Promise<boolean> {
+  gitAvailable ??= new Promise((resolve) => {
+    execFile("git", ["--version"], { timeout: 10_000 }, (err) => resolve(!err));
+  });
+  return gitAvailable;
+}
+
+export interface GitPlace {
+  /** The shadow repository. */
+  gitDir: string;
+  /** The session's git folder (see above). */
+  sessionGitDir: string;
+  /** The session's ref its HEAD names. */
+  ref: string;
+  indexFile: string;
+  workTree: string;
+}
+
+/** Makes the session's git folder once the shadow exists (a later command would fail without it). */
+export function ensureSessionGitDir(place: GitPlace): boolean {
+  if (existsSync(join(place.sessionGitDir, "HEAD"))) return true;
+  if (!existsSync(join(place.gitDir, "HEAD"))) return false;
+  mkdirSync(place.sessionGitDir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(place.sessionGitDir, "commondir"), "../..\n");
+  writeFileSync(join(place.sessionGitDir, "HEAD"), `ref: ${place.ref}\n`);
+  return true;
+}
+
+function gitEnv(place: GitPlace, withWorkTree: boolean): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"])
+    if (process.env[key] !== undefined) env[key] = process.env[key];
+  if (withWorkTree) {
+    env.GIT_DIR = ensureSessionGitDir(place) ? place.sessionGitDir : place.gitDir;
+    env.GIT_WORK_TREE = place.workTree;
+    env.GIT_INDEX_FILE = place.indexFile;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_AUTHOR_NAME: "tern",
+    GIT_AUTHOR_EMAIL: "tern@localhost",
+    GIT_COMMITTER_NAME: "tern",
+    GIT_COMMITTER_EMAIL: "tern@localhost",
+  };
+}
+
+/** Runs git for the shadow; `okExits` are exit codes that are answers, not failures. */
+export function runGit(
+  place: GitPlace,
+  args: string[],
+  input: string | undefined,
+  withWorkTree: boolean,
+  okExits: number[],
+): Promise<GitResult> {
+  const fullArgs = [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args];
+  // Spawning in a folder that is gone fails as "spawn git ENOENT", which reads as "no git".
+  if (!existsSync(place.workTree))
+    return Promise.reject(
+      new CheckpointError(`the workspace ${place.workTree} no longer exists (moved or deleted)`),
+    );
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      fullArgs,
+      {
+        cwd: place.workTree,
+        env: gitEnv(place, withWorkTree),
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: "utf8",
+      },
+      (err, stdout, stderr) => {
+        const code = typeof err?.code === "number" ? err.code : undefined;
+        if (err && !(code !== undefined && okExits.includes(code))) {
+          const why = (stderr || err.message).trim().split("\n")[0];
+          reject(new CheckpointError(`git ${args[0]}: ${why}`));
+        } else resolve({ stdout, stderr });
+      },
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
