@@ -3,7 +3,7 @@
 // model is hidden from the menu too. Built in the background (at start, and again after tool
 // batches or when it has aged): the UI reads whatever list is there and never waits for one.
 // Bounded in time and entries: a huge tree (a home folder) gives no menu rather than a stalled one.
-import { relative, sep } from "node:path";
+import { relative, resolve, sep } from "node:path";
 import { listFiles } from "../tools/builtin/file-walk.js";
 
 /** Paths listed at most (beyond that the tree is not a workspace the menu can serve). */
@@ -14,7 +14,10 @@ const LISTING_MS = 10_000;
 export async function workspaceFiles(cwd: string, limit = MAX_INDEXED_FILES): Promise<string[]> {
   try {
     const files = await listFiles(cwd, "**/*", cwd, { maxEntries: limit, timeoutMs: LISTING_MS });
-    return files.map((abs) => relative(cwd, abs).split(sep).join("/"));
+    // A prefix cut, not path.relative: this runs on the UI's thread, 100,000 times.
+    const prefix = `${resolve(cwd)}${sep}`.replace(/\/+$/, "/");
+    const rel = (abs: string) => (abs.startsWith(prefix) ? abs.slice(prefix.length) : relative(cwd, abs));
+    return sep === "/" ? files.map(rel) : files.map((abs) => relative(cwd, abs).split(sep).join("/"));
   } catch {
     return [];
   }
@@ -38,8 +41,13 @@ export class WorkspaceFileIndex {
     return this.files;
   }
 
-  /** Older than `ms` (or never listed). */
+  /**
+   * Older than `ms` (or never listed), and no listing under way: the one running is fresh (asking
+   * again at the first `@` of a session, while the start's listing ran, listed 100,000 files twice
+   * on the UI's thread while the person typed).
+   */
   olderThan(ms: number): boolean {
+    if (this.running) return false;
     return this.files === undefined || performance.now() - this.listedAt > ms;
   }
 

@@ -85,8 +85,7 @@ function segmentsMatch(segments: readonly string[], parts: readonly string[]): b
 }
 
 /** 0 name starts with it, 1 path starts with it, 2 path contains it, 3 fuzzy on segments; -1 none. */
-function rankOf(path: string, q: string, parts: readonly string[]): number {
-  const lower = path.toLowerCase();
+function rankOf(lower: string, q: string, parts: readonly string[]): number {
   const base = lower.slice(lower.lastIndexOf("/") + 1);
   if (base.startsWith(q)) return 0;
   if (lower.startsWith(q)) return 1;
@@ -100,7 +99,13 @@ function rankOf(path: string, q: string, parts: readonly string[]): number {
  * rank is monotone in the query), so typing on narrows the last answer instead of the whole
  * 100,000-path list: the first keystroke scans it, later ones a fraction.
  */
-let narrowed: { files: readonly string[]; q: string; candidates: readonly string[] } | undefined;
+let narrowed: { files: readonly string[]; q: string; candidates: readonly number[] } | undefined;
+/** The lower-cased paths of the newest file list (made once per list, not per keystroke). */
+let lowered: { files: readonly string[]; lower: string[] } | undefined;
+
+type Ranked = { path: string; rank: number };
+const before = (a: Ranked, b: Ranked) =>
+  a.rank - b.rank || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Workspace paths for the `@` token at the cursor: name matches first, then path, then fuzzy. */
 export function fileMenu(text: string, cursor: number, files: readonly string[]): Menu | undefined {
@@ -108,17 +113,26 @@ export function fileMenu(text: string, cursor: number, files: readonly string[])
   if (!token) return undefined;
   const q = token.query.toLowerCase();
   const parts = q.split("/").filter((p) => p !== "");
-  const from = narrowed && narrowed.files === files && q.startsWith(narrowed.q) ? narrowed.candidates : files;
-  const ranked: { path: string; rank: number }[] = [];
-  for (const path of from) {
-    const rank = rankOf(path, q, parts);
-    if (rank >= 0) ranked.push({ path, rank });
+  if (lowered?.files !== files) lowered = { files, lower: files.map((f) => f.toLowerCase()) };
+  const lower = lowered.lower;
+  const from =
+    narrowed && narrowed.files === files && q.startsWith(narrowed.q) ? narrowed.candidates : files.keys();
+  // Only the best MAX_FILES are kept in order (sorting all 100,000 matches of `@p` took a second).
+  const best: Ranked[] = [];
+  const candidates: number[] = [];
+  for (const i of from) {
+    const rank = rankOf(lower[i], q, parts);
+    if (rank < 0) continue;
+    candidates.push(i);
+    const r = { path: files[i], rank };
+    if (best.length === MAX_FILES && before(r, best[MAX_FILES - 1]) >= 0) continue;
+    let at = best.length;
+    while (at > 0 && before(r, best[at - 1]) < 0) at--;
+    best.splice(at, 0, r);
+    if (best.length > MAX_FILES) best.pop();
   }
-  narrowed = { files, q, candidates: ranked.map((r) => r.path) };
-  ranked.sort((a, b) => a.rank - b.rank || a.path.length - b.path.length || (a.path < b.path ? -1 : 1));
-  const items = ranked
-    .slice(0, MAX_FILES)
-    .map(({ path }) => ({ label: `@${path}`, detail: "", value: `@${path} ` }));
+  narrowed = { files, q, candidates };
+  const items = best.map(({ path }) => ({ label: `@${path}`, detail: "", value: `@${path} ` }));
   if (items.length === 0) return undefined;
   return { kind: "file", items, index: 0, start: token.start, end: token.end };
 }

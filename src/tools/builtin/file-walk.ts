@@ -3,7 +3,7 @@
 // files included) so both engines pick exactly the same files.
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../paths.js";
 import { IGNORE_FILES } from "./ignore-rules.js";
 import { ripgrepPath, runRipgrep } from "./ripgrep.js";
@@ -92,7 +92,8 @@ export function planGlob(base: string, pattern: string): GlobPlan {
   const rest = scan.isGlob ? scan.glob : cleaned.slice(staticPart === "" ? 0 : staticPart.length + 1);
   // Normalized (listed paths are built on it by concatenation).
   const dir = resolve(base, staticPart);
-  const isMatch = pm(rest === "" ? "**" : rest, { dot: true });
+  // `**` matches every listed path: no matcher run per file (the `@file` index lists with it).
+  const isMatch = rest === "" || rest === "**" || rest === "**/*" ? () => true : pm(rest, { dot: true });
   const last = rest.slice(rest.lastIndexOf("/") + 1);
   const nameGlob = /^\*\.[\w.{},-]+$/.test(last) && !rest.includes("\\") ? last : undefined;
   return {
