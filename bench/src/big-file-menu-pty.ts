@@ -86,12 +86,7 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
         const echo = await until(screen, echoed, `echo of ${query}`);
         slowestEcho = Math.max(slowestEcho, echo);
         const menu =
-          echo +
-          (await until(
-            screen,
-            (t) => echoed(t) && t.includes("@packages/"),
-            `menu for ${query}`,
-          ));
+          echo + (await until(screen, (t) => echoed(t) && t.includes("@packages/"), `menu for ${query}`));
         if (n === 0) first = menu;
         else worst = Math.max(worst, menu);
       }
