@@ -85,12 +85,12 @@ function segmentsMatch(segments: readonly string[], parts: readonly string[]): b
 }
 
 /** 0 name starts with it, 1 path starts with it, 2 path contains it, 3 fuzzy on segments; -1 none. */
-function rankOf(lower: string, q: string, parts: readonly string[]): number {
-  const base = lower.slice(lower.lastIndexOf("/") + 1);
-  if (base.startsWith(q)) return 0;
+function rankOf(lower: string, q: string, parts: readonly string[], flat: string): number {
+  // No slice per path: this runs for each of 100,000 paths on a keystroke.
+  if (lower.startsWith(q, lower.lastIndexOf("/") + 1)) return 0;
   if (lower.startsWith(q)) return 1;
   if (lower.includes(q)) return 2;
-  if (subsequence(lower, q.replaceAll("/", "")) < 0) return -1;
+  if (subsequence(lower, flat) < 0) return -1;
   return segmentsMatch(lower.split("/"), parts) ? 3 : -1;
 }
 
@@ -115,17 +115,21 @@ export function fileMenu(text: string, cursor: number, files: readonly string[])
   const parts = q.split("/").filter((p) => p !== "");
   if (lowered?.files !== files) lowered = { files, lower: files.map((f) => f.toLowerCase()) };
   const lower = lowered.lower;
+  const flat = q.replaceAll("/", "");
   const from =
     narrowed && narrowed.files === files && q.startsWith(narrowed.q) ? narrowed.candidates : files.keys();
   // Only the best MAX_FILES are kept in order (sorting all 100,000 matches of `@p` took a second).
   const best: Ranked[] = [];
   const candidates: number[] = [];
   for (const i of from) {
-    const rank = rankOf(lower[i], q, parts);
+    const rank = rankOf(lower[i], q, parts, flat);
     if (rank < 0) continue;
     candidates.push(i);
+    const worst = best.length === MAX_FILES ? best[MAX_FILES - 1] : undefined;
+    if (worst && (rank > worst.rank || (rank === worst.rank && files[i].length > worst.path.length)))
+      continue;
     const r = { path: files[i], rank };
-    if (best.length === MAX_FILES && before(r, best[MAX_FILES - 1]) >= 0) continue;
+    if (worst && before(r, worst) >= 0) continue;
     let at = best.length;
     while (at > 0 && before(r, best[at - 1]) < 0) at--;
     best.splice(at, 0, r);

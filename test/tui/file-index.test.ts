@@ -32,6 +32,19 @@ describe("@file completion on a big workspace", () => {
     expect(labels("@zzz/qqq", files)).toEqual([]);
   });
 
+  it("keeps the 50 best of 100,000 matches in the order a full sort gives: rank, then length, then path", () => {
+    const files = [...bigList(), "file1.ts", "docs/file1-notes.md", "src/profile1.ts"];
+    const q = "file1";
+    const rank = (p: string) => (p.slice(p.lastIndexOf("/") + 1).startsWith(q) ? 0 : p.startsWith(q) ? 1 : 2);
+    const expected = files
+      .filter((p) => p.includes(q))
+      .sort((a, b) => rank(a) - rank(b) || a.length - b.length || (a < b ? -1 : 1))
+      .slice(0, 50)
+      .map((p) => `@${p}`);
+    expect(labels(`@${q}`, files)).toEqual(expected);
+    expect(expected[0]).toBe("@file1.ts");
+  });
+
   it("typing on narrows the last answer to what a fresh scan finds", () => {
     const files = bigList();
     const typed = ["@f", "@fi", "@fil", "@file2", "@file27", "@file271"].map((t) => labels(t, files));
