@@ -58,6 +58,7 @@ const LOADED_AFTER_START = [
   "src/cli/checkpoint-commands.ts",
   "src/cli/config-check.ts",
   "src/cli/hooks-command.ts",
+  "src/commands/slash.ts",
   "src/engine/session-hooks.ts",
   "src/cli/interactive.ts",
   "src/config/parse-layer.ts",

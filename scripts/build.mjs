@@ -94,7 +94,9 @@ const result = await build({
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).
-  external: ["yaml"],
+  // bindings: better-sqlite3 asks for it only without a nativeBinding, and ledger-addon.ts always
+  // gives one (else it loads the installed package whole).
+  external: ["yaml", "bindings"],
   // The schemas go in as one string literal, parsed where they are used: an object literal would
   // be hoisted into the chunk every entry loads, `tern --version` included.
   define: {

@@ -1,13 +1,9 @@
 // `tern run`: one turn, headless. With --json, stdout carries only JSON Lines events;
 // without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
-import { buildPromptContent, InputError } from "../commands/prompt-input.js";
+import { buildPromptContent, exitCodeFor, InputError, loadSlashCommands } from "../commands/index.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import { builtinCommand, findCommand, parseCommandLine } from "../commands/table.js";
-import { expandMcpPrompt } from "../commands/workflow-commands.js";
-import { withCommandModel } from "../commands/command-model.js";
 import type { EngineEvent } from "../engine/events.js";
 import type { TurnOutcome } from "../engine/turn/stop.js";
-import { exitCodeFor } from "../commands/exit-codes.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
@@ -35,6 +31,10 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     : undefined;
   const prompt = jsonLines ? "" : await textPrompt(promptWords);
   const firstWord = prompt.trim().split(/\s+/)[0] ?? "";
+  // Only a prompt that starts with `/` needs the command table (and the command files read).
+  const slash = firstWord.startsWith("/") ? await loadSlashCommands() : undefined;
+  if (slash && SLASH_COMMAND.test(firstWord) && slash.builtinCommand(firstWord))
+    throw slashCommandError(firstWord);
 
   // Images are read (and refused over the provider's limit) before the session exists: a refused
   // image leaves nothing on disk and sends nothing (SPEC §10).
@@ -57,9 +57,9 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   const readInput = (model: ResolvedModel, config: Config) => {
     if (jsonLines) return;
     let text = prompt;
-    const custom = findCommand(firstWord)?.prompt;
-    if (custom) {
-      const expanded = custom(parseCommandLine(prompt).rest);
+    const custom = slash?.findCommand(firstWord)?.prompt;
+    if (slash && custom) {
+      const expanded = custom(slash.parseCommandLine(prompt).rest);
       ({ text, allow, model: commandModel, shell } = expanded);
     } else if (firstWord.startsWith("/mcp__") && config.toolSets.length > 0) return void (mcpPrompt = true);
     else if (SLASH_COMMAND.test(firstWord)) throw slashCommandError(firstWord);
@@ -76,11 +76,12 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
         : "denied: tern run was started without --yes, so calls that need approval are not run (use --yes or --allow <rule>)",
     },
     readInput,
+    { slashCommands: slash !== undefined },
   );
   const { session, model } = prepared;
-  if (mcpPrompt) {
+  if (slash && mcpPrompt) {
     try {
-      attach(await expandMcpPrompt(session, prompt), model, prepared.config);
+      attach(await slash.expandMcpPrompt(session, prompt), model, prepared.config);
     } catch (err) {
       await session.close();
       throw err instanceof UsageError
@@ -120,6 +121,14 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     onSignal("SIGPIPE");
   };
   process.on(BROKEN_PIPE as "exit", onBrokenPipe);
+  const send = () => session.send({ type: "prompt", content, compact: opts.compact, output, allow, shell });
+  // A custom command's `model` (R-WF-2) runs this turn only; --model names the session's model.
+  const sendPrompt = () =>
+    slash && commandModel && !opts.model
+      ? slash.withCommandModel(session, prepared.config, opts.baseUrl, commandModel, send, (text) =>
+          writeEvent({ type: "notice", text }),
+        )
+      : send();
   const printAnswer = (outcome: TurnOutcome) => {
     if (!opts.json) writeAnswer(outcome, output !== undefined);
   };
@@ -133,15 +142,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
           onOutcome: printAnswer,
           stopped: () => signalled !== undefined,
         })
-      : // A custom command's `model` (R-WF-2) runs this turn only; --model names the session's model.
-        await withCommandModel(
-          session,
-          prepared.config,
-          opts.baseUrl,
-          opts.model ? undefined : commandModel,
-          () => session.send({ type: "prompt", content, compact: opts.compact, output, allow, shell }),
-          (text) => writeEvent({ type: "notice", text }),
-        );
+      : await sendPrompt();
     if (signalled) return SIGNAL_EXIT[signalled] ?? 130;
     if (!outcome) return 0;
     if (!jsonLines) printAnswer(outcome);
@@ -172,10 +173,6 @@ async function textPrompt(promptWords: string[]): Promise<string> {
     promptWords.length === 1 && promptWords[0] === "-" ? await readStdin() : promptWords.join(" ");
   if (!prompt.trim())
     throw new UsageError("run needs a prompt: tern run \"…\" (or '-' to read it from stdin)");
-  const firstWord = prompt.trim().split(/\s+/)[0];
-  // Built-in slash commands are refused before anything is loaded; a custom command or skill
-  // (R-WF-2) is known once the config is, and then expands into the prompt (R-CLI-1).
-  if (SLASH_COMMAND.test(firstWord) && builtinCommand(firstWord)) throw slashCommandError(firstWord);
   return prompt;
 }
 

@@ -12,7 +12,7 @@ import type { Config, ResolvedModel } from "../config/types.js";
 import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
 import type { SessionHooks } from "../engine/requests.js";
 import type { CommonOptions } from "./options.js";
-import { registerMcpPrompts, registerWorkflowCommands } from "../commands/workflow-commands.js";
+import { loadSlashCommands } from "../commands/index.js";
 import { UsageError } from "./usage-error.js";
 import { configuredHooks } from "../engine/hook-prompt.js";
 import type { Session } from "../engine/session.js";
@@ -72,11 +72,14 @@ async function localServerIfNeeded(
 /**
  * `beforeOpen` runs once the model is known and before the session is created, so input that
  * depends on the provider (image size limits) is refused without leaving an empty session behind.
+ * `slashCommands: false` (a headless prompt that is no slash command) leaves the command table
+ * unloaded: the workspace's command files are neither read nor checked.
  */
 export async function prepareSession(
   opts: CommonOptions,
   hooks: SessionHooks,
   beforeOpen?: (model: ResolvedModel, config: Config) => void,
+  { slashCommands = true }: { slashCommands?: boolean } = {},
 ): Promise<Prepared> {
   const home = ternHome();
   const cwd = process.cwd();
@@ -106,7 +109,8 @@ export async function prepareSession(
     warnings.push(...notices);
     // The workspace's custom commands and skills join the shared table (R-WF-2) before the
     // prompt is read: `tern run "/review a.ts"` expands one.
-    warnings.push(...registerWorkflowCommands({ cwd, home, config }));
+    const slash = slashCommands ? await loadSlashCommands() : undefined;
+    if (slash) warnings.push(...slash.registerWorkflowCommands({ cwd, home, config }));
     beforeOpen?.(model, config);
     const userHooks = configuredHooks(loaded, cwd, process.env);
     warnings.push(...userHooks.notices);
@@ -128,7 +132,7 @@ export async function prepareSession(
       const { attachTelemetry } = await import("../telemetry/otel.js");
       attachTelemetry(telemetry, observed(opened.session));
     }
-    if (config.toolSets.length > 0) registerMcpPrompts(opened.session);
+    if (slash && config.toolSets.length > 0) slash.registerMcpPrompts(opened.session);
     return { ...opened, config, model, warnings };
   } catch (err) {
     // A record that cannot be read (corrupt line, newer format) names its file and line: one line too.

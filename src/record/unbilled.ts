@@ -2,7 +2,7 @@
 // with its answer (`assistant_message.failedUsage`) or by the engine's turn_end; if tern is
 // killed before either (typically while a retry waits), this file keeps them, and crash recovery
 // bills them in the `aborted` turn_end (R-REC-8: every request that returned usage is in a row).
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Usage } from "../vocab/usage.js";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -32,5 +32,11 @@ export function readUnbilled(dir: string): Unbilled | undefined {
 }
 
 export function clearUnbilled(dir: string): void {
-  rmSync(join(dir, UNBILLED_FILE), { force: true });
+  // unlink, not rmSync: Node's rmSync loads its recursive remover even for one file, and this
+  // runs in every round of every run.
+  try {
+    unlinkSync(join(dir, UNBILLED_FILE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
 }

@@ -37,6 +37,8 @@ describe("the start path of tern run", () => {
     // model calls no tool spawns nothing and asks nothing.
     for (const name of ["child_process", "readline", "readline/promises", "fs/promises"])
       expect(loaded.builtins).not.toContain(name);
+    // Nor Node's recursive remover, which rmSync loads even for one file (a round unlinks).
+    expect(loaded.builtins).not.toContain("internal/fs/rimraf");
     // Nor Node's ES module loader (with its fs/promises and readline): the build is CommonJS, and
     // its files use their own `require` rather than node:module's createRequire.
     for (const name of [

@@ -105,8 +105,10 @@ describe("custom commands in tern run (R-WF-2, R-CLI-1)", () => {
     writeFileSync(ws(".claude", "commands", "compact.md"), "my compact\n");
     writeFileSync(ws(".claude", "commands", "broken.md"), "---\ndescription: [unclosed\n---\nbody\n");
     writeFileSync(ws(".claude", "commands", "huge.md"), "x".repeat(300 * 1024));
+    writeFileSync(ws(".claude", "commands", "hello.md"), "say hello\n");
+    // The command files are read for a prompt that is a slash command (a plain prompt reads none).
     e.provider.enqueue(openaiText("ok"));
-    const run = await ternRun(e, [], "hello", { env });
+    const run = await ternRun(e, [], "/hello", { env });
     expect(run.code).toBe(0);
     const said = notices(run.events);
     expect(said).toContain(
@@ -120,6 +122,10 @@ describe("custom commands in tern run (R-WF-2, R-CLI-1)", () => {
     expect(said.some((n) => n.startsWith(`${ws(".claude", "commands", "huge.md")}: 300 KB is over`))).toBe(
       true,
     );
+    e.provider.enqueue(openaiText("ok"));
+    const plain = await ternRun(e, [], "hello", { env });
+    expect(plain.code).toBe(0);
+    expect(notices(plain.events).filter((n) => n.includes(".claude/commands"))).toEqual([]);
     const refused = await ternRun(e, [], "/compact now", { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("/compact is a slash command");
