@@ -64,7 +64,7 @@ const LOADED_AFTER_START = [
   "src/config/parse-layer.ts",
   "src/checkpoint/shadow-repo.ts",
   "src/engine/compaction/compaction.ts",
-  "src/engine/side.ts",
+  "src/engine/side/ports.ts",
   "src/engine/undo/undo.ts",
   "src/provider/anthropic-messages.ts",
   "src/provider/openai-responses.ts",

@@ -17,7 +17,7 @@ import { UsageError } from "./usage-error.js";
 import { configuredHooks } from "../engine/hook-prompt.js";
 import type { Session } from "../engine/session.js";
 import type { ObservedSession } from "../telemetry/otel.js";
-import { telemetrySettings } from "../telemetry/settings.js";
+import { loadTelemetry, telemetrySettings } from "../telemetry/index.js";
 
 export function ternHome(): string {
   return process.env.TERN_HOME || join(homedir(), ".tern");
@@ -129,7 +129,7 @@ export async function prepareSession(
     const telemetry = telemetrySettings(config, process.env);
     if (telemetry) {
       warnings.push(...telemetry.notices);
-      const { attachTelemetry } = await import("../telemetry/otel.js");
+      const { attachTelemetry } = await loadTelemetry();
       attachTelemetry(telemetry, observed(opened.session));
     }
     if (slash && config.toolSets.length > 0) slash.registerMcpPrompts(opened.session);

@@ -3,10 +3,5 @@
 export { buildPromptContent, InputError } from "./prompt-input.js";
 export { exitCodeFor } from "./exit-codes.js";
 
-export type SlashCommands = typeof import("./slash.js");
-let slash: Promise<SlashCommands> | undefined;
-/** The slash-command table, loaded once. */
-export function loadSlashCommands(): Promise<SlashCommands> {
-  slash ??= import("./slash.js");
-  return slash;
-}
+/** The slash-command table (the module cache keeps it: a second call loads nothing). */
+export const loadSlashCommands = () => import("./slash.js");

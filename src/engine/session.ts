@@ -8,7 +8,8 @@ import type { EventBus, Listener } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import type { SessionCore } from "./core.js";
-import type { SideExchange, SideEvent, SideResult } from "./side.js";
+import { askSide, type SideExchange, type SideEvent, type SideResult } from "./side.js";
+import { loadCompaction } from "./compaction/index.js";
 import type { TurnOutcome } from "./turn/stop.js";
 import { runTurn } from "./turn/turn.js";
 import { hookedPrompt } from "./hook-prompt.js";
@@ -120,8 +121,7 @@ export class Session {
     question: string,
     opts: { history: SideExchange[]; signal: AbortSignal; onEvent(event: SideEvent): void },
   ): Promise<SideResult> {
-    // side.ts and compaction.ts load on first use (a headless run never asks a side question).
-    return import("./side.js").then(({ askSide }) => askSide(this.core, question, opts));
+    return askSide(this.core, question, opts);
   }
 
   subscribe(listener: Listener): () => void {
@@ -282,7 +282,7 @@ export class Session {
           return undefined;
         case "compact":
           await this.core.hookPoints?.preCompact("manual");
-          return await (await import("./compaction/compaction.js")).compactNow(this.core, controller.signal);
+          return await (await loadCompaction()).compactNow(this.core, controller.signal);
         case "undo":
         case "rewind_files":
         case "redo":

@@ -1,12 +1,18 @@
 // The one place side questions meet a live session: its archive, system prompt and limit, and a
 // request through `callModel` with the work model, no tools and no hosted tools (R-SIDE-1).
+// Loaded through the face (engine/side.ts) with the first question.
 import { ProviderError } from "../../provider/errors.js";
 import type { NormalizedRequest } from "../../provider/types.js";
 import { computeCost } from "../../vocab/cost.js";
 import { requestLimitFor } from "../compaction/shrink-policy.js";
 import type { SessionCore } from "../core.js";
 import { callModel } from "../turn/model-call.js";
-import type { SidePorts } from "./ask.js";
+import { askThrough, type SideOptions, type SidePorts, type SideResult } from "./ask.js";
+
+/** A side question of this session: its ports, taken now, and the question over them. */
+export function askSessionSide(core: SessionCore, question: string, opts: SideOptions): Promise<SideResult> {
+  return askThrough(sidePorts(core), question, opts);
+}
 
 export function sidePorts(core: SessionCore): SidePorts {
   // Taken now: a model switch queued meanwhile does not change the request being built.

@@ -1,5 +1,6 @@
 // A turn of a live session: the loop (`turn-loop.ts`) wired to the session's record, provider,
 // tools and compaction through `TurnPorts`.
+import { loadCompaction } from "../compaction/index.js";
 import { overBudget } from "../compaction/compaction-estimate.js";
 import type { RoundAttempts } from "../committer.js";
 import type { SessionCore } from "../core.js";
@@ -97,7 +98,7 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     // Loaded when a context first needs shrinking: most runs never get there.
     compact: async (why, signal, hooks) => {
       await core.hookPoints?.preCompact(why === "manual" ? "manual" : "auto");
-      return (await import("../compaction/compaction.js")).compactTurnContext(core, why, {
+      return (await loadCompaction()).compactTurnContext(core, why, {
         signal,
         onModelCall: hooks.onAttemptStart,
         onUsage: hooks.onUsage,

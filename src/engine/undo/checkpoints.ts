@@ -3,6 +3,7 @@
 // awaited only before the next tool batch and before turn_end, so it rarely adds to a round's time.
 import { join } from "node:path";
 import { CheckpointError } from "../../checkpoint/errors.js";
+import { loadShadowRepo } from "../../checkpoint/index.js";
 import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
 import type { CheckpointsConfig } from "../../config/types.js";
 import { workspaceKey } from "../../record/store.js";
@@ -21,7 +22,7 @@ const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "rec
 
 /** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
 export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {
-  const { ShadowRepo } = await import("../../checkpoint/shadow-repo.js");
+  const { ShadowRepo } = await loadShadowRepo();
   return new ShadowRepo({
     gitDir: join(home, "checkpoints", workspaceKey(cwd)),
     workTree: cwd,
@@ -85,7 +86,7 @@ export class Checkpointer {
   private async ready(): Promise<ShadowRepo | undefined> {
     if (this.repo || this.off) return this.repo;
     const { home, cwd, sessionId, settings } = this.init;
-    const { hasGit } = await import("../../checkpoint/shadow-repo.js");
+    const { hasGit } = await loadShadowRepo();
     if (!(await hasGit())) return this.turnOff("git was not found (install git to use tern undo)");
     const repo = await shadowRepoFor(home, cwd, sessionId);
     await repo.init();
