@@ -26,5 +26,16 @@ await build({
   },
   logLevel: "warning",
 });
+// The stand-in bench's child: CommonJS, so a fresh process loads it without the ES module loader.
+await build({
+  entryPoints: [join(root, "bench/src/stand-in-child.ts")],
+  outfile: join(root, "node_modules/.cache/tern-bench/stand-in-child.cjs"),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: ["jsonc-parser"],
+  logLevel: "warning",
+});
 const { main } = await import(pathToFileURL(outfile).href);
 process.exitCode = await main({ root, argv: process.argv.slice(2) });

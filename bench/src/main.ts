@@ -1,6 +1,7 @@
 // The benchmark runner: runs each benchmark (after a warm-up), prints the table and writes
 // bench/results.json. Options: --quick (fewer runs), --only <name,…>, --strict (exit 1 on a miss),
 // --dist <dir> (another build, e.g. `node scripts/build.mjs --outdir <dir>`), --profile <dir> (a CPU profile of every tern child, for finding why a target is missed).
+import { standInBench } from "./stand-in-bench.js";
 import { writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
@@ -81,6 +82,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
   const benches: [string, () => Promise<Row[]>][] = [
     ["start", () => startBench(p, plan)],
     ["one-round", () => oneRoundBench(p, plan)],
+    ["stand-ins", () => standInBench(p, plan)],
     ["telemetry", () => telemetryBench(p, plan)],
     ["hooks", () => hooksBench(p, plan)],
     ["tool-loop", () => toolLoopBench(p, plan)],
