@@ -12,6 +12,8 @@ const h = useHarness();
 /** A line-mode context over a live session whose approvals all get `answer`. */
 async function lineContext(answer: "approved" | "denied" = "denied") {
   const t = await h.start({
+    // /diff, /undo and /redo read the workspace's snapshots.
+    checkpoints: true,
     hooks: { approve: async (calls) => new Map(calls.map((c) => [c.id, answer])) },
   });
   const { ctx, printed } = lineHost(h, t.session);

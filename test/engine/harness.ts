@@ -24,12 +24,20 @@ export interface TestSession {
   prompt(text: string): Promise<TurnOutcome>;
 }
 
+export interface StartOptions {
+  config?: (c: Config) => void;
+  hooks?: Partial<SessionHooks>;
+  resume?: ResumeTarget;
+  /**
+   * Git snapshots of the workspace around tool batches (undo, /diff). Off unless a test asks:
+   * the shadow repository's first snapshot is ~0.3 s of git processes per session, which a test
+   * of turns, records or requests does not look at.
+   */
+  checkpoints?: boolean;
+}
+
 export function useHarness(): Harness & {
-  start(opts?: {
-    config?: (c: Config) => void;
-    hooks?: Partial<SessionHooks>;
-    resume?: ResumeTarget;
-  }): Promise<TestSession>;
+  start(opts?: StartOptions): Promise<TestSession>;
 } {
   const h = {} as Harness;
   const opened: Session[] = [];
@@ -42,12 +50,11 @@ export function useHarness(): Harness & {
     await h.provider.close();
     h.dirs.cleanup();
   });
-  const start = async (
-    opts: { config?: (c: Config) => void; hooks?: Partial<SessionHooks>; resume?: ResumeTarget } = {},
-  ): Promise<TestSession> => {
+  const start = async (opts: StartOptions = {}): Promise<TestSession> => {
     const config = defaultConfig();
     config.model = "local/mock-1";
     config.retry.baseDelaySeconds = 0.01;
+    config.checkpoints.enabled = opts.checkpoints ?? false;
     opts.config?.(config);
     const { model } = resolveModel(config, {}, { baseUrl: h.provider.baseUrl });
     const { session } = await openSession({

@@ -11,7 +11,7 @@ const h = useHarness();
 
 /** Three turns; turn N writes `N.txt`. */
 async function threeWritingTurns(): Promise<TestSession> {
-  const t = await h.start();
+  const t = await h.start({ checkpoints: true });
   for (const n of [1, 2, 3]) {
     h.provider.enqueue(
       openaiToolCalls([{ id: `w${n}`, name: "write_file", args: { path: `${n}.txt`, content: `${n}\n` } }]),
