@@ -6,7 +6,7 @@ import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
 import { lastFrame } from "./last-frame.js";
-import { frameWidths, liveRows } from "./live-view.js";
+import { liveRows } from "./live-view.js";
 import { itemRows } from "./transcript-view.js";
 import type { Item } from "./ui-state.js";
 
@@ -77,7 +77,6 @@ export function App({ ctl }: { ctl: TuiController }) {
       void loadHighlighter(() => setColoured((n) => n + 1));
     }
   }
-  lastFrame.widths = frameWidths(live, cols);
   lastFrame.side = live.sideScroll;
   return (
     <>

@@ -2,7 +2,7 @@
 // shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
 // frame reaches the terminal's height, so every part gets a share of rows - 1 and the
 // streaming answer shows only its tail.
-import { count, sanitize, style, truncate, width, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
@@ -190,16 +190,4 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     status,
     sideScroll: panel.scroll,
   };
-}
-
-/** The widths of the frame's rows, for erasing it exactly after the terminal re-wraps it on resize. */
-export function frameWidths(live: LiveRows, cols: number): number[] {
-  return [
-    ...live.above.map((r) => width(r)),
-    cols,
-    ...live.composer.map(() => cols),
-    cols,
-    ...live.menu.map((r) => width(r)),
-    width(live.status),
-  ];
 }

@@ -4,7 +4,7 @@ import { render } from "ink";
 import { App } from "./app.js";
 import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
-import { lastFrame } from "./last-frame.js";
+import { installFrameWriter } from "./frame-writer-hook.js";
 import {
   giveBackTypeAhead,
   holdTypeAhead,
@@ -29,8 +29,10 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   }
   giveBackTypeAhead();
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
-  // Not Ink's incrementalRendering: in Ink 6.8 it moves the cursor one row short when the frame
-  // ends in a newline (every frame below a scrollback does), so frames pile up on screen.
+  // Frames go through frame-writer.ts (changed lines only, resize-aware erase), not Ink's own
+  // writer; not Ink's incrementalRendering either: in Ink 6.8 it moves the cursor one row short
+  // when the frame ends in a newline (every frame below a scrollback does).
+  installFrameWriter();
   const ink = render(<App ctl={ctl} />, { stdout: inkStdout(), exitOnCtrlC: false, patchConsole: false });
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
   let signalled: number | undefined;
@@ -44,7 +46,6 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   };
   process.on("SIGTERM", onTerm);
   process.on("SIGHUP", onHup);
-  const stopResize = eraseRewrappedRows();
   try {
     await ctl.exited;
     // Let the last frame (and the cancelled turn's end) reach the screen before leaving.
@@ -55,7 +56,6 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     ink.unmount();
     await ink.waitUntilExit();
   } finally {
-    stopResize();
     process.off("exit", inputModesOff);
     inputModesOff();
   }
@@ -86,24 +86,4 @@ function inkStdout(): NodeJS.WriteStream {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-}
-
-/**
- * When the terminal gets narrower it re-wraps the rows of the live region, so it holds more
- * rows than Ink erases before redrawing; the rest would stay on screen as a stale frame. This
- * runs before Ink's own resize handler and erases the rows the re-wrap added (R-UI-13).
- */
-function eraseRewrappedRows(): () => void {
-  let cols = process.stdout.columns || 80;
-  const onResize = () => {
-    const next = process.stdout.columns || 80;
-    if (next < cols) {
-      const rows = lastFrame.widths.reduce((sum, w) => sum + Math.max(1, Math.ceil(w / next)), 0);
-      const extra = rows - lastFrame.widths.length;
-      if (extra > 0) process.stdout.write("\x1b[2K\x1b[1A".repeat(extra));
-    }
-    cols = next;
-  };
-  process.stdout.prependListener("resize", onResize);
-  return () => process.stdout.off("resize", onResize);
 }

@@ -45,6 +45,8 @@ export interface ScriptedResponse {
   frames?: string[];
   /** Pause between frames, in ms (default 0). */
   frameDelayMs?: number;
+  /** Before sending frame N (the key), wait until its promise settles: a test acts mid-stream. */
+  holds?: Map<number, Promise<unknown>>;
   fault?: Fault;
 }
 
@@ -240,6 +242,8 @@ export class FakeProvider {
     const limit = fault && "frames" in fault ? fault.frames : script.frames.length;
     for (let i = 0; i < Math.min(limit, script.frames.length); i++) {
       if (res.destroyed) return;
+      const hold = script.holds?.get(i);
+      if (hold) await hold;
       res.write(script.frames[i]);
       recorded.sent.push(script.frames[i]);
       if (script.frameDelayMs) await sleep(script.frameDelayMs);

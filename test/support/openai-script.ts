@@ -166,6 +166,13 @@ export class OpenAIStreamBuilder {
     return this;
   }
 
+  /** Hold the stream here (before the next frame) until `until` settles. */
+  hold(until: Promise<unknown>): this {
+    this.response.holds ??= new Map();
+    this.response.holds.set(this.frames.length, until);
+    return this;
+  }
+
   fault(fault: Fault): this {
     this.response.fault = fault;
     return this;

@@ -193,6 +193,9 @@ export class VTerm {
       await this.pending;
       await new Promise((r) => setTimeout(r, 15));
       await this.pending;
+      // A timer runs before the poll for I/O: output already in the pipe is only read (and
+      // counted in lastDataAt) after it, so give the poll a turn before judging the quiet.
+      await new Promise((r) => setImmediate(r));
       // Checked and acted on in the same tick, so no output slips in between.
       if (Date.now() - this.lastDataAt >= 15 || Date.now() >= deadline) break;
     }

@@ -1,0 +1,108 @@
+// The live region's writer, fed into a terminal emulator (@xterm/headless): what it leaves on
+// screen and in the scrollback, and how many bytes it writes (R-UI-22, R-UI-13).
+import xterm from "@xterm/headless";
+import { describe, expect, it } from "vitest";
+import { createFrameWriter } from "../../src/tui/frame-writer.js";
+
+/**
+ * A terminal as a pty shows it (`convertEol` is the tty's ONLCR, which raw mode keeps). `width`
+ * is what the writer is told the terminal's width is (by default the emulator's own).
+ */
+function terminal(cols: number, rows: number) {
+  const term = new xterm.Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true, convertEol: true });
+  let bytes = 0;
+  let pending = Promise.resolve();
+  const t = {
+    term,
+    told: undefined as number | undefined,
+    bytes: () => bytes,
+    write(text: string) {
+      bytes += Buffer.byteLength(text);
+      pending = pending.then(() => new Promise<void>((r) => term.write(text, r)));
+    },
+    /** Resizes the emulator once everything written so far is drawn. */
+    async resize(c: number) {
+      await pending;
+      term.resize(c, rows);
+    },
+    /** Scrollback and screen, right-trimmed, without the empty rows at the end. */
+    async lines() {
+      await pending;
+      const b = term.buffer.active;
+      const out: string[] = [];
+      for (let i = 0; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? "");
+      while (out.length > 0 && out.at(-1) === "") out.pop();
+      return out;
+    },
+  };
+  const writer = createFrameWriter(t, () => t.told ?? term.cols);
+  return { ...t, writer };
+}
+
+/** A live region as Ink hands it over: rows and a final newline. */
+const frame = (...lines: string[]) => `${lines.join("\n")}\n`;
+const box = (cols: number, text: string) => [
+  `┌${"─".repeat(cols - 2)}┐`,
+  `│ ${text.padEnd(cols - 4)} │`,
+  `└${"─".repeat(cols - 2)}┘`,
+];
+
+describe("the frame writer", () => {
+  it("rewrites only the lines that changed and leaves the region whole", async () => {
+    const t = terminal(40, 10);
+    t.write("scrollback 1\nscrollback 2\n");
+    t.writer(frame("answer: Hel", "⠋ Thinking", ...box(20, "›"), "status"));
+    const before = t.bytes();
+    t.writer(frame("answer: Hello", "⠋ Thinking", ...box(20, "›"), "status"));
+    // The changed row and a few escapes, not the frame (~120 bytes).
+    expect(t.bytes() - before).toBeLessThan(40);
+    t.writer(frame("answer: Hello", "⠙ Thinking", ...box(20, "›"), "status"));
+    t.writer(frame("answer: Hello", "⠙ Thinking", ...box(20, "› x"), "status", "a menu row"));
+    t.writer(frame("answer: Hello", "⠙ Thinking", ...box(20, "› x")));
+    expect(t.writer(frame("answer: Hello", "⠙ Thinking", ...box(20, "› x")))).toBe(false);
+    expect(await t.lines()).toEqual([
+      "scrollback 1",
+      "scrollback 2",
+      "answer: Hello",
+      "⠙ Thinking",
+      ...box(20, "› x"),
+    ]);
+    // Leaving keeps the last frame, the cursor below it.
+    t.writer.done();
+    t.write("bye\n");
+    expect((await t.lines()).slice(-2)).toEqual(["└──────────────────┘", "bye"]);
+  });
+
+  it("puts what Ink writes above the region (after clear) in the scrollback once", async () => {
+    const t = terminal(30, 8);
+    for (let i = 1; i <= 20; i++) {
+      t.writer.clear();
+      t.write(`committed ${i}\n`);
+      t.writer(frame(`⠋ Thinking ${i}`, ...box(30, "›"), "status"));
+    }
+    const lines = await t.lines();
+    expect(lines.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => `committed ${i + 1}`));
+    expect(lines.slice(20)).toEqual(["⠋ Thinking 20", ...box(30, "›"), "status"]);
+  });
+
+  it("a terminal narrowed between frames, before the UI lays out at the new width, keeps no stale rows", async () => {
+    const t = terminal(60, 12);
+    t.writer(frame("⠋ Thinking 1", ...box(60, "›"), "s".repeat(60)));
+    await t.resize(40);
+    // Frames still laid out at 60 columns (the resize event not yet seen), then at 40.
+    for (let i = 2; i <= 4; i++) {
+      t.writer.clear();
+      t.write(`committed ${i}\n`);
+      t.writer(frame(`⠋ Thinking ${i}`, ...box(60, "›"), "s".repeat(60)));
+    }
+    t.writer(frame("⠋ Thinking 5", ...box(40, "›"), "s".repeat(40)));
+    expect(await t.lines()).toEqual([
+      "committed 2",
+      "committed 3",
+      "committed 4",
+      "⠋ Thinking 5",
+      ...box(40, "›"),
+      "s".repeat(40),
+    ]);
+  });
+});
