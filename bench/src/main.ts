@@ -21,6 +21,8 @@ import { hooksBench } from "./hooks-bench.js";
 import { mcpStartBench } from "./mcp-bench.js";
 import { judge, type JudgedRow, type Row, table } from "./rows.js";
 import { keystrokeBench, streamFrameBench } from "./ui-benches.js";
+import { sessionRssBench, streamBytesBench } from "./ui-stream-benches.js";
+import { piCpuBench } from "./ui-pi-bench.js";
 import { parseOnce, recordStream } from "./sse.js";
 
 async function sseBench(plan: Plan): Promise<Row[]> {
@@ -96,6 +98,9 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["mcp-start", () => mcpStartBench(p, plan)],
     ["ui-keys", () => keystrokeBench(p, plan)],
     ["ui-stream", () => streamFrameBench(p, plan)],
+    ["ui-stream-bytes", () => streamBytesBench(p, plan)],
+    ["ui-stream-cpu", () => piCpuBench(p, plan)],
+    ["ui-session-rss", () => sessionRssBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
     ["big-tree", async () => bigTreeBench(p, plan, await bigTree())],
     ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],

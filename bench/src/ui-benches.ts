@@ -12,14 +12,14 @@ import type { Row } from "./rows.js";
 const FRAME_START = "\x1b[?2026h";
 const FRAME_END = "\x1b[?2026l";
 
-interface UiProcess {
+export interface UiProcess {
   pty: IPty;
   out: { text: string };
   waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
-async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
+export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
   const env = { ...s.env, TERM: "xterm-256color" } as Record<string, string>;
   delete env.CI;
   const pty = spawn(process.execPath, [p.bin, ...s.modelArgs], {
@@ -54,7 +54,7 @@ async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
   };
 }
 
-async function send(ui: UiProcess, text: string): Promise<void> {
+export async function send(ui: UiProcess, text: string): Promise<void> {
   for (const ch of text) {
     ui.pty.write(ch);
     await new Promise((r) => setTimeout(r, 10));
@@ -63,7 +63,7 @@ async function send(ui: UiProcess, text: string): Promise<void> {
 }
 
 /** user + system CPU of a process so far, in ms (Linux /proc; 100 ticks a second). */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -2,6 +2,7 @@
 // screen and in the scrollback, and how many bytes it writes (R-UI-22, R-UI-13).
 import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
+import { stripAnsi, style } from "../../src/tui/ansi.js";
 import { createFrameWriter } from "../../src/tui/frame-writer.js";
 
 /**
@@ -104,5 +105,34 @@ describe("the frame writer", () => {
       ...box(40, "›"),
       "s".repeat(40),
     ]);
+  });
+
+  it("streams an answer below a long transcript at a few bytes per character, the screen always the frame", async () => {
+    const t = terminal(60, 20);
+    for (let i = 1; i <= 200; i++) t.write(`transcript line ${i}\n`);
+    const answer =
+      "The writer keeps the previous frame and rewrites only what changed — ✓ done, 漢字 too. ".repeat(6);
+    const spin = ["⠋", "⠙", "⠹", "⠸"];
+    let frames = 0;
+    const start = t.bytes();
+    for (let shown = 1; shown <= answer.length; shown += 4) {
+      // A token (4 characters) a frame, the stream wrapped at 56 columns (rows are added as it
+      // grows), the token count changes every frame and the spinner every fourth.
+      const text = answer.slice(0, shown);
+      const rows = text.match(/.{1,56}/g) ?? [];
+      const progress = `${style.green(spin[(frames >> 2) % 4])} ${style.green("Thinking")}${style.gray(` · ↓ ${frames} tokens · Esc to interrupt`)}`;
+      const lines = [...rows, progress, ...box(60, `› ${frames % 7 === 0 ? "x" : ""}`), style.gray("status")];
+      t.writer(frame(...lines));
+      frames++;
+      if (frames % 9 === 0) {
+        await t.lines();
+        const screen = await t.lines();
+        expect(screen.slice(-lines.length)).toEqual(lines.map((l) => stripAnsi(l)));
+        expect(screen.at(-lines.length - 1)).toBe("transcript line 200");
+      }
+    }
+    const perChar = (t.bytes() - start) / answer.length;
+    // Every frame redrawn whole would be ~650 bytes a frame, ~160 a character (here ~32).
+    expect(perChar).toBeLessThan(40);
   });
 });
