@@ -22,7 +22,8 @@ export interface UiProcess {
 export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
   const env = { ...s.env, TERM: "xterm-256color" } as Record<string, string>;
   delete env.CI;
-  const pty = spawn(process.execPath, [p.bin, ...s.modelArgs], {
+  const prof = process.env.UI_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.UI_PROF] : [];
+  const pty = spawn(process.execPath, [...prof, p.bin, ...s.modelArgs], {
     name: "xterm-256color",
     cols: 100,
     rows: 30,
@@ -49,7 +50,7 @@ export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
     waitFor,
     close: async () => {
       pty.kill();
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, process.env.UI_PROF ? 3000 : 100));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
 import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
@@ -27,14 +27,55 @@ function useNow(on: boolean, ms = 120): number {
   return performance.now();
 }
 
-function Transcript({ items, cols }: { items: Item[]; cols: number }) {
-  return (
-    <Static items={items}>{(item) => <Text key={item.id}>{itemRows(item, cols).join("\n")}</Text>}</Static>
+/** At most one render per this many ms after the first of a burst (a streamed token each is more than a terminal shows). */
+const RENDER_MS = 25;
+
+/**
+ * The store's subscription, throttled: the first update renders at once (a key typed at an idle
+ * prompt), the ones after it within RENDER_MS are drawn together at its end. While an answer
+ * streams that is ~40 renders a second instead of one per token (R-UI-22: CPU per token).
+ */
+function useThrottled(subscribe: (listener: () => void) => () => void) {
+  return useCallback(
+    (listener: () => void) => {
+      let timer: NodeJS.Timeout | undefined;
+      let last = Number.NEGATIVE_INFINITY;
+      const unsubscribe = subscribe(() => {
+        if (timer) return;
+        const wait = last + RENDER_MS - performance.now();
+        if (wait <= 0) {
+          last = performance.now();
+          listener();
+          return;
+        }
+        timer = setTimeout(() => {
+          timer = undefined;
+          last = performance.now();
+          listener();
+        }, wait);
+      });
+      return () => {
+        clearTimeout(timer);
+        unsubscribe();
+      };
+    },
+    [subscribe],
   );
 }
 
+/**
+ * Memoized: Ink renders and writes at once, past its 30 fps throttle, whenever <Static>'s box
+ * is updated, and a re-rendered <Static> updates it even with no new item. Without the memo
+ * every streamed token cost a whole Ink render (R-UI-22).
+ */
+const Transcript = memo(function Transcript({ items, cols }: { items: Item[]; cols: number }) {
+  return (
+    <Static items={items}>{(item) => <Text key={item.id}>{itemRows(item, cols).join("\n")}</Text>}</Static>
+  );
+});
+
 export function App({ ctl }: { ctl: TuiController }) {
-  const state = useSyncExternalStore(ctl.store.subscribe, ctl.store.get);
+  const state = useSyncExternalStore(useThrottled(ctl.store.subscribe), ctl.store.get);
   const { stdout } = useStdout();
   const ticking = state.phase !== null || state.side.pending !== null || state.approval !== null;
   const now = useNow(ticking);
@@ -69,14 +110,13 @@ export function App({ ctl }: { ctl: TuiController }) {
   const live = liveRows(state, cols, rows, now, spinner);
   // The scrollback is written once: an answer with code waits (tens of ms) for the highlighter
   // instead of going out uncoloured for good.
-  let committed = state.items;
-  if (!highlighterSettled()) {
-    const first = committed.findIndex((item) => item.kind === "assistant" && item.text.includes("```"));
-    if (first >= 0) {
-      committed = committed.slice(0, first);
-      void loadHighlighter(() => setColoured((n) => n + 1));
-    }
-  }
+  const settled = highlighterSettled();
+  const committed = useMemo(() => {
+    if (settled) return state.items;
+    const first = state.items.findIndex((item) => item.kind === "assistant" && item.text.includes("```"));
+    return first >= 0 ? state.items.slice(0, first) : state.items;
+  }, [state.items, settled]);
+  if (committed !== state.items) void loadHighlighter(() => setColoured((n) => n + 1));
   lastFrame.side = live.sideScroll;
   return (
     <>
