@@ -104,6 +104,10 @@ const result = await build({
     __TERN_BUILTIN_TOOLS__: JSON.stringify(JSON.stringify(definitions)),
     // Modules that load on first use do so in the CLI; from the sources they load at once.
     __TERN_LAZY_MODULES__: "true",
+    // React, its reconciler and Ink pick their development builds when NODE_ENV is not
+    // "production" (a user's shell rarely sets it): ~2x the UI's CPU per frame, performance
+    // marks kept for good, and the dead branch bundled. The bundle is always the production one.
+    "process.env.NODE_ENV": JSON.stringify("production"),
   },
   banner: {
     js: "#!/usr/bin/env node",

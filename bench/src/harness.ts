@@ -54,6 +54,11 @@ export function setProfileDir(dir: string | undefined): void {
   profileDir = dir;
 }
 
+/** The node flags that make a tern child write its CPU profile (none without `--profile`). */
+export function profileFlags(): string[] {
+  return profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+}
+
 /** Spawns `node <args>` and resolves at exit; wall time is spawn → exit as the parent sees it. */
 export function spawnNode(p: Paths, args: string[], opts: SpawnOptions): Promise<SpawnResult> {
   const env = { ...(opts.env ?? process.env) };

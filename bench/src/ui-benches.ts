@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { type IPty, spawn } from "node-pty";
 import { openaiStream, openaiText } from "../../test/support/openai-script.js";
 import type { Plan } from "./cli-benches.js";
-import { onRequest, type Paths, type Scene, scene, stats } from "./harness.js";
+import { onRequest, type Paths, profileFlags, type Scene, scene, stats } from "./harness.js";
 import type { Row } from "./rows.js";
 
 /** Ink wraps every frame in synchronized-output markers: one BSU begins one frame. */
@@ -22,8 +22,7 @@ export interface UiProcess {
 export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
   const env = { ...s.env, TERM: "xterm-256color" } as Record<string, string>;
   delete env.CI;
-  const prof = process.env.UI_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.UI_PROF] : [];
-  const pty = spawn(process.execPath, [...prof, p.bin, ...s.modelArgs], {
+  const pty = spawn(process.execPath, [...profileFlags(), p.bin, ...s.modelArgs], {
     name: "xterm-256color",
     cols: 100,
     rows: 30,
@@ -50,7 +49,8 @@ export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
     waitFor,
     close: async () => {
       pty.kill();
-      await new Promise((r) => setTimeout(r, process.env.UI_PROF ? 3000 : 100));
+      // A profiled child writes its profile as it exits (SIGHUP quits the UI): give it time.
+      await new Promise((r) => setTimeout(r, profileFlags().length > 0 ? 3000 : 100));
     },
   };
 }

@@ -1,7 +1,7 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
 import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
-import { memo, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { onInput } from "./keys.js";
@@ -28,39 +28,42 @@ function useNow(on: boolean, ms = 120): number {
 }
 
 /** At most one render per this many ms after the first of a burst (a streamed token each is more than a terminal shows). */
-const RENDER_MS = 25;
+const RENDER_MS = 33;
 
 /**
  * The store's subscription, throttled: the first update renders at once (a key typed at an idle
  * prompt), the ones after it within RENDER_MS are drawn together at its end. While an answer
- * streams that is ~40 renders a second instead of one per token (R-UI-22: CPU per token).
+ * streams that is ~30 renders a second, as many as Ink draws, instead of one per token (R-UI-22:
+ * CPU per token). `flush` draws what is held at once: after a key, so typing is never held.
  */
 function useThrottled(subscribe: (listener: () => void) => () => void) {
-  return useCallback(
-    (listener: () => void) => {
-      let timer: NodeJS.Timeout | undefined;
-      let last = Number.NEGATIVE_INFINITY;
+  return useMemo(() => {
+    let held: (() => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let last = Number.NEGATIVE_INFINITY;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const listener = held;
+      held = undefined;
+      last = performance.now();
+      listener?.();
+    };
+    const throttled = (listener: () => void) => {
       const unsubscribe = subscribe(() => {
+        held = listener;
         if (timer) return;
         const wait = last + RENDER_MS - performance.now();
-        if (wait <= 0) {
-          last = performance.now();
-          listener();
-          return;
-        }
-        timer = setTimeout(() => {
-          timer = undefined;
-          last = performance.now();
-          listener();
-        }, wait);
+        if (wait <= 0) flush();
+        else timer = setTimeout(flush, wait);
       });
       return () => {
         clearTimeout(timer);
         unsubscribe();
       };
-    },
-    [subscribe],
-  );
+    };
+    return { subscribe: throttled, flush };
+  }, [subscribe]);
 }
 
 /**
@@ -75,7 +78,8 @@ const Transcript = memo(function Transcript({ items, cols }: { items: Item[]; co
 });
 
 export function App({ ctl }: { ctl: TuiController }) {
-  const state = useSyncExternalStore(useThrottled(ctl.store.subscribe), ctl.store.get);
+  const store = useThrottled(ctl.store.subscribe);
+  const state = useSyncExternalStore(store.subscribe, ctl.store.get);
   const { stdout } = useStdout();
   const ticking = state.phase !== null || state.side.pending !== null || state.approval !== null;
   const now = useNow(ticking);
@@ -102,7 +106,10 @@ export function App({ ctl }: { ctl: TuiController }) {
   useEffect(() => {
     if (state.busy) void loadHighlighter(() => setColoured((n) => n + 1));
   }, [state.busy]);
-  useInput((input, key) => onInput(ctl, input, key));
+  useInput((input, key) => {
+    onInput(ctl, input, key);
+    store.flush();
+  });
   // The real size: Ink's stdout reports a height it never reaches (run.tsx).
   const cols = process.stdout.columns || 80;
   const rows = process.stdout.rows || 24;
