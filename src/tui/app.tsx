@@ -4,6 +4,7 @@ import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { memo, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
+import { collectWhileIdle } from "./idle-gc.js";
 import { onInput } from "./keys.js";
 import { lastFrame } from "./last-frame.js";
 import { liveRows } from "./live-view.js";
@@ -105,6 +106,12 @@ export function App({ ctl }: { ctl: TuiController }) {
   // The highlighter loads while the model is asked, so code blocks are coloured when they arrive.
   useEffect(() => {
     if (state.busy) void loadHighlighter(() => setColoured((n) => n + 1));
+  }, [state.busy]);
+  // Garbage collected when a turn ends (idle-gc.ts); a timer, so the turn's last frame goes first.
+  useEffect(() => {
+    if (state.busy) return;
+    const timer = setTimeout(collectWhileIdle, 200);
+    return () => clearTimeout(timer);
   }, [state.busy]);
   useInput((input, key) => {
     onInput(ctl, input, key);
