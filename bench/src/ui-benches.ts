@@ -19,16 +19,11 @@ export interface UiProcess {
   close(): Promise<void>;
 }
 
-export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
-  const env = { ...s.env, TERM: "xterm-256color" } as Record<string, string>;
-  delete env.CI;
-  const pty = spawn(process.execPath, [...profileFlags(), p.bin, ...s.modelArgs], {
-    name: "xterm-256color",
-    cols: 100,
-    rows: 30,
-    cwd: s.dirs.workspace,
-    env,
-  });
+/** A program in node-pty (100×30, xterm-256color) with its output kept and waited on. */
+export function ptyProcess(args: string[], cwd: string, env: NodeJS.ProcessEnv, label: string): UiProcess {
+  const clean = { ...env, TERM: "xterm-256color" } as Record<string, string>;
+  delete clean.CI;
+  const pty = spawn(process.execPath, args, { name: "xterm-256color", cols: 100, rows: 30, cwd, env: clean });
   const out = { text: "" };
   pty.onData((d) => {
     out.text += d;
@@ -36,13 +31,10 @@ export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
   const waitFor = async (pattern: RegExp | string, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(typeof pattern === "string" ? out.text.includes(pattern) : pattern.test(out.text))) {
-      if (Date.now() > deadline) throw new Error(`ui bench: timed out waiting for ${String(pattern)}`);
+      if (Date.now() > deadline) throw new Error(`${label}: timed out waiting for ${String(pattern)}`);
       await new Promise((r) => setTimeout(r, 5));
     }
   };
-  await waitFor(/context \d+% · \d+ tokens/);
-  // Ink turns raw mode on right after its first frame.
-  await new Promise((r) => setTimeout(r, 300));
   return {
     pty,
     out,
@@ -53,6 +45,14 @@ export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
       await new Promise((r) => setTimeout(r, profileFlags().length > 0 ? 3000 : 100));
     },
   };
+}
+
+export async function startUi(p: Paths, s: Scene): Promise<UiProcess> {
+  const ui = ptyProcess([...profileFlags(), p.bin, ...s.modelArgs], s.dirs.workspace, s.env, "ui bench");
+  await ui.waitFor(/context \d+% · \d+ tokens/);
+  // Ink turns raw mode on right after its first frame.
+  await new Promise((r) => setTimeout(r, 300));
+  return ui;
 }
 
 export async function send(ui: UiProcess, text: string): Promise<void> {

@@ -9,12 +9,11 @@
 // Without it the row shows tern's figure alone and says why in its notes.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type IPty, spawn } from "node-pty";
 import { openaiStream } from "../../test/support/openai-script.js";
 import type { Plan } from "./cli-benches.js";
 import { onRequest, type Paths, type Scene, scene, stats } from "./harness.js";
 import type { Row } from "./rows.js";
-import { cpuMs, send, startUi, type UiProcess } from "./ui-benches.js";
+import { cpuMs, ptyProcess, send, startUi, type UiProcess } from "./ui-benches.js";
 import { MARKDOWN_ANSWER, tokens } from "./ui-stream-benches.js";
 
 const ANSWER = [MARKDOWN_ANSWER, MARKDOWN_ANSWER, MARKDOWN_ANSWER].join("\n\n");
@@ -44,43 +43,12 @@ async function startPi(cli: string, s: Scene): Promise<UiProcess> {
       },
     }),
   );
-  const env: NodeJS.ProcessEnv = {
-    ...s.env,
-    HOME: s.dirs.home,
-    PI_CODING_AGENT_DIR: agent,
-    TERM: "xterm-256color",
-  };
-  delete env.CI;
-  const pty: IPty = spawn(process.execPath, [cli, "--provider", "fake", "--model", "bench-1"], {
-    name: "xterm-256color",
-    cols: 100,
-    rows: 30,
-    cwd: s.dirs.workspace,
-    env: env as Record<string, string>,
-  });
-  const out = { text: "" };
-  pty.onData((d) => {
-    out.text += d;
-  });
-  const waitFor = async (pattern: RegExp | string, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(typeof pattern === "string" ? out.text.includes(pattern) : pattern.test(out.text))) {
-      if (Date.now() > deadline) throw new Error(`pi bench: timed out waiting for ${String(pattern)}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const env: NodeJS.ProcessEnv = { ...s.env, HOME: s.dirs.home, PI_CODING_AGENT_DIR: agent };
+  const ui = ptyProcess([cli, "--provider", "fake", "--model", "bench-1"], s.dirs.workspace, env, "pi bench");
   // pi's footer names the model once it is ready for input.
-  await waitFor("bench-1");
+  await ui.waitFor("bench-1");
   await new Promise((r) => setTimeout(r, 1000));
-  return {
-    pty,
-    out,
-    waitFor,
-    close: async () => {
-      pty.kill();
-      await new Promise((r) => setTimeout(r, 100));
-    },
-  };
+  return ui;
 }
 
 /** CPU (ms) of the UI process from the answer's request until `done` shows, + 300 ms. */
