@@ -5,8 +5,8 @@
 // literal words that look like paths (they hold a `/`, or name a folder that exists: `ls api`);
 // words built at run time (`$VAR`, `~`, backticks) are skipped, a glob counts up to its last
 // fixed folder. Bounded: the first 4 KB of the command, 16 paths at most.
-import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { isFolder } from "../prompt/instructions.js";
 
 const MAX_CHARS = 4096;
 const MAX_PATHS = 16;
@@ -27,8 +27,6 @@ function literalPath(raw: string): string | undefined {
   if (glob >= 0) word = word.slice(0, word.lastIndexOf("/", glob) + 1);
   return word || undefined;
 }
-
-const isFolder = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** Absolute paths a command names (outside the workspace too: the caller keeps those under it). */
 export function commandPaths(cwd: string, command: string): string[] {

@@ -94,7 +94,7 @@ export function belowWorkspace(
   for (const path of touched) for (const dir of foldersBetween(cwd, path).slice(1)) folders.add(dir);
   const added: InstructionFile[] = [];
   for (const dir of folders)
-    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    if (isFolder(dir))
       added.push(
         ...reader.readFolder(
           dir,
@@ -102,4 +102,13 @@ export function belowWorkspace(
         ),
       );
   return added;
+}
+
+/** A path the kernel cannot stat (a model's over-long word, a bad byte) names no folder, never an error. */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }

@@ -24,6 +24,12 @@ describe("commandPaths", () => {
     expect(commandPaths(ws, "git -C api status && npm --prefix web test")).toEqual(["/w/api", "/w/web"]);
   });
 
+  it("a word the kernel cannot stat (longer than a file name may be) is no folder, not an error", () => {
+    const long = "x".repeat(5000);
+    expect(() => commandPaths(real, `echo ${long}`)).not.toThrow();
+    expect(commandPaths(real, `echo ${long}`)).toEqual([]);
+  });
+
   it("counts a glob up to its last fixed folder; skips what the shell would build", () => {
     expect(commandPaths(ws, 'wc -l "packages/web/src/"*.ts')).toEqual(["/w/packages/web/src"]);
     expect(commandPaths(ws, "ls */AGENTS.md")).toEqual([]);
