@@ -6,10 +6,9 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { completeBlocksEnd } from "./markdown.js";
-import { errorLine, progressDetail, UNKNOWN_COST } from "./status-text.js";
+import { errorLine, progressDetail, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { ItemKind, Phase, UiState } from "./ui-state.js";
-import { money } from "../vocab/cost.js";
 
 /** §10: text from outside never drives the terminal; control sequences go before it is stored. */
 export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
@@ -241,9 +240,15 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
     case "turn_end": {
       const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
-      const label =
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${event.tool_rounds} · ` +
-        `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost, UNKNOWN_COST)}`;
+      const label = turnLabel({
+        turn: event.turn,
+        stopReason: event.stop_reason,
+        toolRounds: event.tool_rounds,
+        toolCalls: event.tool_calls,
+        toolErrors: event.tool_errors,
+        durationMs: event.duration_ms,
+        cost: event.cost,
+      });
       let next = commitLive(state);
       // R-UI-12: what was on screen stays, marked; it never entered the model context.
       if (event.stop_reason === "cancelled")

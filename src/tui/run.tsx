@@ -20,7 +20,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   process.once("exit", inputModesOff);
   const ctl = new TuiController(deps);
   try {
-    ctl.attach(await deps.open(ctl.hooks));
+    await ctl.attach(await deps.open(ctl.hooks));
   } catch (err) {
     process.off("exit", inputModesOff);
     inputModesOff();

@@ -1,0 +1,56 @@
+// A resumed session shows its conversation (R-UI-17): `tern --continue` and `tern --resume ID`
+// replay the prompts, answers, tool lines and compaction markers of the record, and the status
+// line's context and token figures are the recorded ones, never `0 tokens`.
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { statusSession, useTui } from "./support.js";
+
+const t = useTui();
+
+/** One headless turn in the test's workspace: a bash call, then an answer. */
+async function recordedSession(prompt: string, answer: string): Promise<void> {
+  t.provider.enqueue(
+    openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo replayed-output" } }], {
+      prompt_tokens: 1000,
+      completion_tokens: 10,
+    }),
+    openaiText(answer, { prompt_tokens: 4000, completion_tokens: 20 }),
+  );
+  const run = await runCli(
+    ["run", "--yes", "--model", "local/mock-1", "--base-url", t.provider.baseUrl, prompt],
+    { home: t.dirs.home, cwd: t.dirs.workspace },
+  );
+  expect(run.stderr).not.toMatch(/error/i);
+  expect(run.code).toBe(0);
+}
+
+describe("a resumed session on screen", () => {
+  it("tern --continue replays prompts, answers and tool lines, with the recorded context figures", async () => {
+    await recordedSession("look around please", "**all done** here");
+    const vt = await t.start(["--continue"]);
+    const text = await vt.waitFor("all done here");
+    expect(text).toContain("› look around please");
+    expect(text).toMatch(/● bash {2}echo replayed-output · \d+\.\ds/);
+    expect(text).toContain("replayed-output");
+    expect(text).toMatch(/— turn 1 · completed · rounds=1 · tools=1 · errors=0/);
+    // Answers are markdown: the bold markers are gone.
+    expect(text).not.toContain("**all done**");
+    // 1010 + 4020 tokens; the context holds the newest request's 4000.
+    await vt.waitForScreen(/context [1-9]\d*% · 5030 tokens/);
+    expect(vt.screen().join("\n")).not.toMatch(/context 0% · 0 tokens/);
+  });
+
+  it("tern --resume ID replays that session, and the conversation goes on from it", async () => {
+    await recordedSession("first session prompt", "first session answer");
+    await recordedSession("second session prompt", "second session answer");
+    const list = await runCli(["sessions", "--json"], { home: t.dirs.home, cwd: t.dirs.workspace });
+    const sessions = JSON.parse(list.stdout) as { id: string; title: string }[];
+    const first = sessions.find((s) => s.title.includes("first"))!;
+    t.provider.enqueue(openaiText("third answer"));
+    const vt = await t.start(["--resume", first.id]);
+    await vt.waitFor("first session answer");
+    expect(vt.text()).not.toContain("second session");
+    expect(statusSession(vt.screen())).toBe(first.id);
+  });
+});
