@@ -50,6 +50,7 @@ function hostFor(ctl: UiControl): CommandHost {
         priced: model.info.pricing !== undefined,
       }),
     switchTo: (id) => ctl.switchTo(id),
+    pickSession: () => ctl.openPicker(),
     side: (question) => void askSideQuestion(ctl, question),
     quit: () => ctl.quit(),
   };

@@ -22,6 +22,8 @@ export interface TuiDeps {
   home: string;
   cwd: string;
   baseUrl?: string;
+  /** `tern --resume` without an id: a session picker comes before the UI (R-UI-17). */
+  pickFirst?: boolean;
 }
 
 /** What a piece of engine work shows in the progress row while it runs. */
@@ -46,6 +48,8 @@ export interface UiControl {
   /** Stops the work and drops the queue and the side thread before a session switch. */
   interruptForSwitch(): void;
   switchTo(id: string): Promise<void>;
+  /** `/resume` without an id: the session picker opens (R-UI-17). */
+  openPicker(): void;
   quit(): Promise<void>;
   /** The running side question's cancellation, so Ctrl+C and session switches can stop it. */
   setSideAbort(controller: AbortController | undefined): void;

@@ -10,6 +10,7 @@ import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
+import { PickerFlow } from "./picker-flow.js";
 import { projectServerOffer } from "./project-server-offer.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
@@ -35,6 +36,9 @@ export class TuiController implements UiControl {
   private readonly approvals: ApprovalFlow;
   private readonly limits: LimitFlow;
   private readonly plans: PlanFlow;
+  /** `/resume` without an id: the session picker (R-UI-17). */
+  readonly picker: PickerFlow;
+  readonly openPicker = (): void => this.picker.open(this.session.id);
   private readonly turns: TurnRunner;
   private readonly statusLine: StatusLine;
   private sideAbort: AbortController | undefined;
@@ -49,6 +53,10 @@ export class TuiController implements UiControl {
     this.approvals = new ApprovalFlow(this.store);
     this.limits = new LimitFlow(this.store);
     this.plans = new PlanFlow(this.store, (plan) => this.print("info", plan));
+    this.picker = new PickerFlow(this.store, deps, (id) => {
+      if (id === this.session.id) return this.print("info", `session ${id} is the one open now`);
+      void import("./commands.js").then((m) => m.runSlash(this, `/resume ${id}`));
+    });
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,

@@ -46,6 +46,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   const state = ctl.state;
+  // The session picker takes every key while it is open (R-UI-17); Ctrl+C and Esc leave it.
+  if (state.picker) {
+    ctl.picker.key(input, key);
+    return;
+  }
   // Ctrl+C leaves an open history search first, as Esc does: the innermost thing stops.
   if (key.ctrl && input === "c" && ctl.composer.search.active) {
     ctl.composer.search.cancel();

@@ -5,6 +5,7 @@
 import { count, sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
+import { pickerRows } from "./session-picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
@@ -162,6 +163,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const progress = take(progressRow(state, spinner, now, cols));
   const limit = take(limitRows(state, cols));
   const approval = state.approval ? take(approvalRows(state.approval, cols, room, now)) : [];
+  const picker = state.picker ? take(pickerRows(state.picker, cols, Math.min(room, 14), Date.now())) : [];
   const queue = take(queueRows(state, cols));
   const hint = take(state.hint ? [style.gray(truncate(state.hint, cols))] : []);
   const panel = state.side.open
@@ -184,7 +186,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     stream = rendered.slice(-room);
   }
   return {
-    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit, ...hint],
+    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...picker, ...limit, ...hint],
     composer,
     menu,
     status,

@@ -91,6 +91,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
         },
       };
     }
+    case "picker":
+      return { ...state, picker: action.picker };
     case "replay": {
       let next = state;
       for (const item of action.items) next = print(next, item.kind, item.text, item.tool);

@@ -4,6 +4,7 @@ import type { EngineEvent } from "../engine/events.js";
 import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
 import type { ReplayItem } from "./replay.js";
+import type { PickerState } from "./session-picker.js";
 import type { ItemKind, LimitPrompt, Phase } from "./ui-state.js";
 
 /** The side panel's actions (/btw), reduced by `side-reducer.ts`. */
@@ -52,4 +53,6 @@ export type UiAction =
     }
   /** A session was attached: its conversation so far and the status line's figures (R-UI-17). */
   | { type: "replay"; items: ReplayItem[]; lastPrompt: number; tokens: number; cost: number | null }
+  /** The session picker opens, changes (`PickerState`) or closes (`null`). */
+  | { type: "picker"; picker: PickerState | null }
   | SideAction;

@@ -54,3 +54,69 @@ describe("a resumed session on screen", () => {
     expect(statusSession(vt.screen())).toBe(first.id);
   });
 });
+
+describe("the session picker", () => {
+  it("tern --resume without an id lists sessions newest first; typing filters, Enter opens", async () => {
+    await recordedSession("alpha about parsers", "alpha answer");
+    await recordedSession("beta about lexers", "beta answer");
+    const vt = await t.start(["--resume"], {}, /Resume a session/);
+    const picker = await vt.waitFor(/Enter open · Esc leave/);
+    // Newest first, each with age, turns and cost.
+    expect(picker.indexOf("beta about lexers")).toBeLessThan(picker.indexOf("alpha about parsers"));
+    expect(picker).toMatch(/▸ beta about lexers\s+just now · 1 turn · \$\?/);
+    await vt.type("parsr");
+    await vt.waitForGone("beta about lexers");
+    await vt.waitForScreen("▸ alpha about parsers");
+    await vt.press("enter");
+    await vt.waitFor("alpha answer");
+    await vt.waitForScreen(/context [1-9]\d*% · 5030 tokens/);
+    expect(vt.text()).not.toContain("beta answer");
+    expect(vt.text()).toMatch(/session \S+ \(resumed\)/);
+  });
+
+  it("Esc leaves the picker of tern --resume without opening a session", async () => {
+    await recordedSession("only session", "only answer");
+    const vt = await t.start(["--resume"], {}, /Resume a session/);
+    await vt.waitFor("▸ only session");
+    await vt.press("escape");
+    expect(await vt.exited).toBe(0);
+    const list = await runCli(["sessions", "--json"], { home: t.dirs.home, cwd: t.dirs.workspace });
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+  });
+
+  it("/resume without an id opens the picker in the UI; Enter switches, Esc keeps the session", async () => {
+    await recordedSession("older work", "older answer");
+    t.provider.enqueue(openaiText("fresh answer"));
+    const vt = await t.start();
+    await vt.type("fresh prompt");
+    await vt.press("enter");
+    await vt.waitFor("fresh answer");
+    const fresh = statusSession(await vt.waitForScreen(/· session \S+\s*$/m).then(() => vt.screen()));
+    await vt.type("/resume");
+    await vt.press("enter");
+    await vt.waitForScreen("Resume a session");
+    await vt.waitForScreen(/fresh prompt .*open now/);
+    await vt.press("escape");
+    await vt.waitForGone("Resume a session");
+    expect(statusSession(vt.screen())).toBe(fresh);
+    await vt.type("/resume");
+    await vt.press("enter");
+    await vt.waitForScreen("Resume a session");
+    await vt.type("older");
+    await vt.waitForScreen("▸ older work");
+    await vt.press("enter");
+    await vt.waitFor("older answer");
+    await vt.waitForScreen(/\(resumed\)/);
+    expect(statusSession(vt.screen())).not.toBe(fresh);
+  });
+
+  it("tern run --resume without an id is a one-line usage error", async () => {
+    const run = await runCli(["run", "--model", "local/mock-1", "--resume", "--", "hi"], {
+      home: t.dirs.home,
+      cwd: t.dirs.workspace,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("--resume needs a session id");
+  });
+});
