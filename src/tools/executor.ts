@@ -4,6 +4,7 @@
 import { type ApprovalPolicy, loadApprovalJudge } from "./policy/approval.js";
 import { runInOrder, sameList, Serial, Slots } from "./batch-order.js";
 import { afterCall, runCallHooks, withHook } from "./call-hooks.js";
+import { refuseEarly } from "./early-refusal.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
@@ -64,6 +65,7 @@ export class ToolExecutor {
     // The tools' code and the approval judge load with the first batch (a run without tool calls never needs them).
     await Promise.all([this.registry.ready(), loadApprovalJudge()]);
     const planned = calls.map((call) => this.plan(call, ctx));
+    refuseEarly(planned, ctx);
     await Promise.all(planned.map((p) => this.resolveFetch(p)));
     const hookSays = await runCallHooks(planned, hooks, {
       denied: (p) => this.policy.evaluate(approvalCall(p)).decision === "deny",

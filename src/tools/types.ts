@@ -157,6 +157,12 @@ export interface Tool<Args = any> {
    * default (the arguments as `key=value`).
    */
   present?(args: Record<string, unknown>): CallPresentation;
+  /**
+   * A refusal that needs no person, known before the call runs (an edit of a file this turn has
+   * not read): the executor gives it as the call's `error` result without asking for approval
+   * (R-UI-19). `null`: the call may be offered. The tool still checks again when it runs.
+   */
+  refuseEarly?(args: Args, ctx: Pick<ToolContext, "cwd" | "readTracker">): string | null;
   /** Never throws for user-level failures: returns a result with outcome `error`. */
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

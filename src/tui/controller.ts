@@ -122,7 +122,10 @@ export class TuiController implements UiControl {
     if (offer) this.print("info", offer);
     this.greeted = true;
     // R-UI-17: the conversation so far, and the status line's figures from the record.
-    this.store.dispatch(await sessionReplay(opened.session, process.stdout.columns || 80));
+    this.store.dispatch({
+      type: "replay",
+      ...(await sessionReplay(opened.session, process.stdout.columns || 80)),
+    });
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine);
     this.unsubscribe = opened.session.subscribe((event) => {

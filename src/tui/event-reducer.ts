@@ -36,8 +36,20 @@ export function hostedToolLine(event: { name: string; detail: string }): string 
 
 /** What the phase is once no prompt is up: a running tool, else waiting for the model. */
 function settledPhase(state: UiState, now: number): Phase {
-  const next = state.running[0];
+  const next = state.running.find((r) => r.outcome === undefined);
   return next ? { kind: "tool", name: next.name, since: now } : { kind: "thinking", since: now };
+}
+
+/** Finished calls at the head of the batch go to the transcript, in call order; `all`: every finished one. */
+function commitFinished(state: UiState, all = false): UiState {
+  let next = state;
+  const waiting: ToolRun[] = [];
+  for (const run of state.running) {
+    if (run.outcome !== undefined && (waiting.length === 0 || all))
+      next = print(next, "tool", `${run.name} ${run.outcome}`, run);
+    else waiting.push(run);
+  }
+  return { ...next, running: waiting };
 }
 
 /** Commits the part of the live stream that is complete markdown blocks. */
@@ -162,13 +174,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
     }
     case "tool_result": {
-      const call: ToolRun = state.running.find((r) => r.id === event.id) ?? {
+      const known = state.running.find((r) => r.id === event.id);
+      const call: ToolRun = known ?? {
         id: event.id,
         name: event.name,
         arguments: "{}",
         presentation: { title: "", kind: "other", locations: [] },
       };
-      const running = state.running.filter((r) => r.id !== event.id);
       const run: ToolRun = {
         ...call,
         outcome: event.outcome,
@@ -176,13 +188,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         // A denied call never ran: it has no duration.
         ...(call.started !== undefined && event.outcome !== "denied" ? { ms: now - call.started } : {}),
       };
-      const next = { ...state, running };
-      return print(
-        { ...next, phase: state.approval ? state.phase : settledPhase(next, now) },
-        "tool",
-        `${event.name} ${event.outcome}`,
-        run,
-      );
+      // R-UI-19: results are drawn in the batch's call order (the order the approval listed):
+      // a call that finished before an earlier one waits in the live region until that one is done.
+      const running = known ? state.running.map((r) => (r.id === event.id ? run : r)) : state.running;
+      const next = known
+        ? commitFinished({ ...state, running })
+        : print(state, "tool", `${event.name} ${event.outcome}`, run);
+      return { ...next, phase: state.approval ? state.phase : settledPhase(next, now) };
     }
     case "usage":
       return {
@@ -249,7 +261,7 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         durationMs: event.duration_ms,
         cost: event.cost,
       });
-      let next = commitLive(state);
+      let next = commitLive(commitFinished(state, true));
       // R-UI-12: what was on screen stays, marked; it never entered the model context.
       if (event.stop_reason === "cancelled")
         next = print(

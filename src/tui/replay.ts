@@ -9,7 +9,6 @@ import { addCost } from "../vocab/cost.js";
 import { turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import { itemRows } from "./transcript-view.js";
-import type { UiAction } from "./ui-actions.js";
 import type { ItemKind } from "./ui-state.js";
 
 export interface ReplayItem {
@@ -157,11 +156,8 @@ export function lastTurns(
 /** Rows of the replay at most (R-UI-17: about the last 200 lines). */
 export const REPLAY_ROWS = 200;
 
-/** The replay of an attached session as the store's action; tools' code loads only when it has calls. */
-export async function sessionReplay(
-  session: Session,
-  cols: number,
-): Promise<Extract<UiAction, { type: "replay" }>> {
+/** The replay of an attached session, cut to its last turns; tools' code loads only when it has calls. */
+export async function sessionReplay(session: Session, cols: number): Promise<Replay> {
   const lines = session.transcript();
   const calls = lines.some((l) => l.type === "assistant_message" && l.toolCalls.length > 0);
   const present: CallPresenter = calls
@@ -174,5 +170,5 @@ export async function sessionReplay(
     REPLAY_ROWS,
     session.id,
   );
-  return { type: "replay", items, lastPrompt: replay.lastPrompt, tokens: replay.tokens, cost: replay.cost };
+  return { ...replay, items };
 }
