@@ -72,6 +72,8 @@ export interface ToolContext {
   exitPlan?: (plan: string) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */
   progress?: (callId: string, update: ToolProgress) => void;
+  /** A running call's output as it comes (bash), for a live tail (R-UI-18); absent = nobody watches. */
+  output?: (callId: string, text: string) => void;
 }
 
 /** Where a write lands, as read from the opened descriptor (so no link swap can change it afterwards). */

@@ -6,6 +6,7 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { completeBlocksEnd } from "./markdown.js";
+import { liveTail } from "./output-view.js";
 import { errorLine, progressDetail, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { ItemKind, Phase, UiState } from "./ui-state.js";
@@ -173,6 +174,16 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       const since = state.phase?.kind === "tool" ? state.phase.since : now;
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
     }
+    case "tool_output":
+      // The live tail of a running call (R-UI-18): the engine already sends it at most ~10 times a second.
+      return {
+        ...state,
+        running: state.running.map((r) =>
+          r.id === event.id && r.outcome === undefined
+            ? { ...r, live: { tail: liveTail(event.tail), lines: event.lines } }
+            : r,
+        ),
+      };
     case "tool_result": {
       const known = state.running.find((r) => r.id === event.id);
       const call: ToolRun = known ?? {

@@ -9,7 +9,7 @@ import { pickerRows } from "./session-picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
-import { callLine } from "./tool-view.js";
+import { runningRows } from "./tool-view.js";
 import { PLAN_CHOICES } from "./plan-flow.js";
 import type { UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
@@ -173,7 +173,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const running =
     state.approval || state.running.length === 0
       ? []
-      : take(state.running.slice(0, 3).map((r) => callLine(r, cols, "○")));
+      : take(state.running.slice(0, 3).flatMap((r) => runningRows(r, cols)));
   let stream: string[] = [];
   const rest = state.live.slice(state.flushed);
   if (!rest.trim() && state.liveReasoning.trim() && room > 0) {
