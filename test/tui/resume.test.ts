@@ -3,6 +3,7 @@
 // line's context and token figures are the recorded ones, never `0 tokens`.
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
+import { buildRecord } from "../support/long-record.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { statusSession, useTui } from "./support.js";
 
@@ -118,5 +119,29 @@ describe("the session picker", () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("--resume needs a session id");
+  });
+});
+
+describe("a long resumed session", () => {
+  it("opens on its last turns (about 200 rows) with one line saying how many turns are above", async () => {
+    buildRecord(t.dirs.home, t.dirs.workspace, {
+      rounds: 120,
+      roundsPerTurn: 2,
+      resultBytes: 300,
+      model: "local/mock-1",
+    });
+    const vt = await t.start(["--continue"]);
+    const text = await vt.waitFor(/… \d+ earlier turns above · tern export \S+ shows them all/);
+    const hidden = Number(text.match(/… (\d+) earlier turns above/)![1]);
+    expect(hidden).toBeGreaterThan(20);
+    expect(hidden).toBeLessThan(59);
+    expect(text).toContain("› Task 60: look at the files");
+    expect(text).toMatch(/● read_file {2}src\/file1\.ts/);
+    expect(text).toContain(`› Task ${hidden + 1}: look at the files`);
+    expect(text).not.toContain(`› Task ${hidden}: look at the files`);
+    // What the replay wrote stays within about 200 rows above the first screen.
+    const from = vt.lines().findIndex((l) => l.includes("earlier turns above"));
+    const to = vt.lines().findIndex((l) => l.includes("— turn 60 ·"));
+    expect(to - from).toBeLessThanOrEqual(200);
   });
 });
