@@ -35,7 +35,8 @@ function partsText(parts: readonly Part[]): string {
   return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
 }
 
-export function replayRecord(lines: readonly TranscriptLine[], present: CallPresenter): Replay {
+/** `from`: the first line whose items are made (a turn's prompt); the figures count every line. */
+export function replayRecord(lines: readonly TranscriptLine[], present: CallPresenter, from = 0): Replay {
   const out: Replay = { items: [], lastPrompt: 0, tokens: 0, cost: 0 };
   const live = new Set(undoHistory(lines).live);
   const cleared = lines.findLastIndex((l) => l.type === "cleared");
@@ -51,7 +52,7 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
       out.tokens += line.usage.prompt + line.usage.completion;
     if (line.type === "turn_end") out.cost = addCost(out.cost, line.cost);
     if (line.type === "compaction" && line.bill) out.cost = addCost(out.cost, line.bill.cost);
-    if (i < cleared) continue;
+    if (i < cleared || i < from) continue;
     if ("turn" in line && typeof line.turn === "number" && line.turn > 0 && !live.has(line.turn)) continue;
     switch (line.type) {
       case "user_prompt":
@@ -124,51 +125,71 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
 
 /**
  * The newest turns whose rows fit `maxRows` (the last turn always), and a line saying how many
- * turns are above them, so a long session opens on its end and not on a wall of scrollback.
+ * turns are above them (`above`: turns before `items` begin), so a long session opens on its
+ * end and not on a wall of scrollback. `cut`: a turn of `items` was left out.
  */
 export function lastTurns(
   items: readonly ReplayItem[],
   rowsOf: (item: ReplayItem) => number,
   maxRows: number,
   sessionId: string,
-): ReplayItem[] {
-  const turns = [...new Set(items.map((i) => i.turn))];
+  above = 0,
+): { items: ReplayItem[]; cut: boolean } {
+  const byTurn = new Map<number, ReplayItem[]>();
+  for (const item of items) {
+    const group = byTurn.get(item.turn);
+    if (group) group.push(item);
+    else byTurn.set(item.turn, [item]);
+  }
+  const turns = [...byTurn.keys()];
   let rows = 0;
   let keep = turns.length;
   while (keep > 0) {
-    const turn = turns[keep - 1];
-    const more = items.filter((i) => i.turn === turn).reduce((n, i) => n + rowsOf(i), 0);
+    const more = (byTurn.get(turns[keep - 1]) ?? []).reduce((n, i) => n + rowsOf(i), 0);
     if (rows + more > maxRows && keep < turns.length) break;
     rows += more;
     keep--;
   }
-  if (keep === 0) return [...items];
+  const hidden = above + turns.slice(0, keep).filter((t) => t > 0).length;
   const kept = new Set(turns.slice(keep));
-  const hidden = turns.slice(0, keep).filter((t) => t > 0).length;
+  const shown = items.filter((i) => kept.has(i.turn));
+  if (hidden === 0) return { items: shown, cut: false };
   const note: ReplayItem = {
     kind: "info",
     text: `… ${hidden} earlier turn${hidden === 1 ? "" : "s"} above · tern export ${sessionId} shows them all`,
     turn: 0,
   };
-  return [note, ...items.filter((i) => kept.has(i.turn))];
+  return { items: [note, ...shown], cut: keep > 0 };
 }
 
 /** Rows of the replay at most (R-UI-17: about the last 200 lines). */
 export const REPLAY_ROWS = 200;
 
-/** The replay of an attached session, cut to its last turns; tools' code loads only when it has calls. */
+/** Where each turn still in the conversation begins (its prompt's line), oldest first. */
+function promptLines(lines: readonly TranscriptLine[]): number[] {
+  const live = new Set(undoHistory(lines).live);
+  const cleared = lines.findLastIndex((l) => l.type === "cleared");
+  return lines.flatMap((l, i) => (l.type === "user_prompt" && i > cleared && live.has(l.turn) ? [i] : []));
+}
+
+/**
+ * The replay of an attached session, cut to its last turns. Items are made for the newest turns
+ * only, more of them until the rows are filled (a 1,000-turn record draws a few). Tools' code
+ * loads only when there are calls to present.
+ */
 export async function sessionReplay(session: Session, cols: number): Promise<Replay> {
   const lines = session.transcript();
   const calls = lines.some((l) => l.type === "assistant_message" && l.toolCalls.length > 0);
   const present: CallPresenter = calls
     ? await session.callPresenter()
     : (call) => ({ title: call.name, kind: "other", locations: [] });
-  const replay = replayRecord(lines, present);
-  const items = lastTurns(
-    replay.items,
-    (i) => itemRows({ id: 0, ...i }, cols).length,
-    REPLAY_ROWS,
-    session.id,
-  );
-  return { ...replay, items };
+  const prompts = promptLines(lines);
+  const rowsOf = (i: ReplayItem) => itemRows({ id: 0, ...i }, cols).length;
+  for (let turns = 16; ; turns *= 4) {
+    const from = prompts.length > turns ? prompts[prompts.length - turns] : 0;
+    const replay = replayRecord(lines, present, from);
+    const above = prompts.filter((i) => i < from).length;
+    const fitted = lastTurns(replay.items, rowsOf, REPLAY_ROWS, session.id, above);
+    if (from === 0 || fitted.cut) return { ...replay, items: fitted.items };
+  }
 }
