@@ -1,5 +1,6 @@
 // R-UI-19: a call its tool will refuse anyway (an edit of a file not read this turn) gets that
-// refusal before hooks or a person are asked, so no one approves what cannot run.
+// refusal where a person would be asked, so no one approves what cannot run. A rule's denial
+// (plan mode, a deny rule) still comes first: it says more about why.
 import { resolvePath } from "./paths.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -11,15 +12,21 @@ interface PlannedCall {
 }
 
 /**
- * Sets the tool's early refusal as the result of each call that has one. Not when an earlier
- * call of the batch names the same file: it may be the read that makes the edit possible.
+ * The tool's early refusal of each call that has one, to give instead of asking a person. Not
+ * when an earlier call of the batch names the same file: it may be the read that makes the edit
+ * possible.
  */
-export function refuseEarly(planned: PlannedCall[], ctx: Pick<ToolContext, "cwd" | "readTracker">): void {
+export function earlyRefusals<P extends PlannedCall>(
+  planned: P[],
+  ctx: Pick<ToolContext, "cwd" | "readTracker">,
+): Map<P, ToolResult> {
   const named = new Set<string>();
+  const refused = new Map<P, ToolResult>();
   for (const p of planned) {
     const files = p.paths.map((path) => resolvePath(ctx.cwd, path));
     const refusal = !p.result && !files.some((f) => named.has(f)) ? p.tool?.refuseEarly?.(p.args, ctx) : null;
-    if (refusal) p.result = { outcome: "error", content: [{ type: "text", text: refusal }] };
+    if (refusal) refused.set(p, { outcome: "error", content: [{ type: "text", text: refusal }] });
     for (const f of files) named.add(f);
   }
+  return refused;
 }
