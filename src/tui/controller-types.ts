@@ -48,8 +48,6 @@ export interface UiControl {
   /** Stops the work and drops the queue and the side thread before a session switch. */
   interruptForSwitch(): void;
   switchTo(id: string): Promise<void>;
-  /** `/resume` without an id: the session picker opens (R-UI-17). */
-  openPicker(): void;
   quit(): Promise<void>;
   /** The running side question's cancellation, so Ctrl+C and session switches can stop it. */
   setSideAbort(controller: AbortController | undefined): void;

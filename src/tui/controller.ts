@@ -10,11 +10,10 @@ import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
-import { PickerFlow } from "./picker-flow.js";
 import { projectServerOffer } from "./project-server-offer.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
-import { sessionReplay } from "./replay.js";
+import { replayAction } from "./replay.js";
 import { StatusLine } from "./status-line.js";
 import { Store } from "./store.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -36,9 +35,6 @@ export class TuiController implements UiControl {
   private readonly approvals: ApprovalFlow;
   private readonly limits: LimitFlow;
   private readonly plans: PlanFlow;
-  /** `/resume` without an id: the session picker (R-UI-17). */
-  readonly picker: PickerFlow;
-  readonly openPicker = (): void => this.picker.open(this.session.id);
   private readonly turns: TurnRunner;
   private readonly statusLine: StatusLine;
   private sideAbort: AbortController | undefined;
@@ -53,10 +49,6 @@ export class TuiController implements UiControl {
     this.approvals = new ApprovalFlow(this.store);
     this.limits = new LimitFlow(this.store);
     this.plans = new PlanFlow(this.store, (plan) => this.print("info", plan));
-    this.picker = new PickerFlow(this.store, deps, (id) => {
-      if (id === this.session.id) return this.print("info", `session ${id} is the one open now`);
-      void import("./commands.js").then((m) => m.runSlash(this, `/resume ${id}`));
-    });
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,
@@ -121,11 +113,7 @@ export class TuiController implements UiControl {
     const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
     if (offer) this.print("info", offer);
     this.greeted = true;
-    // R-UI-17: the conversation so far, and the status line's figures from the record.
-    this.store.dispatch({
-      type: "replay",
-      ...(await sessionReplay(opened.session, process.stdout.columns || 80)),
-    });
+    this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine);
     this.unsubscribe = opened.session.subscribe((event) => {

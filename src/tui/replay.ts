@@ -193,3 +193,10 @@ export async function sessionReplay(session: Session, cols: number): Promise<Rep
     if (from === 0 || fitted.cut) return { ...replay, items: fitted.items };
   }
 }
+
+/** The store's action for an attached session: its replay at the terminal's width. */
+export type ReplayAction = { type: "replay" } & Replay;
+
+export async function replayAction(session: Session): Promise<ReplayAction> {
+  return { type: "replay", ...(await sessionReplay(session, process.stdout.columns || 80)) };
+}

@@ -3,7 +3,7 @@
 import type { EngineEvent } from "../engine/events.js";
 import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
-import type { Replay } from "./replay.js";
+import type { ReplayAction } from "./replay.js";
 import type { PickerState } from "./session-picker.js";
 import type { ItemKind, LimitPrompt, Phase } from "./ui-state.js";
 
@@ -52,7 +52,7 @@ export type UiAction =
       maxAttempts?: number;
     }
   /** A session was attached: its conversation so far and the status line's figures (R-UI-17). */
-  | ({ type: "replay" } & Replay)
+  | ReplayAction
   /** The session picker opens, changes (`PickerState`) or closes (`null`). */
   | { type: "picker"; picker: PickerState | null }
   | SideAction;
