@@ -16,6 +16,6 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
   }
   ctl.store.dispatch({ type: "picker", picker: null });
   if (!("pick" in out)) return;
-  if (out.pick === ctl.session.id) return ctl.print("info", `session ${out.pick} is the one open now`);
-  void import("./commands.js").then((m) => m.runSlash(ctl, `/resume ${out.pick}`));
+  if (out.pick === ctl.session.id) ctl.print("info", `session ${out.pick} is the one open now`);
+  else void import("./commands.js").then((m) => m.runSlash(ctl, `/resume ${out.pick}`));
 }
