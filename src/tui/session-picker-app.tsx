@@ -2,7 +2,7 @@
 // opened. Resolves with the id picked, or undefined when the person leaves (Esc, Ctrl+C). The
 // picker's rows are cleared once it is answered, so the UI that follows starts on a clean line.
 import { render, Text, useInput } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { sessionsOf } from "../engine/session-queries.js";
 import { newPicker, type PickerEntry, pickerKey, pickerRows } from "./session-picker.js";
 import { giveBackTypeAhead, holdTypeAhead } from "./terminal-modes.js";
@@ -11,11 +11,15 @@ const MAX_ROWS = 16;
 
 function PickerApp({ entries, done }: { entries: PickerEntry[]; done: (id: string | undefined) => void }) {
   const [state, setState] = useState(() => newPicker(entries));
+  // Keys can come faster than renders: each one must see what the one before it did.
+  const latest = useRef(state);
   useInput((input, key) => {
     if (key.ctrl && input === "c") return done(undefined);
-    const out = pickerKey(state, input, key);
-    if ("state" in out) setState(out.state);
-    else done("pick" in out ? out.pick : undefined);
+    const out = pickerKey(latest.current, input, key);
+    if ("state" in out) {
+      latest.current = out.state;
+      setState(out.state);
+    } else done("pick" in out ? out.pick : undefined);
   });
   const cols = process.stdout.columns || 80;
   const rows = Math.min(MAX_ROWS, (process.stdout.rows || 24) - 1);
