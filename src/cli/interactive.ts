@@ -13,8 +13,12 @@ export async function interactiveCommand(opts: CommonOptions): Promise<number> {
     // Before the UI's modules load: keys typed meanwhile must not echo above it.
     holdTypeAhead();
     const { runTui } = await import("../tui/run.js");
+    // `tern --resume` without an id: the UI opens a picker first (R-UI-17), then resumes the pick.
+    const pick = opts.resume === true && !opts.continue;
+    const base = pick ? { ...opts, resume: undefined } : opts;
     return runTui({
-      open: (hooks, resume) => prepareSession(resume ? { ...opts, continue: false, resume } : opts, hooks),
+      open: (hooks, resume) => prepareSession(resume ? { ...base, continue: false, resume } : base, hooks),
+      pickFirst: pick,
       home: ternHome(),
       cwd: process.cwd(),
       baseUrl: opts.baseUrl,

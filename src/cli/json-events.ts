@@ -11,6 +11,8 @@ export const REPEAT_LIMIT = 64 * 1024;
 export function jsonEventWriter(write: (line: string) => void): (event: EngineEvent) => void {
   const printed = new Map<string, string>();
   return (event) => {
+    // A live tail for the terminal UI (R-UI-18): R-CLI-3's set of event types has no room for it.
+    if (event.type === "tool_output") return;
     if (event.type === "assistant_message") {
       printed.clear();
       for (const c of event.tool_calls)

@@ -5,7 +5,8 @@ export interface CommonOptions {
   baseUrl?: string;
   config?: string;
   continue?: boolean;
-  resume?: string;
+  /** `true`: `--resume` without an id (the interactive UI picks one; elsewhere a usage error). */
+  resume?: string | true;
   system?: string;
   yes?: boolean;
   allow?: string[];

@@ -13,24 +13,27 @@ import { shutdownTelemetry } from "../telemetry/lifecycle.js";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function addCommonOptions(cmd: Command): Command {
-  return cmd
-    .option("--model <provider/model>", "model to use, e.g. openai/gpt-4.1")
-    .option(
-      "--base-url <url>",
-      "provider base URL (an OpenAI-compatible server when the provider is not configured)",
-    )
-    .option("--config <file>", "extra config file, merged over the user and workspace config")
-    .option("--continue", "continue the latest session of this workspace")
-    .option("--resume <id>", "resume the session with this id")
-    .option("--system <text>", "extra system text for this run")
-    .option("--yes", "approve every tool call (deny rules still apply)")
-    .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
-    .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
-    .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
-    .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
-    .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
-    .option("--thinking <level>", "reasoning level: off, low, medium or high")
-    .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan");
+  return (
+    cmd
+      .option("--model <provider/model>", "model to use, e.g. openai/gpt-4.1")
+      .option(
+        "--base-url <url>",
+        "provider base URL (an OpenAI-compatible server when the provider is not configured)",
+      )
+      .option("--config <file>", "extra config file, merged over the user and workspace config")
+      .option("--continue", "continue the latest session of this workspace")
+      // The id may be left out in the interactive UI, which then opens a session picker (R-UI-17).
+      .option("--resume [id]", "resume the session with this id (tern alone: pick one)")
+      .option("--system <text>", "extra system text for this run")
+      .option("--yes", "approve every tool call (deny rules still apply)")
+      .option("--allow <rule>", "allow rule such as 'bash(git status*)' (repeatable)", collect)
+      .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
+      .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
+      .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
+      .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
+      .option("--thinking <level>", "reasoning level: off, low, medium or high")
+      .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")
+  );
 }
 
 type SetResult = (p: Promise<number>) => void;

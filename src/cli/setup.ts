@@ -93,7 +93,12 @@ export async function prepareSession(
     throw err;
   }
   if (opts.continue && opts.resume) throw new UsageError("--continue and --resume cannot be used together");
-  // `--resume ""` (an unset shell variable) must not quietly start a new session.
+  // `--resume ""` (an unset shell variable) must not quietly start a new session; without an id
+  // only the interactive UI can ask which (it picks before it gets here).
+  if (opts.resume === true)
+    throw new UsageError(
+      "--resume needs a session id here (tern sessions lists them; tern --resume picks one)",
+    );
   if (opts.resume !== undefined && opts.resume.trim() === "")
     throw new UsageError("--resume needs a session id (tern sessions lists them)");
   const resume = opts.resume ? { id: opts.resume } : opts.continue ? { latest: true as const } : undefined;

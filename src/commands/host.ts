@@ -29,6 +29,8 @@ export interface CommandHost {
   modelChanged?(model: ResolvedModel): void;
   /** Opens another session in place of this one (`/resume <id>`, `/fork`); absent = not here. */
   switchTo?(id: string): Promise<void>;
+  /** Opens a picker of the workspace's sessions (`/resume` without an id); absent = list them. */
+  pickSession?(): void;
   /** Asks a side question (`/btw`): a panel may answer later, the line mode before it returns. */
   side(question: string): void | Promise<void>;
   quit(): void | Promise<void>;

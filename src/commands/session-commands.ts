@@ -7,9 +7,10 @@ export const sessionCommands = {
   resume: {
     name: "/resume",
     args: "[id]",
-    description: "list sessions, or switch to one",
+    description: "pick a session to switch to, or switch to one by id",
     timing: (args) => (args[0] ? "switch" : "now"),
     run: async (host, args) => {
+      if (!args[0] && host.pickSession) return host.pickSession();
       if (!args[0]) {
         const list = sessionsOf(host.home, host.cwd);
         host.print(

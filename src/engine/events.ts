@@ -61,6 +61,11 @@ export type EngineEvent =
   | { type: "approval"; id: string; decision: "approved" | "denied" }
   /** A running call reported how far it got (MCP progress notifications). */
   | { type: "tool_progress"; id: string; name: string; progress: number; total?: number; message?: string }
+  /**
+   * A running call's output so far (R-UI-18): its last characters and how many lines it has
+   * printed, at most ~10 a second per call. For the terminal UI only: `--json` leaves it out.
+   */
+  | { type: "tool_output"; id: string; name: string; tail: string; lines: number }
   | { type: "tool_result"; id: string; name: string; outcome: ToolOutcome; content: string }
   | ({ type: "usage" } & UsageFields)
   /** `cost`: only on a `/compact` summary outside a turn, which has its own ledger row. */

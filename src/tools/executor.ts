@@ -4,6 +4,7 @@
 import { type ApprovalPolicy, loadApprovalJudge } from "./policy/approval.js";
 import { runInOrder, sameList, Serial, Slots } from "./batch-order.js";
 import { afterCall, runCallHooks, withHook } from "./call-hooks.js";
+import { earlyRefusals } from "./early-refusal.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
@@ -69,7 +70,7 @@ export class ToolExecutor {
       denied: (p) => this.policy.evaluate(approvalCall(p)).decision === "deny",
       replan: (call) => this.plan(call, ctx),
     });
-    await this.approveBatch(planned, hooks, hookSays);
+    await this.approveBatch(planned, hooks, hookSays, earlyRefusals(planned, ctx));
 
     const results: ToolResult[] = new Array(calls.length);
     // Each result is handed over as soon as its call finishes, so a crash keeps every finished
@@ -143,6 +144,7 @@ export class ToolExecutor {
     planned: Planned[],
     hooks: BatchHooks,
     hookSays: Map<Planned, "allow" | "ask">,
+    refused: Map<Planned, ToolResult>,
   ): Promise<void> {
     const pending: PendingCall[] = [];
     for (const p of planned) {
@@ -158,6 +160,9 @@ export class ToolExecutor {
         p.result = { outcome: "denied", content: text(verdict.message ?? `denied by rule ${verdict.rule}`) };
         hooks.onDecision?.(p.call.id, "denied");
       } else if (verdict.decision === "ask") {
+        // R-UI-19: what the tool will refuse anyway is refused, not asked.
+        p.result = refused.get(p);
+        if (p.result) continue;
         pending.push({
           ...pendingCall(p.call, p.tool!, p.args, p.paths),
           reason: verdict.reason,

@@ -72,6 +72,8 @@ export interface ToolContext {
   exitPlan?: (plan: string) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */
   progress?: (callId: string, update: ToolProgress) => void;
+  /** A running call's output as it comes (bash), for a live tail (R-UI-18); absent = nobody watches. */
+  output?: (callId: string, text: string) => void;
 }
 
 /** Where a write lands, as read from the opened descriptor (so no link swap can change it afterwards). */
@@ -157,6 +159,12 @@ export interface Tool<Args = any> {
    * default (the arguments as `key=value`).
    */
   present?(args: Record<string, unknown>): CallPresentation;
+  /**
+   * A refusal that needs no person, known before the call runs (an edit of a file this turn has
+   * not read): the executor gives it as the call's `error` result without asking for approval
+   * (R-UI-19). `null`: the call may be offered. The tool still checks again when it runs.
+   */
+  refuseEarly?(args: Args, ctx: Pick<ToolContext, "cwd" | "readTracker">): string | null;
   /** Never throws for user-level failures: returns a result with outcome `error`. */
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -138,6 +138,8 @@ export function approvalRows(a: ApprovalState, cols: number, maxRows: number, no
 const BATCH_ROWS = 5;
 
 function singleRow(call: ApprovalCall, cols: number): string {
+  // A command is the body below, whole: the row above names only the tool (R-UI-19: shown once).
+  if (call.presentation.preview?.type === "command") return style.bold(call.name);
   const key = sanitize(call.presentation.title).split("\n")[0];
   return `${style.bold(call.name)}  ${style.gray(truncate(key, Math.max(1, cols - call.name.length - 2)))}`;
 }

@@ -6,6 +6,8 @@ import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { UiControl } from "./controller-types.js";
+import { sessionsOf } from "../engine/session-queries.js";
+import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
 
 export const KEY_HINTS = [
@@ -15,6 +17,12 @@ export const KEY_HINTS = [
   "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
   "Ctrl+R searches earlier prompts; Ctrl+V attaches an image from the clipboard (text pastes as text).",
 ];
+
+/** `/resume` without an id: the picker of the workspace's sessions opens (R-UI-17, picker-flow.ts). */
+function openPicker(ctl: UiControl): void {
+  const entries = sessionsOf(ctl.deps.home, ctl.deps.cwd).filter((s) => !s.error);
+  ctl.store.dispatch({ type: "picker", picker: newPicker(entries, ctl.session.id) });
+}
 
 function hostFor(ctl: UiControl): CommandHost {
   const say = (text: string) => ctl.print("info", text);
@@ -50,6 +58,7 @@ function hostFor(ctl: UiControl): CommandHost {
         priced: model.info.pricing !== undefined,
       }),
     switchTo: (id) => ctl.switchTo(id),
+    pickSession: () => openPicker(ctl),
     side: (question) => void askSideQuestion(ctl, question),
     quit: () => ctl.quit(),
   };

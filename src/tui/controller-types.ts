@@ -22,6 +22,8 @@ export interface TuiDeps {
   home: string;
   cwd: string;
   baseUrl?: string;
+  /** `tern --resume` without an id: a session picker comes before the UI (R-UI-17). */
+  pickFirst?: boolean;
 }
 
 /** What a piece of engine work shows in the progress row while it runs. */

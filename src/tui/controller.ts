@@ -13,6 +13,7 @@ import { LimitFlow } from "./limit-flow.js";
 import { projectServerOffer } from "./project-server-offer.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
 import { RawInput } from "./raw-input.js";
+import { replayAction } from "./replay.js";
 import { StatusLine } from "./status-line.js";
 import { Store } from "./store.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -92,7 +93,7 @@ export class TuiController implements UiControl {
   }
 
   /** Subscribes to a freshly opened session and makes it the current one. */
-  attach(opened: OpenedUi): void {
+  async attach(opened: OpenedUi): Promise<void> {
     this.unsubscribe?.();
     this.session = opened.session;
     this.config = opened.config;
@@ -112,6 +113,7 @@ export class TuiController implements UiControl {
     const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
     if (offer) this.print("info", offer);
     this.greeted = true;
+    this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine);
     this.unsubscribe = opened.session.subscribe((event) => {
@@ -257,7 +259,7 @@ export class TuiController implements UiControl {
     await this.settled();
     const opened = await this.deps.open(this.hooks, id);
     const old = this.session;
-    this.attach(opened);
+    await this.attach(opened);
     await old.close();
   }
 

@@ -6,10 +6,10 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { completeBlocksEnd } from "./markdown.js";
-import { errorLine, progressDetail, UNKNOWN_COST } from "./status-text.js";
+import { liveTail } from "./output-view.js";
+import { errorLine, progressDetail, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { ItemKind, Phase, UiState } from "./ui-state.js";
-import { money } from "../vocab/cost.js";
 
 /** §10: text from outside never drives the terminal; control sequences go before it is stored. */
 export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
@@ -37,8 +37,20 @@ export function hostedToolLine(event: { name: string; detail: string }): string 
 
 /** What the phase is once no prompt is up: a running tool, else waiting for the model. */
 function settledPhase(state: UiState, now: number): Phase {
-  const next = state.running[0];
+  const next = state.running.find((r) => r.outcome === undefined);
   return next ? { kind: "tool", name: next.name, since: now } : { kind: "thinking", since: now };
+}
+
+/** Finished calls at the head of the batch go to the transcript, in call order; `all`: every finished one. */
+function commitFinished(state: UiState, all = false): UiState {
+  let next = state;
+  const waiting: ToolRun[] = [];
+  for (const run of state.running) {
+    if (run.outcome !== undefined && (waiting.length === 0 || all))
+      next = print(next, "tool", `${run.name} ${run.outcome}`, run);
+    else waiting.push(run);
+  }
+  return { ...next, running: waiting };
 }
 
 /** Commits the part of the live stream that is complete markdown blocks. */
@@ -162,14 +174,24 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       const since = state.phase?.kind === "tool" ? state.phase.since : now;
       return { ...state, phase: { kind: "tool", name: event.name, since, detail: progressDetail(event) } };
     }
+    case "tool_output":
+      // The live tail of a running call (R-UI-18): the engine already sends it at most ~10 times a second.
+      return {
+        ...state,
+        running: state.running.map((r) =>
+          r.id === event.id && r.outcome === undefined
+            ? { ...r, live: { tail: liveTail(event.tail), lines: event.lines } }
+            : r,
+        ),
+      };
     case "tool_result": {
-      const call: ToolRun = state.running.find((r) => r.id === event.id) ?? {
+      const known = state.running.find((r) => r.id === event.id);
+      const call: ToolRun = known ?? {
         id: event.id,
         name: event.name,
         arguments: "{}",
         presentation: { title: "", kind: "other", locations: [] },
       };
-      const running = state.running.filter((r) => r.id !== event.id);
       const run: ToolRun = {
         ...call,
         outcome: event.outcome,
@@ -177,13 +199,13 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         // A denied call never ran: it has no duration.
         ...(call.started !== undefined && event.outcome !== "denied" ? { ms: now - call.started } : {}),
       };
-      const next = { ...state, running };
-      return print(
-        { ...next, phase: state.approval ? state.phase : settledPhase(next, now) },
-        "tool",
-        `${event.name} ${event.outcome}`,
-        run,
-      );
+      // R-UI-19: results are drawn in the batch's call order (the order the approval listed):
+      // a call that finished before an earlier one waits in the live region until that one is done.
+      const running = known ? state.running.map((r) => (r.id === event.id ? run : r)) : state.running;
+      const next = known
+        ? commitFinished({ ...state, running })
+        : print(state, "tool", `${event.name} ${event.outcome}`, run);
+      return { ...next, phase: state.approval ? state.phase : settledPhase(next, now) };
     }
     case "usage":
       return {
@@ -241,10 +263,16 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return print(state, "info", `limit reached: ${event.limit} (${event.used}/${event.allowed})`);
     case "turn_end": {
       const cost = state.status.cost === null || event.cost === null ? null : state.status.cost + event.cost;
-      const label =
-        `— turn ${event.turn} · ${event.stop_reason} · rounds=${event.tool_rounds} · ` +
-        `tools=${event.tool_calls} · errors=${event.tool_errors} · ${(event.duration_ms / 1000).toFixed(1)}s · ${money(event.cost, UNKNOWN_COST)}`;
-      let next = commitLive(state);
+      const label = turnLabel({
+        turn: event.turn,
+        stopReason: event.stop_reason,
+        toolRounds: event.tool_rounds,
+        toolCalls: event.tool_calls,
+        toolErrors: event.tool_errors,
+        durationMs: event.duration_ms,
+        cost: event.cost,
+      });
+      let next = commitLive(commitFinished(state, true));
       // R-UI-12: what was on screen stays, marked; it never entered the model context.
       if (event.stop_reason === "cancelled")
         next = print(

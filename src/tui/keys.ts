@@ -5,6 +5,7 @@ import { approvalKey } from "./approval-keys.js";
 import { composerKey } from "./composer-keys.js";
 import type { TuiController } from "./controller.js";
 import { lastFrame } from "./last-frame.js";
+import { pickerFlowKey } from "./picker-flow.js";
 
 /** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
 export function onInput(ctl: TuiController, input: string, key: Key): void {
@@ -46,6 +47,11 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   const state = ctl.state;
+  // The session picker takes every key while it is open (R-UI-17); Ctrl+C and Esc leave it.
+  if (state.picker) {
+    pickerFlowKey(ctl, input, key);
+    return;
+  }
   // Ctrl+C leaves an open history search first, as Esc does: the innermost thing stops.
   if (key.ctrl && input === "c" && ctl.composer.search.active) {
     ctl.composer.search.cancel();

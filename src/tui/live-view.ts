@@ -5,10 +5,11 @@
 import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
+import { pickerRows } from "./session-picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
-import { callLine } from "./tool-view.js";
+import { runningRows } from "./tool-view.js";
 import { PLAN_CHOICES } from "./plan-flow.js";
 import type { UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
@@ -162,6 +163,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const progress = take(progressRow(state, spinner, now, cols));
   const limit = take(limitRows(state, cols));
   const approval = state.approval ? take(approvalRows(state.approval, cols, room, now)) : [];
+  const picker = state.picker ? take(pickerRows(state.picker, cols, Math.min(room, 14), Date.now())) : [];
   const queue = take(queueRows(state, cols));
   const hint = take(state.hint ? [style.gray(truncate(state.hint, cols))] : []);
   const panel = state.side.open
@@ -171,7 +173,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   const running =
     state.approval || state.running.length === 0
       ? []
-      : take(state.running.slice(0, 3).map((r) => callLine(r, cols, "○")));
+      : take(state.running.slice(0, 3).flatMap((r) => runningRows(r, cols)));
   let stream: string[] = [];
   const rest = state.live.slice(state.flushed);
   if (!rest.trim() && state.liveReasoning.trim() && room > 0) {
@@ -184,7 +186,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
     stream = rendered.slice(-room);
   }
   return {
-    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...limit, ...hint],
+    above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...picker, ...limit, ...hint],
     composer,
     menu,
     status,

@@ -1,6 +1,7 @@
 // What a person sees of a tool's output (R-UI-18): the note a capped output carries for the
 // model (how to read the rest) becomes one line saying how much was not kept, and the counts
 // shown are of real lines, the elided middle included, never of wrapped rows.
+import { stripControlSequences } from "../engine/terminal-text.js";
 import { count, style, wrapLines } from "./ansi.js";
 
 /** The cut a capped output carries (tools/output-limit.ts, tools/builtin/output-cap.ts). */
@@ -54,4 +55,17 @@ export function outputTail(text: string, cols: number, rows: number): string[] {
   }
   const hidden = lines.slice(0, above).reduce((n, line) => n + line.weight, 0);
   return hidden > 0 ? [`… ${count(hidden, "earlier line")} · Ctrl+O shows all`, ...shown] : shown;
+}
+
+/**
+ * A live output tail as a terminal would show it: a line a progress bar redraws with \r is the
+ * text after its last \r; then, as all outside text, no control sequences (§10).
+ */
+export function liveTail(tail: string): string {
+  return stripControlSequences(
+    tail
+      .split("\n")
+      .map((line) => line.replace(/\r+$/, "").split("\r").at(-1))
+      .join("\n"),
+  );
 }

@@ -72,7 +72,10 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, planReview: action.open };
     case "mode":
       return { ...state, status: { ...state.status, mode: action.mode } };
-    case "session":
+    case "session": {
+      // Another session's figures start from nothing (its replay brings the recorded ones); a
+      // model switch in the same session keeps them.
+      const other = action.sessionId !== state.status.sessionId;
       return {
         ...state,
         status: {
@@ -82,9 +85,27 @@ export function reduce(state: UiState, action: UiAction): UiState {
           contextWindow: action.contextWindow,
           ...(action.thinking !== undefined ? { thinking: action.thinking } : {}),
           ...(action.maxAttempts !== undefined ? { maxAttempts: action.maxAttempts } : {}),
-          cost: action.priced === false ? null : state.status.cost,
+          lastPrompt: other ? 0 : state.status.lastPrompt,
+          tokens: other ? 0 : state.status.tokens,
+          cost: action.priced === false ? null : other ? 0 : state.status.cost,
         },
       };
+    }
+    case "picker":
+      return { ...state, picker: action.picker };
+    case "replay": {
+      let next = state;
+      for (const item of action.items) next = print(next, item.kind, item.text, item.tool);
+      return {
+        ...next,
+        status: {
+          ...next.status,
+          lastPrompt: action.lastPrompt,
+          tokens: action.tokens,
+          cost: next.status.cost === null ? null : action.cost,
+        },
+      };
+    }
     default:
       return reduceSide(state, action);
   }

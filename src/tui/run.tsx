@@ -5,6 +5,7 @@ import { App } from "./app.js";
 import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
 import { installFrameWriter } from "./frame-writer-hook.js";
+import { resumeAtStart } from "./session-picker-app.js";
 import {
   giveBackTypeAhead,
   holdTypeAhead,
@@ -20,7 +21,15 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   process.once("exit", inputModesOff);
   const ctl = new TuiController(deps);
   try {
-    ctl.attach(await deps.open(ctl.hooks));
+    const picked = deps.pickFirst ? await resumeAtStart(deps.home, deps.cwd) : {};
+    if (picked === null) {
+      process.off("exit", inputModesOff);
+      inputModesOff();
+      releaseTypeAhead();
+      return 0;
+    }
+    await ctl.attach(await deps.open(ctl.hooks, picked.id));
+    if (picked.none) ctl.print("info", "no earlier session in this workspace to resume: this one is new");
   } catch (err) {
     process.off("exit", inputModesOff);
     inputModesOff();

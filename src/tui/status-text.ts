@@ -2,6 +2,7 @@
 // how many tokens the turn has made, what it cost. Pure functions of the state and the time.
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { Phase, UiState } from "./ui-state.js";
+import { money } from "../vocab/cost.js";
 
 /** How the status line shows a cost while a price is unknown (R-UI-15), never a made-up `$0.0000`. */
 export const UNKNOWN_COST = "$?";
@@ -59,4 +60,20 @@ export function errorLine(
   const what = `${error.class}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}: ${error.message}`;
   const after = attempts > 1 ? `failed after ${attempts} attempts over ${seconds} s: ` : "";
   return `error: ${after}${what}${error.class === "hook" ? "" : " · /retry runs the turn again"}`;
+}
+
+/** A finished turn's label with its counts (R-UI-9), live and in a resumed session's replay alike. */
+export function turnLabel(t: {
+  turn: number;
+  stopReason: string;
+  toolRounds: number;
+  toolCalls: number;
+  toolErrors: number;
+  durationMs: number;
+  cost: number | null;
+}): string {
+  return (
+    `— turn ${t.turn} · ${t.stopReason} · rounds=${t.toolRounds} · tools=${t.toolCalls} · ` +
+    `errors=${t.toolErrors} · ${(t.durationMs / 1000).toFixed(1)}s · ${money(t.cost, UNKNOWN_COST)}`
+  );
 }

@@ -18,6 +18,8 @@ export interface ToolRun {
   /** When it began to run (its call, or its approval if one was asked), and how long it took. */
   started?: number;
   ms?: number;
+  /** While it runs: the end of its output so far and how many lines that is (R-UI-18). */
+  live?: { tail: string; lines: number };
 }
 
 /** Output rows shown under a finished call before the rest is summarised. */
@@ -41,8 +43,14 @@ export function callLine(run: ToolRun, cols: number, bullet = "●"): string {
   const [first, ...more] = key.split("\n");
   const extra = more.length > 0 ? ` (+${count(more.length, "line")})` : "";
   const colour = run.outcome === undefined ? style.yellow : run.outcome === "ok" ? style.green : style.red;
-  // A finished call says how long it took (R-UI-18), kept even when the argument is cut.
-  const took = run.ms === undefined ? "" : ` · ${duration(run.ms)}`;
+  // A finished call says how long it took (R-UI-18), a running one how much it has printed;
+  // both kept even when the argument is cut.
+  const took =
+    run.ms !== undefined
+      ? ` · ${duration(run.ms)}`
+      : run.live && run.outcome === undefined
+        ? ` · ${count(run.live.lines, "line")}`
+        : "";
   const line = truncate(
     `${colour(bullet)} ${style.bold(run.name)}  ${first}${style.gray(extra)}`,
     cols - took.length,
@@ -100,4 +108,23 @@ export function previewRows(
 /** A finished call as transcript rows: its line and what came of it. */
 export function toolRows(run: ToolRun, cols: number): string[] {
   return [callLine(run, cols), ...resultRows(run, cols)];
+}
+
+/** Rows of a running call's live tail: its last lines, each cut to one row so the height holds still. */
+export const LIVE_TAIL_ROWS = 3;
+
+/** A call in the live region: its line, and while it runs the last lines of its output (R-UI-18). */
+export function runningRows(run: ToolRun, cols: number): string[] {
+  const line = callLine(run, cols, "○");
+  if (!run.live || run.outcome !== undefined) return [line];
+  const lines = sanitize(run.live.tail.replace(/\n+$/, "")).split("\n");
+  // When the tail does not hold every line its first one may be cut mid-line: it is left out.
+  const whole = run.live.lines > lines.length ? lines.slice(1) : lines;
+  const shown = whole.slice(-LIVE_TAIL_ROWS);
+  return [
+    line,
+    ...shown.map(
+      (r, i) => `${style.gray(i === 0 ? "  ⎿ " : "    ")}${style.gray(truncate(r, Math.max(10, cols - 4)))}`,
+    ),
+  ];
 }

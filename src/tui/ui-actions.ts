@@ -3,6 +3,8 @@
 import type { EngineEvent } from "../engine/events.js";
 import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
+import type { ReplayAction } from "./replay.js";
+import type { PickerState } from "./session-picker.js";
 import type { ItemKind, LimitPrompt, Phase } from "./ui-state.js";
 
 /** The side panel's actions (/btw), reduced by `side-reducer.ts`. */
@@ -49,4 +51,8 @@ export type UiAction =
       priced?: boolean;
       maxAttempts?: number;
     }
+  /** A session was attached: its conversation so far and the status line's figures (R-UI-17). */
+  | ReplayAction
+  /** The session picker opens, changes (`PickerState`) or closes (`null`). */
+  | { type: "picker"; picker: PickerState | null }
   | SideAction;

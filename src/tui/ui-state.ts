@@ -2,6 +2,7 @@
 // reducers, the views and the controller all read this module, and it imports none of them.
 import type { ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
+import type { PickerState } from "./session-picker.js";
 import type { ToolRun } from "./tool-view.js";
 
 export type ItemKind =
@@ -130,6 +131,8 @@ export interface UiState {
   status: StatusInfo;
   /** The `statusLine` command's line, shown instead of the built-in status line (R-UI-23). */
   statusLine?: string;
+  /** The session picker of `/resume` without an id (R-UI-17), while it is open. */
+  picker?: PickerState | null;
   /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
   hint?: string;
 }

@@ -47,7 +47,8 @@ describe("tern interactive UI", () => {
     await vt.waitFor("Allow this tool call?");
     // The command as a readable line, never the raw JSON; "always" says what it covers.
     const prompt = vt.screen().join("\n");
-    expect(prompt).toContain("bash  touch made-by-y");
+    // The command once, whole, under the tool's name (R-UI-19).
+    expect(prompt).toMatch(/^bash\s*\n\s*│ touch made-by-y\s*$/m);
     expect(prompt).not.toContain('{"command"');
     // The approval policy's own words: a grant covers commands starting with the same words.
     expect(prompt).toContain("a always: bash commands starting with `touch made-by-y` for this session");

@@ -4,6 +4,7 @@ import type { ToolProgress, ToolResult } from "../../tools/types.js";
 import { contentToText } from "../event-fields.js";
 import type { SessionCore } from "../core.js";
 import { exitPlan } from "../plan-review.js";
+import { ToolOutputStream } from "./tool-output.js";
 import { estimateTokens, recallPageChars } from "../compaction/compaction-estimate.js";
 import { recallPage } from "../compaction/recall.js";
 import type { ToolCall } from "../../vocab/messages.js";
@@ -24,6 +25,7 @@ export async function runToolBatch(
       arguments: call.arguments,
       presentation: core.executor.present(call),
     });
+  const output = new ToolOutputStream((event) => core.publish(event));
   // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
   let recalled = 0;
   const ctx = {
@@ -51,6 +53,7 @@ export async function runToolBatch(
         ...(update.total !== undefined ? { total: update.total } : {}),
         ...(update.message !== undefined ? { message: update.message } : {}),
       }),
+    output: (id: string, text: string) => output.push(id, calls.find((c) => c.id === id)?.name ?? "", text),
   };
   const points = core.hookPoints;
   // The executor keeps a hook's throw from losing the other results; a commit the disk refused
@@ -79,6 +82,7 @@ export async function runToolBatch(
     onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
     onStart: (call) => commit(() => core.records.toolStart(turn, call.id, call.name)),
     onResult: (call, result) => {
+      output.end(call.id);
       commit(() => core.records.toolResult(turn, call.id, call.name, result));
       core.publish({
         type: "tool_result",
@@ -89,6 +93,7 @@ export async function runToolBatch(
       });
     },
   });
+  output.close();
   if (refused !== undefined) throw refused;
   return results;
 }

@@ -33,6 +33,7 @@ export function runBash(
   signal: AbortSignal,
   sandbox?: ShellSandbox,
   env?: NodeJS.ProcessEnv,
+  onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
   if (signal.aborted)
     return Promise.resolve({ outcome: "error", content: [{ type: "text", text: "cancelled" }] });
@@ -42,8 +43,13 @@ export function runBash(
     const stdout = child.stdout!;
     const stderr = child.stderr!;
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")];
-    stdout.on("data", (b: Buffer) => output.push(decoders[0].write(b)));
-    stderr.on("data", (b: Buffer) => output.push(decoders[1].write(b)));
+    // Each chunk also goes to whoever shows the output live (the UI's tail, R-UI-18).
+    const take = (text: string) => {
+      output.push(text);
+      onOutput?.(text);
+    };
+    stdout.on("data", (b: Buffer) => take(decoders[0].write(b)));
+    stderr.on("data", (b: Buffer) => take(decoders[1].write(b)));
 
     let stopped: "timeout" | "cancel" | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
@@ -119,15 +125,19 @@ export async function runShellCall(
   signal: AbortSignal,
   sandbox: ShellSandbox | undefined,
   env?: NodeJS.ProcessEnv,
+  onOutput?: (text: string) => void,
 ): Promise<ToolResult> {
-  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal, undefined, env);
-  const inside = { ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox, env)), sandboxed: true };
+  if (!sandbox) return runBash(command, cwd, timeoutSeconds, signal, undefined, env, onOutput);
+  const inside = {
+    ...(await runBash(command, cwd, timeoutSeconds, signal, sandbox, env, onOutput)),
+    sandboxed: true,
+  };
   const text = textOf(inside);
   const block =
     inside.outcome === "error" && !signal.aborted ? sandboxBlock(text, sandbox.policy) : undefined;
   if (!block) return inside;
   if (sandbox.approveOutside && (await sandbox.approveOutside(command))) {
-    const outside = await runBash(command, cwd, timeoutSeconds, signal, undefined, env);
+    const outside = await runBash(command, cwd, timeoutSeconds, signal, undefined, env, onOutput);
     const note = "[it failed in the sandbox; run again outside the sandbox with the user's approval]";
     return { ...outside, sandboxed: false, content: [{ type: "text", text: `${note}\n${textOf(outside)}` }] };
   }
@@ -154,5 +164,13 @@ export const bashTool: Tool<Args> = {
   run: (args, ctx) =>
     args.run_in_background
       ? startJob(args.command, ctx)
-      : runShellCall(args.command, ctx.cwd, ctx.bashTimeoutSeconds, ctx.signal, ctx.sandbox, ctx.env),
+      : runShellCall(
+          args.command,
+          ctx.cwd,
+          ctx.bashTimeoutSeconds,
+          ctx.signal,
+          ctx.sandbox,
+          ctx.env,
+          ctx.output && ctx.callId ? (text) => ctx.output?.(ctx.callId ?? "", text) : undefined,
+        ),
 };

@@ -1,5 +1,7 @@
 // Shared steps of the editing tools: open the file so no link can redirect the write
 // (safe-write.ts), the read-before-edit check on the opened file, and marking the result as read.
+import { statSync } from "node:fs";
+import { resolvePath } from "../paths.js";
 import type { ToolContext, ToolResult } from "../types.js";
 import { isOpened, openForWrite, replaceContent } from "./safe-write.js";
 
@@ -33,4 +35,24 @@ export async function editThroughDescriptor(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The read-before-edit refusal an existing file would get, known before the call runs, so it is
+ * never offered for approval first (R-UI-19). A missing or odd file is left to the call itself.
+ */
+export function unreadRefusal(
+  args: { path: string },
+  ctx: Pick<ToolContext, "cwd" | "readTracker">,
+): string | null {
+  const abs = resolvePath(ctx.cwd, args.path);
+  let mtimeMs: number;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return null;
+    mtimeMs = st.mtimeMs;
+  } catch {
+    return null;
+  }
+  return ctx.readTracker.checkEditable(abs, mtimeMs);
 }

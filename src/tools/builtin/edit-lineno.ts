@@ -5,7 +5,7 @@ import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { editThroughDescriptor } from "./edit-common.js";
+import { editThroughDescriptor, unreadRefusal } from "./edit-common.js";
 import { numberLines } from "./read-file.js";
 
 const CONTEXT = 2;
@@ -35,6 +35,7 @@ export const editLinenoTool: Tool<Args> = {
   },
   kind: "edit",
   paths: (args) => [args.path],
+  refuseEarly: unreadRefusal,
   present: (args) => ({
     title: `${text(args.path)}:${text(args.start_line)}-${text(args.end_line)}`,
     kind: "edit",

@@ -5,7 +5,7 @@ import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { editThroughDescriptor } from "./edit-common.js";
+import { editThroughDescriptor, unreadRefusal } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
@@ -25,6 +25,7 @@ export const writeFileTool: Tool<Args> = {
   },
   kind: "edit",
   paths: (args) => [args.path],
+  refuseEarly: unreadRefusal,
   present: (args) => ({
     title: `${text(args.path)} (${lineCount(text(args.content))} lines)`,
     kind: "edit",
