@@ -29,7 +29,7 @@ function useNow(on: boolean, ms = 120): number {
 }
 
 /** At most one render per this many ms after the first of a burst (a streamed token each is more than a terminal shows). */
-const RENDER_MS = 33;
+export const RENDER_MS = 33;
 
 /**
  * The store's subscription, throttled: the first update renders at once (a key typed at an idle

@@ -1,7 +1,7 @@
 // Starts the Ink UI: opens the session through the cli's opener, renders, waits for /quit or a
 // double Ctrl+C, then unmounts and closes the session.
 import { render } from "ink";
-import { App } from "./app.js";
+import { App, RENDER_MS } from "./app.js";
 import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
 import { installFrameWriter } from "./frame-writer-hook.js";
@@ -62,6 +62,9 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([ctl.settled(), new Promise((r) => (timer = setTimeout(r, 2000)))]);
     clearTimeout(timer);
+    // A render the throttle still holds (the cancelled turn's last lines) is drawn before Ink
+    // unmounts, which would drop it.
+    await new Promise((r) => setTimeout(r, RENDER_MS + 5));
     ink.unmount();
     await ink.waitUntilExit();
   } finally {

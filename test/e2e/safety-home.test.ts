@@ -44,22 +44,23 @@ describe("reads and writes of TERN_HOME ask in every mode but yolo (§10)", () =
     writeFileSync(join(e.dirs.workspace, "a.txt"), "needle-in-workspace\n");
     const { events, sent } = await run(
       [
+        // The read comes first: an unread existing file's write is refused before any prompt.
+        { id: "r2", name: "read_file", args: { path: "th/config.json" } },
         {
           id: "w0",
           name: "write_file",
           args: { path: "th/config.json", content: '{"permissions":{"mode":"yolo"}}' },
         },
         { id: "w1", name: "write_file", args: { path: "th/skills/evil/SKILL.md", content: "planted" } },
-        { id: "r2", name: "read_file", args: { path: "th/config.json" } },
         { id: "g3", name: "grep", args: { pattern: "needle" } },
       ],
       [],
       home,
     );
     expect(approvals(events)).toEqual([
+      ["r2", "denied"],
       ["w0", "denied"],
       ["w1", "denied"],
-      ["r2", "denied"],
     ]);
     expect(readFileSync(join(home, "config.json"), "utf8")).toBe(config);
     expect(sent.get("g3")).toMatch(/needle-in-workspace/);

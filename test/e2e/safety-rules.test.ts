@@ -208,6 +208,11 @@ describe("symlinks and protected folders (§10)", () => {
     args: { path, content: "pwned\n" },
   });
 
+  // An existing file must be read before it is written, or the call is refused before any prompt
+  // (R-UI-19); these reads, earlier in the same batch, make the write one that could run, so the
+  // check below is the one that asks.
+  const read = (id: string, path: string) => ({ id, name: "read_file", args: { path } });
+
   it("write_file through a dangling symlink or a symlinked folder asks in auto-edit", async () => {
     autoEdit();
     mkdirSync(outside("out"));
@@ -229,7 +234,7 @@ describe("symlinks and protected folders (§10)", () => {
     mkdirSync(ws("src"));
     symlinkSync("../package.json", ws("src/link"));
     const { approvals } = await runBatch(
-      [write("w0", "src/link"), write("w1", "src/ok.ts")],
+      [read("r0", "src/link"), write("w0", "src/link"), write("w1", "src/ok.ts")],
       ["--allow", "write_file(src/**)"],
     );
     expect(approvals.get("w0")).toBe("denied");
@@ -256,6 +261,8 @@ describe("symlinks and protected folders (§10)", () => {
     writeFileSync(ws(".git/config"), "[core]\n");
     symlinkSync(".git", ws("gitlink"));
     const calls = [
+      read("r0", ".git/config"),
+      read("r3", "gitlink/config"),
       write("w0", ".git/config"),
       write("w1", ".git/hooks/pre-commit"),
       write("w2", ".tern/config.json"),
@@ -263,7 +270,8 @@ describe("symlinks and protected folders (§10)", () => {
       write("w4", "sub/.git/config"),
     ];
     const { approvals } = await runBatch(calls, []);
-    for (const c of calls) expect(approvals.get(c.id), c.args.path as string).toBe("denied");
+    for (const c of calls.filter((c) => c.name === "write_file"))
+      expect(approvals.get(c.id), c.args.path as string).toBe("denied");
     expect(readFileSync(ws(".git/config"), "utf8")).toBe("[core]\n");
     expect(existsSync(ws(".tern/config.json"))).toBe(false);
   });
