@@ -96,7 +96,8 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
         const line = describeProgress(event);
         if (line !== undefined) process.stderr.write(`${line}\n`);
       };
-  session.subscribe(writeEvent);
+  // --json carries sub-agents' events too, each with its session id (R-AGENT-1).
+  session.subscribe(writeEvent, { children: opts.json === true });
   writeEvent({
     type: "session",
     id: session.id,

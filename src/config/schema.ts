@@ -181,6 +181,20 @@ const layerShape = {
         { error: 'must be "unlimited" or an object' },
       ),
     ),
+  // R-AGENT-1: sub-agents (the `task` tool): children at once per batch, and each child's own budget.
+  agents: () =>
+    optional(
+      z.strictObject({
+        maxParallel: optional(positiveInt()),
+        executionBudget: optional(
+          z.strictObject({
+            maximumModelCalls: budgetField("maximumModelCalls"),
+            maximumToolCalls: budgetField("maximumToolCalls"),
+            maximumDurationSeconds: budgetField("maximumDurationSeconds"),
+          }),
+        ),
+      }),
+    ),
   bashTimeoutSeconds: () =>
     optional(
       z.pipe(

@@ -124,8 +124,15 @@ export class Session {
     return askSide(this.core, question, opts);
   }
 
-  subscribe(listener: Listener): () => void {
-    return this.bus.subscribe(listener);
+  /**
+   * Events out. A sub-agent's events (R-AGENT-1) carry its `session` id and `agent`; they reach
+   * only a listener that asks for them with `children` (`tern run --json`).
+   */
+  subscribe(listener: Listener, opts: { children?: boolean } = {}): () => void {
+    if (opts.children) return this.bus.subscribe(listener);
+    return this.bus.subscribe((event) => {
+      if ((event as { session?: string }).session === undefined) listener(event);
+    });
   }
 
   /** Queue a command; it runs after every command sent before it. */

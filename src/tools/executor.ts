@@ -123,7 +123,12 @@ export class ToolExecutor {
 
   private plan(call: ToolCall, ctx: ToolContext): Planned {
     const tool = this.registry.get(call.name);
-    if (!tool) return { call, paths: [], result: unknownToolResult(call.name, this.registry.names()) };
+    if (!tool)
+      return {
+        call,
+        paths: [],
+        result: this.registry.refusal(call.name) ?? unknownToolResult(call.name, this.registry.names()),
+      };
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return { call, tool, paths: [], result: parsed.result };
     let paths: string[];

@@ -38,6 +38,10 @@ export async function runToolBatch(
     readTracker: core.readTracker,
     todos: core.todos,
     exitPlan: (plan: string) => exitPlan(core, plan, signal),
+    runTask: core.tasks
+      ? (args: { description: string; prompt: string; agent?: string }, callId: string) =>
+          core.tasks!.run({ args, callId, turn, signal })
+      : undefined,
     jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {
       const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));
