@@ -1,0 +1,100 @@
+// Sub-agents (R-AGENT-1) headless, through the built CLI against the fake provider: what a child
+// is sent (its system prompt, its tools), what its record links to, what the parent gets back,
+// and a failing child as a clear result of the parent's turn.
+import { describe, expect, it } from "vitest";
+import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { firstUserText, offeredTools, scriptBySession, sessionRecords, splitSessions } from "./subagents-support.js";
+import { ternRun, toolMessages, useE2E, writeUserConfig } from "./tools-support.js";
+
+const e = useE2E();
+
+const task = (id: string, prompt: string, agent?: string) => ({
+  id,
+  name: "task",
+  args: { description: "look around", prompt, ...(agent ? { agent } : {}) },
+});
+
+describe("the task tool (tern run)", () => {
+  it("runs the explore agent as a child session: its prompt, its read-only tools, its record, its answer", async () => {
+    const arrivals = scriptBySession(e, {
+      "do it": [openaiToolCalls([task("t1", "find the answer", "explore")]), openaiText("the parent is done")],
+      "find the answer": [openaiText("the answer is 42")],
+    });
+    const run = await ternRun(e, []);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split("\n").length).toBeGreaterThan(1);
+
+    const records = sessionRecords(e);
+    expect(records.size).toBe(2);
+    const { parent, children } = splitSessions(records);
+    const [child] = children;
+    expect(child.lines[0]).toMatchObject({
+      type: "session_start",
+      parent: { session: parent.id, turn: 1, agent: "explore", call: "t1" },
+      model: "openai/mock-1",
+    });
+
+    // What the child was sent: its agent's prompt in the system message, read-only tools only.
+    const childRequest = arrivals.find((a) => a.asker === "find the answer")!.request.body;
+    expect(childRequest.messages[0].role).toBe("system");
+    expect(childRequest.messages[0].content).toContain("You are an explore agent");
+    expect(offeredTools(childRequest).sort()).toEqual(["bash", "glob", "grep", "read_file"]);
+    // The parent offers task, listing the agents.
+    const parentRequest = arrivals[0].request.body;
+    const taskDef = parentRequest.tools.find((t: any) => t.function.name === "task");
+    expect(taskDef.function.description).toMatch(/explore: Read-only/);
+
+    // What the parent got back: the child's answer and a line naming its session.
+    const back = toolMessages(arrivals.at(-1)!.request.body).find((m) => m.id === "t1")!;
+    expect(back.content).toContain("the answer is 42");
+    expect(back.content).toContain(`session ${child.id}`);
+    expect(parent.lines.find((l) => l.type === "tool_result" && l.id === "t1")).toMatchObject({ outcome: "ok" });
+
+    // --json: the child's events carry its session id; the parent's own do not.
+    const childEvents = run.events.filter((ev) => ev.session === child.id);
+    expect(childEvents.map((ev) => ev.type)).toEqual(expect.arrayContaining(["turn_start", "turn_end"]));
+    expect(childEvents.every((ev) => ev.agent === "explore")).toBe(true);
+    expect(run.end).toMatchObject({ stop_reason: "completed" });
+    expect(run.events.filter((ev) => ev.type === "turn_end" && ev.session === undefined)).toHaveLength(1);
+  });
+
+  it("the default agent gets every tool but task; an unknown agent and a failing child are clear results", async () => {
+    const arrivals = scriptBySession(e, {
+      "do it": [
+        openaiToolCalls([task("t1", "general work"), task("t2", "nobody", "nosuch"), task("t3", "will fail")]),
+        openaiText("done"),
+      ],
+      "general work": [openaiText("did general work")],
+      "will fail": [openaiError(400, { error: { message: "bad request for the child", type: "invalid_request_error" } })],
+    });
+    const run = await ternRun(e, []);
+    expect(run.code).toBe(0);
+    const general = arrivals.find((a) => a.asker === "general work")!.request.body;
+    const tools = offeredTools(general);
+    expect(tools).toContain("write_file");
+    expect(tools).not.toContain("task");
+    const back = toolMessages(arrivals.at(-1)!.request.body);
+    expect(back.find((m) => m.id === "t1")?.content).toContain("did general work");
+    expect(back.find((m) => m.id === "t2")?.content).toMatch(/^task: no agent 'nosuch' \(agents: general, explore\)/);
+    expect(back.find((m) => m.id === "t3")?.content).toMatch(/sub-agent 'general' failed: .*bad request for the child/);
+    expect(run.end).toMatchObject({ stop_reason: "completed" });
+  });
+
+  it("a child that reaches its budget returns an error result naming the budget; the parent goes on", async () => {
+    writeUserConfig(e, { agents: { executionBudget: { maximumModelCalls: 1 } } });
+    const arrivals = scriptBySession(e, {
+      "do it": [openaiToolCalls([task("t1", "loop forever")]), openaiText("parent finished")],
+      "loop forever": [
+        openaiToolCalls([{ id: "g1", name: "glob", args: { pattern: "*" } }], undefined, "looking"),
+      ],
+    });
+    const run = await ternRun(e, []);
+    expect(run.code).toBe(0);
+    const back = toolMessages(arrivals.at(-1)!.request.body).find((m) => m.id === "t1")!;
+    expect(back.content).toMatch(/stopped \(model_call_limit_reached\): it reached its model-call budget/);
+    expect(back.content).toContain("looking");
+    expect(arrivals.filter((a) => a.asker === "loop forever")).toHaveLength(1);
+    expect(firstUserText(arrivals.at(-1)!.request.body)).toBe("do it");
+    expect(run.stdout).toContain("parent finished");
+  });
+});
