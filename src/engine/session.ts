@@ -29,6 +29,7 @@ import type {
 
 export type * from "./door.js";
 export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
+export type { AgentSummary } from "./subagents/task-runner.js";
 export { renderTodos } from "../tools/todos-text.js";
 
 /**
@@ -124,15 +125,14 @@ export class Session {
     return askSide(this.core, question, opts);
   }
 
-  /**
-   * Events out. A sub-agent's events (R-AGENT-1) carry its `session` id and `agent`; they reach
-   * only a listener that asks for them with `children` (`tern run --json`).
-   */
+  /** Events out; a sub-agent's (with its `session` id, R-AGENT-1) only with `children`. */
   subscribe(listener: Listener, opts: { children?: boolean } = {}): () => void {
-    if (opts.children) return this.bus.subscribe(listener);
-    return this.bus.subscribe((event) => {
-      if ((event as { session?: string }).session === undefined) listener(event);
-    });
+    return this.bus.subscribe(listener, opts);
+  }
+
+  /** The agents a `task` call may name (R-AGENT-2, `/agents`), each with its problems. */
+  agents(): import("./subagents/task-runner.js").AgentSummary[] {
+    return this.core.tasks?.agents() ?? [];
   }
 
   /** Queue a command; it runs after every command sent before it. */

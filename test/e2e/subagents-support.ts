@@ -3,8 +3,7 @@
 // scripts; and readers for every session record under TERN_HOME.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RecordedRequest, ScriptedResponse } from "../support/fake-provider.js";
-import type { E2E } from "./tools-support.js";
+import type { FakeProvider, RecordedRequest, ScriptedResponse } from "../support/fake-provider.js";
 
 /** The text of a request's first user message (who is asking). */
 export function firstUserText(body: any): string {
@@ -25,7 +24,7 @@ export interface Arrival {
  * Scripts per asker: each request gets the next response of the session whose first user message
  * it carries. Every arrival is kept with its time.
  */
-export function scriptBySession(e: E2E, scripts: Record<string, ScriptedResponse[]>): Arrival[] {
+export function scriptBySession(e: { provider: FakeProvider }, scripts: Record<string, ScriptedResponse[]>): Arrival[] {
   const arrivals: Arrival[] = [];
   e.provider.setResponder((request) => {
     const asker = firstUserText(request.body);
@@ -44,7 +43,7 @@ export interface SessionRecord {
 }
 
 /** Every session record of the workspace, by id. */
-export function sessionRecords(e: E2E): Map<string, SessionRecord> {
+export function sessionRecords(e: { dirs: { home: string } }): Map<string, SessionRecord> {
   const root = join(e.dirs.home, "sessions");
   const out = new Map<string, SessionRecord>();
   for (const ws of readdirSync(root))

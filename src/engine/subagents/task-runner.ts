@@ -63,6 +63,16 @@ export interface TaskParent {
   open(request: ChildOpenRequest): Promise<{ session: ChildSession; warnings: string[] }>;
 }
 
+/** An agent as `/agents` lists it. */
+export interface AgentSummary {
+  name: string;
+  description: string;
+  source: AgentDefinition["source"];
+  path?: string;
+  /** What keeps it from running (a tool that does not exist, a model not configured). */
+  problems: string[];
+}
+
 export interface TaskCall {
   args: { description: string; prompt: string; agent?: string };
   callId: string;
@@ -81,6 +91,22 @@ export class TaskRunner {
     this.slots = new Slots(parent.settings.agents.maxParallel);
   }
 
+  agents(): AgentSummary[] {
+    const ctx = { toolNames: this.parent.toolNames(), providers: this.providers() };
+    return this.parent.agents.map((a) => ({
+      name: a.name,
+      description: a.description,
+      source: a.source,
+      ...(a.path ? { path: a.path } : {}),
+      problems: agentProblems(a, ctx),
+    }));
+  }
+
+  /** The providers an agent's model may name: the configured ones and the parent's own. */
+  private providers(): string[] {
+    return [...Object.keys(this.parent.settings.providers), this.parent.model.providerId];
+  }
+
   async run(call: TaskCall): Promise<ToolResult> {
     const parent = this.parent;
     const name = call.args.agent?.trim() || GENERAL_AGENT;
@@ -88,12 +114,16 @@ export class TaskRunner {
     if (!agent)
       return fail(`task: no agent '${name}' (agents: ${parent.agents.map((a) => a.name).join(", ")})`);
     const toolNames = parent.toolNames();
-    const problems = agentProblems(agent, { toolNames, providers: Object.keys(parent.settings.providers) });
+    const problems = agentProblems(agent, { toolNames, providers: this.providers() });
     if (problems.length > 0) return fail(`task: agent '${name}' cannot run:\n${problems.join("\n")}`);
     let model = parent.model;
     if (agent.model && agent.model !== parent.model.id) {
       try {
-        model = resolveModel({ ...parent.settings, model: agent.model }, parent.env ?? process.env).model;
+        // The parent's provider is where the parent reaches it (a --base-url included).
+        const sameProvider = agent.model.startsWith(`${parent.model.providerId}/`);
+        model = resolveModel({ ...parent.settings, model: agent.model }, parent.env ?? process.env, {
+          baseUrl: sameProvider ? parent.model.endpoint.baseUrl : undefined,
+        }).model;
       } catch (err) {
         return fail(`task: ${agent.path ?? name}: model: ${err instanceof Error ? err.message : String(err)}`);
       }

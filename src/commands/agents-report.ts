@@ -1,0 +1,23 @@
+// `/agents` (R-AGENT-2): each agent a `task` call may name, its description and where it comes
+// from (its file, or built in), and under it what keeps it from running.
+import type { AgentSummary } from "../engine/session.js";
+
+const SOURCES: Record<AgentSummary["source"], string> = {
+  project: "project",
+  user: "user",
+  "claude-project": "project, Claude Code",
+  "claude-user": "user, Claude Code",
+  builtin: "built in",
+};
+
+export function agentsText(agents: readonly AgentSummary[]): string {
+  if (agents.length === 0) return "no agents";
+  const width = Math.max(...agents.map((a) => a.name.length));
+  const lines: string[] = [];
+  for (const a of agents) {
+    const where = a.path ? `${SOURCES[a.source]}: ${a.path}` : SOURCES[a.source];
+    lines.push(`${a.name.padEnd(width)}  ${a.description || "(no description)"}  (${where})`);
+    for (const problem of a.problems) lines.push(`${" ".repeat(width)}  problem: ${problem}`);
+  }
+  return lines.join("\n");
+}
