@@ -71,7 +71,8 @@ export function readAgentFile(path: string, source: AgentSource): AgentDefinitio
     source,
     problems: [],
   };
-  if (!agent.description) agent.problems.push(`${path}: description: missing (the parent model picks agents by it)`);
+  if (!agent.description)
+    agent.problems.push(`${path}: description: missing (the parent model picks agents by it)`);
   if (parsed.data.tools !== undefined) agent.tools = listField(parsed.data, "tools");
   const model = textField(parsed.data, "model");
   if (model && !INHERIT.has(model)) agent.model = model;

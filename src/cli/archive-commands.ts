@@ -40,7 +40,11 @@ export async function sessionsCommand(opts: { json?: boolean }): Promise<number>
     return 0;
   }
   // A sub-agent's session (its `parent` names an agent) sits under the session that started it.
-  const nested = underParents(sessions, (s) => s.id, (s) => (s.parent?.agent ? s.parent.session : undefined));
+  const nested = underParents(
+    sessions,
+    (s) => s.id,
+    (s) => (s.parent?.agent ? s.parent.session : undefined),
+  );
   const rows = nested.map(({ item: s, depth }) => [
     indented(s.id, depth),
     s.started.replace("T", " ").slice(0, 19),
@@ -169,8 +173,17 @@ export async function metricsCommand(opts: {
   }
   process.stdout.write(table(TURN_COLUMNS, metrics.rows));
   process.stdout.write("\ntotals per session\n");
-  const nested = underParents(metrics.totals, (t) => t.session, (t) => t.parent);
-  process.stdout.write(table(TOTAL_COLUMNS, nested.map(({ item, depth }) => ({ ...item, depth }))));
+  const nested = underParents(
+    metrics.totals,
+    (t) => t.session,
+    (t) => t.parent,
+  );
+  process.stdout.write(
+    table(
+      TOTAL_COLUMNS,
+      nested.map(({ item, depth }) => ({ ...item, depth })),
+    ),
+  );
   process.stdout.write("\ntotals per model\n");
   process.stdout.write(table(MODEL_COLUMNS, metrics.models));
   return 0;

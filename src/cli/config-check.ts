@@ -23,7 +23,12 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   const workflow = workflowSources({ cwd: process.cwd(), home: ternHome(), config: loaded.config });
   process.stdout.write(`${workflowLines(workflow.sources, workflow.warnings).join("\n")}\n`);
   // R-AGENT-2: each agent with its file, and one line per problem (a tool or model that is not there).
-  const agents = agentsForCheck({ cwd: process.cwd(), home: ternHome(), config: loaded.config, env: process.env });
+  const agents = agentsForCheck({
+    cwd: process.cwd(),
+    home: ternHome(),
+    config: loaded.config,
+    env: process.env,
+  });
   for (const agent of agents.agents) {
     process.stdout.write(`agent: ${agent.name}  (${agent.path ?? "built in"})\n`);
     for (const problem of agent.problems) process.stdout.write(`agent problem: ${problem}\n`);

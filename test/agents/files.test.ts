@@ -28,10 +28,22 @@ const roots = (claude = true) => ({ cwd: dirs.workspace, home: dirs.home, userHo
 
 describe("agent files", () => {
   it("reads the four folders, project over user and tern's over Claude's, built-ins last", () => {
-    agentFile(join(dirs.workspace, ".tern", "agents"), "a.md", "---\nname: reviewer\ndescription: tern project\n---\nP1");
-    agentFile(join(dirs.workspace, ".claude", "agents"), "b.md", "---\nname: reviewer\ndescription: claude project\n---\nP2");
+    agentFile(
+      join(dirs.workspace, ".tern", "agents"),
+      "a.md",
+      "---\nname: reviewer\ndescription: tern project\n---\nP1",
+    );
+    agentFile(
+      join(dirs.workspace, ".claude", "agents"),
+      "b.md",
+      "---\nname: reviewer\ndescription: claude project\n---\nP2",
+    );
     agentFile(join(dirs.home, "agents"), "c.md", "---\nname: writer\ndescription: tern user\n---\nP3");
-    agentFile(join(userHome, ".claude", "agents"), "d.md", "---\nname: tester\ndescription: claude user\n---\nP4");
+    agentFile(
+      join(userHome, ".claude", "agents"),
+      "d.md",
+      "---\nname: tester\ndescription: claude user\n---\nP4",
+    );
     const { agents, warnings } = findAgents(roots());
     expect(warnings).toEqual([]);
     expect(agents.map((a) => [a.name, a.source, a.description])).toEqual([
@@ -43,13 +55,26 @@ describe("agent files", () => {
     ]);
     expect(agents[0].prompt).toBe("P1");
     // compat.claude off: Claude Code's folders are not read.
-    expect(findAgents(roots(false)).agents.map((a) => a.name)).toEqual(["reviewer", "writer", "general", "explore"]);
+    expect(findAgents(roots(false)).agents.map((a) => a.name)).toEqual([
+      "reviewer",
+      "writer",
+      "general",
+      "explore",
+    ]);
   });
 
   it("takes tools as a comma-separated string or a YAML list, and model inherit as the parent's", () => {
     const dir = join(dirs.workspace, ".claude", "agents");
-    agentFile(dir, "one.md", "---\nname: one\ndescription: d\ntools: Read, Grep, Bash(git *)\nmodel: inherit\n---\nbody");
-    agentFile(dir, "two.md", "---\nname: two\ndescription: d\ntools:\n  - read_file\n  - Glob\nmodel: openai/gpt-5\n---\n");
+    agentFile(
+      dir,
+      "one.md",
+      "---\nname: one\ndescription: d\ntools: Read, Grep, Bash(git *)\nmodel: inherit\n---\nbody",
+    );
+    agentFile(
+      dir,
+      "two.md",
+      "---\nname: two\ndescription: d\ntools:\n  - read_file\n  - Glob\nmodel: openai/gpt-5\n---\n",
+    );
     agentFile(dir, "three-four.md", "no front matter: the stem is the name");
     const { agents } = findAgents(roots());
     const [one, stem, two] = agents;
@@ -57,8 +82,14 @@ describe("agent files", () => {
     expect(one.model).toBeUndefined();
     expect(two).toMatchObject({ name: "two", tools: ["read_file", "Glob"], model: "openai/gpt-5" });
     expect(stem).toMatchObject({ name: "three-four", prompt: "no front matter: the stem is the name" });
-    expect(stem.problems).toEqual([`${join(dir, "three-four.md")}: description: missing (the parent model picks agents by it)`]);
-    expect(resolveToolEntries(one.tools!, ["bash", "read_file", "grep", "glob"]).tools).toEqual(["read_file", "grep", "bash"]);
+    expect(stem.problems).toEqual([
+      `${join(dir, "three-four.md")}: description: missing (the parent model picks agents by it)`,
+    ]);
+    expect(resolveToolEntries(one.tools!, ["bash", "read_file", "grep", "glob"]).tools).toEqual([
+      "read_file",
+      "grep",
+      "bash",
+    ]);
   });
 
   it("names the file and key of a tool that does not exist and a model that is not configured", () => {
@@ -68,7 +99,9 @@ describe("agent files", () => {
       "---\nname: bad\ndescription: d\ntools: Read, WebSearch\nmodel: nowhere/model-x\n---\n",
     );
     const bad = findAgents(roots()).agents[0];
-    expect(agentProblems(bad, { toolNames: ["read_file", "bash"], providers: ["openai", "anthropic"] })).toEqual([
+    expect(
+      agentProblems(bad, { toolNames: ["read_file", "bash"], providers: ["openai", "anthropic"] }),
+    ).toEqual([
       `${path}: tools: 'WebSearch' is not a tool (tools: read_file, bash)`,
       `${path}: model: 'nowhere/model-x' is not configured (provider 'nowhere' is not in providers)`,
     ]);
@@ -83,6 +116,8 @@ describe("agent files", () => {
     expect(agents.map((a) => a.name)).toEqual(["ok", "general", "explore"]);
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(new RegExp(`^${broken}: front matter is not valid YAML .*; agent skipped$`));
-    expect(warnings[1]).toBe(`${badName}: name: 'Not A Name' is not an agent name (lower-case letters, digits, '-', '_'); agent skipped`);
+    expect(warnings[1]).toBe(
+      `${badName}: name: 'Not A Name' is not an agent name (lower-case letters, digits, '-', '_'); agent skipped`,
+    );
   });
 });

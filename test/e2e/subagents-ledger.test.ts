@@ -18,7 +18,10 @@ const task = (id: string, prompt: string, agent?: string) => ({
 
 async function parentWithTwoChildren() {
   scriptBySession(e, {
-    "do it": [openaiToolCalls([task("t1", "part one", "explore"), task("t2", "part two")]), openaiText("done")],
+    "do it": [
+      openaiToolCalls([task("t1", "part one", "explore"), task("t2", "part two")]),
+      openaiText("done"),
+    ],
     "part one": [openaiText("one", { prompt_tokens: 100, completion_tokens: 7 })],
     "part two": [openaiText("two", { prompt_tokens: 1000, completion_tokens: 9 })],
   });
@@ -35,7 +38,10 @@ describe("sub-agents in the ledger and the session commands", () => {
     const { rows, totals, models } = JSON.parse(metrics.stdout);
     expect(rows).toHaveLength(3);
     for (const child of children)
-      expect(rows.find((r: any) => r.session === child.id)).toMatchObject({ parent: parent.id, kind: "turn" });
+      expect(rows.find((r: any) => r.session === child.id)).toMatchObject({
+        parent: parent.id,
+        kind: "turn",
+      });
     expect(rows.find((r: any) => r.session === parent.id)).toMatchObject({ parent: null, modelCalls: 2 });
     // Parent: 2 requests of 10 + 5; children: 100 + 7 and 1000 + 9. Four requests in all.
     expect(e.provider.requests).toHaveLength(4);
@@ -60,7 +66,10 @@ describe("sub-agents in the ledger and the session commands", () => {
     for (const child of children) expect(below).toContain(`└ ${child.id}`);
     expect(listed.stdout).toContain("[explore]");
     const json = JSON.parse((await e.run(["sessions", "--json"])).stdout);
-    expect(json.find((s: any) => s.id === children[0].id).parent).toMatchObject({ session: parent.id, turn: 1 });
+    expect(json.find((s: any) => s.id === children[0].id).parent).toMatchObject({
+      session: parent.id,
+      turn: 1,
+    });
   });
 
   it("a child is resumed, exported and forked like any session", async () => {

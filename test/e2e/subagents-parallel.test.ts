@@ -12,7 +12,12 @@ afterEach(killLeftovers);
 const task = (id: string, prompt: string) => ({ id, name: "task", args: { description: "part", prompt } });
 /** An answer streamed slowly: 6 frames 150 ms apart, so it takes about a second to arrive. */
 const slowText = (text: string) => ({
-  ...openaiStream().text(text).text(" more").finish("stop").usage({ prompt_tokens: 10, completion_tokens: 5 }).build(),
+  ...openaiStream()
+    .text(text)
+    .text(" more")
+    .finish("stop")
+    .usage({ prompt_tokens: 10, completion_tokens: 5 })
+    .build(),
   frameDelayMs: 150,
 });
 

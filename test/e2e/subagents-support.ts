@@ -24,7 +24,10 @@ export interface Arrival {
  * Scripts per asker: each request gets the next response of the session whose first user message
  * it carries. Every arrival is kept with its time.
  */
-export function scriptBySession(e: { provider: FakeProvider }, scripts: Record<string, ScriptedResponse[]>): Arrival[] {
+export function scriptBySession(
+  e: { provider: FakeProvider },
+  scripts: Record<string, ScriptedResponse[]>,
+): Arrival[] {
   const arrivals: Arrival[] = [];
   e.provider.setResponder((request) => {
     const asker = firstUserText(request.body);
@@ -50,7 +53,14 @@ export function sessionRecords(e: { dirs: { home: string } }): Map<string, Sessi
     for (const id of readdirSync(join(root, ws))) {
       const dir = join(root, ws, id);
       const text = readFileSync(join(dir, "record.jsonl"), "utf8");
-      out.set(id, { id, dir, lines: text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)) });
+      out.set(id, {
+        id,
+        dir,
+        lines: text
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l)),
+      });
     }
   return out;
 }

@@ -1,9 +1,17 @@
 // Sub-agents (R-AGENT-1) headless, through the built CLI against the fake provider: what a child
 // is sent (its system prompt, its tools), what its record links to, what the parent gets back,
 // and a failing child as a clear result of the parent's turn.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { firstUserText, offeredTools, scriptBySession, sessionRecords, splitSessions } from "./subagents-support.js";
+import {
+  firstUserText,
+  offeredTools,
+  scriptBySession,
+  sessionRecords,
+  splitSessions,
+} from "./subagents-support.js";
 import { ternRun, toolMessages, useE2E, writeUserConfig } from "./tools-support.js";
 
 const e = useE2E();
@@ -17,7 +25,10 @@ const task = (id: string, prompt: string, agent?: string) => ({
 describe("the task tool (tern run)", () => {
   it("runs the explore agent as a child session: its prompt, its read-only tools, its record, its answer", async () => {
     const arrivals = scriptBySession(e, {
-      "do it": [openaiToolCalls([task("t1", "find the answer", "explore")]), openaiText("the parent is done")],
+      "do it": [
+        openaiToolCalls([task("t1", "find the answer", "explore")]),
+        openaiText("the parent is done"),
+      ],
       "find the answer": [openaiText("the answer is 42")],
     });
     const run = await ternRun(e, []);
@@ -48,7 +59,9 @@ describe("the task tool (tern run)", () => {
     const back = toolMessages(arrivals.at(-1)!.request.body).find((m) => m.id === "t1")!;
     expect(back.content).toContain("the answer is 42");
     expect(back.content).toContain(`session ${child.id}`);
-    expect(parent.lines.find((l) => l.type === "tool_result" && l.id === "t1")).toMatchObject({ outcome: "ok" });
+    expect(parent.lines.find((l) => l.type === "tool_result" && l.id === "t1")).toMatchObject({
+      outcome: "ok",
+    });
 
     // --json: the child's events carry its session id; the parent's own do not.
     const childEvents = run.events.filter((ev) => ev.session === child.id);
@@ -61,11 +74,17 @@ describe("the task tool (tern run)", () => {
   it("the default agent gets every tool but task; an unknown agent and a failing child are clear results", async () => {
     const arrivals = scriptBySession(e, {
       "do it": [
-        openaiToolCalls([task("t1", "general work"), task("t2", "nobody", "nosuch"), task("t3", "will fail")]),
+        openaiToolCalls([
+          task("t1", "general work"),
+          task("t2", "nobody", "nosuch"),
+          task("t3", "will fail"),
+        ]),
         openaiText("done"),
       ],
       "general work": [openaiText("did general work")],
-      "will fail": [openaiError(400, { error: { message: "bad request for the child", type: "invalid_request_error" } })],
+      "will fail": [
+        openaiError(400, { error: { message: "bad request for the child", type: "invalid_request_error" } }),
+      ],
     });
     const run = await ternRun(e, []);
     expect(run.code).toBe(0);
@@ -75,8 +94,12 @@ describe("the task tool (tern run)", () => {
     expect(tools).not.toContain("task");
     const back = toolMessages(arrivals.at(-1)!.request.body);
     expect(back.find((m) => m.id === "t1")?.content).toContain("did general work");
-    expect(back.find((m) => m.id === "t2")?.content).toMatch(/^task: no agent 'nosuch' \(agents: general, explore\)/);
-    expect(back.find((m) => m.id === "t3")?.content).toMatch(/sub-agent 'general' failed: .*bad request for the child/);
+    expect(back.find((m) => m.id === "t2")?.content).toMatch(
+      /^task: no agent 'nosuch' \(agents: general, explore\)/,
+    );
+    expect(back.find((m) => m.id === "t3")?.content).toMatch(
+      /sub-agent 'general' failed: .*bad request for the child/,
+    );
     expect(run.end).toMatchObject({ stop_reason: "completed" });
   });
 
@@ -96,5 +119,46 @@ describe("the task tool (tern run)", () => {
     expect(arrivals.filter((a) => a.asker === "loop forever")).toHaveLength(1);
     expect(firstUserText(arrivals.at(-1)!.request.body)).toBe("do it");
     expect(run.stdout).toContain("parent finished");
+  });
+});
+
+describe("agent files in a run", () => {
+  it("a Claude Code agent in ~/.claude/agents: its body, its mapped tools and its model reach the child", async () => {
+    const person = join(e.dirs.root, "person");
+    mkdirSync(join(person, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(person, ".claude", "agents", "reviewer.md"),
+      "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: openai/mock-2\n---\nYou review code carefully.\n",
+    );
+    const arrivals = scriptBySession(e, {
+      "do it": [openaiToolCalls([task("t1", "review src", "reviewer")]), openaiText("reviewed")],
+      "review src": [openaiText("looks fine")],
+    });
+    const run = await ternRun(e, [], "do it", { env: { HOME: person } });
+    expect(run.code).toBe(0);
+    const child = arrivals.find((a) => a.asker === "review src")!.request.body;
+    expect(child.model).toBe("mock-2");
+    expect(child.messages[0].content).toContain("You review code carefully.");
+    expect(offeredTools(child)).toEqual(["read_file", "grep"]);
+    const parentTask = arrivals[0].request.body.tools.find((t: any) => t.function.name === "task");
+    expect(parentTask.function.description).toContain("reviewer: Reviews code");
+  });
+
+  it("tern config check lists each agent and names a bad one's file and key", async () => {
+    const dir = join(e.dirs.workspace, ".tern", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "bad.md"),
+      "---\nname: bad\ndescription: d\ntools: Read, Teleport\nmodel: nowhere/x\n---\n",
+    );
+    const check = await e.run(["config", "check"], { OPENAI_API_KEY: "sk-test" });
+    expect(check.code).toBe(0);
+    const path = join(dir, "bad.md");
+    expect(check.stdout).toContain(`agent: bad  (${path})`);
+    expect(check.stdout).toContain(`agent problem: ${path}: tools: 'Teleport' is not a tool`);
+    expect(check.stdout).toContain(
+      `agent problem: ${path}: model: 'nowhere/x' is not configured (provider 'nowhere' is not in providers)`,
+    );
+    expect(check.stdout).toContain("agent: explore  (built in)");
   });
 });

@@ -21,7 +21,10 @@ const task = (id: string, prompt: string, agent?: string) => ({
 function writeAgent(name: string, front: string, body = "You help.") {
   const dir = join(h.dirs.workspace, ".tern", "agents");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: the ${name} agent\n${front}---\n${body}\n`);
+  writeFileSync(
+    join(dir, `${name}.md`),
+    `---\nname: ${name}\ndescription: the ${name} agent\n${front}---\n${body}\n`,
+  );
 }
 
 describe("sub-agents through the door", () => {
@@ -75,7 +78,10 @@ describe("sub-agents through the door", () => {
     writeAgent("boss", "tools: task, read_file\n");
     const t = await h.start();
     const arrivals = scriptBySession(h, {
-      parent: [openaiToolCalls([task("t1", "delegate", "boss"), task("t2", "try nesting")]), openaiText("done")],
+      parent: [
+        openaiToolCalls([task("t1", "delegate", "boss"), task("t2", "try nesting")]),
+        openaiText("done"),
+      ],
       // depth 1, may start children: its child (depth 2, also boss) may not.
       delegate: [openaiToolCalls([task("c1", "deeper", "boss")]), openaiText("delegated")],
       deeper: [openaiToolCalls([task("d1", "deepest", "boss")]), openaiText("stopped at depth 2")],
@@ -83,14 +89,19 @@ describe("sub-agents through the door", () => {
     });
     const outcome = await t.prompt("parent");
     expect(outcome.stopReason).toBe("completed");
-    const sent = (asker: string, n: number) => toolMessages(arrivals.filter((a) => a.asker === asker)[n].request.body);
-    expect(sent("deeper", 1)[0].content).toBe("task: refused: sub-agents nest at most 2 deep, and this one is 2 deep");
+    const sent = (asker: string, n: number) =>
+      toolMessages(arrivals.filter((a) => a.asker === asker)[n].request.body);
+    expect(sent("deeper", 1)[0].content).toBe(
+      "task: refused: sub-agents nest at most 2 deep, and this one is 2 deep",
+    );
     expect(sent("try nesting", 1)[0].content).toBe(
       "task: refused: agent 'general' may not start sub-agents (its tools do not list task)",
     );
     expect(sent("delegate", 1)[0].content).toContain("stopped at depth 2");
     // The depth-2 child was not offered task at all.
-    const deeperTools = arrivals.find((a) => a.asker === "deeper")!.request.body.tools.map((x: any) => x.function.name);
+    const deeperTools = arrivals
+      .find((a) => a.asker === "deeper")!
+      .request.body.tools.map((x: any) => x.function.name);
     expect(deeperTools).toEqual(["read_file"]);
   });
 

@@ -11,11 +11,21 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
   agents: AgentSummary[];
   warnings: string[];
 } {
-  const found = findAgents({ cwd: opts.cwd, home: opts.home, userHome: opts.env.HOME, compat: opts.config.compat });
+  const found = findAgents({
+    cwd: opts.cwd,
+    home: opts.home,
+    userHome: opts.env.HOME,
+    compat: opts.config.compat,
+  });
   const sets = opts.config.toolSets.map((s) => s.name);
   const mcpNames = found.agents
     .flatMap((a) => a.tools ?? [])
-    .map((entry) => entry.replace(/\(.*$/s, "").trim().replace(/^mcp__/, ""))
+    .map((entry) =>
+      entry
+        .replace(/\(.*$/s, "")
+        .trim()
+        .replace(/^mcp__/, ""),
+    )
     .filter((name) => sets.some((set) => name.startsWith(`${set}__`)));
   const ctx = {
     toolNames: [...builtinDefinitions.map((d) => d.name), ...mcpNames],

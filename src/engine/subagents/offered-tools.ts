@@ -5,7 +5,11 @@ import type { AgentDefinition } from "../../agents/definition.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import { TASK_TOOL, type ChildOptions } from "./child-options.js";
 
-export function offerTools(registry: ToolRegistry, agents: readonly AgentDefinition[], child?: ChildOptions): void {
+export function offerTools(
+  registry: ToolRegistry,
+  agents: readonly AgentDefinition[],
+  child?: ChildOptions,
+): void {
   if (child)
     for (const name of registry.names())
       if (!child.tools.includes(name)) {

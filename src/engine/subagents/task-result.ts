@@ -20,12 +20,17 @@ export function taskResult(agent: string, session: string, outcome: TurnOutcome)
   });
   switch (outcome.stopReason) {
     case "completed":
-      return { outcome: "ok", content: [{ type: "text", text: `${text || "(the sub-agent gave no answer)"}\n\n${footer}` }] };
+      return {
+        outcome: "ok",
+        content: [{ type: "text", text: `${text || "(the sub-agent gave no answer)"}\n\n${footer}` }],
+      };
     case "cancelled":
       return error("was cancelled");
     case "failed":
       return error(`failed: ${outcome.error?.message ?? "unknown error"}`);
     default:
-      return error(`stopped (${outcome.stopReason})${LIMITS[outcome.stopReason] ? `: it reached ${LIMITS[outcome.stopReason]}` : ""}`);
+      return error(
+        `stopped (${outcome.stopReason})${LIMITS[outcome.stopReason] ? `: it reached ${LIMITS[outcome.stopReason]}` : ""}`,
+      );
   }
 }

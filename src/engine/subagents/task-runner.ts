@@ -125,7 +125,9 @@ export class TaskRunner {
           baseUrl: sameProvider ? parent.model.endpoint.baseUrl : undefined,
         }).model;
       } catch (err) {
-        return fail(`task: ${agent.path ?? name}: model: ${err instanceof Error ? err.message : String(err)}`);
+        return fail(
+          `task: ${agent.path ?? name}: model: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
     if (call.signal.aborted) return cancelled();
@@ -170,20 +172,28 @@ export class TaskRunner {
         redactEvents: parent.redactEvents,
       }));
     } catch (err) {
-      return fail(`task: sub-agent '${agent.name}' could not start: ${err instanceof Error ? err.message : String(err)}`);
+      return fail(
+        `task: sub-agent '${agent.name}' could not start: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     started.id = child.id;
     const unsubscribe = child.subscribe(
-      (event) => parent.publish({ ...event, session: event.session ?? child.id, agent: event.agent ?? agent.name }),
+      (event) =>
+        parent.publish({ ...event, session: event.session ?? child.id, agent: event.agent ?? agent.name }),
       { children: true },
     );
     const onAbort = () => child.cancel({ queue: "drop" });
     call.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      const outcome = await child.send({ type: "prompt", content: [{ type: "text", text: call.args.prompt }] });
+      const outcome = await child.send({
+        type: "prompt",
+        content: [{ type: "text", text: call.args.prompt }],
+      });
       return taskResult(agent.name, child.id, outcome);
     } catch (err) {
-      return fail(`task: sub-agent '${agent.name}' (session ${child.id}) failed: ${err instanceof Error ? err.message : String(err)}`);
+      return fail(
+        `task: sub-agent '${agent.name}' (session ${child.id}) failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     } finally {
       call.signal.removeEventListener("abort", onAbort);
       unsubscribe();
@@ -218,7 +228,9 @@ function cancelled(): ToolResult {
 /** A slot, or undefined when the call is cancelled while it waits for one. */
 async function acquire(slots: Slots, signal: AbortSignal): Promise<(() => void) | undefined> {
   const got = slots.acquire();
-  const aborted = new Promise<undefined>((resolve) => signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+  const aborted = new Promise<undefined>((resolve) =>
+    signal.addEventListener("abort", () => resolve(undefined), { once: true }),
+  );
   const release = await Promise.race([got, aborted]);
   if (release) return release;
   // The slot may still come: give it straight back.

@@ -17,7 +17,8 @@ export type TaskArgs = z.infer<ReturnType<typeof schema>>;
 
 export const taskTool: Tool<TaskArgs> = {
   name: "task",
-  description: "Run a sub-agent in a fresh context; its final answer is the result. Calls of one batch run in parallel.",
+  description:
+    "Run a sub-agent in a fresh context; its final answer is the result. Calls of one batch run in parallel.",
   get schema() {
     return schema();
   },
