@@ -234,7 +234,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   });
   if (opts.userHooks && opts.userHooks.length > 0) {
     const { SessionHookPoints } = await import("./session-hooks.js");
-    core.hookPoints = new SessionHookPoints(core, opts.userHooks);
+    core.hookPoints = new SessionHookPoints(core, opts.userHooks, opts.child?.link.agent);
     core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
   }
   // The SQLite addon loads at the first idle moment (typically while the model is thinking), so

@@ -1,7 +1,7 @@
 // Sub-agents (R-AGENT-1) headless, through the built CLI against the fake provider: what a child
 // is sent (its system prompt, its tools), what its record links to, what the parent gets back,
 // and a failing child as a clear result of the parent's turn.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiError, openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -160,5 +160,56 @@ describe("agent files in a run", () => {
       `agent problem: ${path}: model: 'nowhere/x' is not configured (provider 'nowhere' is not in providers)`,
     );
     expect(check.stdout).toContain("agent: explore  (built in)");
+  });
+});
+
+describe("the SubagentStop hook", () => {
+  it("fires when a child would stop, with Claude Code's fields; exit 2 keeps the child going with its reason", async () => {
+    const dir = join(e.dirs.workspace, "hooks");
+    mkdirSync(dir, { recursive: true });
+    const log = join(dir, "stop.log");
+    const file = join(dir, "stop.cjs");
+    writeFileSync(
+      file,
+      `const fs = require("node:fs");
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(input) + "\\n");
+if (!input.stop_hook_active) { process.stderr.write("check the tests once more"); process.exit(2); }`,
+    );
+    writeUserConfig(e, {
+      hooks: {
+        SubagentStop: [{ matcher: "explore", hooks: [{ type: "command", command: `node ${file}` }] }],
+        Stop: [{ hooks: [{ type: "command", command: `echo parent-stop >> ${join(dir, "parent.log")}` }] }],
+      },
+    });
+    const arrivals = scriptBySession(e, {
+      "do it": [openaiToolCalls([task("t1", "explore it", "explore")]), openaiText("parent done")],
+      "explore it": [openaiText("first answer"), openaiText("second answer")],
+    });
+    const run = await ternRun(e, []);
+    expect(run.code, run.stderr).toBe(0);
+    const { children } = splitSessions(sessionRecords(e));
+    const child = children[0];
+    const stops = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(stops).toHaveLength(2);
+    expect(stops[0]).toMatchObject({
+      hook_event_name: "SubagentStop",
+      stop_hook_active: false,
+      agent_id: child.id,
+      agent_type: "explore",
+      agent_transcript_path: join(child.dir, "record.jsonl"),
+      last_assistant_message: "first answer",
+      permission_mode: "plan",
+    });
+    expect(stops[1]).toMatchObject({ stop_hook_active: true, last_assistant_message: "second answer" });
+    const childSecond = arrivals.filter((a) => a.asker === "explore it")[1].request.body;
+    expect(JSON.stringify(childSecond.messages)).toContain("check the tests once more");
+    const back = toolMessages(arrivals.at(-1)!.request.body)[0].content;
+    expect(back).toContain("second answer");
+    // The parent's Stop hook ran for the parent alone.
+    expect(readFileSync(join(dir, "parent.log"), "utf8").trim().split("\n")).toEqual(["parent-stop"]);
   });
 });

@@ -18,6 +18,9 @@ import type { TurnOutcome } from "../turn/stop.js";
 import { childConfig, childMode, childTools, type ChildOptions } from "./child-options.js";
 import { taskResult } from "./task-result.js";
 
+/** The user's hooks a child runs: its calls' and its stop's (no session start or end of its own). */
+const CHILD_HOOK_EVENTS: readonly string[] = ["PreToolUse", "PostToolUse", "SubagentStop"];
+
 /** An event of a child (or grandchild), as the parent's subscribers that ask for children get it. */
 export type ChildEvent = EngineEvent & { session?: string; agent?: string };
 
@@ -166,8 +169,9 @@ export class TaskRunner {
           ...childTools(agent, toolNames, depth),
           system: agent.prompt,
         },
-        // A PreToolUse guard holds for the calls a child makes as for the parent's own.
-        userHooks: parent.userHooks?.filter((h) => h.event === "PreToolUse" || h.event === "PostToolUse"),
+        // A PreToolUse guard holds for the calls a child makes as for the parent's own; its
+        // stop is SubagentStop's (session-hooks.ts).
+        userHooks: parent.userHooks?.filter((h) => CHILD_HOOK_EVENTS.includes(h.event)),
         env: parent.env,
         redactEvents: parent.redactEvents,
       }));
