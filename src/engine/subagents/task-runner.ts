@@ -22,7 +22,7 @@ import { taskResult } from "./task-result.js";
 const CHILD_HOOK_EVENTS: readonly string[] = ["PreToolUse", "PostToolUse", "SubagentStop"];
 
 /** An event of a child (or grandchild), as the parent's subscribers that ask for children get it. */
-export type ChildEvent = EngineEvent & { session?: string; agent?: string };
+export type ChildEvent = EngineEvent & { session?: string; agent?: string; parent_call?: string };
 
 /** What the runner needs of a child session: the door's own members. */
 export interface ChildSession {
@@ -182,8 +182,15 @@ export class TaskRunner {
     }
     started.id = child.id;
     const unsubscribe = child.subscribe(
+      // `parent_call`: the top-level `task` call the work is under (each level sets its own, so
+      // the outermost wins), for a front end that folds a child's lines under that call.
       (event) =>
-        parent.publish({ ...event, session: event.session ?? child.id, agent: event.agent ?? agent.name }),
+        parent.publish({
+          ...event,
+          session: event.session ?? child.id,
+          agent: event.agent ?? agent.name,
+          parent_call: call.callId,
+        }),
       { children: true },
     );
     const onAbort = () => child.cancel({ queue: "drop" });
