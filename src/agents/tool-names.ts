@@ -2,20 +2,7 @@
 // `.claude/agents/*.md` written for Claude Code works unchanged. A rule such as `Bash(git *)`
 // names its tool; the child stays within the parent's rules either way.
 
-/** Claude Code's tool names → tern's (as hooks/match.ts maps matchers). */
-const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
-  Bash: ["bash"],
-  Read: ["read_file"],
-  Write: ["write_file"],
-  Edit: ["edit_file", "edit_lineno"],
-  MultiEdit: ["edit_file", "edit_lineno"],
-  Grep: ["grep"],
-  Glob: ["glob"],
-  LS: ["glob"],
-  WebFetch: ["web_fetch"],
-  TodoWrite: ["todo_write"],
-  Task: ["task"],
-};
+import { CLAUDE_TOOL_NAMES as CLAUDE_NAMES } from "../config/claude-tools.js";
 
 /** The tool an entry names: `Bash(git *)` → `Bash`, `read_file` → `read_file`. */
 function entryTool(entry: string): string {

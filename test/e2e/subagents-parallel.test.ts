@@ -21,13 +21,17 @@ const slowText = (text: string) => ({
   frameDelayMs: 150,
 });
 
+/** A parent whose one batch starts two children, each answering slowly. */
+const twoSlowChildren = () =>
+  scriptBySession(e, {
+    "do it": [openaiToolCalls([task("t1", "part one"), task("t2", "part two")]), openaiText("both done")],
+    "part one": [slowText("one")],
+    "part two": [slowText("two")],
+  });
+
 describe("children of one batch", () => {
   it("run side by side: the second child's request arrives while the first is still streaming", async () => {
-    const arrivals = scriptBySession(e, {
-      "do it": [openaiToolCalls([task("t1", "part one"), task("t2", "part two")]), openaiText("both done")],
-      "part one": [slowText("one")],
-      "part two": [slowText("two")],
-    });
+    const arrivals = twoSlowChildren();
     const run = await ternRun(e, []);
     expect(run.code).toBe(0);
     const one = arrivals.find((a) => a.asker === "part one")!;
@@ -40,11 +44,7 @@ describe("children of one batch", () => {
 
   it("agents.maxParallel 1 runs them one after the other", async () => {
     writeUserConfig(e, { agents: { maxParallel: 1 } });
-    const arrivals = scriptBySession(e, {
-      "do it": [openaiToolCalls([task("t1", "part one"), task("t2", "part two")]), openaiText("both done")],
-      "part one": [slowText("one")],
-      "part two": [slowText("two")],
-    });
+    const arrivals = twoSlowChildren();
     const run = await ternRun(e, []);
     expect(run.code).toBe(0);
     const [first, second] = arrivals.filter((a) => a.asker.startsWith("part"));
