@@ -213,3 +213,28 @@ if (!input.stop_hook_active) { process.stderr.write("check the tests once more")
     expect(readFileSync(join(dir, "parent.log"), "utf8").trim().split("\n")).toEqual(["parent-stop"]);
   });
 });
+
+describe("MCP tools in children", () => {
+  it("a child whose tools name no MCP tool starts no server; the default agent gets the parent's MCP tools", async () => {
+    const server = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
+    writeUserConfig(e, { toolSets: [{ name: "fx", command: process.execPath, args: [server] }] });
+    const arrivals = scriptBySession(e, {
+      "do it": [
+        openaiToolCalls([task("t1", "explore it", "explore"), task("t2", "general it")]),
+        openaiText("done"),
+      ],
+      "explore it": [openaiText("explored")],
+      "general it": [openaiText("generally done")],
+    });
+    const run = await ternRun(e, []);
+    expect(run.code, run.stderr).toBe(0);
+    const parentTools = offeredTools(arrivals[0].request.body);
+    expect(parentTools.some((t) => t.startsWith("fx__"))).toBe(true);
+    const explore = offeredTools(arrivals.find((a) => a.asker === "explore it")!.request.body);
+    expect(explore.some((t) => t.startsWith("fx__"))).toBe(false);
+    const general = offeredTools(arrivals.find((a) => a.asker === "general it")!.request.body);
+    expect(general.filter((t) => t.startsWith("fx__")).sort()).toEqual(
+      parentTools.filter((t) => t.startsWith("fx__")).sort(),
+    );
+  });
+});

@@ -57,11 +57,15 @@ export function childTools(
   return { tools };
 }
 
-/** The parent's config as the child runs it: its own budget and at most the parent's mode. */
-export function childConfig(parent: Config, mode: PermissionMode): Config {
+/**
+ * The parent's config as the child runs it: its own budget, at most the parent's mode, and only
+ * the MCP tool sets whose tools it has (a child starts its own servers, so none it cannot use).
+ */
+export function childConfig(parent: Config, mode: PermissionMode, tools: readonly string[]): Config {
   return {
     ...parent,
     executionBudget: parent.agents.executionBudget,
     permissions: { ...parent.permissions, mode },
+    toolSets: parent.toolSets.filter((set) => tools.some((t) => t.startsWith(`${set.name}__`))),
   };
 }

@@ -154,19 +154,20 @@ export class TaskRunner {
     const parent = this.parent;
     const depth = parent.depth + 1;
     const mode = childMode(parent.mode(), agent);
+    const offered = childTools(agent, toolNames, depth);
     let child: ChildSession;
     const started = { id: "" };
     try {
       ({ session: child } = await parent.open({
         home: parent.home,
         cwd: parent.cwd,
-        config: childConfig(parent.settings, mode),
+        config: childConfig(parent.settings, mode, offered.tools),
         model,
         hooks: this.childHooks(agent, started),
         child: {
           link: { session: parent.id, turn: call.turn, seq: 1, agent: agent.name, call: call.callId },
           depth,
-          ...childTools(agent, toolNames, depth),
+          ...offered,
           system: agent.prompt,
         },
         // A PreToolUse guard holds for the calls a child makes as for the parent's own; its
