@@ -2,7 +2,7 @@
 // model no configured provider serves. Each problem is one line naming the file and the key; the
 // `task` tool returns them instead of running such an agent, and `tern config check` lists them.
 import { MODEL_ID_RE } from "../config/value-rules.js";
-import type { AgentDefinition } from "./definition.js";
+import type { AgentDefinition, AgentSource } from "./definition.js";
 import { resolveToolEntries } from "./tool-names.js";
 
 export interface AgentCheckContext {
@@ -30,4 +30,24 @@ export function agentProblems(agent: AgentDefinition, ctx: AgentCheckContext): s
       );
   }
   return problems;
+}
+
+/** An agent as `/agents` and `tern config check` list it. */
+export interface AgentSummary {
+  name: string;
+  description: string;
+  source: AgentSource;
+  path?: string;
+  /** What keeps it from running (a tool that does not exist, a model not configured). */
+  problems: string[];
+}
+
+export function agentSummary(agent: AgentDefinition, ctx: AgentCheckContext): AgentSummary {
+  return {
+    name: agent.name,
+    description: agent.description,
+    source: agent.source,
+    ...(agent.path ? { path: agent.path } : {}),
+    problems: agentProblems(agent, ctx),
+  };
 }

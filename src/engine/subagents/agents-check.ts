@@ -2,10 +2,9 @@
 // session: the built-in tools and the configured tool sets' names (an MCP tool counts as there
 // when its set is configured; its server is not started to ask) are what an agent may name.
 import { findAgents } from "../../agents/files.js";
-import { agentProblems } from "../../agents/check.js";
+import { type AgentSummary, agentSummary } from "../../agents/check.js";
 import type { Config } from "../../config/types.js";
 import { builtinDefinitions } from "../../tools/builtin/index.js";
-import type { AgentSummary } from "./task-runner.js";
 
 export function agentsForCheck(opts: { cwd: string; home: string; config: Config; env: NodeJS.ProcessEnv }): {
   agents: AgentSummary[];
@@ -31,12 +30,5 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
     toolNames: [...builtinDefinitions.map((d) => d.name), ...mcpNames],
     providers: Object.keys(opts.config.providers),
   };
-  const agents = found.agents.map((a) => ({
-    name: a.name,
-    description: a.description,
-    source: a.source,
-    ...(a.path ? { path: a.path } : {}),
-    problems: agentProblems(a, ctx),
-  }));
-  return { agents, warnings: found.warnings };
+  return { agents: found.agents.map((a) => agentSummary(a, ctx)), warnings: found.warnings };
 }

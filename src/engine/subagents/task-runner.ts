@@ -5,7 +5,9 @@
 // events reach the parent's subscribers that ask for children, carrying the child's session id.
 import type { AgentDefinition } from "../../agents/definition.js";
 import { GENERAL_AGENT } from "../../agents/definition.js";
-import { agentProblems } from "../../agents/check.js";
+import { type AgentSummary, agentProblems, agentSummary } from "../../agents/check.js";
+
+export type { AgentSummary } from "../../agents/check.js";
 import { resolveModel } from "../../config/resolve.js";
 import type { Config, PermissionMode, ResolvedModel } from "../../config/types.js";
 import type { ConfiguredHook } from "../../hooks/events.js";
@@ -66,16 +68,6 @@ export interface TaskParent {
   open(request: ChildOpenRequest): Promise<{ session: ChildSession; warnings: string[] }>;
 }
 
-/** An agent as `/agents` lists it. */
-export interface AgentSummary {
-  name: string;
-  description: string;
-  source: AgentDefinition["source"];
-  path?: string;
-  /** What keeps it from running (a tool that does not exist, a model not configured). */
-  problems: string[];
-}
-
 export interface TaskCall {
   args: { description: string; prompt: string; agent?: string };
   callId: string;
@@ -96,13 +88,7 @@ export class TaskRunner {
 
   agents(): AgentSummary[] {
     const ctx = { toolNames: this.parent.toolNames(), providers: this.providers() };
-    return this.parent.agents.map((a) => ({
-      name: a.name,
-      description: a.description,
-      source: a.source,
-      ...(a.path ? { path: a.path } : {}),
-      problems: agentProblems(a, ctx),
-    }));
+    return this.parent.agents.map((a) => agentSummary(a, ctx));
   }
 
   /** The providers an agent's model may name: the configured ones and the parent's own. */
