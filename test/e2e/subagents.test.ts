@@ -103,6 +103,23 @@ describe("the task tool (tern run)", () => {
     expect(run.end).toMatchObject({ stop_reason: "completed" });
   });
 
+  it("without --json, a child's progress lines on stderr name its agent", async () => {
+    scriptBySession(e, {
+      "do it": [openaiToolCalls([task("t1", "look", "explore")]), openaiText("parent answer")],
+      look: [
+        openaiToolCalls([{ id: "g1", name: "glob", args: { pattern: "*.md" } }]),
+        openaiText("child answer"),
+      ],
+    });
+    const run = await e.run(["run", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl, "do it"], {
+      OPENAI_API_KEY: "sk-test-key",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("parent answer\n");
+    expect(run.stderr).toMatch(/^→ task /m);
+    expect(run.stderr).toMatch(/^\[explore\] → glob /m);
+  });
+
   it("a child that reaches its budget returns an error result naming the budget; the parent goes on", async () => {
     writeUserConfig(e, { agents: { executionBudget: { maximumModelCalls: 1 } } });
     const arrivals = scriptBySession(e, {
