@@ -118,6 +118,8 @@ describe("the task tool (tern run)", () => {
     expect(run.stdout).toBe("parent answer\n");
     expect(run.stderr).toMatch(/^→ task /m);
     expect(run.stderr).toMatch(/^\[explore\] → glob /m);
+    // The child's work is its task call's progress too: tool calls so far, the newest.
+    expect(run.stderr).toMatch(/^ {2}task 1 explore: glob \*\.md/m);
   });
 
   it("a child that reaches its budget returns an error result naming the budget; the parent goes on", async () => {
@@ -134,6 +136,9 @@ describe("the task tool (tern run)", () => {
     expect(back.content).toMatch(/stopped \(model_call_limit_reached\): it reached its model-call budget/);
     expect(back.content).toContain("looking");
     expect(arrivals.filter((a) => a.asker === "loop forever")).toHaveLength(1);
+    expect(run.events.filter((ev) => ev.type === "tool_progress" && ev.session === undefined)).toEqual([
+      { type: "tool_progress", id: "t1", name: "task", progress: 1, message: "general: glob *" },
+    ]);
     expect(firstUserText(arrivals.at(-1)!.request.body)).toBe("do it");
     expect(run.stdout).toContain("parent finished");
   });

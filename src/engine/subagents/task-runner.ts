@@ -13,7 +13,7 @@ import type { Config, PermissionMode, ResolvedModel } from "../../config/types.j
 import type { ConfiguredHook } from "../../hooks/events.js";
 import { Serial, Slots } from "../../tools/batch-order.js";
 import { fail } from "../../tools/results.js";
-import type { ToolResult } from "../../tools/types.js";
+import type { ToolProgress, ToolResult } from "../../tools/types.js";
 import type { EngineEvent } from "../events.js";
 import type { SessionHooks } from "../requests.js";
 import type { TurnOutcome } from "../turn/stop.js";
@@ -73,6 +73,8 @@ export interface TaskCall {
   callId: string;
   turn: number;
   signal: AbortSignal;
+  /** Reports the child's work as the call's progress: tool calls so far and the newest. */
+  progress?: (update: ToolProgress) => void;
 }
 
 export class TaskRunner {
@@ -168,16 +170,23 @@ export class TaskRunner {
       );
     }
     started.id = child.id;
+    let toolCalls = 0;
     const unsubscribe = child.subscribe(
       // `parent_call`: the top-level `task` call the work is under (each level sets its own, so
       // the outermost wins), for a front end that folds a child's lines under that call.
-      (event) =>
+      (event) => {
+        if (event.type === "tool_call")
+          call.progress?.({
+            progress: ++toolCalls,
+            message: `${event.agent ?? agent.name}: ${event.name} ${event.presentation.title.split("\n")[0]}`,
+          });
         parent.publish({
           ...event,
           session: event.session ?? child.id,
           agent: event.agent ?? agent.name,
           parent_call: call.callId,
-        }),
+        });
+      },
       { children: true },
     );
     const onAbort = () => child.cancel({ queue: "drop" });
