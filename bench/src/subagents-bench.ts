@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordedRequest, ScriptedResponse } from "../../test/support/fake-provider.js";
 import { openaiText, openaiToolCalls } from "../../test/support/openai-script.js";
+import { firstUserText } from "../../test/e2e/subagents-support.js";
 import { expectExit, MB, type Paths, type Plan, repeat, scene, spawnNode, stats } from "./harness.js";
 import type { Row } from "./rows.js";
 
@@ -17,14 +18,6 @@ const ROUNDS = 20;
  */
 const FRAME_DELAY_MS = 25;
 const slow = (r: ScriptedResponse): ScriptedResponse => ({ ...r, frameDelayMs: FRAME_DELAY_MS });
-
-function firstUserText(body: any): string {
-  const first = body?.messages?.find((m: any) => m.role === "user");
-  if (!first) return "";
-  return typeof first.content === "string"
-    ? first.content
-    : first.content.map((p: any) => p.text ?? "").join("");
-}
 
 /** The parent's and each child's script, chosen by the session's first user message. */
 function responder(children: number): (request: RecordedRequest) => ScriptedResponse {
