@@ -101,7 +101,10 @@ export class TaskRunner {
   async run(call: TaskCall): Promise<ToolResult> {
     const parent = this.parent;
     const name = call.args.agent?.trim() || GENERAL_AGENT;
-    const agent = parent.agents.find((a) => a.name === name);
+    // Names are lower case; a model writing `Explore` means `explore`.
+    const agent =
+      parent.agents.find((a) => a.name === name) ??
+      parent.agents.find((a) => a.name === name.toLowerCase());
     if (!agent)
       return fail(`task: no agent '${name}' (agents: ${parent.agents.map((a) => a.name).join(", ")})`);
     const toolNames = parent.toolNames();
