@@ -6,6 +6,7 @@ import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
 import { costReport, jobsText, statsText, statusText } from "./reports.js";
 import { agentsText } from "./agents-report.js";
+import { agentsForCheck } from "../engine/subagents/agents-check.js";
 
 export const reportCommands = {
   status: {
@@ -83,7 +84,10 @@ export const reportCommands = {
     name: "/agents",
     description: "the sub-agents a task call may name, with their files",
     timing: "now",
-    run: (host) => host.print(agentsText(host.session.agents())),
+    run: (host) =>
+      host.print(
+        agentsText(agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env })),
+      ),
   },
   mcp: {
     name: "/mcp",

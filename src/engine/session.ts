@@ -29,7 +29,6 @@ import type {
 
 export type * from "./door.js";
 export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
-export type { AgentSummary } from "./subagents/task-runner.js";
 export { renderTodos } from "../tools/todos-text.js";
 
 /**
@@ -125,14 +124,8 @@ export class Session {
     return askSide(this.core, question, opts);
   }
 
-  /** Events out; a sub-agent's (with its `session` id, R-AGENT-1) only with `children`. */
   subscribe(listener: Listener, opts: { children?: boolean } = {}): () => void {
     return this.bus.subscribe(listener, opts);
-  }
-
-  /** The agents a `task` call may name (R-AGENT-2, `/agents`), each with its problems. */
-  agents(): import("./subagents/task-runner.js").AgentSummary[] {
-    return this.core.tasks?.agents() ?? [];
   }
 
   /** Queue a command; it runs after every command sent before it. */

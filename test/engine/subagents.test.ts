@@ -125,7 +125,7 @@ describe("sub-agents through the door", () => {
     writeAgent("broken", "tools: Nope\n");
     const t = await h.start();
     const { ctx, printed } = lineHost(h, t.session);
-    await runLineCommand("/agents", ctx);
+    await runLineCommand("/agents", { ...ctx, cwd: h.dirs.workspace });
     const path = join(h.dirs.workspace, ".tern", "agents", "broken.md");
     const lines = printed.at(-1)!.split("\n");
     expect(lines[0]).toBe(`broken   the broken agent  (project: ${path})`);

@@ -5,7 +5,7 @@
 // events reach the parent's subscribers that ask for children, carrying the child's session id.
 import type { AgentDefinition } from "../../agents/definition.js";
 import { GENERAL_AGENT } from "../../agents/definition.js";
-import { type AgentSummary, agentProblems, agentSummary } from "../../agents/check.js";
+import { agentProblems } from "../../agents/check.js";
 
 export type { AgentSummary } from "../../agents/check.js";
 import { resolveModel } from "../../config/resolve.js";
@@ -88,11 +88,6 @@ export class TaskRunner {
     this.slots = new Slots(parent.settings.agents.maxParallel);
   }
 
-  agents(): AgentSummary[] {
-    const ctx = { toolNames: this.parent.toolNames(), providers: this.providers() };
-    return this.parent.agents.map((a) => agentSummary(a, ctx));
-  }
-
   /** The providers an agent's model may name: the configured ones and the parent's own. */
   private providers(): string[] {
     return [...Object.keys(this.parent.settings.providers), this.parent.model.providerId];
@@ -103,8 +98,7 @@ export class TaskRunner {
     const name = call.args.agent?.trim() || GENERAL_AGENT;
     // Names are lower case; a model writing `Explore` means `explore`.
     const agent =
-      parent.agents.find((a) => a.name === name) ??
-      parent.agents.find((a) => a.name === name.toLowerCase());
+      parent.agents.find((a) => a.name === name) ?? parent.agents.find((a) => a.name === name.toLowerCase());
     if (!agent)
       return fail(`task: no agent '${name}' (agents: ${parent.agents.map((a) => a.name).join(", ")})`);
     const toolNames = parent.toolNames();
