@@ -10,10 +10,12 @@ const e = useE2E();
 afterEach(killLeftovers);
 
 const task = (id: string, prompt: string) => ({ id, name: "task", args: { description: "part", prompt } });
-/** An answer streamed slowly: 6 frames 150 ms apart, so it takes about a second to arrive. */
+/** An answer streamed slowly: 8 frames 150 ms apart, so it takes over a second to arrive. */
 const slowText = (text: string) => ({
   ...openaiStream()
     .text(text)
+    .text(" more")
+    .text(" and")
     .text(" more")
     .finish("stop")
     .usage({ prompt_tokens: 10, completion_tokens: 5 })
@@ -36,7 +38,7 @@ describe("children of one batch", () => {
     expect(run.code).toBe(0);
     const one = arrivals.find((a) => a.asker === "part one")!;
     const two = arrivals.find((a) => a.asker === "part two")!;
-    // Each answer takes ~900 ms to stream; one after the other, the second would arrive after it.
+    // Each answer takes ~1.2 s to stream; one after the other, the second would arrive after it.
     expect(Math.abs(two.at - one.at)).toBeLessThan(600);
     const { children } = splitSessions(sessionRecords(e));
     expect(children).toHaveLength(2);
@@ -48,7 +50,7 @@ describe("children of one batch", () => {
     const run = await ternRun(e, []);
     expect(run.code).toBe(0);
     const [first, second] = arrivals.filter((a) => a.asker.startsWith("part"));
-    expect(second.at - first.at).toBeGreaterThanOrEqual(800);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(1000);
   });
 
   it("a cancel of the parent (SIGINT) cancels every running child and ends their commands", async () => {
