@@ -63,9 +63,10 @@ export class ToolRegistry {
     this.refusals.set(name, why);
   }
 
-  refusal(name: string): ToolResult | undefined {
+  /** The result of a call naming a tool this session does not have: why it is withheld, or unknown. */
+  missing(name: string): ToolResult {
     const why = this.refusals.get(name);
-    return why === undefined ? undefined : fail(why);
+    return why === undefined ? unknownToolResult(name, this.names()) : fail(why);
   }
 
   /** A session's own words for a tool (the `task` tool lists the session's agents). */
