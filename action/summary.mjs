@@ -8,13 +8,20 @@ const events = readFileSync(eventsFile, "utf8")
   .split("\n")
   .filter((line) => line.startsWith("{"))
   .map((line) => JSON.parse(line));
-const session = events.find((e) => e.type === "session");
-const end = events.findLast((e) => e.type === "turn_end");
-const answer = events.findLast((e) => e.type === "assistant_message")?.text ?? "";
+// A sub-agent's events carry its `session` id: the run's own are those without one, while the
+// cost adds up every session's turns (the children are billed too).
+const own = events.filter((e) => e.session === undefined);
+const session = own.find((e) => e.type === "session");
+const end = own.findLast((e) => e.type === "turn_end");
+const answer = own.findLast((e) => e.type === "assistant_message")?.text ?? "";
 const diff = readFileSync(diffFile, "utf8");
-const cost = typeof end?.cost === "number" ? end.cost.toFixed(4) : "unknown";
+const ends = events.filter((e) => e.type === "turn_end");
+const cost =
+  end && ends.every((e) => typeof e.cost === "number")
+    ? ends.reduce((sum, e) => sum + e.cost, 0).toFixed(4)
+    : "unknown";
 const stop = end?.stop_reason ?? "failed";
-const error = events.findLast((e) => e.type === "error")?.message;
+const error = own.findLast((e) => e.type === "error")?.message;
 
 /** A multi-line value in GITHUB_OUTPUT's heredoc form, with a delimiter no answer can contain. */
 function output(name, value) {

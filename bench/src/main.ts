@@ -9,6 +9,7 @@ import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } f
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
+import { subagentsBench } from "./subagents-bench.js";
 import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
 import { bigCheckpointBench, bigFileMenuBench } from "./big-tree-extra.js";
@@ -102,6 +103,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["ui-stream-cpu", () => piCpuBench(p, plan)],
     ["ui-session-rss", () => sessionRssBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
+    ["subagents", () => subagentsBench(p, plan)],
     ["big-tree", async () => bigTreeBench(p, plan, await bigTree())],
     ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],
     ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],

@@ -12,6 +12,7 @@ import {
 } from "../engine/session-queries.js";
 import { SessionNotFoundError } from "../engine/open.js";
 import { formatTable } from "./table.js";
+import { indented, underParents } from "./session-tree.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 import { money } from "../vocab/cost.js";
@@ -38,12 +39,18 @@ export async function sessionsCommand(opts: { json?: boolean }): Promise<number>
     process.stdout.write("no sessions in this workspace yet\n");
     return 0;
   }
-  const rows = sessions.map((s) => [
-    s.id,
+  // A sub-agent's session (its `parent` names an agent) sits under the session that started it.
+  const nested = underParents(
+    sessions,
+    (s) => s.id,
+    (s) => (s.parent?.agent ? s.parent.session : undefined),
+  );
+  const rows = nested.map(({ item: s, depth }) => [
+    indented(s.id, depth),
     s.started.replace("T", " ").slice(0, 19),
     String(s.turns),
     money(s.cost),
-    s.error ? `(unreadable: ${s.error})` : s.title,
+    s.error ? `(unreadable: ${s.error})` : s.parent?.agent ? `[${s.parent.agent}] ${s.title}` : s.title,
   ]);
   process.stdout.write(stripControlSequences(formatTable(["id", "started", "turns", "cost", "title"], rows)));
   return 0;
@@ -111,8 +118,8 @@ const TURN_COLUMNS: Column<LedgerRow>[] = [
   ["stop", (r) => (r.kind === "turn" ? r.stopReason : "-")],
   ...USAGE_COLUMNS,
 ];
-const TOTAL_COLUMNS: Column<SessionTotals>[] = [
-  ["session", (t) => t.session],
+const TOTAL_COLUMNS: Column<SessionTotals & { depth?: number }>[] = [
+  ["session", (t) => indented(t.session, t.depth ?? 0)],
   ["turns", (t) => String(t.turns)],
   ["compactions", (t) => String(t.compactions)],
   ["started", (t) => when(t.started)],
@@ -166,7 +173,17 @@ export async function metricsCommand(opts: {
   }
   process.stdout.write(table(TURN_COLUMNS, metrics.rows));
   process.stdout.write("\ntotals per session\n");
-  process.stdout.write(table(TOTAL_COLUMNS, metrics.totals));
+  const nested = underParents(
+    metrics.totals,
+    (t) => t.session,
+    (t) => t.parent,
+  );
+  process.stdout.write(
+    table(
+      TOTAL_COLUMNS,
+      nested.map(({ item, depth }) => ({ ...item, depth })),
+    ),
+  );
   process.stdout.write("\ntotals per model\n");
   process.stdout.write(table(MODEL_COLUMNS, metrics.models));
   return 0;

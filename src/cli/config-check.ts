@@ -6,6 +6,7 @@ import { configuredHooks } from "../engine/hook-prompt.js";
 import { loadSettings, ternHome } from "./setup.js";
 import { workflowSources } from "../engine/workflow.js";
 import { workflowLines } from "../commands/workflow-report.js";
+import { agentsForCheck } from "../engine/subagents/agents-check.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -21,5 +22,17 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   for (const notice of notices) process.stdout.write(`hook: ${notice}\n`);
   const workflow = workflowSources({ cwd: process.cwd(), home: ternHome(), config: loaded.config });
   process.stdout.write(`${workflowLines(workflow.sources, workflow.warnings).join("\n")}\n`);
+  // R-AGENT-2: each agent with its file, and one line per problem (a tool or model that is not there).
+  const agents = agentsForCheck({
+    cwd: process.cwd(),
+    home: ternHome(),
+    config: loaded.config,
+    env: process.env,
+  });
+  for (const agent of agents.agents) {
+    process.stdout.write(`agent: ${agent.name}  (${agent.path ?? "built in"})\n`);
+    for (const problem of agent.problems) process.stdout.write(`agent problem: ${problem}\n`);
+  }
+  for (const warning of agents.warnings) process.stdout.write(`agent problem: ${warning}\n`);
   return 0;
 }

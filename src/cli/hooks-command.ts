@@ -72,8 +72,15 @@ function samplePayload(event: string, tool: string, cwd: string): Record<string,
     case "UserPromptSubmit":
       return { prompt: "hello" };
     case "Stop":
-    case "SubagentStop":
       return { stop_hook_active: false };
+    case "SubagentStop":
+      return {
+        stop_hook_active: false,
+        agent_id: "hooks-test-agent",
+        agent_type: "explore",
+        agent_transcript_path: join(cwd, "agent-record.jsonl"),
+        last_assistant_message: "hello",
+      };
     case "SessionStart":
       return { source: "startup" };
     case "SessionEnd":

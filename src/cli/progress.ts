@@ -7,7 +7,10 @@ const MAX_ARGS = 200;
 /** The progress line for an event, with control sequences from outside removed (SPEC §10). */
 export function describeProgress(event: EngineEvent): string | undefined {
   const line = progressLine(event);
-  return line === undefined ? undefined : stripControlSequences(line);
+  if (line === undefined) return undefined;
+  // A sub-agent's event (R-AGENT-1) says whose it is.
+  const agent = (event as { agent?: string }).agent;
+  return stripControlSequences(agent ? `[${agent}] ${line}` : line);
 }
 
 function progressLine(event: EngineEvent): string | undefined {

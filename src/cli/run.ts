@@ -96,7 +96,8 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
         const line = describeProgress(event);
         if (line !== undefined) process.stderr.write(`${line}\n`);
       };
-  session.subscribe(writeEvent);
+  // Sub-agents' events too (R-AGENT-1): --json with their session id, progress lines with their agent.
+  session.subscribe(writeEvent, { children: true });
   writeEvent({
     type: "session",
     id: session.id,

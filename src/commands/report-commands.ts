@@ -5,6 +5,8 @@ import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
 import { costReport, jobsText, statsText, statusText } from "./reports.js";
+import { agentsText } from "./agents-report.js";
+import { agentsForCheck } from "../engine/subagents/agents-check.js";
 
 export const reportCommands = {
   status: {
@@ -77,6 +79,15 @@ export const reportCommands = {
       if (args.length > 0) return host.print("usage: /jobs [kill <id>]");
       host.print(jobsText(host.session.jobs()));
     },
+  },
+  agents: {
+    name: "/agents",
+    description: "the sub-agents a task call may name, with their files",
+    timing: "now",
+    run: (host) =>
+      host.print(
+        agentsText(agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env })),
+      ),
   },
   mcp: {
     name: "/mcp",

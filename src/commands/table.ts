@@ -41,6 +41,7 @@ const BUILTIN: readonly SlashCommand[] = [
   fileCommands.diff,
   reportCommands.mcp,
   reportCommands.jobs,
+  reportCommands.agents,
   sessionCommands.btw,
   sessionCommands.quit,
 ];

@@ -64,6 +64,7 @@ export function defaultConfig(): Config {
     trustedWorkspaces: [],
     parallelTools: true,
     compat: { claude: true, agents: true },
+    agents: { maxParallel: 4, executionBudget: { ...defaultExecutionBudget(), maximumModelCalls: 100 } },
     toolOutputLimit: 30_000,
     shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },

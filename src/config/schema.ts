@@ -147,6 +147,14 @@ const keyedBy = <T extends z.ZodMiniType>(values: T, re: RegExp, expected: strin
 const absolutePath = () =>
   rule<string>((v) => typeof v === "string" && isAbsolute(v), "must be an absolute path");
 
+/** An `executionBudget` object (the session's, a sub-agent's). */
+const budgetObject = () =>
+  z.strictObject({
+    maximumModelCalls: budgetField("maximumModelCalls"),
+    maximumToolCalls: budgetField("maximumToolCalls"),
+    maximumDurationSeconds: budgetField("maximumDurationSeconds"),
+  });
+
 /**
  * Each key's schema, built the first time a layer sets that key: building the whole schema costs
  * a start a few ms, and a config file sets a handful of keys (absent keys are optional, so the
@@ -169,17 +177,15 @@ const layerShape = {
   streamIdleTimeoutSeconds: () => optional(timerSeconds()),
   executionBudget: () =>
     optional(
-      z.union(
-        [
-          z.literal("unlimited"),
-          z.strictObject({
-            maximumModelCalls: budgetField("maximumModelCalls"),
-            maximumToolCalls: budgetField("maximumToolCalls"),
-            maximumDurationSeconds: budgetField("maximumDurationSeconds"),
-          }),
-        ],
-        { error: 'must be "unlimited" or an object' },
-      ),
+      z.union([z.literal("unlimited"), budgetObject()], { error: 'must be "unlimited" or an object' }),
+    ),
+  // R-AGENT-1: sub-agents (the `task` tool): children at once per batch, and each child's own budget.
+  agents: () =>
+    optional(
+      z.strictObject({
+        maxParallel: optional(positiveInt()),
+        executionBudget: optional(budgetObject()),
+      }),
     ),
   bashTimeoutSeconds: () =>
     optional(

@@ -99,6 +99,8 @@ export interface Config {
   parallelTools: boolean;
   /** R-WF-5: read Claude Code's files (`claude`) and other agents' files (`agents`); tern's own always. */
   compat: { claude: boolean; agents: boolean };
+  /** Sub-agents (R-AGENT-1): how many children of one batch run at once, and each child's budget. */
+  agents: AgentsConfig;
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
@@ -121,6 +123,11 @@ export interface StatusLineConfig {
   command: string;
   /** Columns of space before the line (Claude Code's `padding`). */
   padding?: number;
+}
+
+export interface AgentsConfig {
+  maxParallel: number;
+  executionBudget: ExecutionBudget;
 }
 
 export interface TelemetryConfig {

@@ -141,6 +141,18 @@ function restrictLimits(
       delete budget[f];
     }
   }
+  // Sub-agents (R-AGENT-1): a child's budget and how many run at once only go down too.
+  const agentBudget = out.agents?.executionBudget;
+  for (const f of BUDGET_FIELDS) {
+    const v = agentBudget?.[f];
+    if (v === undefined || !raises(v, current.agents.executionBudget[f])) continue;
+    ignore(`agents.executionBudget.${f}`, onlyLower);
+    delete agentBudget![f];
+  }
+  if (out.agents?.maxParallel !== undefined && out.agents.maxParallel > current.agents.maxParallel) {
+    ignore("agents.maxParallel", onlyLower);
+    delete out.agents.maxParallel;
+  }
   if (out.bashTimeoutSeconds !== undefined && raises(out.bashTimeoutSeconds, current.bashTimeoutSeconds)) {
     ignore("bashTimeoutSeconds", onlyLower);
     delete out.bashTimeoutSeconds;

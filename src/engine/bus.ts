@@ -12,7 +12,16 @@ export class EventBus {
   /** Events from background work (tool servers starting) that came before anyone listened. */
   private held: EngineEvent[] = [];
 
-  subscribe(listener: Listener): () => void {
+  /**
+   * A sub-agent's events (R-AGENT-1) carry its `session` id; they reach only a listener that asks
+   * for them with `children` (`tern run --json`), so no front end draws a child's text as its own.
+   */
+  subscribe(given: Listener, opts: { children?: boolean } = {}): () => void {
+    const listener: Listener = opts.children
+      ? given
+      : (event) => {
+          if ((event as { session?: string }).session === undefined) given(event);
+        };
     this.listeners.add(listener);
     if (this.held.length > 0) {
       // After the subscriber's own synchronous start-up lines (the `session` event comes first).

@@ -24,6 +24,7 @@ import { FollowUpQueue } from "./follow-ups.js";
 import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
+import type { TaskCall } from "./subagents/task-runner.js";
 
 /** What a front end answers for the engine: the door's requests to a person (requests.ts). */
 export type { PlanReview, SessionHooks } from "./requests.js";
@@ -110,6 +111,8 @@ export class SessionCore {
   checkpoints: Checkpointer | undefined;
   /** The user's hooks (R-HOOK); absent when none are configured. */
   hookPoints: HookPoints | undefined;
+  /** Runs `task` calls as child sessions (R-AGENT-1, subagents/task-runner.ts). */
+  tasks: { run(call: TaskCall): Promise<ToolResult>; readonly running: number } | undefined;
   readonly records: RecordCommitter;
   readonly todos = new TodoState();
   readonly requests: RequestBuilder;

@@ -2,7 +2,6 @@
 // (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
 import { endedWithLastRun, endUnendedJobs } from "./job-records.js";
 import { join } from "node:path";
-import { modelInfo } from "../config/catalogue.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import { redactDeep, registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
@@ -11,7 +10,7 @@ import { createAdapter } from "../provider/index.js";
 import { RecordFold } from "../record/fold.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { billOf } from "../record/bill.js";
-import { openLedger, preloadLedger } from "../record/ledger.js";
+import { preloadLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
@@ -19,7 +18,6 @@ import { replayInto } from "../record/replay.js";
 import { clearUnbilled, readUnbilled } from "../record/unbilled.js";
 import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
-import type { RecordLine } from "../record/types.js";
 import type { RecordWriter } from "../record/writer.js";
 import { ApprovalPolicy } from "../tools/policy/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
@@ -33,9 +31,12 @@ import { Session } from "./session.js";
 import { wireToolSets } from "./tool-sync.js";
 import { InstructionNotes } from "./instruction-notes.js";
 import { contextSources } from "./context-sources.js";
-import { computeCost } from "../vocab/cost.js";
-import type { Usage } from "../vocab/usage.js";
+import { priceFor, writeLedgerRows } from "./ledger-write.js";
 import type { ConfiguredHook } from "../hooks/events.js";
+import { findAgents } from "../agents/files.js";
+import type { ChildOptions } from "./subagents/child-options.js";
+import { offerTools } from "./subagents/offered-tools.js";
+import { TaskRunner } from "./subagents/task-runner.js";
 
 export class SessionNotFoundError extends Error {
   override name = "SessionNotFoundError";
@@ -54,40 +55,6 @@ function afterPendingIo(): Promise<void> {
  */
 function mcpTextLimit(config: Config): { textChars: number } {
   return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
-}
-
-/**
- * R-REC-8: after a billed line, the session's rows are recomputed from its record by the same
- * function `tern metrics --rebuild` uses, so live and rebuilt agree. The ledger is derived, so a
- * ledger failure is a notice, never a lost turn.
- */
-function writeLedgerRows(
-  home: string,
-  id: string,
-  lines: readonly RecordLine[],
-  warn: (text: string) => void,
-): void {
-  try {
-    const ledger = openLedger(home);
-    try {
-      ledger.putSession(id, billOf(lines));
-    } finally {
-      ledger.close();
-    }
-  } catch (err) {
-    warn(
-      `ledger not updated (${err instanceof Error ? err.message : String(err)}); run 'tern metrics --rebuild'`,
-    );
-  }
-}
-
-/** Prices a usage for the model that served it: the running one, else its catalogue entry. */
-function priceFor(config: Config, model: ResolvedModel) {
-  return (usage: Usage, id: string | undefined): number | null =>
-    computeCost(
-      usage,
-      !id || id === model.id ? model.info.pricing : modelInfo(id, config.models[id]).info.pricing,
-    );
 }
 
 export type ResumeTarget = { id: string } | { latest: true };
@@ -109,6 +76,8 @@ export interface OpenSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** The user's hooks (R-HOOK-1), collected from the config and Claude Code's settings files. */
   userHooks?: readonly ConfiguredHook[];
+  /** Set when a parent's `task` call opens this session (R-AGENT-1): its link, tools and prompt. */
+  child?: ChildOptions;
 }
 
 export interface OpenedSession {
@@ -172,12 +141,16 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {
-    const created = createSession(home, { cwd, model: model.id });
+    const created = createSession(home, { cwd, model: model.id, parent: opts.child?.link });
     ({ id, dir, writer } = created);
     replayInto(fold, loadRecord(recordFile(dir)));
   }
 
   const registry = createBuiltinRegistry();
+  const env = opts.env ?? process.env;
+  const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat });
+  if (!opts.child) warnings.push(...agents.warnings);
+  offerTools(registry, agents.agents, opts.child);
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
   let policy: ApprovalPolicy | undefined;
   const sandbox = shellSandbox(config, cwd, home, opts.hooks, () => policy);
@@ -200,12 +173,11 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     },
   });
   const tools = registry.definitions();
-  const env = opts.env ?? process.env;
   const promptFor = (toolNames: string[]) =>
     assembleSystemPromptParts({
       cwd,
       home,
-      extraSystem: opts.extraSystem,
+      extraSystem: [opts.extraSystem, opts.child?.system].filter(Boolean).join("\n\n") || undefined,
       toolNames,
       userHome: env.HOME,
       compat: config.compat,
@@ -249,9 +221,20 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     notice: warn,
   });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
+  core.tasks = new TaskRunner({
+    ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: agents.agents, env: opts.env },
+    ...{ depth: opts.child?.depth ?? 0, userHooks: opts.userHooks, redactEvents: opts.redactEvents },
+    get model() {
+      return core.model;
+    },
+    mode: () => core.policy.getMode(),
+    toolNames: () => core.tools.map((t) => t.name),
+    publish: (event) => bus.publish(event),
+    open: (request) => openSession(request),
+  });
   if (opts.userHooks && opts.userHooks.length > 0) {
     const { SessionHookPoints } = await import("./session-hooks.js");
-    core.hookPoints = new SessionHookPoints(core, opts.userHooks);
+    core.hookPoints = new SessionHookPoints(core, opts.userHooks, opts.child?.link.agent);
     core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
   }
   // The SQLite addon loads at the first idle moment (typically while the model is thinking), so

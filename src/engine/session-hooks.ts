@@ -18,9 +18,14 @@ export class SessionHookPoints implements HookPoints {
   /** Armed while the session is idle after a turn (Notification `idle_prompt`). */
   private idleTimer: NodeJS.Timeout | undefined;
 
+  /**
+   * `agent`: this session is a sub-agent's (R-AGENT-1), so its stop runs SubagentStop, matched
+   * on the agent's name, instead of Stop.
+   */
   constructor(
     private readonly core: SessionCore,
     hooks: readonly ConfiguredHook[],
+    private readonly agent?: string,
   ) {
     this.runner = new HookRunner({
       hooks,
@@ -117,7 +122,11 @@ export class SessionHookPoints implements HookPoints {
 
   /** Stop: the note that keeps the turn going, or undefined to let it stop. */
   async stopRequested(active: boolean): Promise<string | undefined> {
-    const outcome = await this.runner.run("Stop", { stop_hook_active: active });
+    const outcome = this.agent
+      ? await this.runner.run("SubagentStop", subagentFields(this.core, this.agent, active), {
+          match: { value: this.agent },
+        })
+      : await this.runner.run("Stop", { stop_hook_active: active });
     if (outcome.stop !== undefined) return undefined;
     return outcome.block;
   }
@@ -149,6 +158,18 @@ export class SessionHookPoints implements HookPoints {
     clearTimeout(this.idleTimer);
     await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
   }
+}
+
+/** Claude Code's SubagentStop fields: the child's id, agent type, transcript and last answer. */
+function subagentFields(core: SessionCore, agent: string, active: boolean): Record<string, unknown> {
+  const last = core.fold.archive.findLast((l) => l.type === "assistant_message");
+  return {
+    stop_hook_active: active,
+    agent_id: core.id,
+    agent_type: agent,
+    agent_transcript_path: recordFile(core.dir),
+    last_assistant_message: last?.type === "assistant_message" ? last.text : "",
+  };
 }
 
 function toolMatch(name: string) {

@@ -124,8 +124,8 @@ export class Session {
     return askSide(this.core, question, opts);
   }
 
-  subscribe(listener: Listener): () => void {
-    return this.bus.subscribe(listener);
+  subscribe(listener: Listener, opts: { children?: boolean } = {}): () => void {
+    return this.bus.subscribe(listener, opts);
   }
 
   /** Queue a command; it runs after every command sent before it. */

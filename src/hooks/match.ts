@@ -3,19 +3,7 @@
 // Tools answer to tern's names and to Claude Code's for the same tools, so a `"Bash"` or
 // `"Edit|Write"` matcher written for Claude Code fires on tern's `bash`, `edit_file`, `write_file`.
 
-/** Claude Code's tool names → tern's. */
-const CLAUDE_NAMES: Readonly<Record<string, readonly string[]>> = {
-  Bash: ["bash"],
-  Read: ["read_file"],
-  Write: ["write_file"],
-  Edit: ["edit_file", "edit_lineno"],
-  MultiEdit: ["edit_file", "edit_lineno"],
-  Grep: ["grep"],
-  Glob: ["glob"],
-  WebFetch: ["web_fetch"],
-  TodoWrite: ["todo_write"],
-  Task: ["task"],
-};
+import { CLAUDE_TOOL_NAMES as CLAUDE_NAMES } from "../config/claude-tools.js";
 
 /** Every name a tern tool answers to: its own and Claude Code's. */
 export function namesOf(tool: string): string[] {

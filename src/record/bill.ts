@@ -31,6 +31,8 @@ export interface BilledUsage {
 export interface BillRow extends BilledUsage {
   kind: RowKind;
   session: string;
+  /** The session whose `task` call started this one (a sub-agent, R-AGENT-1); null otherwise. */
+  parent?: string | null;
   cwd: string;
   /** The turn; for a compaction row, the newest turn before it (0 = none). */
   turn: number;
@@ -148,6 +150,7 @@ function newRow(
   return {
     kind,
     session: start.id,
+    parent: start.parent?.agent ? start.parent.session : null,
     cwd: start.cwd,
     turn,
     seq,

@@ -82,7 +82,9 @@ export function renderMarkdown(
   const sum = (f: (t: TurnEndRecord) => number) => ends.reduce((a, t) => a + f(t), 0);
   out.push(`# tern session ${meta.id}`, "");
   out.push(`- model: ${meta.model}`, `- workspace: ${meta.cwd}`, `- started: ${meta.started}`);
-  if (meta.parent) out.push(`- forked from: ${meta.parent.session} at turn ${meta.parent.turn}`);
+  if (meta.parent?.agent)
+    out.push(`- sub-agent '${meta.parent.agent}' of: ${meta.parent.session} at turn ${meta.parent.turn}`);
+  else if (meta.parent) out.push(`- forked from: ${meta.parent.session} at turn ${meta.parent.turn}`);
   out.push(
     `- turns: ${meta.turns}`,
     `- tokens: in ${sum((t) => t.usage.prompt)}, out ${sum((t) => t.usage.completion)}`,

@@ -23,6 +23,8 @@ export interface UsageTotals extends BillTotals {
 
 export interface SessionTotals extends UsageTotals {
   session: string;
+  /** The session whose `task` call started this one (R-AGENT-1); null for any other session. */
+  parent: string | null;
   cwd: string;
   /** Turn rows. */
   turns: number;
@@ -38,7 +40,9 @@ export interface ModelTotals extends BillTotals {
 }
 
 /** Bumped whenever the table changes; an older ledger.db is rebuilt from the records on open. */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
+/** Version 3 added `parent` (R-AGENT-1); a version-2 ledger gets the column, its rows keep theirs. */
+const ADD_PARENT_FROM = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ledger_rows (
@@ -61,6 +65,7 @@ CREATE TABLE IF NOT EXISTS ledger_rows (
   cache_write INTEGER NOT NULL,
   billed_input INTEGER NOT NULL,
   cost REAL,
+  parent TEXT,
   PRIMARY KEY (session, kind, turn, seq)
 );
 CREATE INDEX IF NOT EXISTS ledger_rows_started ON ledger_rows (started);
@@ -85,7 +90,7 @@ CREATE TABLE IF NOT EXISTS ledger_models (
 const COLUMNS = `kind, session, cwd, turn, seq, model, started, duration_ms AS durationMs,
   stop_reason AS stopReason, rounds, model_calls AS modelCalls, tool_calls AS toolCalls,
   tool_errors AS toolErrors, prompt, completion, cache_read AS cacheRead, cache_write AS cacheWrite,
-  billed_input AS billedInput, cost`;
+  billed_input AS billedInput, cost, parent`;
 
 const BILL_SUMS = `SUM(model_calls) AS modelCalls, SUM(prompt) AS prompt, SUM(completion) AS completion,
   SUM(cache_read) AS cacheRead, SUM(cache_write) AS cacheWrite, SUM(billed_input) AS billedInput,
@@ -96,9 +101,10 @@ const SUMS = `SUM(rounds) AS rounds, SUM(tool_calls) AS toolCalls, SUM(tool_erro
 /** Rows are replaced whole: each is recomputed from the record, never incremented in place. */
 const UPSERT = `INSERT OR REPLACE INTO ledger_rows (session, kind, turn, seq, cwd, model, started,
   duration_ms, stop_reason, rounds, model_calls, tool_calls, tool_errors, prompt, completion,
-  cache_read, cache_write, billed_input, cost)
+  cache_read, cache_write, billed_input, cost, parent)
   VALUES (@session, @kind, @turn, @seq, @cwd, @model, @started, @durationMs, @stopReason, @rounds,
-  @modelCalls, @toolCalls, @toolErrors, @prompt, @completion, @cacheRead, @cacheWrite, @billedInput, @cost)`;
+  @modelCalls, @toolCalls, @toolErrors, @prompt, @completion, @cacheRead, @cacheWrite, @billedInput, @cost,
+  @parent)`;
 
 const CLEAR_PARTS =
   "DELETE FROM ledger_models WHERE session = @session AND kind = @kind AND turn = @turn AND seq = @seq";
@@ -156,7 +162,8 @@ export class Ledger {
   }
 
   private write(row: BillRow & { parts?: ModelPart[] }): void {
-    const { parts, ...fields } = row;
+    const { parts, ...given } = row;
+    const fields = { ...given, parent: given.parent ?? null };
     this.upsert.run(fields);
     this.clearParts.run(fields);
     const { session, kind, turn, seq, started } = fields;
@@ -176,7 +183,7 @@ export class Ledger {
   /** Per-session sums; a session's cost is null when any of its rows has an unknown cost. */
   totals(opts: { since?: string } = {}): SessionTotals[] {
     const where = opts.since ? "WHERE started >= ?" : "";
-    const sql = `SELECT session, MIN(cwd) AS cwd, SUM(kind = 'turn') AS turns,
+    const sql = `SELECT session, MIN(cwd) AS cwd, MIN(parent) AS parent, SUM(kind = 'turn') AS turns,
       SUM(kind = 'compaction') AS compactions, MIN(started) AS started, SUM(duration_ms) AS durationMs, ${SUMS}
       FROM ledger_rows ${where} GROUP BY session ORDER BY MIN(started), session`;
     const stmt = this.db.prepare(sql);
@@ -238,7 +245,14 @@ function ensureSchema(db: Database.Database, home: string): void {
   if (db.pragma("user_version", { simple: true }) === SCHEMA_VERSION) return;
   // IMMEDIATE: two processes opening a new ledger at once fill it once.
   db.transaction(() => {
-    if (db.pragma("user_version", { simple: true }) === SCHEMA_VERSION) return;
+    const version = db.pragma("user_version", { simple: true });
+    if (version === SCHEMA_VERSION) return;
+    if (version === ADD_PARENT_FROM) {
+      // Rows written before sub-agents existed are no child's: their parent stays NULL.
+      db.exec("ALTER TABLE ledger_rows ADD COLUMN parent TEXT");
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      return;
+    }
     db.exec(
       "DROP TABLE IF EXISTS turns; DROP TABLE IF EXISTS ledger_rows; DROP TABLE IF EXISTS ledger_models;",
     );

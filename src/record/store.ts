@@ -17,7 +17,7 @@ import {
   updateMeta,
   writeMeta,
 } from "./meta.js";
-import type { RecordLine } from "./types.js";
+import type { ForkParent, RecordLine } from "./types.js";
 import { RecordWriter, type WriterOptions } from "./writer.js";
 
 export function sessionsRoot(home: string): string {
@@ -56,7 +56,7 @@ export function recordFile(sessionDir: string): string {
 export interface CreateSessionOptions {
   cwd: string;
   model: string;
-  parent?: { session: string; turn: number; seq?: number };
+  parent?: ForkParent;
   now?: () => Date;
 }
 
@@ -237,7 +237,7 @@ export interface SessionSummary {
   /** USD sum of turn costs; null when any turn's cost is unknown. */
   cost: number | null;
   model: string;
-  parent?: { session: string; turn: number };
+  parent?: ForkParent;
   /** Set when the record could not be read; the other fields are then empty. */
   error?: string;
 }

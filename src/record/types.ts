@@ -39,6 +39,9 @@ export interface ForkParent {
   session: string;
   turn: number;
   seq?: number;
+  /** Set on a sub-agent's session (R-AGENT-1): the agent it ran and the parent's `task` call id. */
+  agent?: string;
+  call?: string;
 }
 export interface ContextRecord extends RecordBase {
   type: "context";

@@ -23,6 +23,8 @@ export interface PendingCall {
   always?: string;
   /** How the call shows itself (title, kind, files, preview), from its tool. */
   presentation: CallPresentation;
+  /** Set when a sub-agent asks (R-AGENT-1): its agent's name and its session id. */
+  agent?: { name: string; session: string };
 }
 
 export interface BatchHooks {

@@ -6,7 +6,7 @@ import { runInOrder, sameList, Serial, Slots } from "./batch-order.js";
 import { afterCall, runCallHooks, withHook } from "./call-hooks.js";
 import { earlyRefusals } from "./early-refusal.js";
 import { resolvePath } from "./paths.js";
-import { type ToolRegistry, parseArguments, unknownToolResult } from "./registry.js";
+import { type ToolRegistry, parseArguments } from "./registry.js";
 import { type OutputLimits, limitResult } from "./output-limit.js";
 import { errorMessage } from "./results.js";
 import { pendingCall, presentCall } from "./present.js";
@@ -123,7 +123,7 @@ export class ToolExecutor {
 
   private plan(call: ToolCall, ctx: ToolContext): Planned {
     const tool = this.registry.get(call.name);
-    if (!tool) return { call, paths: [], result: unknownToolResult(call.name, this.registry.names()) };
+    if (!tool) return { call, paths: [], result: this.registry.missing(call.name) };
     const parsed = parseArguments(tool, call.arguments);
     if (!parsed.ok) return { call, tool, paths: [], result: parsed.result };
     let paths: string[];

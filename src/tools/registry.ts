@@ -54,6 +54,29 @@ export class ToolRegistry {
     this.deferred.delete(name);
   }
 
+  /** Why a tool this session does not offer is refused, for a call that names it anyway. */
+  private readonly refusals = new Map<string, string>();
+
+  /** Takes a tool out and says why a call of it is refused (a sub-agent without `task`). */
+  withhold(name: string, why: string): void {
+    this.unregister(name);
+    this.refusals.set(name, why);
+  }
+
+  /** The result of a call naming a tool this session does not have: why it is withheld, or unknown. */
+  missing(name: string): ToolResult {
+    const why = this.refusals.get(name);
+    return why === undefined ? unknownToolResult(name, this.names()) : fail(why);
+  }
+
+  /** A session's own words for a tool (the `task` tool lists the session's agents). */
+  setDescription(name: string, description: string): void {
+    const deferred = this.deferred.get(name);
+    if (deferred) this.deferred.set(name, { ...deferred, description });
+    const tool = this.tools.get(name);
+    if (tool && !deferred) this.tools.set(name, { ...tool, description });
+  }
+
   /** The tool; for a deferred one only after `ready()` (before it, its definition throws when used). */
   get(name: string): Tool | undefined {
     return this.tools.get(name);

@@ -70,6 +70,11 @@ export interface ToolContext {
   fetchAddresses?: readonly { address: string; family: number }[];
   /** `exit_plan` (R-PLAN-1): hands the plan to the session, which answers with the tool's result. */
   exitPlan?: (plan: string) => Promise<ToolResult>;
+  /** `task` (R-AGENT-1): runs a sub-agent, whose final answer (or failure) is the tool's result. */
+  runTask?: (
+    args: { description: string; prompt: string; agent?: string },
+    callId: string,
+  ) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */
   progress?: (callId: string, update: ToolProgress) => void;
   /** A running call's output as it comes (bash), for a live tail (R-UI-18); absent = nobody watches. */

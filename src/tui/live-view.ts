@@ -9,7 +9,7 @@ import { pickerRows } from "./session-picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
-import { runningRows } from "./tool-view.js";
+import { runningAgents, runningRows } from "./tool-view.js";
 import { PLAN_CHOICES } from "./plan-flow.js";
 import type { UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
@@ -131,9 +131,10 @@ export function statusText(state: UiState, cols: number): string {
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
   const mode = s.mode ? ` · ${s.mode}` : "";
   const jobs = s.jobs ? ` · ${s.jobs} job${s.jobs === 1 ? "" : "s"} running` : "";
+  const agents = runningAgents(state.running);
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs} · session ${s.sessionId}`,
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${agents} · session ${s.sessionId}`,
       cols,
     ),
   );

@@ -128,3 +128,9 @@ export function runningRows(run: ToolRun, cols: number): string[] {
     ),
   ];
 }
+
+/** The status line's count of sub-agents at work (R-AGENT-1): the `task` calls running now. */
+export function runningAgents(running: readonly ToolRun[]): string {
+  const n = running.filter((r) => r.name === "task" && r.outcome === undefined).length;
+  return n === 0 ? "" : ` · ${n} agent${n === 1 ? "" : "s"} running`;
+}

@@ -20,7 +20,20 @@ const ALLOWED: Record<string, string[]> = {
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
-  engine: ["provider", "tools", "record", "prompt", "config", "checkpoint", "sandbox", "jobs", "hooks"],
+  engine: [
+    "provider",
+    "tools",
+    "record",
+    "prompt",
+    "config",
+    "checkpoint",
+    "sandbox",
+    "jobs",
+    "hooks",
+    "agents",
+  ],
+  // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
+  agents: ["config", "prompt"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').
   jobs: [],
   // The user's hooks: their config, the scrubbed environment, and the sandbox's wrapper type.

@@ -26,6 +26,15 @@ export async function runToolBatch(
       presentation: core.executor.present(call),
     });
   const output = new ToolOutputStream((event) => core.publish(event));
+  const progress = (id: string, update: ToolProgress) =>
+    core.publish({
+      type: "tool_progress",
+      id,
+      name: calls.find((c) => c.id === id)?.name ?? "",
+      progress: update.progress,
+      ...(update.total !== undefined ? { total: update.total } : {}),
+      ...(update.message !== undefined ? { message: update.message } : {}),
+    });
   // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
   let recalled = 0;
   const ctx = {
@@ -38,21 +47,18 @@ export async function runToolBatch(
     readTracker: core.readTracker,
     todos: core.todos,
     exitPlan: (plan: string) => exitPlan(core, plan, signal),
+    // A child's work shows as its task call's progress (R-AGENT-1): its tool calls so far, the newest.
+    runTask: core.tasks
+      ? (args: { description: string; prompt: string; agent?: string }, callId: string) =>
+          core.tasks!.run({ args, callId, turn, signal, progress: (update) => progress(callId, update) })
+      : undefined,
     jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {
       const page = recallPage(core.fold, { turn, round, offset }, recallPageChars(core, recalled));
       recalled += estimateTokens(page, "", []);
       return page;
     },
-    progress: (id: string, update: ToolProgress) =>
-      core.publish({
-        type: "tool_progress",
-        id,
-        name: calls.find((c) => c.id === id)?.name ?? "",
-        progress: update.progress,
-        ...(update.total !== undefined ? { total: update.total } : {}),
-        ...(update.message !== undefined ? { message: update.message } : {}),
-      }),
+    progress,
     output: (id: string, text: string) => output.push(id, calls.find((c) => c.id === id)?.name ?? "", text),
   };
   const points = core.hookPoints;

@@ -12,6 +12,7 @@ import { grepTool } from "./grep.js";
 import { jobInputTool, jobKillTool, jobOutputTool } from "./job-tools.js";
 import { readFileTool } from "./read-file.js";
 import { recallTool } from "./recall.js";
+import { taskTool } from "./task.js";
 import { todoWriteTool } from "./todo-write.js";
 import { webFetchTool } from "./web-fetch.js";
 import { writeFileTool } from "./write-file.js";
@@ -31,6 +32,7 @@ export const builtinTools: Tool[] = [
   jobInputTool,
   jobKillTool,
   exitPlanTool,
+  taskTool,
 ];
 
 export { settleProcessKills, stopTagged } from "./process-groups.js";

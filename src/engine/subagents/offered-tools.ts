@@ -1,0 +1,23 @@
+// The tools a session offers when sub-agents are about (R-AGENT-1/2): a child keeps only its
+// agent's tools (a `task` call it may not make is refused with why), and the `task` tool's
+// description lists the agents a call may name, each with its description.
+import type { AgentDefinition } from "../../agents/definition.js";
+import type { ToolRegistry } from "../../tools/registry.js";
+import { TASK_TOOL, type ChildOptions } from "./child-options.js";
+
+export function offerTools(
+  registry: ToolRegistry,
+  agents: readonly AgentDefinition[],
+  child?: ChildOptions,
+): void {
+  if (child)
+    for (const name of registry.names())
+      if (!child.tools.includes(name)) {
+        if (name === TASK_TOOL && child.taskRefusal) registry.withhold(name, child.taskRefusal);
+        else registry.unregister(name);
+      }
+  const task = registry.get(TASK_TOOL);
+  if (!task) return;
+  const list = agents.map((a) => `${a.name}: ${a.description || "(no description)"}`).join("; ");
+  registry.setDescription(TASK_TOOL, `${task.description} agent (default general) is one of: ${list}`);
+}

@@ -1,0 +1,37 @@
+// task: hands a sub-task to a sub-agent (R-AGENT-1), a child session with its own context whose
+// final answer is this call's result. What it runs is the session's business (engine/subagents/):
+// the tool only checks its arguments. The session appends the agents to the description.
+import * as z from "zod/mini";
+import { lazySchema } from "../lazy-schema.js";
+import { fail } from "../results.js";
+import type { Tool } from "../types.js";
+
+const schema = lazySchema(() =>
+  z.object({
+    description: z.string().check(z.minLength(1), z.describe("3-5 words")),
+    prompt: z.string().check(z.minLength(1), z.describe("All it needs to know")),
+    agent: z.optional(z.string()),
+  }),
+);
+export type TaskArgs = z.infer<ReturnType<typeof schema>>;
+
+export const taskTool: Tool<TaskArgs> = {
+  name: "task",
+  description:
+    "Run a sub-agent in a fresh context; its final answer is the result. Calls of one batch run in parallel.",
+  get schema() {
+    return schema();
+  },
+  // It changes nothing itself: what the child does is judged call by call (R-AGENT-1).
+  kind: "read",
+  paths: () => [],
+  present: (args) => ({
+    title: `${typeof args.agent === "string" ? args.agent : "agent"}: ${typeof args.description === "string" ? args.description : ""}`,
+    kind: "think",
+    locations: [],
+  }),
+  async run(args, ctx) {
+    if (!ctx.runTask) return fail("task: this session cannot start sub-agents");
+    return ctx.runTask(args, ctx.callId ?? "");
+  },
+};
