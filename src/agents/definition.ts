@@ -38,14 +38,14 @@ export const GENERAL_AGENT = "general";
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: GENERAL_AGENT,
-    description: "General-purpose: the parent's tools but task; the default.",
+    description: "All your tools but task.",
     prompt: "",
     source: "builtin",
     problems: [],
   },
   {
     name: "explore",
-    description: "Read-only: searches and reads the workspace, answers with what it found.",
+    description: "Read-only: searches the workspace and reports.",
     tools: ["read_file", "grep", "glob", "bash"],
     prompt:
       "You are an explore agent: investigate the workspace with read-only tools and answer with " +

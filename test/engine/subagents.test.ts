@@ -130,7 +130,7 @@ describe("sub-agents through the door", () => {
     const lines = printed.at(-1)!.split("\n");
     expect(lines[0]).toBe(`broken   the broken agent  (project: ${path})`);
     expect(lines[1]).toMatch(new RegExp(`^ {9}problem: ${path}: tools: 'Nope' is not a tool`));
-    expect(lines[2]).toMatch(/^general {2}General-purpose.*\(built in\)$/);
+    expect(lines[2]).toMatch(/^general {2}All your tools but task.*\(built in\)$/);
     expect(lines[3]).toMatch(/^explore {2}Read-only.*\(built in\)$/);
   });
 });

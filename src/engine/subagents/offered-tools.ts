@@ -19,5 +19,5 @@ export function offerTools(
   const task = registry.get(TASK_TOOL);
   if (!task) return;
   const list = agents.map((a) => `${a.name}: ${a.description || "(no description)"}`).join("; ");
-  registry.setDescription(TASK_TOOL, `${task.description} agent (default general) is one of: ${list}`);
+  registry.setDescription(TASK_TOOL, `${task.description} Agents (default general): ${list}`);
 }

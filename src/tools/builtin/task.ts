@@ -18,7 +18,7 @@ export type TaskArgs = z.infer<ReturnType<typeof schema>>;
 export const taskTool: Tool<TaskArgs> = {
   name: "task",
   description:
-    "Run a sub-agent in a fresh context; its final answer is the result. Calls of one batch run in parallel.",
+    "A sub-agent does it in a fresh context; its answer is the result. Calls of a batch run in parallel.",
   get schema() {
     return schema();
   },
