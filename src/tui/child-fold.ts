@@ -37,13 +37,14 @@ interface FoldedRun {
   subagent?: ChildWork;
 }
 
+/** The only events of a child that show: its calls and their results (its text streams unseen). */
+function folds(event: EngineEvent): event is Extract<EngineEvent, { type: "tool_call" | "tool_result" }> {
+  return event.type === "tool_call" || event.type === "tool_result";
+}
+
 /** A child's event: its tool calls and results change the work shown under its task call. */
-export function foldChild<R extends FoldedRun>(
-  running: readonly R[],
-  callId: string,
-  event: EngineEvent,
-): R[] {
-  if (event.type !== "tool_call" && event.type !== "tool_result") return [...running];
+export function foldChild<R extends FoldedRun>(running: R[], callId: string, event: EngineEvent): R[] {
+  if (!folds(event)) return running;
   const from = event as EngineEvent & { session?: string; agent?: string };
   const key = `${from.session ?? ""}/${event.id}`;
   return running.map((run) => {
@@ -103,7 +104,9 @@ export function foldChildren(
 ): () => void {
   return session.subscribe(
     (event) => {
-      if (parentCall(event) !== undefined) store.dispatch({ type: "event", event, now: performance.now() });
+      // A child's text deltas are most of its events: they are not even dispatched.
+      if (parentCall(event) !== undefined && folds(event))
+        store.dispatch({ type: "event", event, now: performance.now() });
     },
     { children: true },
   );
