@@ -5,6 +5,7 @@
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 import { ApprovalFlow } from "./approval-flow.js";
+import { foldChildren, lastToolOutput } from "./child-fold.js";
 import { imageInputOf } from "./clipboard.js";
 import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
@@ -116,7 +117,7 @@ export class TuiController implements UiControl {
     this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine);
-    this.unsubscribe = opened.session.subscribe((event) => {
+    const own = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
       this.statusLine.event(event);
       if (event.type === "tool_result" || event.type === "turn_end")
@@ -124,6 +125,8 @@ export class TuiController implements UiControl {
       if (event.type === "turn_end") this.syncMode();
       if (event.type === "follow_up" && event.change === "started") this.turns.followUpStarted();
     });
+    const children = foldChildren(opened.session, this.store); // sub-agents' calls, under their task line
+    this.unsubscribe = () => void [own(), children()];
   }
 
   // ---- composer -------------------------------------------------------------------------
@@ -208,12 +211,8 @@ export class TuiController implements UiControl {
 
   /** Ctrl+O: the newest finished tool call's whole output, into the transcript. */
   expandLastTool(): void {
-    const item = [...this.state.items].reverse().find((i) => i.tool?.content !== undefined);
-    if (!item?.tool) {
-      this.print("info", "no tool output to show yet");
-      return;
-    }
-    this.store.dispatch({ type: "print", kind: "output", text: item.tool.content ?? "" });
+    const whole = lastToolOutput(this.state.items);
+    this.print(whole === undefined ? "info" : "output", whole ?? "no tool output to show yet");
   }
 
   // ---- work -----------------------------------------------------------------------------

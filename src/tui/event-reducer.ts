@@ -5,6 +5,7 @@
 import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
+import { foldChild, parentCall } from "./child-fold.js";
 import { completeBlocksEnd } from "./markdown.js";
 import { liveTail } from "./output-view.js";
 import { errorLine, progressDetail, turnLabel } from "./status-text.js";
@@ -71,6 +72,9 @@ export function commitLive(state: UiState): UiState {
 }
 
 export function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
+  // A sub-agent's event only folds under its task call; its turns and text are not the parent's.
+  const under = parentCall(event);
+  if (under !== undefined) return { ...state, running: foldChild(state.running, under, event) };
   switch (event.type) {
     case "turn_start":
       return {

@@ -5,6 +5,7 @@ import { count, sanitize, style, truncate } from "./ansi.js";
 import type { CallPresentation } from "../engine/events.js";
 import { outputTail } from "./output-view.js";
 import { diffRows } from "./diff-view.js";
+import { type ChildWork, foldRows, foldSummary } from "./child-fold.js";
 
 export interface ToolRun {
   id: string;
@@ -20,6 +21,8 @@ export interface ToolRun {
   ms?: number;
   /** While it runs: the end of its output so far and how many lines that is (R-UI-18). */
   live?: { tail: string; lines: number };
+  /** A `task` call's children's tool calls (child-fold.ts). */
+  subagent?: ChildWork;
 }
 
 /** Output rows shown under a finished call before the rest is summarised. */
@@ -107,7 +110,8 @@ export function previewRows(
 
 /** A finished call as transcript rows: its line and what came of it. */
 export function toolRows(run: ToolRun, cols: number): string[] {
-  return [callLine(run, cols), ...resultRows(run, cols)];
+  const took = run.ms === undefined ? undefined : duration(run.ms);
+  return [callLine(run, cols), ...foldSummary(run.subagent, took, cols), ...resultRows(run, cols)];
 }
 
 /** Rows of a running call's live tail: its last lines, each cut to one row so the height holds still. */
@@ -116,6 +120,7 @@ export const LIVE_TAIL_ROWS = 3;
 /** A call in the live region: its line, and while it runs the last lines of its output (R-UI-18). */
 export function runningRows(run: ToolRun, cols: number): string[] {
   const line = callLine(run, cols, "○");
+  if (run.subagent && run.outcome === undefined) return [line, ...foldRows(run.subagent, cols)];
   if (!run.live || run.outcome !== undefined) return [line];
   const lines = sanitize(run.live.tail.replace(/\n+$/, "")).split("\n");
   // When the tail does not hold every line its first one may be cut mid-line: it is left out.
