@@ -26,6 +26,11 @@ export interface SkillRoots {
 }
 
 const MAX_DESCRIPTION = 600;
+/**
+ * Entries of one skills folder looked at: each costs two stats and a read at session start, and
+ * a folder of thousands (a generated or mistaken one) must not hold the start up.
+ */
+export const MAX_SKILL_ENTRIES = 500;
 
 function readSkill(path: string, dirName: string): { skill?: Skill; warning?: string } {
   const parsed = splitFrontMatter(readFileSync(path, "utf8"));
@@ -50,6 +55,12 @@ function scan(root: string, skills: Skill[], warnings: string[]): void {
     entries = readdirSync(root).sort();
   } catch {
     return; // no skills folder
+  }
+  if (entries.length > MAX_SKILL_ENTRIES) {
+    warnings.push(
+      `${root}: ${entries.length} entries, more than ${MAX_SKILL_ENTRIES}; only the first ${MAX_SKILL_ENTRIES} (by name) are read as skills`,
+    );
+    entries = entries.slice(0, MAX_SKILL_ENTRIES);
   }
   for (const entry of entries) {
     const path = join(root, entry, "SKILL.md");
