@@ -8,7 +8,12 @@ import { join } from "node:path";
 /** What these helpers need of the shadow repository (kept narrow: it imports them). */
 interface ShadowRepo {
   readonly workTree: string;
-  git(args: string[], input?: string, withWorkTree?: boolean, okExits?: number[]): Promise<{ stdout: string }>;
+  git(
+    args: string[],
+    input?: string,
+    withWorkTree?: boolean,
+    okExits?: number[],
+  ): Promise<{ stdout: string }>;
 }
 
 export const FOLDER_MARK = ".tern-empty-folder";

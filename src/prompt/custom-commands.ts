@@ -28,6 +28,8 @@ export interface CommandRoots {
   home: string;
   userHome?: string;
   compat: CompatSwitches;
+  /** Entries looked at per commands folder, all depths; MAX_COMMAND_ENTRIES unless given. */
+  maxEntries?: number;
 }
 
 /** A command file is read whole up to this; past it the file is refused with a notice. */
@@ -52,6 +54,7 @@ export function commandRoots(opts: CommandRoots): { dir: string; scope: "project
 interface Found {
   files: { path: string; parts: string[] }[];
   seen: number;
+  max: number;
 }
 
 function markdownFiles(dir: string, prefix: string[], depth: number, out: Found): void {
@@ -62,7 +65,7 @@ function markdownFiles(dir: string, prefix: string[], depth: number, out: Found)
     return;
   }
   for (const entry of entries) {
-    if (++out.seen > MAX_COMMAND_ENTRIES) return;
+    if (++out.seen > out.max) return;
     const path = join(dir, entry);
     let st: ReturnType<typeof statSync>;
     try {
@@ -117,11 +120,11 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
   const warnings: string[] = [];
   const names = new Set<string>();
   for (const root of commandRoots(opts)) {
-    const found: Found = { files: [], seen: 0 };
+    const found: Found = { files: [], seen: 0, max: opts.maxEntries ?? MAX_COMMAND_ENTRIES };
     markdownFiles(root.dir, [], 0, found);
-    if (found.seen > MAX_COMMAND_ENTRIES)
+    if (found.seen > found.max)
       warnings.push(
-        `${root.dir}: more than ${MAX_COMMAND_ENTRIES} entries; the commands past them (by name) are not read`,
+        `${root.dir}: more than ${found.max} entries; the commands past them (by name) are not read`,
       );
     for (const file of found.files) {
       const name = `/${file.parts.join(":")}`;

@@ -30,7 +30,14 @@ describe("bounded workspace walks of checkpoints", () => {
     writeFileSync(ws("pkg/.gitignore"), ".cache/\n");
     // `fresh/` holds no file: git names it as one untracked folder, and the walk below it must
     // still leave out the ignored `fresh/out/` (git check-ignore decides, nested rules included).
-    for (const d of ["pkg/empty", "pkg/out", "pkg/.cache", "pkg/node_modules/dep/empty", "fresh/keep", "fresh/out"])
+    for (const d of [
+      "pkg/empty",
+      "pkg/out",
+      "pkg/.cache",
+      "pkg/node_modules/dep/empty",
+      "fresh/keep",
+      "fresh/out",
+    ])
       mkdirSync(ws(d), { recursive: true });
     const tree = await repo.snapshot(undefined, "first");
     const names = (await repo.git(["ls-tree", "-r", "--name-only", tree])).stdout.trim().split("\n");
