@@ -55,11 +55,10 @@ describe("bounded workspace walks of checkpoints", () => {
     // 3 top files + 7 nested; the nested .git's own files and node_modules are not counted.
     await repo.init();
     expect(await repo.countFiles()).toBe(10);
-    files("wide/a", 10);
-    files("wide/b", 10);
-    files("wide/c", 10);
-    // Counting ends once the cap is passed: one folder's files past it, never the other 20.
-    expect(await countFilesIn(dirs.workspace, "wide/", 5)).toBe(10);
-    expect(await countFilesIn(dirs.workspace, "wide/", 100)).toBe(30);
+    for (let i = 0; i < 20; i++) files(`wide/d${String(i).padStart(2, "0")}`, 2);
+    // Counting ends once the cap is passed: folders are read 16 at a time, so the first 16 (32
+    // files) are counted and the last 4 never read.
+    expect(await countFilesIn(dirs.workspace, "wide/", 5)).toBe(32);
+    expect(await countFilesIn(dirs.workspace, "wide/", 100)).toBe(40);
   });
 });
