@@ -8,7 +8,12 @@ import { join } from "node:path";
 /** What these helpers need of the shadow repository (kept narrow: it imports them). */
 interface ShadowRepo {
   readonly workTree: string;
-  git(args: string[], input?: string): Promise<{ stdout: string }>;
+  git(
+    args: string[],
+    input?: string,
+    withWorkTree?: boolean,
+    okExits?: number[],
+  ): Promise<{ stdout: string }>;
 }
 
 export const FOLDER_MARK = ".tern-empty-folder";
@@ -16,6 +21,8 @@ export const FOLDER_MARK = ".tern-empty-folder";
 export const EMPTY_BLOB = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
 /** Entries looked at per untracked folder while looking for empty folders inside it. */
 const MAX_ENTRIES_SEEN = 10_000;
+/** Never entered: git's own folders, and dependency trees (thousands of folders, ignored nearly always). */
+export const NEVER_ENTERED = new Set([".git", "node_modules"]);
 
 export const isFolderMark = (path: string): boolean =>
   path === FOLDER_MARK || path.endsWith(`/${FOLDER_MARK}`);
@@ -48,7 +55,7 @@ function emptyLeaves(workTree: string, folder: string, out: string[]): void {
     }
     if (names.length === 0) out.push(dir);
     for (const name of names) {
-      if (name === ".git" || name.includes("\n") || ++seen > MAX_ENTRIES_SEEN) continue;
+      if (NEVER_ENTERED.has(name) || name.includes("\n") || ++seen > MAX_ENTRIES_SEEN) continue;
       try {
         if (lstatSync(join(workTree, dir, name)).isDirectory()) queue.push(`${dir}${name}/`);
       } catch {
@@ -58,15 +65,30 @@ function emptyLeaves(workTree: string, folder: string, out: string[]): void {
   }
 }
 
+/** Whether `dir/` is or lies under a folder never entered (git lists an unignored `node_modules/`). */
+const insideSkipped = (dir: string): boolean => dir.split("/").some((part) => NEVER_ENTERED.has(part));
+
 /** Marks for every empty folder of the workspace that git can see (not ignored, not in `.git`). */
 async function wantedMarks(repo: ShadowRepo): Promise<Set<string>> {
   // With --directory git names untracked folders instead of their files, empty ones included.
   const { stdout } = await repo.git(["ls-files", "-z", "--others", "--directory", "--exclude-standard"]);
   const leaves: string[] = [];
   for (const entry of stdout.split("\0"))
-    if (entry.endsWith("/") && !existsSync(join(repo.workTree, entry, ".git")))
+    if (entry.endsWith("/") && !insideSkipped(entry) && !existsSync(join(repo.workTree, entry, ".git")))
       emptyLeaves(repo.workTree, entry, leaves);
-  return new Set(leaves.map((dir) => `${dir}${FOLDER_MARK}`));
+  const ignored = await ignoredFolders(repo, leaves);
+  return new Set(leaves.filter((dir) => !ignored.has(dir)).map((dir) => `${dir}${FOLDER_MARK}`));
+}
+
+/**
+ * The folders of `dirs` the ignore files hide: git names an untracked folder as a whole, and a
+ * `build/` or `.cache/` below it is ignored although its parent is not (git's own rules, nested
+ * `.gitignore`s included, so a snapshot never holds a mark git would not list).
+ */
+async function ignoredFolders(repo: ShadowRepo, dirs: string[]): Promise<Set<string>> {
+  if (dirs.length === 0) return new Set();
+  const { stdout } = await repo.git(["check-ignore", "-z", "--stdin"], `${dirs.join("\0")}\0`, true, [1]);
+  return new Set(stdout.split("\0").filter(Boolean));
 }
 
 /**

@@ -75,7 +75,7 @@ export async function countFiles(repo: ShadowRepo, cap: number): Promise<number>
   let count = listed.filter((p) => !isFolderEntry(p)).length;
   for (const folder of listed.filter(isFolderEntry)) {
     if (count > cap) break;
-    count += countFilesIn(repo.workTree, folder, cap - count + 1);
+    count += await countFilesIn(repo.workTree, folder, cap - count + 1);
   }
   return count;
 }

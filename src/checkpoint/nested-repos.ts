@@ -5,7 +5,9 @@
 // its files into the shadow index by hand makes git walk into the folder like any other, so
 // later listings name its files one by one (its own `.git` stays skipped, as everywhere).
 import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { NEVER_ENTERED } from "./empty-folders.js";
 import { MAX_SNAPSHOT_FILE_BYTES } from "./what-to-keep.js";
 
 /** What these helpers need of the shadow repository (kept narrow: it imports them). */
@@ -39,7 +41,7 @@ export function firstFileIn(workTree: string, folder: string, maxBytes: number):
       continue;
     }
     for (const name of names) {
-      if (name === ".git" || name.includes("\n") || ++seen > MAX_ENTRIES_SEEN) continue;
+      if (NEVER_ENTERED.has(name) || name.includes("\n") || ++seen > MAX_ENTRIES_SEEN) continue;
       const rel = `${dir}/${name}`;
       try {
         const st = lstatSync(join(workTree, rel));
@@ -71,23 +73,39 @@ export async function seedNestedRepos(repo: ShadowRepo, folders: string[]): Prom
   return true;
 }
 
-/** Files under `folder` outside any `.git` (ignore files not read: an upper bound), counting stops at `cap`. */
-export function countFilesIn(workTree: string, folder: string, cap: number): number {
-  const queue = [folder.replace(/\/+$/, "")];
+/**
+ * Files under `folder` outside any `.git` and `node_modules` (which nearly every project ignores;
+ * other ignore files are not read, so otherwise an upper bound), counting stops at `cap`. Read asynchronously, a folder at a time: a nested clone
+ * of 100,000 files must not hold the event loop (and with it the turn's stream) while it is counted.
+ */
+export async function countFilesIn(workTree: string, folder: string, cap: number): Promise<number> {
+  let level = [folder.replace(/\/+$/, "")];
   let count = 0;
-  while (queue.length > 0 && count < cap) {
-    const dir = queue.shift()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(join(workTree, dir), { withFileTypes: true });
-    } catch {
-      continue;
+  while (level.length > 0 && count < cap) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length && count < cap; i += PARALLEL_READS) {
+      const batch = level.slice(i, i + PARALLEL_READS);
+      const listed = await Promise.all(batch.map((dir) => entriesOf(join(workTree, dir))));
+      listed.forEach((entries, k) => {
+        for (const entry of entries) {
+          if (NEVER_ENTERED.has(entry.name)) continue;
+          if (entry.isDirectory()) next.push(`${batch[k]}/${entry.name}`);
+          else count++;
+        }
+      });
     }
-    for (const entry of entries) {
-      if (entry.name === ".git") continue;
-      if (entry.isDirectory()) queue.push(`${dir}/${entry.name}`);
-      else count++;
-    }
+    level = next;
   }
   return count;
+}
+
+/** Folders read at once by the count (both cores busy, the event loop free between reads). */
+const PARALLEL_READS = 16;
+
+async function entriesOf(abs: string): Promise<Dirent[]> {
+  try {
+    return await readdir(abs, { withFileTypes: true });
+  } catch {
+    return []; // unreadable or gone meanwhile: nothing to count
+  }
 }

@@ -28,11 +28,15 @@ export interface CommandRoots {
   home: string;
   userHome?: string;
   compat: CompatSwitches;
+  /** Entries looked at per commands folder, all depths; MAX_COMMAND_ENTRIES unless given. */
+  maxEntries?: number;
 }
 
 /** A command file is read whole up to this; past it the file is refused with a notice. */
 const MAX_COMMAND_BYTES = 256 * 1024;
 const MAX_DEPTH = 4;
+/** Entries of one commands folder (all depths) looked at: each is a stat, and a read at start. */
+export const MAX_COMMAND_ENTRIES = 1000;
 const SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 
 export function commandRoots(opts: CommandRoots): { dir: string; scope: "project" | "user" }[] {
@@ -46,12 +50,14 @@ export function commandRoots(opts: CommandRoots): { dir: string; scope: "project
   return roots;
 }
 
-function markdownFiles(
-  dir: string,
-  prefix: string[],
-  depth: number,
-  out: { path: string; parts: string[] }[],
-): void {
+/** What one commands folder's walk has found, and how many entries it looked at (the bound). */
+interface Found {
+  files: { path: string; parts: string[] }[];
+  seen: number;
+  max: number;
+}
+
+function markdownFiles(dir: string, prefix: string[], depth: number, out: Found): void {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -59,6 +65,7 @@ function markdownFiles(
     return;
   }
   for (const entry of entries) {
+    if (++out.seen > out.max) return;
     const path = join(dir, entry);
     let st: ReturnType<typeof statSync>;
     try {
@@ -68,7 +75,7 @@ function markdownFiles(
     }
     if (st.isDirectory()) {
       if (depth < MAX_DEPTH && SEGMENT.test(entry)) markdownFiles(path, [...prefix, entry], depth + 1, out);
-    } else if (entry.endsWith(".md")) out.push({ path, parts: [...prefix, entry.slice(0, -3)] });
+    } else if (entry.endsWith(".md")) out.files.push({ path, parts: [...prefix, entry.slice(0, -3)] });
   }
 }
 
@@ -113,9 +120,13 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
   const warnings: string[] = [];
   const names = new Set<string>();
   for (const root of commandRoots(opts)) {
-    const files: { path: string; parts: string[] }[] = [];
-    markdownFiles(root.dir, [], 0, files);
-    for (const file of files) {
+    const found: Found = { files: [], seen: 0, max: opts.maxEntries ?? MAX_COMMAND_ENTRIES };
+    markdownFiles(root.dir, [], 0, found);
+    if (found.seen > found.max)
+      warnings.push(
+        `${root.dir}: more than ${found.max} entries; the commands past them (by name) are not read`,
+      );
+    for (const file of found.files) {
       const name = `/${file.parts.join(":")}`;
       if (names.has(name)) continue;
       if (!file.parts.every((p) => SEGMENT.test(p))) {

@@ -23,9 +23,16 @@ export interface SkillRoots {
   /** The user's home folder (`~/.claude/skills`); HOME from the environment. */
   userHome?: string;
   compat?: CompatSwitches;
+  /** Entries read per skills folder; MAX_SKILL_ENTRIES unless given. */
+  maxEntries?: number;
 }
 
 const MAX_DESCRIPTION = 600;
+/**
+ * Entries of one skills folder looked at: each costs two stats and a read at session start, and
+ * a folder of thousands (a generated or mistaken one) must not hold the start up.
+ */
+export const MAX_SKILL_ENTRIES = 500;
 
 function readSkill(path: string, dirName: string): { skill?: Skill; warning?: string } {
   const parsed = splitFrontMatter(readFileSync(path, "utf8"));
@@ -44,12 +51,18 @@ function readSkill(path: string, dirName: string): { skill?: Skill; warning?: st
   return { skill };
 }
 
-function scan(root: string, skills: Skill[], warnings: string[]): void {
+function scan(root: string, skills: Skill[], warnings: string[], max: number): void {
   let entries: string[];
   try {
     entries = readdirSync(root).sort();
   } catch {
     return; // no skills folder
+  }
+  if (entries.length > max) {
+    warnings.push(
+      `${root}: ${entries.length} entries, more than ${max}; only the first ${max} (by name) are read as skills`,
+    );
+    entries = entries.slice(0, max);
   }
   for (const entry of entries) {
     const path = join(root, entry, "SKILL.md");
@@ -87,7 +100,7 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
   const names = new Set<string>();
   for (const root of skillRoots(opts)) {
     const found: Skill[] = [];
-    scan(root, found, warnings);
+    scan(root, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES);
     for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
     for (const s of found) names.add(s.name);
   }
