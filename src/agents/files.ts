@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
 import { readTextBounded, UnreadableFile } from "../prompt/bounded-read.js";
+import { workflowRoots } from "../prompt/workflow-roots.js";
 import { type AgentDefinition, type AgentSource, BUILTIN_AGENTS } from "./definition.js";
 
 export interface AgentRoots {
@@ -25,14 +26,10 @@ const NAME = /^[a-z0-9][a-z0-9_-]*$/;
 const INHERIT = new Set(["inherit", "sonnet", "opus", "haiku"]);
 
 export function agentRoots(opts: AgentRoots): { dir: string; source: AgentSource }[] {
-  const roots: { dir: string; source: AgentSource }[] = [
-    { dir: join(opts.cwd, ".tern", "agents"), source: "project" },
-  ];
-  if (opts.compat.claude) roots.push({ dir: join(opts.cwd, ".claude", "agents"), source: "claude-project" });
-  roots.push({ dir: join(opts.home, "agents"), source: "user" });
-  if (opts.compat.claude && opts.userHome)
-    roots.push({ dir: join(opts.userHome, ".claude", "agents"), source: "claude-user" });
-  return roots;
+  return workflowRoots(opts, "agents").map(({ dir, scope, claude }) => ({
+    dir,
+    source: claude ? (`claude-${scope}` as const) : scope,
+  }));
 }
 
 function markdownIn(dir: string): string[] {

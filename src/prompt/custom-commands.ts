@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
 import { readTextBounded, UnreadableFile } from "./bounded-read.js";
 import type { CompatSwitches } from "./instruction-files.js";
+import { workflowRoots } from "./workflow-roots.js";
 
 export interface CustomCommand {
   /** `/name` or `/ns:name`. */
@@ -40,14 +41,7 @@ export const MAX_COMMAND_ENTRIES = 1000;
 const SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 
 export function commandRoots(opts: CommandRoots): { dir: string; scope: "project" | "user" }[] {
-  const roots: { dir: string; scope: "project" | "user" }[] = [
-    { dir: join(opts.cwd, ".tern", "commands"), scope: "project" },
-  ];
-  if (opts.compat.claude) roots.push({ dir: join(opts.cwd, ".claude", "commands"), scope: "project" });
-  roots.push({ dir: join(opts.home, "commands"), scope: "user" });
-  if (opts.compat.claude && opts.userHome)
-    roots.push({ dir: join(opts.userHome, ".claude", "commands"), scope: "user" });
-  return roots;
+  return workflowRoots(opts, "commands").map(({ dir, scope }) => ({ dir, scope }));
 }
 
 /** What one commands folder's walk has found, and how many entries it looked at (the bound). */
