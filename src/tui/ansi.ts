@@ -30,10 +30,14 @@ export const style = {
   addBg: sgr("48;5;22", 49),
 };
 
-const ANSI = /\x1b\[[0-9;]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
+/**
+ * One escape sequence: a CSI (private `?` parameters and intermediates included) or an OSC ended
+ * by BEL or ST. The frame writer needs the whole grammar to never cut a sequence in two.
+ */
+export const ESCAPE_SEQUENCE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
+  return text.replace(ESCAPE_SEQUENCE, "");
 }
 
 /** Columns a string takes on screen (wide characters count two, escapes none). */

@@ -10,7 +10,7 @@
 // while a frame is still in the pipe draws that frame's erase against rows it has re-wrapped
 // since: a race no program can win. Keeping the cursor at the region's top instead would not
 // help: xterm.js moves the cursor down by the rows a re-wrap adds below it.)
-import { width } from "./ansi.js";
+import { ESCAPE_SEQUENCE, width } from "./ansi.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
 export interface FrameSink {
@@ -48,8 +48,6 @@ export function rowsAt(lines: string[], cols: number): number {
   for (const line of lines) rows += Math.max(1, Math.ceil(width(line) / Math.max(1, cols)));
   return rows;
 }
-
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** The SGR state `text` leaves on (from the default), as one sequence; "" when it leaves none. */
 export function colourState(text: string): string {
@@ -93,7 +91,7 @@ export function lineEdit(old: string | null, next: string): string {
   let c = 0;
   while (c < next.length && c < old.length && next[c] === old[c]) c++;
   while (c > 0 && !cut(c)) c--;
-  for (const m of next.matchAll(ANSI)) if (m.index < c && c < m.index + m[0].length) c = m.index;
+  for (const m of next.matchAll(ESCAPE_SEQUENCE)) if (m.index < c && c < m.index + m[0].length) c = m.index;
   const start = next.slice(0, c);
   // A link (OSC 8) left open by the start cannot be carried over: the whole row.
   if (c === 0 || start.includes("\x1b]")) return whole;
@@ -104,7 +102,7 @@ export function lineEdit(old: string | null, next: string): string {
   while (s < next.length - c && s < old.length - c && next[next.length - 1 - s] === old[old.length - 1 - s])
     s++;
   let e = next.length - s;
-  for (const m of next.matchAll(ANSI))
+  for (const m of next.matchAll(ESCAPE_SEQUENCE))
     if (m.index < e && e < m.index + m[0].length) e = m.index + m[0].length;
   while (e < next.length && !cut(e)) e++;
   const oldEnd = old.length - (next.length - e);
