@@ -2,8 +2,7 @@
 // prompts run as turns of one session, one after another, until EOF. Lines are read while a turn
 // runs, so a `cancel` reaches the turn in progress; the session's own queue keeps the order. A bad
 // line is one line on stderr and the run goes on: a long-lived driver should not lose its session
-// to one typo.
-import { createInterface } from "node:readline";
+// to one typo. node:readline loads with the first such run: `tern run` imports this file at start.
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { ProviderApi } from "../config/types.js";
 import type { Session } from "../engine/session.js";
@@ -24,6 +23,7 @@ export interface JsonLinesRun {
 
 /** Reads stdin to its end; resolves with the last turn's outcome (undefined when none ran). */
 export async function runJsonLines(run: JsonLinesRun): Promise<TurnOutcome | undefined> {
+  const { createInterface } = await import("node:readline");
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let last: Promise<TurnOutcome | undefined> = Promise.resolve(undefined);
   let lineNumber = 0;

@@ -10,6 +10,8 @@ import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 import { jsonEventWriter } from "./json-events.js";
+import { loadOutputSchema } from "./output-schema.js";
+import { runJsonLines } from "./run-jsonl.js";
 
 const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
 export const CANCEL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -26,9 +28,7 @@ const BROKEN_PIPE = "tern:stdout-closed";
 export async function runCommand(promptWords: string[], opts: RunOptions): Promise<number> {
   const jsonLines = readsJsonLines(opts, promptWords);
   // A bad schema file is a usage error before anything is opened or sent.
-  const output = opts.outputSchema
-    ? await (await import("./output-schema.js")).loadOutputSchema(opts.outputSchema)
-    : undefined;
+  const output = opts.outputSchema ? await loadOutputSchema(opts.outputSchema) : undefined;
   const prompt = jsonLines ? "" : await textPrompt(promptWords);
   const firstWord = prompt.trim().split(/\s+/)[0] ?? "";
   // Only a prompt that starts with `/` needs the command table (and the command files read).
@@ -135,7 +135,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
   };
   try {
     const outcome = jsonLines
-      ? await (await import("./run-jsonl.js")).runJsonLines({
+      ? await runJsonLines({
           session,
           api: model.endpoint.api,
           cwd: process.cwd(),

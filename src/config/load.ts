@@ -7,7 +7,8 @@ import { claudeStatusLine } from "./claude-status-line.js";
 import { ConfigError } from "./errors.js";
 import { ConfigMerger } from "./merge.js";
 import { formatPath } from "./key-path.js";
-import { loadsAtOnce, onFirstUse } from "./on-first-use.js";
+import { configFileParser as parser } from "./file/index.js";
+import { loadsAtOnce } from "./on-first-use.js";
 import { type ProjectServers, projectMcpServers } from "./project-mcp.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
@@ -49,9 +50,8 @@ const FLAG_NAMES: Record<string, string> = {
   "executionBudget.maximumDurationSeconds": "--max-duration",
 };
 
-// The parser and schema of config files (parse-layer.ts and zod) load only where a file exists:
+// The parser and schema of config files (file/, with zod) load only where a file exists:
 // `prepareConfigLoad` before `loadConfig` (from the sources, at once).
-const parser = onFirstUse(() => import("./parse-layer.js"), "the config file parser (prepareConfigLoad)");
 if (loadsAtOnce) await parser.load();
 
 const userConfigPath = (home: string) => join(home, "config.json");

@@ -21,6 +21,7 @@ import type { EngineEvent } from "./events.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
 import { FollowUpQueue } from "./follow-ups.js";
+import { loadSessionJobs } from "./jobs/index.js";
 import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 import type { HookOutcome } from "../hooks/protocol.js";
@@ -29,7 +30,7 @@ import type { TaskCall } from "./subagents/task-runner.js";
 /** What a front end answers for the engine: the door's requests to a person (requests.ts). */
 export type { PlanReview, SessionHooks } from "./requests.js";
 
-/** The user's hooks at the session's points (session-hooks.ts); absent when none are configured. */
+/** The user's hooks at the session's points (hook-points/); absent when none are configured. */
 export interface HookPoints {
   sessionStart(source: "startup" | "resume" | "clear" | "compact"): void;
   takeStartNotes(): Promise<string[]>;
@@ -161,7 +162,7 @@ export class SessionCore {
   /** The session's job table, made (and jobs/ loaded) on first use. */
   async jobTable(): Promise<JobTable> {
     if (this.jobs) return this.jobs;
-    const { sessionJobs } = await import("./job-session.js");
+    const { sessionJobs } = await loadSessionJobs();
     this.jobs ??= sessionJobs({
       dir: this.dir,
       archive: this.fold.archive,

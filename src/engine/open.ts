@@ -29,6 +29,7 @@ import { SessionCore, type SessionHooks } from "./core.js";
 import { planSandboxAvailable, planShellSandbox, shellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 import { wireToolSets } from "./tool-sync.js";
+import { loadSessionHooks } from "./hook-points/index.js";
 import { InstructionNotes } from "./instruction-notes.js";
 import { contextSources } from "./context-sources.js";
 import { priceFor, writeLedgerRows } from "./ledger-write.js";
@@ -233,7 +234,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     open: (request) => openSession(request),
   });
   if (opts.userHooks && opts.userHooks.length > 0) {
-    const { SessionHookPoints } = await import("./session-hooks.js");
+    const { SessionHookPoints } = await loadSessionHooks();
     core.hookPoints = new SessionHookPoints(core, opts.userHooks, opts.child?.link.agent);
     core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
   }

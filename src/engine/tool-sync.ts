@@ -5,6 +5,7 @@
 // runs (`/mcp approve`, R-WF-3) start at once and their tools join the next request the same way.
 import type { ToolSetConfig } from "../config/types.js";
 import type { ToolSets, ToolSetsOptions } from "../tools/mcp/mcp.js";
+import { loadToolSets } from "../tools/mcp/index.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import type { SessionCore } from "./core.js";
 import type { ToolSpec } from "../vocab/messages.js";
@@ -46,14 +47,12 @@ export function wireToolSets(
   opts: ToolSetsOptions & { configs: ToolSetConfig[]; before: () => Promise<void> },
 ): void {
   const load = (configs: ToolSetConfig[], before: Promise<void>): Promise<ToolSets> => {
-    const loading = before
-      .then(() => import("../tools/mcp/mcp.js"))
-      .then(({ ToolSets }) => {
-        const sets = new ToolSets(configs, opts);
-        core.toolSets = sets;
-        sets.start();
-        return sets;
-      });
+    const loading = before.then(loadToolSets).then(({ ToolSets }) => {
+      const sets = new ToolSets(configs, opts);
+      core.toolSets = sets;
+      sets.start();
+      return sets;
+    });
     core.toolSetsLoading = loading;
     core.syncTools = makeToolSync(core, registry, loading, systemFor);
     return loading;

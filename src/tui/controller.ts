@@ -19,6 +19,7 @@ import { StatusLine } from "./status-line.js";
 import { Store } from "./store.js";
 import { TurnRunner } from "./turn-runner.js";
 import { initialState, type ItemKind } from "./ui-state.js";
+import { loadUiCommands } from "./index.js";
 
 export class TuiController implements UiControl {
   readonly store: Store;
@@ -156,8 +157,7 @@ export class TuiController implements UiControl {
     // This process recalls what the composer showed; the file keeps the text as sent.
     this.composer.history.add(shown, text);
     if (/^\/[A-Za-z]/.test(text)) {
-      // Loaded on first use: the command table is not needed to draw the first screen.
-      void import("./commands.js").then(async (m) => {
+      void loadUiCommands().then(async (m) => {
         await m.runSlash(this, text);
         this.syncMode();
       });

@@ -4,6 +4,7 @@
 // `commands.ts` opens it.
 import type { UiControl } from "./controller-types.js";
 import { type PickerKey, pickerKey } from "./session-picker.js";
+import { loadUiCommands } from "./index.js";
 
 /** A key while the picker is open. */
 export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): void {
@@ -17,5 +18,5 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
   ctl.store.dispatch({ type: "picker", picker: null });
   if (!("pick" in out)) return;
   if (out.pick === ctl.session.id) ctl.print("info", `session ${out.pick} is the one open now`);
-  else void import("./commands.js").then((m) => m.runSlash(ctl, `/resume ${out.pick}`));
+  else void loadUiCommands().then((m) => m.runSlash(ctl, `/resume ${out.pick}`));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
 import { findJsonSyntaxError } from "../../src/config/json-position.js";
-import { parseConfigText } from "../../src/config/parse-layer.js";
+import { parseConfigText } from "../../src/config/file/parse-layer.js";
 
 const L = ".tern/config.json";
 function errorOf(config: unknown): string {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/errors.js";
 import { formatConfigCheck } from "../../src/config/check.js";
 import { ruleToolSet, unknownToolSetWarnings } from "../../src/config/rule-sets.js";
-import { parseConfigText } from "../../src/config/parse-layer.js";
+import { parseConfigText } from "../../src/config/file/parse-layer.js";
 import { expandVars, tellingLine } from "../../src/tools/mcp/mcp-connect.js";
 
 const L = ".tern/config.json";

@@ -1,11 +1,12 @@
 // The session commands on checkpoints — `undo`, `rewind_files`, `redo` (R-CKPT-2, R-CKPT-3) —
-// and `/diff`, as `Session` runs them. undo.ts (restoring files, diffs) loads on first use.
+// and `/diff`, as `Session` runs them. undo.ts (restoring files, diffs) loads on first use (index.ts).
 import type { NewRecord } from "../../record/types.js";
 import type { SessionCore } from "../core.js";
 import type { Checkpointer } from "./checkpoints.js";
 import { newestTree } from "./checkpoints.js";
 import type { UndoReport } from "./undo.js";
 import { UndoError } from "./undo-error.js";
+import { loadUndo } from "./index.js";
 
 export type UndoCommand =
   | { type: "undo"; turns: number; force?: boolean }
@@ -22,7 +23,7 @@ async function settledCheckpoints(core: SessionCore): Promise<Checkpointer> {
 export async function runUndoCommand(core: SessionCore, command: UndoCommand): Promise<UndoReport> {
   const checkpoints = await settledCheckpoints(core);
   const repo = await checkpoints.repository();
-  const { undoTurns, restoreAfterTurn, redoUndo } = await import("./undo.js");
+  const { undoTurns, restoreAfterTurn, redoUndo } = await loadUndo();
   const access = { archive: core.fold.archive, commit: (r: NewRecord) => void core.commit(r) };
   const force = command.force === true;
   const report =
@@ -41,6 +42,6 @@ export async function sessionDiff(
   opts: { turn?: number; color: boolean },
 ): Promise<string> {
   const checkpoints = await settledCheckpoints(core);
-  const { diffTurns } = await import("./undo.js");
+  const { diffTurns } = await loadUndo();
   return diffTurns(await checkpoints.repository(), core.fold.archive, opts);
 }

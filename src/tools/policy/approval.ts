@@ -1,10 +1,10 @@
 // The approval policy of R-TOOL-2 / R-CFG-2: modes, allow/deny rules, session grants and
 // `/yolo once`. Deny wins over everything; writes outside the workspace, or into its .git/
 // and .tern/, need an approval that names the (symlink-resolved) path in every mode but yolo.
-// This module holds a session's policy; how a call is judged lives in approval-judge.ts, which
-// loads with the first tool batch (`loadApprovalJudge`; from the sources, at once).
+// This module holds a session's policy; how a call is judged lives in judge/ (its face loads it
+// with the first tool batch: `loadApprovalJudge`; from the sources, at once).
 import type { PermissionMode } from "../../config/types.js";
-import { loadsAtOnce, onFirstUse } from "../../config/on-first-use.js";
+import { loadsAtOnce } from "../../config/on-first-use.js";
 import { describeRuleError } from "../../config/rule-syntax.js";
 import type {
   ApprovalCall,
@@ -15,10 +15,9 @@ import type {
 } from "./approval-types.js";
 import { realPathLoose, realPathsIn } from "../paths.js";
 import type { ResolvedHost } from "../builtin/web-fetch-address.js";
+import { approvalJudge as judge } from "./judge/index.js";
 
 export type * from "./approval-types.js";
-
-const judge = onFirstUse(() => import("./approval-judge.js"), "the approval judge (loadApprovalJudge)");
 
 /** Loads how calls are judged, once per process; the executor waits for it before a batch. */
 export async function loadApprovalJudge(): Promise<void> {

@@ -2,14 +2,14 @@
 // `--json` event, a hook's non-blocking error is a notice, and the points of the loop ask here —
 // before and after a tool call, when a prompt arrives, when the model would stop, at the start and
 // end of the session, before compaction, and when tern waits for the person.
-import type { ConfiguredHook } from "../hooks/events.js";
-import { namesOf } from "../hooks/match.js";
-import type { HookOutcome } from "../hooks/protocol.js";
-import { HookRunner } from "../hooks/runner.js";
-import { recordFile } from "../record/store.js";
-import type { ToolResult } from "../tools/types.js";
-import type { HookPoints, SessionCore } from "./core.js";
-import { contentToText } from "./event-fields.js";
+import type { ConfiguredHook } from "../../hooks/events.js";
+import { namesOf } from "../../hooks/match.js";
+import type { HookOutcome } from "../../hooks/protocol.js";
+import { HookRunner } from "../../hooks/runner.js";
+import { recordFile } from "../../record/store.js";
+import type { ToolResult } from "../../tools/types.js";
+import type { HookPoints, SessionCore } from "../core.js";
+import { contentToText } from "../event-fields.js";
 
 export class SessionHookPoints implements HookPoints {
   private readonly runner: HookRunner;

@@ -1,13 +1,13 @@
 // How the approval policy judges a call (R-TOOL-2): deny and allow rules, session grants, the
 // literal gate bash allow rules and grants pass (literal-line.ts), paths outside the workspace. Loaded with the first tool batch (approval.ts), so a
 // run whose model calls no tool never compiles the shell reader and the deny tables.
-import { describeRuleError } from "../../config/rule-syntax.js";
-import type { ApprovalCall, ApprovalVerdict, PolicyState } from "./approval-types.js";
-import { domainMatches, fetchHost } from "../builtin/web-fetch.js";
-import { type ResolvedHost, resolveHost } from "../builtin/web-fetch-address.js";
-import { mcpRuleMatches } from "../mcp/mcp-names.js";
-import { realPathLoose, realPathsIn, resolvePath } from "../paths.js";
-import { readConcerns, writeConcerns } from "./write-concerns.js";
+import { describeRuleError } from "../../../config/rule-syntax.js";
+import type { ApprovalCall, ApprovalVerdict, PolicyState } from "../approval-types.js";
+import { domainMatches, fetchHost } from "../../builtin/web-fetch.js";
+import { type ResolvedHost, resolveHost } from "../../builtin/web-fetch-address.js";
+import { mcpRuleMatches } from "../../mcp/mcp-names.js";
+import { realPathLoose, realPathsIn, resolvePath } from "../../paths.js";
+import { readConcerns, writeConcerns } from "../write-concerns.js";
 import {
   bashAllowMatches,
   bashDenyMatches,
@@ -19,11 +19,11 @@ import {
   pathMatches,
   type Rule,
   toolNameMatches,
-} from "./rules.js";
-import { parseShell } from "../shell/shell-parse.js";
-import { readLiteralLine } from "./literal-line.js";
-import { literalRedirectConcerns } from "./literal-redirects.js";
-import { evaluatePlanning } from "./plan-mode.js";
+} from "../rules.js";
+import { parseShell } from "../../shell/shell-parse.js";
+import { readLiteralLine } from "../literal-line.js";
+import { literalRedirectConcerns } from "../literal-redirects.js";
+import { evaluatePlanning } from "../plan-mode.js";
 
 /**
  * A policy's rules, parsed once per policy and again when its allow list is replaced (a custom

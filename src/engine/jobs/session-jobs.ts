@@ -2,10 +2,10 @@
 // line and a `--json` event. Loaded with the first tool batch (core.jobTable), so a run whose
 // model starts no job never compiles jobs/.
 import { join, relative } from "node:path";
-import type { JobInfo } from "../jobs/job.js";
-import { JobTable } from "../jobs/job-table.js";
-import type { NewRecord, RecordLine } from "../record/types.js";
-import type { EngineEvent } from "./events.js";
+import type { JobInfo } from "../../jobs/job.js";
+import { JobTable } from "../../jobs/job-table.js";
+import type { NewRecord, RecordLine } from "../../record/types.js";
+import type { EngineEvent } from "../events.js";
 
 export interface JobRecordPorts {
   dir: string;

@@ -1,13 +1,13 @@
 // One config file's text → a validated layer, or ONE error line naming the file, the line and
 // column of a JSON syntax error, or the key path and what it must be (R-CFG-1).
 import type * as z from "zod/mini";
-import { ConfigError } from "./errors.js";
-import { findJsonSyntaxError } from "./json-position.js";
-import "./zod-messages.js";
-import { formatPath } from "./key-path.js";
-import { type ConfigLayer, layerSchemaFor } from "./schema.js";
+import { ConfigError } from "../errors.js";
+import { findJsonSyntaxError } from "../json-position.js";
+import "../zod-messages.js";
+import { formatPath } from "../key-path.js";
+import { type ConfigLayer, layerSchemaFor } from "../schema.js";
 
-export { formatPath } from "./key-path.js";
+export { formatPath } from "../key-path.js";
 
 type Issue = z.core.$ZodIssue;
 
