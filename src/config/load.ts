@@ -9,6 +9,7 @@ import { ConfigMerger } from "./merge.js";
 import { formatPath } from "./key-path.js";
 import { configFileParser as parser } from "./file/index.js";
 import { loadsAtOnce } from "./on-first-use.js";
+import { plainLayer } from "./plain-layer.js";
 import { type ProjectServers, projectMcpServers } from "./project-mcp.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
@@ -57,24 +58,43 @@ if (loadsAtOnce) await parser.load();
 const userConfigPath = (home: string) => join(home, "config.json");
 const workspaceConfigPath = (cwd: string) => join(cwd, ".tern", "config.json");
 
-/** Makes `loadConfig` ready for these options: loads the file parser when a config file may be read. */
+// What `prepareConfigLoad` read, taken by `loadConfig` once: the file it judged plain is the one
+// that is parsed, even if it changes in between.
+const preparedTexts = new Map<string, string>();
+
+/**
+ * Makes `loadConfig` ready for these options: loads the file parser when a config file may be
+ * read that sets more than plain keys (plain-layer.ts), or that cannot be read (its error line).
+ */
 export async function prepareConfigLoad(
   opts: Pick<LoadConfigOptions, "home" | "cwd" | "configFile">,
 ): Promise<void> {
-  const files = [userConfigPath(opts.home), workspaceConfigPath(opts.cwd)];
-  if (opts.configFile !== undefined || files.some((f) => existsSync(f))) await parser.load();
+  preparedTexts.clear();
+  const files = [userConfigPath(opts.home), workspaceConfigPath(opts.cwd)].filter((f) => existsSync(f));
+  if (opts.configFile !== undefined) files.push(resolve(opts.cwd, opts.configFile));
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue; // readLayer names the failure; reading needs no parser
+    }
+    preparedTexts.set(file, text);
+    if (!plainLayer(text)) await parser.load();
+  }
 }
 
 function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
-  let text: string;
+  let text = preparedTexts.get(path);
+  preparedTexts.delete(path);
   try {
-    text = readFileSync(path, "utf8");
+    text ??= readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !required) return null;
     throw new ConfigError(`${label}: ${code === "ENOENT" ? "file not found" : `cannot read (${code})`}`);
   }
-  return parser.get().parseConfigText(text, label);
+  return plainLayer(text) ?? parser.get().parseConfigText(text, label);
 }
 
 function canonical(path: string): string {

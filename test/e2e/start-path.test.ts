@@ -1,6 +1,6 @@
 // What a one-round headless run loads: the start-up budget lives in bench/, but which modules a
 // run pays for is a fact a test can hold without a clock.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
@@ -57,6 +57,14 @@ describe("the start path of tern run", () => {
     // into optimising path.normalizeString, paging in ~3.5 MB of the optimising compiler).
     expect(loaded.commonjs.filter((f) => !own.includes(f))).toEqual([]);
     expect(existsSync(join(e.dirs.home, "ledger.db"))).toBe(true);
+  });
+
+  it("reads a config file of plain keys without the file parser and its schema; any other key loads them", async () => {
+    const parserLoaded = (files: string[]) => files.some((f) => /[\\/]parse-layer-[^\\/]+\.js$/.test(f));
+    writeFileSync(join(e.dirs.home, "config.json"), JSON.stringify({ retry: { baseDelaySeconds: 0.01 } }));
+    expect(parserLoaded((await oneRound()).commonjs)).toBe(false);
+    writeFileSync(join(e.dirs.home, "config.json"), JSON.stringify({ bashTimeoutSeconds: "unlimited" }));
+    expect(parserLoaded((await oneRound()).commonjs)).toBe(true);
   });
 
   it("is one chunk: the command parser's static imports reach a single file of the build", () => {
