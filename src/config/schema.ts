@@ -1,6 +1,6 @@
 // The schema of one config file (a layer): every key optional, because merging needs to know
 // what a layer actually set. Defaults live in defaults.ts, the value rules in schema-rules.ts;
-// parse-layer.ts turns a failure into ONE line (R-CFG-1). Written with zod/mini: the same checks
+// file/parse-layer.ts turns a failure into ONE line (R-CFG-1). Written with zod/mini: the same checks
 // and issues as zod's chained API, but only what the schema uses is bundled — every run with a
 // config file validates it, and the full API cost a start ~20 ms and ~5 MB.
 import { isAbsolute } from "node:path";

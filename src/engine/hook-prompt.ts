@@ -1,7 +1,7 @@
 // The pieces of hook wiring every session needs whether or not it has hooks: which hooks it has,
 // the way of a prompt (and of a follow-up joining a running turn) through UserPromptSubmit, and a
 // limit prompt announced to Notification hooks. Light on purpose: the runner (and child_process)
-// load with session-hooks.ts only when a hook is configured.
+// load with hook-points/ only when a hook is configured.
 import type { LoadedConfig } from "../config/load.js";
 import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
 import type { SessionCore } from "./core.js";

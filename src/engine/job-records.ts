@@ -1,6 +1,6 @@
 // What a resumed session's record says about its background jobs (R-JOB-2): which ended with
 // the last run, and which a crash left running (stopped now). Knows the record only; the live
-// table is job-session.ts, loaded with the first tool batch.
+// table is engine/jobs/, loaded with the first tool batch.
 import type { NewRecord, RecordLine } from "../record/types.js";
 import { stopTaggedProcesses } from "../tools/builtin/index.js";
 

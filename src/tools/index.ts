@@ -22,7 +22,7 @@ export {
   type ToolExecutorOptions,
 } from "./executor.js";
 // mcp.js is not re-exported: a static path to it would pull the MCP SDK (and ajv) into the
-// start path of every run; open.ts loads it with import() only when a tool set is configured.
+// start path of every run; it loads through mcp/index.ts only when a tool set is configured.
 export { TurnReadTracker } from "./read-tracker.js";
 export {
   ToolRegistry,

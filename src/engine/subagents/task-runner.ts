@@ -156,7 +156,7 @@ export class TaskRunner {
           system: agent.prompt,
         },
         // A PreToolUse guard holds for the calls a child makes as for the parent's own; its
-        // stop is SubagentStop's (session-hooks.ts).
+        // stop is SubagentStop's (hook-points/session-hooks.ts).
         userHooks: parent.userHooks?.filter((h) => CHILD_HOOK_EVENTS.includes(h.event)),
         env: parent.env,
         redactEvents: parent.redactEvents,

@@ -1,4 +1,4 @@
-// What the approval policy (approval.ts) and its judge (approval-judge.ts) both speak of.
+// What the approval policy (approval.ts) and its judge (judge/approval-judge.ts) both speak of.
 import type { PermissionMode } from "../../config/types.js";
 import type { McpToolInfo } from "../mcp/mcp-names.js";
 import type { ToolKind, WriteTarget } from "../types.js";
