@@ -18,6 +18,7 @@ export function offerTools(
       }
   const task = registry.get(TASK_TOOL);
   if (!task) return;
-  const list = agents.map((a) => `${a.name}: ${a.description || "(no description)"}`).join("; ");
-  registry.setDescription(TASK_TOOL, `${task.description} Agents (default general): ${list}`);
+  // A description's own closing full stop is dropped, so the list reads "a: …; b: …."
+  const list = agents.map((a) => `${a.name}: ${(a.description || "(no description)").replace(/\.$/, "")}`);
+  registry.setDescription(TASK_TOOL, `${task.description} Agents (default general): ${list.join("; ")}.`);
 }

@@ -18,7 +18,7 @@ const schema = lazySchema(() =>
       .int()
       .check(
         z.minimum(0),
-        z.describe("Last line to replace, inclusive; start_line-1 inserts before start_line"),
+        z.describe("Last line to replace, inclusive"),
       ),
     new_text: z.string().check(z.describe("Replacement lines ('' deletes)")),
   }),
@@ -29,7 +29,7 @@ export const editLinenoTool: Tool<Args> = {
   name: "edit_lineno",
   description:
     "Replace lines start_line..end_line (1-based, inclusive) with new_text, using line numbers from a " +
-    "read_file of this turn. end_line = start_line - 1 inserts before start_line.",
+    "read_file of this turn; end_line = start_line - 1 inserts.",
   get schema() {
     return schema();
   },

@@ -70,7 +70,7 @@ export const readFileTool: Tool<Args> = {
   name: "read_file",
   description:
     "Read a file with 1-based line numbers (`cat -n` style). Use offset/limit for large files. " +
-    "Images (png, jpeg, gif, webp) are returned as images. A read is required before editing a file.",
+    "Images (png, jpeg, gif, webp) come back as images. Read a file before editing it.",
   get schema() {
     return schema();
   },

@@ -11,7 +11,7 @@ const schema = lazySchema(() =>
     round: z.optional(z.int().check(z.minimum(1))).check(z.describe("Round within the turn")),
     offset: z
       .optional(z.int().check(z.minimum(0)))
-      .check(z.describe("Where to continue reading: the offset named at the end of the previous page")),
+      .check(z.describe("The offset a previous page ended with")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -19,8 +19,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const recallTool: Tool<Args> = {
   name: "recall",
   description:
-    "Return the full archived content of an earlier turn (or one round of it) that compaction replaced " +
-    "with a summary or placeholder, one page at a time; a long text ends with the offset of the next page.",
+    "The full text of an earlier turn (or one round) that compaction replaced with a summary; " +
+    "a long text comes in pages, each ending with the next page's offset.",
   get schema() {
     return schema();
   },

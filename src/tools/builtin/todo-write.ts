@@ -24,8 +24,7 @@ export { renderTodos };
 export const todoWriteTool: Tool<Args> = {
   name: "todo_write",
   description:
-    "Replace the session's todo list. Use it to plan multi-step work and keep statuses current " +
-    "(one item in_progress at a time).",
+    "Replace the session's todo list: plan multi-step work, one item in_progress at a time.",
   get schema() {
     return schema();
   },

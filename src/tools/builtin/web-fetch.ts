@@ -147,8 +147,8 @@ export async function webFetch(
 export const webFetchTool: Tool<Args> = {
   name: "web_fetch",
   description:
-    "Fetch an http(s) URL with GET and return its text; HTML pages come back as markdown. Use it to read " +
-    "documentation or an issue page. Redirects to another host are reported, not followed.",
+    "Fetch an http(s) URL with GET and return its text; HTML pages come back as markdown. " +
+    "Redirects to another host are reported, not followed.",
   get schema() {
     return schema();
   },
