@@ -14,12 +14,7 @@ const schema = lazySchema(() =>
   z.object({
     path: z.string().check(z.describe("File path")),
     start_line: z.int().check(z.minimum(1), z.describe("First line to replace, 1-based")),
-    end_line: z
-      .int()
-      .check(
-        z.minimum(0),
-        z.describe("Last line to replace, inclusive"),
-      ),
+    end_line: z.int().check(z.minimum(0), z.describe("Last line to replace, inclusive")),
     new_text: z.string().check(z.describe("Replacement lines ('' deletes)")),
   }),
 );

@@ -23,8 +23,7 @@ export { renderTodos };
 
 export const todoWriteTool: Tool<Args> = {
   name: "todo_write",
-  description:
-    "Replace the session's todo list: plan multi-step work, one item in_progress at a time.",
+  description: "Replace the session's todo list: plan multi-step work, one item in_progress at a time.",
   get schema() {
     return schema();
   },
