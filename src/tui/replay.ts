@@ -35,6 +35,16 @@ function partsText(parts: readonly Part[]): string {
   return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
 }
 
+/** Lines that draw something: a batch still open is drawn before them. */
+const DRAWN_AFTER_BATCH = new Set([
+  "user_prompt",
+  "assistant_message",
+  "compaction",
+  "notice",
+  "turn_end",
+  "cleared",
+]);
+
 /** `from`: the first line whose items are made (a turn's prompt); the figures count every line. */
 export function replayRecord(lines: readonly TranscriptLine[], present: CallPresenter, from = 0): Replay {
   const out: Replay = { items: [], lastPrompt: 0, tokens: 0, cost: 0 };
@@ -46,6 +56,15 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
   const toolRounds = new Map<number, number>();
   let turn = 0;
   const add = (kind: ItemKind, text: string, tool?: ToolRun) => out.items.push({ kind, text, tool, turn });
+  // A batch's results are recorded as they finish but drawn in call order (R-UI-19), as live.
+  const batch = { order: [] as string[], done: new Map<string, ToolRun>() };
+  const flushBatch = (all: boolean) => {
+    while (batch.order.length > 0 && (all || batch.done.has(batch.order[0]))) {
+      const run = batch.done.get(batch.order.shift() as string);
+      if (run) add("tool", `${run.name} ${run.outcome}`, run);
+    }
+    if (all) batch.done.clear();
+  };
   for (const [i, line] of lines.entries()) {
     // Spending stays spent: costs and tokens count every line, shown or withdrawn.
     if (line.type === "assistant_message" && line.usage)
@@ -54,6 +73,7 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
     if (line.type === "compaction" && line.bill) out.cost = addCost(out.cost, line.bill.cost);
     if (i < cleared || i < from) continue;
     if ("turn" in line && typeof line.turn === "number" && line.turn > 0 && !live.has(line.turn)) continue;
+    if (DRAWN_AFTER_BATCH.has(line.type)) flushBatch(true);
     switch (line.type) {
       case "user_prompt":
         turn = line.turn;
@@ -63,6 +83,7 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
         if (line.usage) out.lastPrompt = line.usage.prompt;
         if (line.text.trim()) add("assistant", line.text.replace(/^\n+/, "").replace(/\s+$/, ""));
         if (line.toolCalls.length > 0) toolRounds.set(line.turn, (toolRounds.get(line.turn) ?? 0) + 1);
+        batch.order = line.toolCalls.map((call) => call.id);
         for (const call of line.toolCalls)
           calls.set(call.id, {
             ...call,
@@ -80,14 +101,19 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
           arguments: "{}",
           presentation: present({ name: line.name, arguments: "{}" }),
         };
+        // A call refused before it ran has no start; ids recur across turns, so each is used once.
         const from = started.get(line.id);
+        started.delete(line.id);
         const ms = from === undefined ? undefined : Date.parse(line.ts) - from;
-        add("tool", `${line.name} ${line.outcome}`, {
+        const run: ToolRun = {
           ...call,
           outcome: line.outcome,
           content: partsText(line.content as Part[]),
           ...(ms !== undefined && Number.isFinite(ms) && ms >= 0 ? { ms } : {}),
-        });
+        };
+        if (batch.order.includes(line.id)) batch.done.set(line.id, run);
+        else add("tool", `${line.name} ${line.outcome}`, run);
+        flushBatch(false);
         break;
       }
       case "compaction":
@@ -120,6 +146,7 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
         break;
     }
   }
+  flushBatch(true);
   return out;
 }
 
