@@ -140,6 +140,18 @@ export function statusText(state: UiState, cols: number): string {
   );
 }
 
+/**
+ * Rows the streaming answer's tail may take, `used` rows being taken by the rest: the region
+ * stays within a third of the terminal. A terminal made narrower re-wraps the rows on screen
+ * before the program is told, and a region that then no longer fits (terminals differ in where
+ * they leave the cursor when re-wrapped rows overflow) leaves rows that can no longer be erased
+ * (R-UI-13; at half the height, narrowing 70 → 50 mid-stream still left 7 stale rows in
+ * xterm.js and tmux). Finished paragraphs are in the scrollback already; this is the tail.
+ */
+function streamRows(rows: number, used: number): number {
+  return Math.max(3, Math.floor((rows - 1) / 3) - used);
+}
+
 /** Every part of the live region, fitted into `rows - 1` rows. */
 export function liveRows(state: UiState, cols: number, rows: number, now: number, spinner: string): LiveRows {
   const total = Math.max(4, rows - 1);
@@ -184,7 +196,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   }
   if (rest.trim() && room > 0) {
     const rendered = renderMarkdown(rest, cols);
-    stream = rendered.slice(-room);
+    stream = rendered.slice(-Math.min(room, streamRows(rows, total - room)));
   }
   return {
     above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...picker, ...limit, ...hint],

@@ -36,7 +36,7 @@ export function phaseText(phase: Phase, now: number): string {
     case "compacting":
       return `Compacting${since}`;
     case "retry":
-      return `retrying in ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt}${phase.of ? ` of ${phase.of}` : ""})${phase.message ? ` · ${phase.message}` : ""}`;
+      return `Retrying in ${secondsLeft(phase.until, now)}s (Attempt ${phase.attempt}${phase.of ? ` of ${phase.of}` : ""})${phase.message ? ` · ${phase.message}` : ""}`;
   }
 }
 

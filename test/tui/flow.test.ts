@@ -112,14 +112,14 @@ describe("tern interactive UI while busy", () => {
     const vt = await t.start();
     await vt.type("hurry");
     await vt.press("enter");
-    await vt.waitFor("retrying in 3s (Attempt 2 of 6)");
+    await vt.waitFor("Retrying in 3s (Attempt 2 of 6)");
     // It counts down; a loaded machine may skip a second's frame, not both.
-    await vt.waitFor(/retrying in [12]s \(Attempt 2 of 6\)/);
-    expect(vt.screen().join("\n")).toMatch(/retrying in \ds \(Attempt 2 of 6\) · .*slow down please/);
+    await vt.waitFor(/Retrying in [12]s \(Attempt 2 of 6\)/);
+    expect(vt.screen().join("\n")).toMatch(/Retrying in \ds \(Attempt 2 of 6\) · .*slow down please/);
     await vt.waitFor("after the wait", 20_000);
-    await vt.waitForGone("retrying in");
+    await vt.waitForGone("Retrying in");
     // The countdown never showed more than the 3 s the server asked for.
-    expect(vt.raw).not.toContain("retrying in 4s");
+    expect(vt.raw).not.toContain("Retrying in 4s");
     // R-UI-20: the countdown goes; the retry's one transcript line stays (seed 000).
     expect(
       vt.text().match(/retrying model request: rate_limit \(HTTP 429\): slow down please/g),

@@ -16,14 +16,14 @@ describe("tern interactive UI when the provider keeps failing", () => {
     });
     await vt.type("go");
     await vt.press("enter");
-    await vt.waitFor(/retrying in \ds \(Attempt 2 of 3\)/);
-    await vt.waitFor(/retrying in \ds \(Attempt 3 of 3\)/, 5_000);
+    await vt.waitFor(/Retrying in \ds \(Attempt 2 of 3\)/);
+    await vt.waitFor(/Retrying in \ds \(Attempt 3 of 3\)/, 5_000);
     await vt.waitFor(/failed after 3 attempts over \d+ s: server \(HTTP 500\)/, 5_000);
     const text = vt.text();
     // The error is one line (wrapped at the terminal's width).
     expect(text.replace(/\n/g, "")).toMatch(/upstream exploded · \/retry runs the turn again/);
     expect(text.match(/retrying model request: .*upstream exploded/g)).toHaveLength(2);
-    await vt.waitForGone("retrying in");
+    await vt.waitForGone("Retrying in");
     // And /retry does run it again.
     await vt.type("/retry");
     await vt.press("enter");

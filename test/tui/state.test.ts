@@ -67,9 +67,9 @@ describe("tui state", () => {
     );
     expect(s.live).toBe("");
     expect(s.items.map((i) => i.text)).toEqual(["retrying model request: HTTP 429"]);
-    expect(phaseText(s.phase!, 10_000)).toBe("retrying in 4s (Attempt 2 of 6) · HTTP 429");
-    expect(phaseText(s.phase!, 11_200)).toBe("retrying in 3s (Attempt 2 of 6) · HTTP 429");
-    expect(phaseText(s.phase!, 20_000)).toBe("retrying in 0s (Attempt 2 of 6) · HTTP 429");
+    expect(phaseText(s.phase!, 10_000)).toBe("Retrying in 4s (Attempt 2 of 6) · HTTP 429");
+    expect(phaseText(s.phase!, 11_200)).toBe("Retrying in 3s (Attempt 2 of 6) · HTTP 429");
+    expect(phaseText(s.phase!, 20_000)).toBe("Retrying in 0s (Attempt 2 of 6) · HTTP 429");
   });
 
   it("labels a finished turn with rounds that asked for tools, and sums cost and tokens", () => {
