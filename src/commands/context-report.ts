@@ -34,7 +34,8 @@ function historyChars(lines: readonly TranscriptLine[]): number {
   return chars;
 }
 
-export function contextText(lines: readonly TranscriptLine[]): string {
+/** `window`: the model's context window, for the total's share of it. */
+export function contextText(lines: readonly TranscriptLine[], window?: number): string {
   const context = lines.findLast((l) => l.type === "context");
   if (context?.type !== "context") return "no context yet";
   const out = [
@@ -59,7 +60,12 @@ export function contextText(lines: readonly TranscriptLine[]): string {
       out.push(
         `  joined later: ${/\nFile: ([^\n]+)/.exec(n.text)?.[1] ?? "?"}  ~${tokens(n.text.length)} tokens`,
       );
-  out.push(`history  ~${tokens(historyChars(lines))} tokens`);
+  const history = tokens(historyChars(lines));
+  out.push(`history  ~${history} tokens`);
+  // Instruction files and skills are part of the system prompt: not counted twice.
+  const total = tokens(context.system.length) + tokens(JSON.stringify(context.tools).length) + history;
+  const share = window ? ` of ${window} (${Math.round((total / window) * 100)}%)` : "";
+  out.push(`total  ~${total} tokens${share}`);
   return out.join("\n");
 }
 
@@ -67,5 +73,6 @@ export const contextCommand: SlashCommand = {
   name: "/context",
   description: "what fills the context: system prompt, tools, instruction files, skills, history",
   timing: "now",
-  run: (host) => host.print(contextText(host.session.transcript())),
+  run: (host) =>
+    host.print(contextText(host.session.transcript(), host.session.status().model.info.contextWindow)),
 };

@@ -1,0 +1,23 @@
+// Issue 33 re-check of /context (R-UI-24) in a real pseudo-terminal: besides each part it says
+// what they come to, and how much of the model's window that is (as Claude Code's /context).
+import { describe, expect, it } from "vitest";
+import { openaiText } from "../support/openai-script.js";
+import { useTui } from "./support.js";
+
+const t = useTui();
+
+describe("/context", () => {
+  it("ends with the total and its share of the context window", async () => {
+    t.provider.enqueue(openaiText("hello back"));
+    const vt = await t.start([], { models: { "local/mock-1": { contextWindow: 100_000 } } });
+    await vt.type("hello");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    await vt.type("/context");
+    await vt.press("enter");
+    const text = await vt.waitFor(/total {2}~\d+ tokens of 100000 \(\d+%\)/);
+    const part = (name: string) => Number(text.match(new RegExp(`${name}[^~\\n]*~(\\d+) tokens`))![1]);
+    const total = Number(text.match(/total {2}~(\d+) tokens/)![1]);
+    expect(total).toBe(part("system prompt") + part("tools \\(\\d+\\)") + part("history"));
+  });
+});
