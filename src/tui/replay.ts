@@ -6,7 +6,7 @@
 import type { CallPresenter, Session, TranscriptLine } from "../engine/session.js";
 import { undoHistory } from "../engine/undo/undo.js";
 import { addCost } from "../vocab/cost.js";
-import { turnLabel } from "./status-text.js";
+import { errorLine, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import { itemRows } from "./transcript-view.js";
 import type { ItemKind } from "./ui-state.js";
@@ -125,6 +125,8 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
         add("info", `notice: ${line.text}`);
         break;
       case "turn_end":
+        // The error the turn ended on, as it was printed (the attempts made are not recorded).
+        if (line.error) add("error", errorLine(line.error, 1, 0));
         if (line.stopReason === "cancelled") add("interrupted", "⏹ interrupted");
         add(
           "turn",

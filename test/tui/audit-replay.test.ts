@@ -51,6 +51,26 @@ describe("a resumed session replays calls as they were drawn", () => {
   });
 });
 
+describe("a resumed failed turn", () => {
+  it("shows the error it ended on and that /retry runs it again", async () => {
+    t.provider.setFallback({
+      status: 400,
+      body: JSON.stringify({ error: { message: "bad thing", type: "invalid_request_error" } }),
+    });
+    const run = await runCli(
+      ["run", "--model", "local/mock-1", "--base-url", t.provider.baseUrl, "doomed prompt"],
+      {
+        home: t.dirs.home,
+        cwd: t.dirs.workspace,
+      },
+    );
+    expect(run.code).not.toBe(0);
+    const vt = await t.start(["--continue"]);
+    const text = await vt.waitFor(/— turn 1 · failed/);
+    expect(text).toMatch(/error: .*bad thing · \/retry runs the turn again\n— turn 1 · failed/);
+  });
+});
+
 describe("replayRecord of a call refused before it ran", () => {
   it("shows no duration borrowed from an earlier call of the same id", () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
