@@ -78,6 +78,7 @@ export function historyTurn(transcript: readonly TranscriptLine[], n: number): s
 function resultRows(name: string, outcome: string, content: string): string[] {
   const rows = content.split("\n");
   const head = rows.slice(0, RESULT_LINES).map((r) => `    ${r}`);
-  const more = rows.length > RESULT_LINES ? [`    … ${rows.length - RESULT_LINES} more lines`] : [];
+  const left = rows.length - RESULT_LINES;
+  const more = left > 0 ? [`    … ${left} more line${left === 1 ? "" : "s"}`] : [];
   return [`  ${name} ${outcome}`, ...head, ...more];
 }

@@ -2,7 +2,7 @@
 // as a diff, a write as a preview; scrollable when taller than the room it has), answered per
 // call, "always" saying what it covers, and keys that were typed before the prompt (or within
 // GUARD_MS of it) never answer it.
-import { sanitize, style, truncate, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { diffRows } from "./diff-view.js";
 import type { CallPresentation } from "../engine/events.js";
 import { previewRows } from "./tool-view.js";
@@ -154,8 +154,8 @@ function batchRows(a: ApprovalState, at: number, cols: number): string[] {
     const row = truncate(`${mark} ${i + 1}. ${c.name}  ${key}`, cols);
     return i === at ? style.bold(row) : style.gray(row);
   });
-  if (start > 0) rows.unshift(style.gray(`  … ${start} earlier calls`));
-  if (end < a.calls.length) rows.push(style.gray(`  … ${a.calls.length - end} more calls`));
+  if (start > 0) rows.unshift(style.gray(`  … ${count(start, "earlier call")}`));
+  if (end < a.calls.length) rows.push(style.gray(`  … ${count(a.calls.length - end, "more call")}`));
   return rows;
 }
 

@@ -1,7 +1,7 @@
 // Edits drawn as coloured diffs (R-UI-8, R-UI-11), computed with jsdiff's structuredPatch: removed
 // rows red, added rows green, a few rows of context, long diffs cut with a count.
 import { structuredPatch } from "diff";
-import { sanitize, style, truncate } from "./ansi.js";
+import { count, sanitize, style, truncate } from "./ansi.js";
 
 export interface DiffView {
   rows: string[];
@@ -54,7 +54,7 @@ export function diffRows(
   if (rows.length > maxRows) {
     const hidden = rows.length - (maxRows - 1);
     return {
-      rows: [...rows.slice(0, maxRows - 1), style.gray(`… ${hidden} more diff lines`)],
+      rows: [...rows.slice(0, maxRows - 1), style.gray(`… ${count(hidden, "more diff line")}`)],
       added,
       removed,
     };
