@@ -155,7 +155,11 @@ function streamRows(rows: number, used: number): number {
 /** Every part of the live region, fitted into `rows - 1` rows. */
 export function liveRows(state: UiState, cols: number, rows: number, now: number, spinner: string): LiveRows {
   const total = Math.max(4, rows - 1);
-  const status = state.statusLine !== undefined ? truncate(state.statusLine, cols) : statusText(state, cols);
+  // A statusLine command's line replaces the built-in one, but a mode other than `ask` stays in
+  // view (R-UI-24; Claude Code keeps its mode indicator beside a custom status line too).
+  const mode = state.status.mode && state.status.mode !== "ask" ? ` · ${state.status.mode}` : "";
+  const status =
+    state.statusLine !== undefined ? truncate(`${state.statusLine}${mode}`, cols) : statusText(state, cols);
   const inner = Math.max(4, cols - 4);
   const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
   const composer = composerRows(

@@ -21,3 +21,20 @@ describe("/context", () => {
     expect(total).toBe(part("system prompt") + part("tools \\(\\d+\\)") + part("history"));
   });
 });
+
+describe("Shift+Tab with a statusLine command", () => {
+  it("keeps a mode other than ask in view beside the command's line", async () => {
+    const vt = await t.start(
+      [],
+      { statusLine: { type: "command", command: "echo custom line" } },
+      /Enter send · /,
+    );
+    await vt.waitForScreen(/^custom line *$/m);
+    await vt.press("shiftTab");
+    await vt.waitForScreen(/^custom line · auto-edit *$/m);
+    await vt.press("shiftTab");
+    await vt.waitForScreen(/^custom line · plan *$/m);
+    await vt.press("shiftTab");
+    await vt.waitForScreen(/^custom line *$/m);
+  });
+});
