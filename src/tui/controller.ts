@@ -9,7 +9,7 @@ import { foldChildren, lastToolOutput } from "./child-fold.js";
 import { imageInputOf } from "./clipboard.js";
 import { ComposerInput } from "./composer-input.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
-import { greeting } from "./greeting.js";
+import { freshNotices, greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
 import { projectServerOffer } from "./project-server-offer.js";
 import { nextMode, PlanFlow } from "./plan-flow.js";
@@ -45,6 +45,7 @@ export class TuiController implements UiControl {
   private lastEmptyCtrlC = Number.NEGATIVE_INFINITY;
   private exiting = false;
   private greeted = false;
+  private readonly seen = new Set<string>(); // the notices shown so far
 
   constructor(readonly deps: TuiDeps) {
     this.store = new Store(initialState({ model: "", sessionId: "", contextWindow: 0 }));
@@ -109,7 +110,7 @@ export class TuiController implements UiControl {
       priced: model.info.pricing !== undefined,
       maxAttempts: opened.config.retry.maxRetries + 1,
     });
-    for (const warning of opened.warnings) this.print("info", `notice: ${warning}`);
+    for (const w of freshNotices(this.seen, opened.warnings)) this.print("info", `notice: ${w}`);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
     const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);

@@ -27,3 +27,13 @@ export function greeting(
     "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands"
   );
 }
+
+/**
+ * The notices of an attached session not shown before in this process: a `/fork`, `/resume` or
+ * `/clear` opens the session again, and the model's "not in the catalogue" notice once is enough.
+ */
+export function freshNotices(seen: Set<string>, notices: readonly string[]): string[] {
+  const fresh = notices.filter((n) => !seen.has(n));
+  for (const n of fresh) seen.add(n);
+  return fresh;
+}

@@ -38,3 +38,17 @@ describe("Shift+Tab with a statusLine command", () => {
     await vt.waitForScreen(/^custom line *$/m);
   });
 });
+
+describe("a session opened again in the same run", () => {
+  it("/fork does not repeat the model's notice", async () => {
+    t.provider.enqueue(openaiText("first answer"));
+    const vt = await t.start();
+    await vt.type("hello");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    await vt.type("/fork 1");
+    await vt.press("enter");
+    await vt.waitFor("forked into");
+    expect(vt.text().match(/is not in the catalogue/g)).toHaveLength(1);
+  });
+});
