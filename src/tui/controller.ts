@@ -117,7 +117,7 @@ export class TuiController implements UiControl {
     this.greeted = true;
     this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
     this.syncMode();
-    this.statusLine.configure(opened.config.statusLine);
+    this.statusLine.configure(opened.config.statusLine, opened.session.recordFile);
     const own = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
       this.statusLine.event(event);
