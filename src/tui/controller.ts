@@ -115,7 +115,7 @@ export class TuiController implements UiControl {
     const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
     if (offer) this.print("info", offer);
     this.greeted = true;
-    this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
+    this.store.dispatch(await replayAction(opened.session, this.deps)); // R-UI-17: the conversation so far
     this.syncMode();
     this.statusLine.configure(opened.config.statusLine, opened.session.recordFile);
     const own = opened.session.subscribe((event) => {

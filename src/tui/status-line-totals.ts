@@ -101,7 +101,8 @@ export class StatusLineTotals {
         this.called(event.id, event.name, event.arguments);
         return;
       case "tool_result":
-        return this.finished(event.id, event.outcome, event.content);
+        this.finished(event.id, event.outcome, event.content);
+        return;
       default:
         return;
     }
@@ -148,7 +149,8 @@ function countOf(call: Pending, result: string): LineCounts {
     return m ? { added: Number(m[2]), removed: Number(m[1]) } : { added: 0, removed: 0 };
   }
   if (call.name === "edit_file") {
-    if (typeof args.old_string !== "string" || typeof args.new_string !== "string") return { added: 0, removed: 0 };
+    if (typeof args.old_string !== "string" || typeof args.new_string !== "string")
+      return { added: 0, removed: 0 };
     const times = Number(/replaced (\d+) occurrence/.exec(result)?.[1] ?? 1);
     const one = changedLines(withNewline(args.old_string), withNewline(args.new_string));
     return { added: one.added * times, removed: one.removed * times };

@@ -24,7 +24,13 @@ describe("statusLine totals", () => {
     totals.event({ type: "tool_call", id: "w", name: "write_file", arguments: args, presentation });
     // The tool runs after the call is published: the old text was read already.
     writeFileSync(file, "1\nTWO\n3\n");
-    totals.event({ type: "tool_result", id: "w", name: "write_file", outcome: "ok", content: "Overwrote a.txt" });
+    totals.event({
+      type: "tool_result",
+      id: "w",
+      name: "write_file",
+      outcome: "ok",
+      content: "Overwrote a.txt",
+    });
     expect(totals.lines).toEqual({ added: 1, removed: 2 });
     const edit = JSON.stringify({ path: "a.txt", old_string: "3", new_string: "x\ny" });
     totals.event({ type: "tool_call", id: "e", name: "edit_file", arguments: edit, presentation });
@@ -41,7 +47,14 @@ describe("statusLine totals", () => {
       totals.event(event);
     };
     at(100, { type: "round_start", turn: 1, round: 1 });
-    at(300, { type: "retry_scheduled", attempt: 1, delay_ms: 1000, reason: "server", status: 500, message: "" });
+    at(300, {
+      type: "retry_scheduled",
+      attempt: 1,
+      delay_ms: 1000,
+      reason: "server",
+      status: 500,
+      message: "",
+    });
     now = 1000; // still waiting
     expect(totals.apiDuration()).toBe(200);
     at(1450, { type: "assistant_message", text: "", reasoning: "", tool_calls: [], finish_reason: "stop" });
