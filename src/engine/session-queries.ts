@@ -32,6 +32,12 @@ function requireSession(home: string, id: string): string {
   return found.id;
 }
 
+/** The session's record file (a statusLine command's `transcript_path`); "" when there is none. */
+export function recordFileOf(home: string, id: string): string {
+  const found = findSession(home, id);
+  return found ? recordFile(found.dir) : "";
+}
+
 export function exportArchive(home: string, id: string, format: ExportFormat): string {
   return exportSession(home, requireSession(home, id), format);
 }

@@ -2,7 +2,6 @@
 // events come out through the bus, cancellation is an AbortSignal per running command.
 import { withoutSecrets } from "./public-model.js";
 import { pruneClearedImages } from "../record/attachments.js";
-import { recordFile } from "../record/store.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
 import type { TodoItem } from "../tools/types.js";
 import type { EventBus, Listener } from "./bus.js";
@@ -59,11 +58,6 @@ export class Session {
 
   get id(): string {
     return this.core.id;
-  }
-
-  /** The session's record file (Claude Code's `transcript_path` for a statusLine command). */
-  get recordFile(): string {
-    return recordFile(this.core.dir);
   }
 
   status(): SessionStatus {

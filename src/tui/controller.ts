@@ -65,11 +65,11 @@ export class TuiController implements UiControl {
       cwd: deps.cwd,
       expandPastes: (text) => this.composer.pastes.expand(text),
       textLimit: () => this.config.toolOutputLimit,
-      pastedImages: () => this.composer.clipboard.images,
+      pastedImages: (text) => this.composer.clipboard.imagesFor(text),
       print: (kind, text) => this.print(kind, text),
       exiting: () => this.exiting,
     });
-    this.statusLine = new StatusLine(this.store, deps.cwd, (text) => this.print("info", text));
+    this.statusLine = new StatusLine(this.store, deps, (text) => this.print("info", text));
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -117,7 +117,7 @@ export class TuiController implements UiControl {
     this.greeted = true;
     this.store.dispatch(await replayAction(opened.session, this.deps)); // R-UI-17: the conversation so far
     this.syncMode();
-    this.statusLine.configure(opened.config.statusLine, opened.session.recordFile);
+    this.statusLine.configure(opened.config.statusLine, opened.session.id);
     const own = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
       this.statusLine.event(event);

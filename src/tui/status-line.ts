@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { StatusLineConfig } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
+import { recordFileOf } from "../engine/session-queries.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { ternVersion } from "./greeting.js";
 import { statusLineInput } from "./status-line-input.js";
@@ -76,7 +77,9 @@ export class StatusLine {
   private config: StatusLineConfig | undefined;
   private readonly totals: StatusLineTotals;
   private startedAt = performance.now();
-  private transcriptPath = "";
+  /** The session's record file, looked up at the first run (`sessionId` until then). */
+  private transcriptPath: { file: string } | { sessionId: string } = { file: "" };
+  private readonly cwd: string;
   private lastRun = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private child: ChildProcess | undefined;
@@ -87,10 +90,11 @@ export class StatusLine {
 
   constructor(
     private readonly store: Store,
-    private readonly cwd: string,
+    private readonly where: { home: string; cwd: string },
     private readonly warn: (text: string) => void,
   ) {
-    this.totals = new StatusLineTotals(cwd);
+    this.cwd = where.cwd;
+    this.totals = new StatusLineTotals(where.cwd);
     store.subscribe(() => this.stateChanged());
     // A command still running when tern exits goes with it.
     process.once("exit", () => {
@@ -100,11 +104,11 @@ export class StatusLine {
 
   /**
    * The session's config (again after /clear, /resume, /fork): whether a command is set, and
-   * the session's record file.
+   * which session it is (its record is the command's transcript_path).
    */
-  configure(config: StatusLineConfig | undefined, transcriptPath: string): void {
+  configure(config: StatusLineConfig | undefined, sessionId: string): void {
     this.config = config;
-    this.transcriptPath = transcriptPath;
+    this.transcriptPath = { sessionId };
     // The totals are the session's: a switched-to session starts its own count and clock.
     this.totals.reset();
     this.startedAt = performance.now();
@@ -144,10 +148,12 @@ export class StatusLine {
     if (!config || !this.wanted) return;
     this.wanted = false;
     this.lastRun = performance.now();
+    if ("sessionId" in this.transcriptPath)
+      this.transcriptPath = { file: recordFileOf(this.where.home, this.transcriptPath.sessionId) };
     const input = statusLineInput(this.store.get(), this.totals, {
       cwd: this.cwd,
       version: ternVersion(),
-      transcriptPath: this.transcriptPath,
+      transcriptPath: this.transcriptPath.file,
       startedAt: this.startedAt,
       now: performance.now(),
     });
