@@ -2,14 +2,16 @@
 // (Up, Ctrl+R) still sends the image its `@clipboard-N.png` names:
 // `TERN_HOME/clipboard/<workspace hash>/<session id>/clipboard-N.png`. N is unique in the
 // workspace (one past the highest kept), so a name from history finds one file. Bounded: the
-// newest MAX_PER_SESSION images of a session and the newest MAX_SESSIONS sessions of a workspace
-// are kept; a session's folder goes with the session (once its record is gone, the next paste
+// newest MAX_PER_SESSION images of a session (MAX_SESSION_BYTES at most) and the newest
+// MAX_SESSIONS sessions of a workspace are kept; a session's folder goes with the session (once its record is gone, the next paste
 // removes it). Best effort: an image that cannot be kept is still attached in this process.
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const MAX_PER_SESSION = 50;
+/** Bytes of a session's kept images at most (provider limits let one image be up to ~20 MB). */
+const MAX_SESSION_BYTES = 100 * 1024 * 1024;
 const MAX_SESSIONS = 20;
 const NAME = /^clipboard-(\d+)\.[a-z]+$/;
 
@@ -21,13 +23,15 @@ function list(dir: string): string[] {
   }
 }
 
-function mtime(path: string): number {
+function stat(path: string): { mtimeMs: number; size: number } {
   try {
-    return statSync(path).mtimeMs;
+    return statSync(path);
   } catch {
-    return 0;
+    return { mtimeMs: 0, size: 0 };
   }
 }
+const mtime = (path: string) => stat(path).mtimeMs;
+const fileSize = (path: string) => stat(path).size;
 
 export interface ClipboardStoreDeps {
   home: string;
@@ -87,8 +91,12 @@ export class ClipboardStore {
     const images = list(current)
       .filter((n) => NAME.test(n))
       .sort((a, b) => Number(NAME.exec(a)?.[1]) - Number(NAME.exec(b)?.[1]));
-    for (const name of images.slice(0, Math.max(0, images.length - MAX_PER_SESSION)))
-      rmSync(join(current, name), { force: true });
+    let bytes = 0;
+    for (const [i, name] of [...images].reverse().entries()) {
+      bytes += fileSize(join(current, name));
+      if (i > 0 && (i >= MAX_PER_SESSION || bytes > MAX_SESSION_BYTES))
+        rmSync(join(current, name), { force: true });
+    }
     const live = new Set(await this.deps.sessions());
     const others = list(this.root)
       .filter((s) => s !== this.deps.session())
