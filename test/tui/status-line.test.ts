@@ -5,7 +5,7 @@
 // setting is read from Claude Code's settings files, a workspace's only when it is trusted.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { styleOf, useTui } from "./support.js";
@@ -43,7 +43,15 @@ printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "
     await vt.press("enter");
     await vt.waitFor(/— turn 1 · completed/);
     await vt.waitForScreen(/my status runs=[2-9]/, 5000);
-    const input = JSON.parse(readFileSync(join(t.dirs.root, "input.json"), "utf8"));
+    // A run may start between the prompt and the answer's usage: the one after it has the tokens.
+    const input = await vi.waitFor(
+      () => {
+        const read = JSON.parse(readFileSync(join(t.dirs.root, "input.json"), "utf8"));
+        expect(read.context_window.total_output_tokens).toBeGreaterThan(0);
+        return read;
+      },
+      { timeout: 5000, interval: 100 },
+    );
     expect(input).toMatchObject({
       hook_event_name: "Status",
       session_id: expect.stringMatching(/^\d{8}-\d{6}-/),
