@@ -3,6 +3,8 @@
 // children, become short lines under that call: the newest few while it runs, one summary line
 // once it is done, all of them with Ctrl+O. Nothing else of a child (its text, its turns) is drawn.
 import type { EngineEvent } from "../engine/events.js";
+import type { CallPresenter } from "../engine/session.js";
+import type { ChildRecord } from "../engine/session-queries.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { count, sanitize, style, truncate } from "./ansi.js";
 
@@ -63,6 +65,21 @@ export function foldChild<R extends FoldedRun>(running: R[], callId: string, eve
         : work.calls.map((c) => (c.key === key ? { ...c, outcome: event.outcome } : c));
     return { ...run, subagent: { agent: work.agent ?? from.agent, calls } };
   });
+}
+
+/** A replayed task call's work (R-UI-17), from the child's own record: as the live fold had it. */
+export function childWorkOf(record: ChildRecord, present: CallPresenter): ChildWork {
+  return {
+    agent: record.agent,
+    calls: record.calls.map((c) => ({
+      key: `${c.session}/${c.id}`,
+      name: stripControlSequences(c.name),
+      title: stripControlSequences(
+        present({ name: c.name, arguments: c.arguments }).title.split("\n")[0] ?? "",
+      ),
+      ...(c.outcome !== undefined ? { outcome: c.outcome } : {}),
+    })),
+  };
 }
 
 /** `✓ read_file  a.txt`, indented under its task call. */

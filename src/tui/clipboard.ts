@@ -2,11 +2,13 @@
 // `.webp` or `.gif` when it is one of those) at the cursor, attached to the prompt that sends it
 // the way an `@image.png` file is (turn-runner.ts hands these bytes to buildPromptContent); text
 // goes in as a paste; otherwise one line says why nothing came. The images stay known for the whole process, like large pastes, so a
-// queued or recalled prompt that names one still sends it.
+// queued or recalled prompt that names one still sends it, and are kept under TERN_HOME
+// (clipboard-store.ts), so one recalled from history in a later process does too.
 import { sniffImageType } from "../commands/prompt-input.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { ResolvedModel } from "../config/types.js";
 import { type ClipboardRead, readClipboard } from "./clipboard-read.js";
+import type { ClipboardStore } from "./clipboard-store.js";
 
 export interface ClipboardDeps {
   /** Inserts text at the composer's cursor. */
@@ -18,6 +20,8 @@ export interface ClipboardDeps {
   imageInput(): ImageInput;
   /** The character before the cursor, so the `@` token starts a word. */
   charBeforeCursor(): string;
+  /** Where images are kept for later processes; without one they live in this process only. */
+  store?: ClipboardStore;
 }
 
 export interface ImageInput {
@@ -80,8 +84,10 @@ export class ClipboardPaste {
       );
       return;
     }
-    const name = `clipboard-${this.images.size + 1}.${extension(found.bytes)}`;
+    const n = Math.max(this.images.size + 1, this.deps.store?.nextNumber() ?? 0);
+    const name = `clipboard-${n}.${extension(found.bytes)}`;
     this.images.set(name, found.bytes);
+    this.deps.store?.save(name, found.bytes);
     const before = this.deps.charBeforeCursor();
     this.deps.insert(`${before && !/\s/.test(before) ? " " : ""}@${name} `);
     const pixels = pngSize(found.bytes);
@@ -93,5 +99,15 @@ export class ClipboardPaste {
       "info",
       `attached @${name} from the clipboard (${pixels ? `${pixels}, ` : ""}${size(found.bytes.length)}, via ${found.via})${unseen}`,
     );
+  }
+
+  /** The pasted images a prompt names: this process's, else kept ones (a prompt from history). */
+  imagesFor(text: string): ReadonlyMap<string, Buffer> {
+    const found = new Map<string, Buffer>();
+    for (const m of text.matchAll(/(?:^|\s)@(clipboard-\d+\.[a-z]+)(?=\s|$)/g)) {
+      const bytes = this.images.get(m[1]) ?? this.deps.store?.load(m[1]);
+      if (bytes) found.set(m[1], bytes);
+    }
+    return found;
   }
 }

@@ -4,6 +4,7 @@
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
+import { ClipboardStore } from "./clipboard-store.js";
 import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
 import { HistorySearch } from "./history-search.js";
@@ -59,6 +60,14 @@ export class ComposerInput {
       print: (kind, text) => deps.print(kind, text),
       imageInput: () => deps.imageInput(),
       charBeforeCursor: () => this.edit.text.slice(Math.max(0, this.edit.cursor - 1), this.edit.cursor),
+      store: new ClipboardStore({
+        home: deps.home,
+        cwd: deps.cwd,
+        session: () => deps.store.get().status.sessionId,
+        // Loaded when a paste is kept, not with the composer.
+        sessions: async () =>
+          (await import("../engine/session-queries.js")).sessionsOf(deps.home, deps.cwd).map((s) => s.id),
+      }),
     });
   }
 

@@ -66,11 +66,11 @@ export class TuiController implements UiControl {
       cwd: deps.cwd,
       expandPastes: (text) => this.composer.pastes.expand(text),
       textLimit: () => this.config.toolOutputLimit,
-      pastedImages: () => this.composer.clipboard.images,
+      pastedImages: (text) => this.composer.clipboard.imagesFor(text),
       print: (kind, text) => this.print(kind, text),
       exiting: () => this.exiting,
     });
-    this.statusLine = new StatusLine(this.store, deps.cwd, (text) => this.print("info", text));
+    this.statusLine = new StatusLine(this.store, deps, (text) => this.print("info", text));
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -116,9 +116,9 @@ export class TuiController implements UiControl {
     const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
     if (offer) this.print("info", offer);
     this.greeted = true;
-    this.store.dispatch(await replayAction(opened.session)); // R-UI-17: the conversation so far
+    this.store.dispatch(await replayAction(opened.session, this.deps)); // R-UI-17: the conversation so far
     this.syncMode();
-    this.statusLine.configure(opened.config.statusLine);
+    this.statusLine.configure(opened.config.statusLine, opened.session.id);
     const own = opened.session.subscribe((event) => {
       this.store.dispatch({ type: "event", event, now: performance.now() });
       this.statusLine.event(event);

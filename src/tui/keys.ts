@@ -3,6 +3,7 @@
 import type { Key } from "ink";
 import { approvalKey } from "./approval-keys.js";
 import { composerKey } from "./composer-keys.js";
+import { controlKey, keyParts } from "./key-parts.js";
 import type { TuiController } from "./controller.js";
 import { lastFrame } from "./last-frame.js";
 import { pickerFlowKey } from "./picker-flow.js";
@@ -40,10 +41,10 @@ const NO_KEY: Key = {
 
 export function handleKey(ctl: TuiController, input: string, key: Key): void {
   // Keys typed ahead arrive in one chunk ("hello\r", "wrld\x01"): Ink then reports the whole
-  // chunk as text, so each control key in it is replayed as a key of its own.
-  if (input.length > 1 && !key.meta && /[\x00-\x1f\x7f]/.test(input)) {
-    for (const part of input.split(/(\r\n|[\x00-\x1f\x7f])/))
-      if (part) handleKey(ctl, ...controlKey(part, key));
+  // chunk as text, so each control key in it is replayed as a key of its own (key-parts.ts).
+  const parts = keyParts(input, key);
+  if (parts.length > 1) {
+    for (const part of parts) handleKey(ctl, ...part);
     return;
   }
   const state = ctl.state;
@@ -117,17 +118,4 @@ function sideKey(ctl: TuiController, input: string, key: Key): boolean {
     ctl.store.dispatch({ type: "side_clear" });
   else return false;
   return true;
-}
-
-/** One part of a split chunk as Ink would have reported it had it come alone. */
-function controlKey(part: string, base: Key): [string, Key] {
-  const key: Key = { ...base, return: false, ctrl: false, tab: false, backspace: false, delete: false };
-  if (part === "\r" || part === "\r\n") return ["", { ...key, return: true }];
-  if (part === "\t") return ["", { ...key, tab: true }];
-  if (part === "\x7f" || part === "\b") return ["", { ...key, delete: true }];
-  const code = part.charCodeAt(0);
-  // Ctrl+J ("\n") stays text: the composer takes it as a line break.
-  if (part.length === 1 && code >= 1 && code <= 26 && part !== "\n")
-    return [String.fromCharCode(code + 96), { ...key, ctrl: true }];
-  return [part, key];
 }

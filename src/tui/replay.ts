@@ -4,8 +4,10 @@
 // cost) so a resumed screen never says `0 tokens`. Only the conversation as it stands: turns
 // taken back (undo, /rewind) or cleared are not shown. Pure: the controller dispatches it.
 import type { CallPresenter, Session, TranscriptLine } from "../engine/session.js";
+import { type ChildRecord, childRecords } from "../engine/session-queries.js";
 import { undoHistory } from "../engine/undo/undo.js";
 import { addCost } from "../vocab/cost.js";
+import { childWorkOf } from "./child-fold.js";
 import { errorLine, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
 import { itemRows } from "./transcript-view.js";
@@ -45,8 +47,16 @@ const DRAWN_AFTER_BATCH = new Set([
   "cleared",
 ]);
 
+/** A `task` call's child, by call id (its own record), for the call's fold summary. */
+export type ChildLookup = (callId: string) => ChildRecord | undefined;
+
 /** `from`: the first line whose items are made (a turn's prompt); the figures count every line. */
-export function replayRecord(lines: readonly TranscriptLine[], present: CallPresenter, from = 0): Replay {
+export function replayRecord(
+  lines: readonly TranscriptLine[],
+  present: CallPresenter,
+  from = 0,
+  children: ChildLookup = () => undefined,
+): Replay {
   const out: Replay = { items: [], lastPrompt: 0, tokens: 0, cost: 0 };
   const live = new Set(undoHistory(lines).live);
   const cleared = lines.findLastIndex((l) => l.type === "cleared");
@@ -105,8 +115,10 @@ export function replayRecord(lines: readonly TranscriptLine[], present: CallPres
         const from = started.get(line.id);
         started.delete(line.id);
         const ms = from === undefined ? undefined : Date.parse(line.ts) - from;
+        const child = children(line.id);
         const run: ToolRun = {
           ...call,
+          ...(child ? { subagent: childWorkOf(child, present) } : {}),
           outcome: line.outcome,
           content: partsText(line.content as Part[]),
           ...(ms !== undefined && Number.isFinite(ms) && ms >= 0 ? { ms } : {}),
@@ -206,9 +218,19 @@ function promptLines(lines: readonly TranscriptLine[]): number[] {
  * only, more of them until the rows are filled (a 1,000-turn record draws a few). Tools' code
  * loads only when there are calls to present.
  */
-export async function sessionReplay(session: Session, cols: number): Promise<Replay> {
+export async function sessionReplay(
+  session: Session,
+  cols: number,
+  where?: { home: string; cwd: string },
+): Promise<Replay> {
   const lines = session.transcript();
   const calls = lines.some((l) => l.type === "assistant_message" && l.toolCalls.length > 0);
+  // Sub-agents' records are read only when a task call is there to fold them under.
+  const tasks = lines.some(
+    (l) => l.type === "assistant_message" && l.toolCalls.some((c) => c.name === "task"),
+  );
+  const started = tasks && where ? childRecords(where.home, where.cwd, session.id) : undefined;
+  const children: ChildLookup = (id) => started?.get(id);
   const present: CallPresenter = calls
     ? await session.callPresenter()
     : (call) => ({ title: call.name, kind: "other", locations: [] });
@@ -216,7 +238,7 @@ export async function sessionReplay(session: Session, cols: number): Promise<Rep
   const rowsOf = (i: ReplayItem) => itemRows({ id: 0, ...i }, cols).length;
   for (let turns = 16; ; turns *= 4) {
     const from = prompts.length > turns ? prompts[prompts.length - turns] : 0;
-    const replay = replayRecord(lines, present, from);
+    const replay = replayRecord(lines, present, from, children);
     const above = prompts.filter((i) => i < from).length;
     const fitted = lastTurns(replay.items, rowsOf, REPLAY_ROWS, session.id, above);
     if (from === 0 || fitted.cut) return { ...replay, items: fitted.items };
@@ -226,6 +248,9 @@ export async function sessionReplay(session: Session, cols: number): Promise<Rep
 /** The store's action for an attached session: its replay at the terminal's width. */
 export type ReplayAction = { type: "replay" } & Replay;
 
-export async function replayAction(session: Session): Promise<ReplayAction> {
-  return { type: "replay", ...(await sessionReplay(session, process.stdout.columns || 80)) };
+export async function replayAction(
+  session: Session,
+  where: { home: string; cwd: string },
+): Promise<ReplayAction> {
+  return { type: "replay", ...(await sessionReplay(session, process.stdout.columns || 80, where)) };
 }

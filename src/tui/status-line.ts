@@ -7,9 +7,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { StatusLineConfig } from "../config/types.js";
 import type { EngineEvent } from "../engine/events.js";
+import { recordFileOf } from "../engine/session-queries.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { ternVersion } from "./greeting.js";
-import { statusLineInput, type UsageTotals } from "./status-line-input.js";
+import { statusLineInput } from "./status-line-input.js";
+import { StatusLineTotals } from "./status-line-totals.js";
 import type { Store } from "./store.js";
 import type { UiState } from "./ui-state.js";
 
@@ -73,8 +75,11 @@ function killGroup(child: ChildProcess): void {
 
 export class StatusLine {
   private config: StatusLineConfig | undefined;
-  private readonly totals: UsageTotals = { input: 0, output: 0 };
-  private readonly startedAt = performance.now();
+  private readonly totals: StatusLineTotals;
+  private startedAt = performance.now();
+  /** The session's record file, looked up at the first run (`sessionId` until then). */
+  private transcriptPath: { file: string } | { sessionId: string } = { file: "" };
+  private readonly cwd: string;
   private lastRun = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private child: ChildProcess | undefined;
@@ -85,9 +90,11 @@ export class StatusLine {
 
   constructor(
     private readonly store: Store,
-    private readonly cwd: string,
+    private readonly where: { home: string; cwd: string },
     private readonly warn: (text: string) => void,
   ) {
+    this.cwd = where.cwd;
+    this.totals = new StatusLineTotals(where.cwd);
     store.subscribe(() => this.stateChanged());
     // A command still running when tern exits goes with it.
     process.once("exit", () => {
@@ -95,22 +102,24 @@ export class StatusLine {
     });
   }
 
-  /** The session's config (again after /clear, /resume, /fork): whether a command is set. */
-  configure(config: StatusLineConfig | undefined): void {
+  /**
+   * The session's config (again after /clear, /resume, /fork): whether a command is set, and
+   * which session it is (its record is the command's transcript_path).
+   */
+  configure(config: StatusLineConfig | undefined, sessionId: string): void {
     this.config = config;
-    // The totals are the session's: a switched-to session starts its own count.
-    this.totals.input = 0;
-    this.totals.output = 0;
+    this.transcriptPath = { sessionId };
+    // The totals are the session's: a switched-to session starts its own count and clock.
+    this.totals.reset();
+    this.startedAt = performance.now();
     if (!config) this.store.dispatch({ type: "status_line", text: null });
     this.request();
   }
 
-  /** Engine events: usage adds to the token totals; every event may change what the line shows. */
+  /** Engine events add to the totals (tokens, API time, lines); every event may change the line. */
   event(event: EngineEvent): void {
-    if (event.type === "usage") {
-      this.totals.input += event.prompt;
-      this.totals.output += event.completion;
-    }
+    if (!this.config) return;
+    this.totals.event(event);
     this.request();
   }
 
@@ -139,9 +148,12 @@ export class StatusLine {
     if (!config || !this.wanted) return;
     this.wanted = false;
     this.lastRun = performance.now();
+    if ("sessionId" in this.transcriptPath)
+      this.transcriptPath = { file: recordFileOf(this.where.home, this.transcriptPath.sessionId) };
     const input = statusLineInput(this.store.get(), this.totals, {
       cwd: this.cwd,
       version: ternVersion(),
+      transcriptPath: this.transcriptPath.file,
       startedAt: this.startedAt,
       now: performance.now(),
     });

@@ -37,11 +37,12 @@ let held: { chunks: Buffer[]; onReadable(): void } | undefined;
  * until Ink listens. Ctrl+C among them still leaves, as the signal would have. (Read with
  * 'readable' as Ink does: after a 'data' listener and pause(), Ink's reads would never start.)
  */
-export function holdTypeAhead(): void {
+export function holdTypeAhead(already = ""): void {
   const stdin = process.stdin;
   if (held || !stdin.isTTY) return;
   stdin.setRawMode(true);
-  const chunks: Buffer[] = [];
+  // `already`: keys read before the hold began (the picker's read that held its Enter).
+  const chunks: Buffer[] = already ? [Buffer.from(already)] : [];
   const onReadable = () => {
     for (let chunk = stdin.read(); chunk !== null; chunk = stdin.read()) {
       const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));

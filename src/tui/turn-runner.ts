@@ -18,8 +18,8 @@ export interface TurnRunnerDeps {
   expandPastes(text: string): string;
   /** The configured `toolOutputLimit`: an `@file` is cut to it, as in `tern run` (R-WF-4). */
   textLimit(): number;
-  /** Images pasted with Ctrl+V, by the `@clipboard-N.png` name the composer shows (R-UI-21). */
-  pastedImages(): ReadonlyMap<string, Buffer>;
+  /** Images pasted with Ctrl+V that `text` names as `@clipboard-N.png` (R-UI-21; kept ones too). */
+  pastedImages(text: string): ReadonlyMap<string, Buffer>;
   print(kind: ItemKind, text: string): void;
   /** True once the UI is exiting: nothing queued may start then. */
   exiting(): boolean;
@@ -84,13 +84,11 @@ export class TurnRunner {
   private content(text: string): ContentPart[] | undefined {
     try {
       const session = this.deps.session();
-      return buildPromptContent(
-        this.deps.expandPastes(text),
-        this.deps.cwd,
-        [],
-        session.status().model.endpoint.api,
-        { textLimit: this.deps.textLimit(), pastedImages: this.deps.pastedImages() },
-      );
+      const expanded = this.deps.expandPastes(text);
+      return buildPromptContent(expanded, this.deps.cwd, [], session.status().model.endpoint.api, {
+        textLimit: this.deps.textLimit(),
+        pastedImages: this.deps.pastedImages(expanded),
+      });
     } catch (err) {
       if (err instanceof InputError) {
         this.deps.print("error", err.message);

@@ -4,7 +4,7 @@
 // Wayland (wl-paste), macOS (pngpaste, osascript) and WSL (powershell.exe) are fakes on the
 // PATH that answer the way those tools do.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ClipboardPaste } from "../../src/tui/clipboard.js";
@@ -78,6 +78,32 @@ const WL_PASTE = `case "$*" in
 esac`;
 
 describe("Ctrl+V: fakes on the PATH", () => {
+  it("a pasted image recalled from history in a later process is still sent; kept under TERN_HOME per session", async () => {
+    t.provider.enqueue(openaiText("a tiny image"), openaiText("the same image again"));
+    const bin = fakeBin({ "wl-paste": WL_PASTE });
+    const first = await t.start([], VISION, undefined, env(bin, { WAYLAND_DISPLAY: "wayland-0" }));
+    await first.type("look at");
+    await pasteAndSend(first, "what is it?");
+    await first.close();
+    const root = join(t.dirs.home, "clipboard");
+    const [workspace] = readdirSync(root);
+    const [session] = readdirSync(join(root, workspace));
+    expect(readdirSync(join(root, workspace, session))).toEqual(["clipboard-1.png"]);
+
+    // A new process (a new session), no clipboard tool at all: Up brings the prompt back.
+    const later = await t.start([], VISION, undefined, env(undefined));
+    await later.press("up");
+    await later.waitForScreen(/│ › look at @clipboard-1\.png what is it\? *│/);
+    await later.press("enter");
+    await later.waitFor(/— turn 1 · completed/);
+    const content = lastUserContent();
+    expect(content[0]).toEqual({ type: "text", text: "look at @clipboard-1.png what is it?" });
+    expect(content[1]).toEqual({
+      type: "image_url",
+      image_url: { url: `data:image/png;base64,${PNG.toString("base64")}` },
+    });
+  });
+
   it("Wayland: wl-paste's image goes with the prompt as an image part", async () => {
     t.provider.enqueue(openaiText("a tiny image"));
     const bin = fakeBin({ "wl-paste": WL_PASTE });

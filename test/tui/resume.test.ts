@@ -75,6 +75,20 @@ describe("the session picker", () => {
     expect(vt.text()).toMatch(/session \S+ \(resumed\)/);
   });
 
+  it("keys that reach the picker in one read (typed while it was busy) each count, Enter too, and what follows", async () => {
+    // Under load "r" and Enter were read together; Ink reports such a chunk as one text input.
+    await recordedSession("alpha about parsers", "alpha answer");
+    await recordedSession("beta about lexers", "beta answer");
+    const vt = await t.start(["--resume"], {}, /Enter open · Esc leave/);
+    await vt.write("pars");
+    await vt.waitForScreen("type to filter: pars");
+    // What was typed after Enter in that read is the composer's, not lost with the picker.
+    await vt.write("r\rnext words");
+    await vt.waitFor("alpha answer");
+    await vt.waitForScreen(/│ › next words *│/);
+    expect(vt.text()).not.toContain("beta answer");
+  });
+
   it("Esc leaves the picker of tern --resume without opening a session", async () => {
     await recordedSession("only session", "only answer");
     const vt = await t.start(["--resume"], {}, /Resume a session/);

@@ -5,9 +5,9 @@
 // setting is read from Claude Code's settings files, a workspace's only when it is trusted.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
-import { openaiText } from "../support/openai-script.js";
+import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { styleOf, useTui } from "./support.js";
 
 const t = useTui();
@@ -43,7 +43,15 @@ printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "
     await vt.press("enter");
     await vt.waitFor(/— turn 1 · completed/);
     await vt.waitForScreen(/my status runs=[2-9]/, 5000);
-    const input = JSON.parse(readFileSync(join(t.dirs.root, "input.json"), "utf8"));
+    // A run may start between the prompt and the answer's usage: the one after it has the tokens.
+    const input = await vi.waitFor(
+      () => {
+        const read = JSON.parse(readFileSync(join(t.dirs.root, "input.json"), "utf8"));
+        expect(read.context_window.total_output_tokens).toBeGreaterThan(0);
+        return read;
+      },
+      { timeout: 5000, interval: 100 },
+    );
     expect(input).toMatchObject({
       hook_event_name: "Status",
       session_id: expect.stringMatching(/^\d{8}-\d{6}-/),
@@ -55,6 +63,65 @@ printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "
     });
     expect(input.context_window.total_input_tokens).toBeGreaterThan(0);
     expect(input.context_window.total_output_tokens).toBeGreaterThan(0);
+  });
+
+  it("tells a script what Claude Code does: transcript, lines added and removed, API time, cache use", async () => {
+    // A real script that keeps what it read and prints the line counts it was told.
+    const command = script(
+      "dump.sh",
+      `cat > "$OUT/dump.json"
+field() { grep -o "\\"$1\\":[0-9]*" "$OUT/dump.json" | cut -d: -f2; }
+printf 'lines %s %s out %s\\n' "$(field total_lines_added)" "$(field total_lines_removed)" "$(field output_tokens)"`,
+    );
+    writeFileSync(join(t.dirs.workspace, "a.txt"), "one\ntwo\nthree\n");
+    t.provider.enqueue(openaiToolCalls([{ id: "r1", name: "read_file", args: { path: "a.txt" } }]));
+    t.provider.enqueue(
+      openaiToolCalls([
+        // "two" becomes two lines: +2 -1; a new three-line file: +3.
+        { id: "e1", name: "edit_file", args: { path: "a.txt", old_string: "two", new_string: "2\n2b" } },
+        { id: "w1", name: "write_file", args: { path: "b.txt", content: "x\ny\nz\n" } },
+        // Refused (a.txt has no "nine"): counts nothing.
+        { id: "e2", name: "edit_file", args: { path: "a.txt", old_string: "nine", new_string: "9" } },
+      ]),
+    );
+    t.provider.enqueue(
+      openaiStream()
+        .delay(40)
+        .text("all done")
+        .finish("stop")
+        .usage({ prompt_tokens: 400, completion_tokens: 7, cached_tokens: 300 })
+        .build(),
+    );
+    const vt = await t.start(["--mode", "yolo"], { statusLine: { type: "command", command } }, READY);
+    await vt.waitForScreen(/^lines 0 0 out *$/m);
+    await vt.type("edit them");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    // The run after the last request: its usage is the newest.
+    await vt.waitForScreen(/^lines 5 1 out 7 *$/m, 5000);
+    expect(readFileSync(join(t.dirs.workspace, "a.txt"), "utf8")).toBe("one\n2\n2b\nthree\n");
+    const input = JSON.parse(readFileSync(join(t.dirs.root, "dump.json"), "utf8"));
+    // The transcript is the session's own record: its first line starts this session.
+    const first = JSON.parse(readFileSync(input.transcript_path, "utf8").split("\n")[0]);
+    expect(first).toMatchObject({ type: "session_start", id: input.session_id });
+    expect(input).toMatchObject({
+      hook_event_name: "Status",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      output_style: { name: "default" },
+      exceeds_200k_tokens: false,
+      cost: { total_lines_added: 5, total_lines_removed: 1 },
+      context_window: {
+        current_usage: {
+          input_tokens: 100,
+          output_tokens: 7,
+          cache_read_input_tokens: 300,
+          cache_creation_input_tokens: 0,
+        },
+      },
+    });
+    // Three requests, the last streamed over several 40 ms frames: real time, within the session's.
+    expect(input.cost.total_api_duration_ms).toBeGreaterThanOrEqual(40);
+    expect(input.cost.total_api_duration_ms).toBeLessThanOrEqual(input.cost.total_duration_ms);
   });
 
   it("a failing command says why once and the built-in status line stays", async () => {

@@ -10,36 +10,43 @@ import { reduce } from "../../src/tui/reducer.js";
 import { runningRows } from "../../src/tui/tool-view.js";
 import { initialState, type UiState } from "../../src/tui/ui-state.js";
 import { scriptBySession } from "../e2e/subagents-support.js";
+import { runCli } from "../support/cli.js";
+import type { ScriptedResponse } from "../support/fake-provider.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { countLines, useTui } from "./support.js";
 
 const t = useTui();
 
+/** A parent whose one `task` call runs `explore`, which reads and greps, then answers `answer`. */
+function scriptTodoAgent(answer: ScriptedResponse): void {
+  writeFileSync(join(t.dirs.workspace, "notes.txt"), "TODO: ship it\n");
+  scriptBySession(t, {
+    "look around": [
+      openaiToolCalls([
+        {
+          id: "t1",
+          name: "task",
+          args: { agent: "explore", description: "find todos", prompt: "find the todos" },
+        },
+      ]),
+      openaiText("the parent is done"),
+    ],
+    "find the todos": [
+      openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "notes.txt" } }]),
+      openaiToolCalls([{ id: "c2", name: "grep", args: { pattern: "TODO" } }]),
+      answer,
+    ],
+  });
+}
+
 describe("a sub-agent's work under its task line", () => {
   it("shows the child's calls while it runs, one summary line when done, all of them with Ctrl+O", async () => {
-    writeFileSync(join(t.dirs.workspace, "notes.txt"), "TODO: ship it\n");
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    scriptBySession(t, {
-      "look around": [
-        openaiToolCalls([
-          {
-            id: "t1",
-            name: "task",
-            args: { agent: "explore", description: "find todos", prompt: "find the todos" },
-          },
-        ]),
-        openaiText("the parent is done"),
-      ],
-      "find the todos": [
-        openaiToolCalls([{ id: "c1", name: "read_file", args: { path: "notes.txt" } }]),
-        openaiToolCalls([{ id: "c2", name: "grep", args: { pattern: "TODO" } }]),
-        // The child's answer waits, so its folded lines can be read while it runs.
-        { ...openaiText("one todo: ship it"), holds: new Map([[0, held]]) },
-      ],
-    });
+    // The child's answer waits, so its folded lines can be read while it runs.
+    scriptTodoAgent({ ...openaiText("one todo: ship it"), holds: new Map([[0, held]]) });
     const vt = await t.start();
     await vt.type("look around");
     await vt.press("enter");
@@ -68,6 +75,28 @@ describe("a sub-agent's work under its task line", () => {
     const expanded = vt.lines().join("\n");
     expect(expanded).toMatch(/✓ read_file {2}notes\.txt\n\s*✓ grep {2}TODO/);
     expect(expanded).toContain("one todo: ship it");
+  });
+});
+
+describe("a replayed task call", () => {
+  it("tern --continue shows the same summary line under it, read from the child's own record", async () => {
+    scriptTodoAgent(openaiText("one todo: ship it"));
+    const run = await runCli(
+      ["run", "--yes", "--model", "local/mock-1", "--base-url", t.provider.baseUrl, "look around"],
+      { home: t.dirs.home, cwd: t.dirs.workspace },
+    );
+    expect(run.code).toBe(0);
+    const vt = await t.start(["--continue"]);
+    await vt.waitFor(/the parent is done/);
+    const lines = vt.lines();
+    const summary = lines.findIndex((l) => /^ {4}explore · 2 tool calls · \d+\.\ds/.test(l));
+    expect(summary).toBeGreaterThan(0);
+    expect(lines[summary - 1]).toMatch(/task {2}explore: find todos/);
+    // As live: the child's lines and text stay folded until Ctrl+O.
+    expect(lines.some((l) => /✓ read_file {2}notes\.txt/.test(l))).toBe(false);
+    await vt.write("\x0f"); // Ctrl+O
+    await vt.waitFor(/explore: 2 tool calls/);
+    expect(vt.lines().join("\n")).toMatch(/✓ read_file {2}notes\.txt\n\s*✓ grep {2}TODO/);
   });
 });
 
