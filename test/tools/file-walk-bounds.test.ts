@@ -1,7 +1,13 @@
 // R-TOOL-6: listings (grep's file walk, glob) cannot hang tern: brace explosions are refused
 // before the synchronous expansion, and a walk stops on cancel or after its time.
 import { describe, expect, it } from "vitest";
-import { braceExpansions, ListingStopped, listFiles } from "../../src/tools/builtin/file-walk.js";
+import {
+  braceExpansions,
+  displayPathsFrom,
+  ListingStopped,
+  listFiles,
+} from "../../src/tools/builtin/file-walk.js";
+import { displayPath } from "../../src/tools/paths.js";
 
 describe("bounded listings", () => {
   it("estimates brace expansion", () => {
@@ -26,5 +32,15 @@ describe("bounded listings", () => {
     await expect(listFiles("/", "**/*", "/nonexistent", { timeoutMs: 200 })).rejects.toThrow(
       /took too long|too many files/,
     );
+  });
+});
+
+describe("displayPathsFrom", () => {
+  it("shows listed paths as displayPath does, without its per-path resolves", () => {
+    const shown = displayPathsFrom("/w/s");
+    for (const abs of ["/w/s/a/b.ts", "/w/s/.hidden/x", "/w/other/x", "/w/s", "/w/s/../t/x", "/w/sx/y"])
+      expect(shown(abs), abs).toBe(displayPath("/w/s", abs));
+    expect(shown("/w/s/a/b.ts")).toBe("a/b.ts");
+    expect(displayPathsFrom("/")("/etc/x")).toBe(displayPath("/", "/etc/x"));
   });
 });

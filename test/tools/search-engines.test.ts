@@ -189,6 +189,14 @@ describe.skipIf(!realRg)("grep and glob: ripgrep and the built-in engine agree",
     expect(sub).toBe("a/b/again.log:1:needle re-included");
   });
 
+  it("leaves out files over 10 MB, whichever engine searches", async () => {
+    put("huge/big.txt", `needle in a big file\n${"filler line\n".repeat(900_000)}`);
+    put("huge/small.txt", "needle in a small file\n");
+    const [rg, builtin] = await both(grep({ pattern: "needle", path: "huge" }));
+    expect(builtin).toBe(rg);
+    expect(rg).toBe("huge/small.txt:1:needle in a small file");
+  });
+
   it("is the tree git itself would list, for the .gitignore rules", async () => {
     // A cross-check of the rules with git's own reading (git ignores .ignore/.rgignore).
     execFileSync("git", ["init", "-q"], { cwd: dirs.workspace });

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { isInside } from "../paths.js";
+import { displayPath, isInside } from "../paths.js";
 import { IGNORE_FILES } from "./ignore-rules.js";
 import { ripgrepPath, runRipgrep } from "./ripgrep.js";
 import { walkTree, WalkStopped } from "./tree-walk.js";
@@ -92,16 +92,18 @@ export function planGlob(base: string, pattern: string): GlobPlan {
   const rest = scan.isGlob ? scan.glob : cleaned.slice(staticPart === "" ? 0 : staticPart.length + 1);
   // Normalized (listed paths are built on it by concatenation).
   const dir = resolve(base, staticPart);
-  // `**` matches every listed path: no matcher run per file (the `@file` index lists with it).
-  const isMatch = rest === "" || rest === "**" || rest === "**/*" ? () => true : pm(rest, { dot: true });
   const last = rest.slice(rest.lastIndexOf("/") + 1);
   const nameGlob = /^\*\.[\w.{},-]+$/.test(last) && !rest.includes("\\") ? last : undefined;
-  return {
-    dir,
-    matches: (rel) => isMatch(rel),
-    nameGlob,
-    nameMatches: nameGlob ? pm(nameGlob, { dot: true }) : undefined,
-  };
+  const nameMatches = nameGlob ? pm(nameGlob, { dot: true }) : undefined;
+  // `**` matches every listed path: no matcher run per file (the `@file` index lists with it);
+  // `**/*.ext` (dot files included) is its last segment's test, cheaper than the whole path's.
+  const isMatch =
+    rest === "" || rest === "**" || rest === "**/*"
+      ? () => true
+      : nameMatches && rest === `**/${last}`
+        ? (rel: string) => nameMatches(rel.slice(rel.lastIndexOf("/") + 1))
+        : pm(rest, { dot: true });
+  return { dir, matches: (rel) => isMatch(rel), nameGlob, nameMatches };
 }
 
 /** Whether a folder from `from` up to `to` (both included; `to` an ancestor) holds an ignore file. */
@@ -216,6 +218,19 @@ export async function listFiles(
     if (inside.length === 0 || !inside.some((h) => abs.startsWith(h))) kept.push(abs);
   }
   return kept.sort();
+}
+
+/**
+ * displayPath for many paths under `cwd`: a listed path is normalized (built on a resolved
+ * folder), so the part after `cwd/` is its display; `relative` per path cost ~4 resolves each.
+ */
+export function displayPathsFrom(cwd: string): (abs: string) => string {
+  const prefix = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
+  const fast = sep === "/" && cwd === resolve(cwd);
+  return (abs) =>
+    fast && abs.startsWith(prefix) && abs.length > prefix.length && !/\/\.\.?(\/|$)/.test(abs)
+      ? abs.slice(prefix.length)
+      : displayPath(cwd, abs);
 }
 
 /** `/`-separated path of `abs` relative to `from`. */

@@ -6,7 +6,7 @@ import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { listFiles } from "./file-walk.js";
+import { displayPathsFrom, listFiles } from "./file-walk.js";
 
 const MAX_FILES = 500;
 
@@ -38,7 +38,7 @@ export const globTool: Tool<Args> = {
       if (!(await stat(base)).isDirectory()) return fail(`${displayPath(ctx.cwd, base)} is not a folder.`);
       const files = await listFiles(base, args.pattern, ctx.cwd, { signal: ctx.signal, hidden: ctx.hidden });
       if (files.length === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
-      const lines = files.slice(0, MAX_FILES).map((f) => displayPath(ctx.cwd, f));
+      const lines = files.slice(0, MAX_FILES).map(displayPathsFrom(ctx.cwd));
       if (files.length > MAX_FILES)
         lines.push(`… [${files.length - MAX_FILES} more files; narrow the pattern]`);
       return ok(lines.join("\n"));

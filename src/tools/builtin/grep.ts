@@ -8,7 +8,7 @@ import { displayPath, isInside, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { LISTING_TIMEOUT_MS, listFiles, planGlob, ripgrepFor } from "./file-walk.js";
+import { displayPathsFrom, LISTING_TIMEOUT_MS, listFiles, planGlob, ripgrepFor } from "./file-walk.js";
 import { ripgrepSearch } from "./grep-ripgrep.js";
 import { searchFiles } from "./grep-search.js";
 import { readPattern } from "./regex-translate.js";
@@ -35,7 +35,8 @@ interface Found {
 function report(args: Args, cwd: string, base: string, found: Found): ReturnType<typeof ok> {
   const shown = clip(JSON.stringify(args.pattern), 200);
   if (found.total === 0) return ok(`No matches for ${shown} in ${displayPath(cwd, base)}.`);
-  const out = found.matches.map((m) => `${displayPath(cwd, m.path)}:${m.line}:${m.text}`);
+  const shownPath = displayPathsFrom(cwd);
+  const out = found.matches.map((m) => `${shownPath(m.path)}:${m.line}:${m.text}`);
   if (found.total > out.length)
     out.push(`… [${found.total - out.length} more matches not shown; narrow the pattern, path or glob]`);
   return ok(out.join("\n"));
