@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   braceExpansions,
   displayPathsFrom,
+  firstSorted,
   ListingStopped,
   listFiles,
 } from "../../src/tools/builtin/file-walk.js";
@@ -42,5 +43,18 @@ describe("displayPathsFrom", () => {
       expect(shown(abs), abs).toBe(displayPath("/w/s", abs));
     expect(shown("/w/s/a/b.ts")).toBe("a/b.ts");
     expect(displayPathsFrom("/")("/etc/x")).toBe(displayPath("/", "/etc/x"));
+  });
+});
+
+describe("firstSorted", () => {
+  it("is the first k of a full sort, for any order and size", () => {
+    let seed = 7;
+    const rand = () => (seed = (seed * 48271) % 2147483647);
+    for (const n of [0, 3, 500, 501, 2000, 10_000]) {
+      const items = Array.from({ length: n }, () => `p/${rand() % 5000}/f${rand() % 97}.json`);
+      const expected = [...items].sort().slice(0, 500);
+      expect(firstSorted([...items], 500), String(n)).toEqual(expected);
+      expect(firstSorted([...items].sort().reverse(), 500)).toEqual(expected);
+    }
   });
 });

@@ -114,7 +114,7 @@ export const grepTool: Tool<Args> = {
           timeoutMs: deadline - performance.now(),
           hidden: ctx.hidden,
         });
-      } else if (st.isFile()) listing = { dir: dirname(base), rels: [basename(base)] };
+      } else if (st.isFile()) listing = { dir: dirname(base), rels: [basename(base)], total: 1 };
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
