@@ -1,13 +1,8 @@
 // R-TOOL-6: listings (grep's file walk, glob) cannot hang tern: brace explosions are refused
 // before the synchronous expansion, and a walk stops on cancel or after its time.
 import { describe, expect, it } from "vitest";
-import {
-  braceExpansions,
-  displayPathsFrom,
-  firstSorted,
-  ListingStopped,
-  listFiles,
-} from "../../src/tools/builtin/file-walk.js";
+import { braceExpansions, ListingStopped, listFiles, planGlob } from "../../src/tools/builtin/file-walk.js";
+import { displayPathsFrom, firstSorted } from "../../src/tools/builtin/listed-paths.js";
 import { displayPath } from "../../src/tools/paths.js";
 
 describe("bounded listings", () => {
@@ -56,5 +51,20 @@ describe("firstSorted", () => {
       expect(firstSorted([...items], 500), String(n)).toEqual(expected);
       expect(firstSorted([...items].sort().reverse(), 500)).toEqual(expected);
     }
+  });
+});
+
+describe("planGlob", () => {
+  it("plans **/*.ext without picomatch as picomatch (dot files included) would match it", async () => {
+    const pm = (await import("picomatch")).default;
+    const names = [".json", "a.json", "..json", "a.b.json", "a.JSON", "a.jsonx", "json", "x.d.ts", "xd.ts"];
+    for (const ext of ["json", "d.ts", "a-b_c"]) {
+      const plan = planGlob("/w", `**/*.${ext}`);
+      const theirs = pm(`*.${ext}`, { dot: true });
+      expect(plan.nameGlob).toBe(`*.${ext}`);
+      for (const name of names) expect(plan.nameMatches?.(name), `${ext} ${name}`).toBe(theirs(name));
+      expect(plan.matches(`deep/.dot/a.${ext}`)).toBe(true);
+    }
+    expect(planGlob("/w/", "./**").dir).toBe("/w");
   });
 });

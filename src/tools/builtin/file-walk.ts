@@ -4,8 +4,9 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { displayPath, isInside } from "../paths.js";
+import { isInside } from "../paths.js";
 import { IGNORE_FILES } from "./ignore-rules.js";
+import { firstSorted, underDir } from "./listed-paths.js";
 import { ripgrepPath, runRipgrep } from "./ripgrep.js";
 import { walkTree, WalkStopped } from "./tree-walk.js";
 
@@ -81,13 +82,30 @@ export interface GlobPlan {
   nameMatches?: (name: string) => boolean;
 }
 
+// `**`, `**/*` and `**/*.ext`, the globs grep and glob are mostly given, planned without
+// picomatch (loading it cost ~5 ms of a glob's own ~25): what picomatch (dot files included)
+// would match, every path, or every name ending in `.ext`.
+function simplePlan(base: string, cleaned: string): GlobPlan | undefined {
+  if (cleaned === "**" || cleaned === "**/*") return { dir: resolve(base), matches: () => true };
+  const ext = /^\*\*\/\*(\.[\w.-]+)$/.exec(cleaned)?.[1];
+  if (ext === undefined) return undefined;
+  return {
+    dir: resolve(base),
+    matches: () => true,
+    nameGlob: `*${ext}`,
+    nameMatches: (n) => n.endsWith(ext),
+  };
+}
+
 export function planGlob(base: string, pattern: string): GlobPlan {
   if (braceExpansions(pattern) > MAX_BRACE_EXPANSIONS)
     throw new Error(
       `the pattern expands to more than ${MAX_BRACE_EXPANSIONS} alternatives; use fewer {…} groups`,
     );
-  const pm = loadPicomatch();
   const cleaned = pattern.replace(/^(\.\/)+/, "");
+  const simple = simplePlan(base, cleaned);
+  if (simple) return simple;
+  const pm = loadPicomatch();
   const scan = pm.scan(cleaned);
   // A static leading part (`src/`, `../x/`, an absolute folder) is walked directly.
   const staticPart = scan.isGlob ? scan.base : dirname(cleaned) === "." ? "" : dirname(cleaned);
@@ -201,28 +219,6 @@ export interface Listing {
 }
 
 /**
- * The first `k` of `items` in sorted order without sorting them all: a batch is sorted and cut
- * to `k` whenever it reaches 4k, and what sorts after its last is passed over (a glob lists
- * 500 of 10,000 paths; sorting them all was most of its own time).
- */
-export function firstSorted(items: string[], k: number): string[] {
-  if (items.length <= k) return items.sort();
-  let kept: string[] = [];
-  let cutoff: string | undefined;
-  const cut = () => {
-    kept = kept.sort().slice(0, k);
-    if (kept.length === k) cutoff = kept[k - 1];
-  };
-  for (const item of items) {
-    if (cutoff !== undefined && item >= cutoff) continue;
-    kept.push(item);
-    if (kept.length >= 4 * k) cut();
-  }
-  cut();
-  return kept;
-}
-
-/**
  * The files under `base` matching `pattern`, sorted, without ignored ones, relative to the
  * folder walked (grep's built-in search keeps these: 100,000 absolute paths were ~12 MB more).
  * The workspace's ignore files apply when `base` lies inside it.
@@ -252,12 +248,6 @@ export async function listRelative(
   return { dir: plan.dir, rels: sorted, total: kept.length };
 }
 
-/** `dir` and a `/`-separated path under it as one absolute path, built by concatenation. */
-export function underDir(dir: string): (rel: string) => string {
-  const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
-  return sep === "/" ? (rel) => prefix + rel : (rel) => join(dir, rel);
-}
-
 /** Absolute paths of listRelative's files, sorted. */
 export async function listFiles(
   base: string,
@@ -267,19 +257,6 @@ export async function listFiles(
 ): Promise<string[]> {
   const { dir, rels } = await listRelative(base, pattern, workspace, bounds);
   return rels.map(underDir(dir));
-}
-
-/**
- * displayPath for many paths under `cwd`: a listed path is normalized (built on a resolved
- * folder), so the part after `cwd/` is its display; `relative` per path cost ~4 resolves each.
- */
-export function displayPathsFrom(cwd: string): (abs: string) => string {
-  const prefix = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
-  const fast = sep === "/" && cwd === resolve(cwd);
-  return (abs) =>
-    fast && abs.startsWith(prefix) && abs.length > prefix.length && !/\/\.\.?(\/|$)/.test(abs)
-      ? abs.slice(prefix.length)
-      : displayPath(cwd, abs);
 }
 
 /** `/`-separated path of `abs` relative to `from`. */

@@ -6,7 +6,8 @@ import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { displayPathsFrom, listRelative, underDir } from "./file-walk.js";
+import { listRelative } from "./file-walk.js";
+import { displayPathsFrom, underDir } from "./listed-paths.js";
 
 const MAX_FILES = 500;
 

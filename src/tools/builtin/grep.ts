@@ -9,17 +9,10 @@ import { displayPath, isInside, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import {
-  displayPathsFrom,
-  LISTING_TIMEOUT_MS,
-  type Listing,
-  listRelative,
-  planGlob,
-  ripgrepFor,
-  underDir,
-} from "./file-walk.js";
+import { LISTING_TIMEOUT_MS, type Listing, listRelative, planGlob, ripgrepFor } from "./file-walk.js";
 import { ripgrepSearch } from "./grep-ripgrep.js";
 import { searchFiles } from "./grep-search.js";
+import { displayPathsFrom, underDir } from "./listed-paths.js";
 import { readPattern } from "./regex-translate.js";
 import { fileKind } from "./safe-read.js";
 
