@@ -27,6 +27,8 @@ export interface ChildUsage {
   userMs: number;
   systemMs: number;
   maxRssBytes: number;
+  /** CPU of the children the child waited for (Linux), in ms. */
+  childrenCpuMs?: number;
 }
 
 export interface SpawnResult {
@@ -97,6 +99,7 @@ export function spawnNode(p: Paths, args: string[], opts: SpawnOptions): Promise
             userMs: u.userUs / 1000,
             systemMs: u.systemUs / 1000,
             maxRssBytes: u.maxRssKb * 1024,
+            childrenCpuMs: u.childrenUs === undefined ? undefined : u.childrenUs / 1000,
           };
           rmSync(usageFile, { force: true });
         }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { globTool } from "../../src/tools/builtin/glob.js";
 import { grepTool } from "../../src/tools/builtin/grep.js";
+import { compileRules, verdictOf } from "../../src/tools/builtin/ignore-rules.js";
 import { ripgrepPath } from "../../src/tools/builtin/ripgrep.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
@@ -61,6 +62,12 @@ beforeAll(() => {
   put("data/deep/skip.log", "needle\n");
   symlinkSync(join(dirs.workspace, "a"), join(dirs.workspace, "link-dir"));
   symlinkSync(join(dirs.workspace, "crlf.txt"), join(dirs.workspace, "link.txt"));
+  // A folder a deeper .gitignore re-includes keeps its files, and the rules match case exactly.
+  put("re/.gitignore", "!build/\n");
+  put("re/build/kept.txt", "needle re-included build\n");
+  put("case/.gitignore", "Upper.txt\n");
+  put("case/Upper.txt", "needle upper\n");
+  put("case/upper.txt", "needle lower\n");
   for (let i = 0; i < 150; i++) put(`many/f${String(i).padStart(3, "0")}.txt`, "needle\nneedle again\n");
 });
 afterAll(() => {
@@ -91,13 +98,30 @@ describe.skipIf(!realRg)("grep and glob: ripgrep and the built-in engine agree",
     const [rg, builtin] = await both(glob({ pattern: "**/*" }));
     expect(builtin).toBe(rg);
     const files = rg.split("\n");
-    for (const kept of ["a/keep.log", "a/b/again.log", "a/top-only.txt", "nested/z.log", ".hidden/h.txt"])
-      expect(files).toContain(kept);
-    for (const gone of ["top-only.txt", "a/x.log", "a/build/out.txt", "a/private/p.txt", "a/b/local.txt"])
+    const kept = ["a/keep.log", "a/b/again.log", "a/top-only.txt", "nested/z.log", ".hidden/h.txt"];
+    for (const file of [...kept, "re/build/kept.txt", "case/upper.txt"]) expect(files).toContain(file);
+    for (const gone of [
+      "top-only.txt",
+      "a/x.log",
+      "a/build/out.txt",
+      "a/private/p.txt",
+      "a/b/local.txt",
+      "case/Upper.txt",
+    ])
       expect(files).not.toContain(gone);
     for (const gone of ["a/b/rg-only.txt", "node_modules/m/i.js", "nested/.git/HEAD", "link.txt"])
       expect(files).not.toContain(gone);
     expect(files.some((f) => f.startsWith("link-dir/"))).toBe(false);
+  });
+
+  it("judges paths with the ignore package's rule scan, not its ever-growing cache", () => {
+    // verdictOf's fast path (ignore-rules.ts): an upgrade that drops it must fail here, not
+    // quietly bring back ~35 MB and twice the walk time on a big tree.
+    const rules = compileRules("*.log\n!keep.log\n");
+    expect((rules as unknown as { _rules?: { test?: unknown } })._rules?.test).toBeTypeOf("function");
+    expect(verdictOf(rules, "a/x.log")).toMatchObject({ ignored: true, unignored: false });
+    expect(verdictOf(rules, "a/keep.log")).toMatchObject({ ignored: false, unignored: true });
+    expect(verdictOf(rules, "a/X.LOG")).toMatchObject({ ignored: false, unignored: false });
   });
 
   it("matches globs the same way", async () => {
@@ -163,6 +187,14 @@ describe.skipIf(!realRg)("grep and glob: ripgrep and the built-in engine agree",
     const [sub, subBuiltin] = await both(grep({ pattern: "needle", path: "a/b" }));
     expect(subBuiltin).toBe(sub);
     expect(sub).toBe("a/b/again.log:1:needle re-included");
+  });
+
+  it("leaves out files over 10 MB, whichever engine searches", async () => {
+    put("huge/big.txt", `needle in a big file\n${"filler line\n".repeat(900_000)}`);
+    put("huge/small.txt", "needle in a small file\n");
+    const [rg, builtin] = await both(grep({ pattern: "needle", path: "huge" }));
+    expect(builtin).toBe(rg);
+    expect(rg).toBe("huge/small.txt:1:needle in a small file");
   });
 
   it("is the tree git itself would list, for the .gitignore rules", async () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { globTool } from "../../src/tools/builtin/glob.js";
 import { grepTool } from "../../src/tools/builtin/grep.js";
+import { searchFiles } from "../../src/tools/builtin/grep-search.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
 
@@ -71,5 +72,25 @@ describe("glob", () => {
     expect(textOf(r)).toBe("src/sub/ok.ts");
     const none = await globTool.run({ pattern: "*.py" }, makeCtx(dirs.workspace));
     expect(textOf(none)).toMatch(/No files match/);
+  });
+});
+
+describe("grep's built-in search is bounded", () => {
+  it("terminates its workers when a backtracking pattern runs past the time given", async () => {
+    put("a.txt", `${"a".repeat(60)}!\n`);
+    const outcome = await searchFiles(
+      {
+        pattern: "^(a+)+$",
+        dir: dirs.workspace,
+        files: ["a.txt"],
+        maxMatches: 200,
+        maxLineChars: 300,
+        maxFileBytes: 1 << 20,
+      },
+      300,
+      new AbortController().signal,
+    );
+    // 60 a's then "!" take this pattern ~2^60 steps: only the timer can end it.
+    expect(outcome).toEqual({ kind: "timeout" });
   });
 });

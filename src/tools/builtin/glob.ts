@@ -6,7 +6,8 @@ import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { listFiles } from "./file-walk.js";
+import { listRelative } from "./file-walk.js";
+import { displayPathsFrom, underDir } from "./listed-paths.js";
 
 const MAX_FILES = 500;
 
@@ -36,11 +37,15 @@ export const globTool: Tool<Args> = {
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     try {
       if (!(await stat(base)).isDirectory()) return fail(`${displayPath(ctx.cwd, base)} is not a folder.`);
-      const files = await listFiles(base, args.pattern, ctx.cwd, { signal: ctx.signal, hidden: ctx.hidden });
-      if (files.length === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
-      const lines = files.slice(0, MAX_FILES).map((f) => displayPath(ctx.cwd, f));
-      if (files.length > MAX_FILES)
-        lines.push(`… [${files.length - MAX_FILES} more files; narrow the pattern]`);
+      const { dir, rels, total } = await listRelative(base, args.pattern, ctx.cwd, {
+        signal: ctx.signal,
+        hidden: ctx.hidden,
+        first: MAX_FILES,
+      });
+      if (total === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
+      const shown = displayPathsFrom(ctx.cwd);
+      const lines = rels.map(underDir(dir)).map(shown);
+      if (total > MAX_FILES) lines.push(`… [${total - MAX_FILES} more files; narrow the pattern]`);
       return ok(lines.join("\n"));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")

@@ -13,6 +13,8 @@ export interface SearchRequest {
   /** readPattern's newline-free reading (see regex-translate.ts); line by line without one. */
   lineJs?: string;
   literals?: string[];
+  /** The files, relative to `dir` (`/`-separated). */
+  dir: string;
   files: string[];
   maxMatches: number;
   maxLineChars: number;
@@ -34,7 +36,8 @@ export type SearchOutcome =
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const fs = require("node:fs");
-const { pattern, lineJs, literals, paths, offsets, maxMatches, maxLineChars, maxFileBytes, counter } = workerData;
+const { pattern, lineJs, literals, dir, paths, offsets, maxMatches, maxLineChars, maxFileBytes, counter } = workerData;
+const prefix = dir.endsWith("/") ? dir : dir + "/";
 const pathBytes = Buffer.from(paths);
 const at = new Int32Array(offsets);
 const fileCount = at.length - 1;
@@ -83,7 +86,7 @@ for (let c = Atomics.add(next, 0, CHUNK); c < fileCount; c = Atomics.add(next, 0
     let size = 0;
     try {
       // Non-blocking open and a check on the descriptor: a FIFO or device is skipped, never read.
-      fd = fs.openSync(pathBytes.toString("utf8", at[f], at[f + 1]), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = fs.openSync(prefix + pathBytes.toString("utf8", at[f], at[f + 1]), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       const st = fs.fstatSync(fd);
       if (!st.isFile() || st.size > maxFileBytes) { skipped++; continue; }
       if (st.size + 1 > buf.length) buf = Buffer.allocUnsafe(Math.max(st.size + 1, buf.length * 2));
@@ -100,8 +103,9 @@ parentPort.postMessage({ matches, total, skipped });
 `;
 
 /**
- * The paths as UTF-8 in shared memory with their offsets: both workers read the one copy (a
- * cloned array of 100,000 strings cost each worker ~15 MB of its own heap).
+ * The paths (relative, so half the bytes) as UTF-8 in shared memory with their offsets: both
+ * workers read the one copy (a cloned array of 100,000 strings cost each worker ~15 MB of its
+ * own heap).
  */
 function sharedPaths(files: readonly string[]): { paths: SharedArrayBuffer; offsets: SharedArrayBuffer } {
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (files.length + 1)));

@@ -2,15 +2,17 @@
 // searches when it is on the PATH and reads the pattern the same way (regex-translate.ts); the
 // built-in workers search otherwise. Either way the same lines come out, in path order.
 import { stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, isInside, resolvePath } from "../paths.js";
 import { clip, errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
-import { LISTING_TIMEOUT_MS, listFiles, planGlob, ripgrepFor } from "./file-walk.js";
+import { LISTING_TIMEOUT_MS, type Listing, listRelative, planGlob, ripgrepFor } from "./file-walk.js";
 import { ripgrepSearch } from "./grep-ripgrep.js";
 import { searchFiles } from "./grep-search.js";
+import { displayPathsFrom, underDir } from "./listed-paths.js";
 import { readPattern } from "./regex-translate.js";
 import { fileKind } from "./safe-read.js";
 
@@ -35,7 +37,8 @@ interface Found {
 function report(args: Args, cwd: string, base: string, found: Found): ReturnType<typeof ok> {
   const shown = clip(JSON.stringify(args.pattern), 200);
   if (found.total === 0) return ok(`No matches for ${shown} in ${displayPath(cwd, base)}.`);
-  const out = found.matches.map((m) => `${displayPath(cwd, m.path)}:${m.line}:${m.text}`);
+  const shownPath = displayPathsFrom(cwd);
+  const out = found.matches.map((m) => `${shownPath(m.path)}:${m.line}:${m.text}`);
   if (found.total > out.length)
     out.push(`… [${found.total - out.length} more matches not shown; narrow the pattern, path or glob]`);
   return ok(out.join("\n"));
@@ -74,7 +77,7 @@ export const grepTool: Tool<Args> = {
     const deadline = performance.now() + LISTING_TIMEOUT_MS;
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     const readings = readPattern(args.pattern);
-    let files: string[];
+    let listing: Listing;
     try {
       const st = await stat(base);
       if (st.isDirectory()) {
@@ -99,12 +102,12 @@ export const grepTool: Tool<Args> = {
           if (found.kind === "done") return report(args, ctx.cwd, base, found);
           // ripgrep refused the pattern or failed: the built-in search answers.
         }
-        files = await listFiles(base, args.glob ?? "**/*", ctx.cwd, {
+        listing = await listRelative(base, args.glob ?? "**/*", ctx.cwd, {
           signal: ctx.signal,
           timeoutMs: deadline - performance.now(),
           hidden: ctx.hidden,
         });
-      } else if (st.isFile()) files = [base];
+      } else if (st.isFile()) listing = { dir: dirname(base), rels: [basename(base)], total: 1 };
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
@@ -118,7 +121,8 @@ export const grepTool: Tool<Args> = {
         pattern: args.pattern,
         lineJs: readings?.lineJs,
         literals: readings?.literals,
-        files,
+        dir: listing.dir,
+        files: listing.rels,
         maxMatches: MAX_MATCHES,
         maxLineChars: MAX_LINE_CHARS,
         maxFileBytes: MAX_FILE_BYTES,
@@ -129,7 +133,12 @@ export const grepTool: Tool<Args> = {
     if (outcome.kind === "cancelled") return fail("cancelled");
     if (outcome.kind === "timeout") return timedOut(args.pattern);
     if (outcome.kind === "failed") return fail(`grep failed: ${outcome.message}`);
-    const matches = outcome.matches.map((m) => ({ path: files[m.file], line: m.line, text: m.text }));
+    const pathOf = underDir(listing.dir);
+    const matches = outcome.matches.map((m) => ({
+      path: pathOf(listing.rels[m.file]),
+      line: m.line,
+      text: m.text,
+    }));
     return report(args, ctx.cwd, base, { matches, total: outcome.total });
   },
 };
