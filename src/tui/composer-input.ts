@@ -1,6 +1,7 @@
 // The composer's input side (R-UI-14): edits with the completion menu kept in step, the kill
 // buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
+import { sessionsOf } from "../engine/session-queries.js";
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
@@ -64,9 +65,7 @@ export class ComposerInput {
         home: deps.home,
         cwd: deps.cwd,
         session: () => deps.store.get().status.sessionId,
-        // Loaded when a paste is kept, not with the composer.
-        sessions: async () =>
-          (await import("../engine/session-queries.js")).sessionsOf(deps.home, deps.cwd).map((s) => s.id),
+        sessions: async () => sessionsOf(deps.home, deps.cwd).map((s) => s.id),
       }),
     });
   }

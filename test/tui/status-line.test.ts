@@ -93,12 +93,13 @@ printf 'lines %s %s out %s\\n' "$(field total_lines_added)" "$(field total_lines
         .build(),
     );
     const vt = await t.start(["--mode", "yolo"], { statusLine: { type: "command", command } }, READY);
-    await vt.waitForScreen(/^lines 0 0 out *$/m);
+    // The mode (not ask) stays beside the command's line.
+    await vt.waitForScreen(/^lines 0 0 out +· yolo *$/m);
     await vt.type("edit them");
     await vt.press("enter");
     await vt.waitFor(/— turn 1 · completed/);
     // The run after the last request: its usage is the newest.
-    await vt.waitForScreen(/^lines 5 1 out 7 *$/m, 5000);
+    await vt.waitForScreen(/^lines 5 1 out 7 · yolo *$/m, 5000);
     expect(readFileSync(join(t.dirs.workspace, "a.txt"), "utf8")).toBe("one\n2\n2b\nthree\n");
     const input = JSON.parse(readFileSync(join(t.dirs.root, "dump.json"), "utf8"));
     // The transcript is the session's own record: its first line starts this session.
