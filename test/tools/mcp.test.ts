@@ -5,7 +5,7 @@
 import { getEventListeners } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolSetConfig } from "../../src/config/types.js";
 import { ToolSets } from "../../src/tools/mcp/mcp.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
@@ -47,6 +47,31 @@ async function load(
   sets.start();
   await sets.ready();
   return sets.tools();
+}
+
+/**
+ * One tool set started before a block's cases and closed after them, for cases that leave the
+ * server as they found it; `notices` holds what its start reported.
+ */
+function sharedSet(config: () => ToolSetConfig) {
+  const shared = { sets: null as ToolSets | null, tools: [] as Tool[], notices: [] as string[] };
+  let home: TempDirs | null = null;
+  beforeAll(async () => {
+    home = makeTempDirs();
+    shared.sets = new ToolSets([config()], {
+      cwd: home.workspace,
+      env: process.env,
+      notify: (t) => shared.notices.push(t),
+    });
+    shared.sets.start();
+    await shared.sets.ready();
+    shared.tools = shared.sets.tools();
+  });
+  afterAll(async () => {
+    await shared.sets?.close();
+    home?.cleanup();
+  });
+  return shared;
 }
 
 function find(tools: Tool[], name: string): Tool {
@@ -108,33 +133,6 @@ describe("MCP tool sets (R-EXT)", () => {
     ]);
   });
 
-  it("maps isError to outcome error and a real PNG to an image part", async () => {
-    const tools = await load([set()]);
-    const r = await find(tools, "fx__bad").run({}, makeCtx(dirs.workspace));
-    expect(r.outcome).toBe("error");
-    expect(r.content[0]).toEqual({ type: "text", text: "it went wrong" });
-    expect(r.content[1]).toMatchObject({ type: "image", mediaType: "image/png" });
-  });
-
-  it("describes resource links, binary resources and audio; SVG is text; a fake image is not sent", async () => {
-    const tools = await load([set()]);
-    const r = await find(tools, "fx__media").run({}, makeCtx(dirs.workspace));
-    expect(r.content.every((p) => p.type === "text")).toBe(true);
-    const text = textOf(r);
-    expect(text).toContain(
-      "[resource link — uri: file:///data/report.pdf, name: report.pdf, mimeType: application/pdf, size: 2.0 kB]",
-    );
-    expect(text).toContain(
-      "[binary resource not shown — uri: file:///data/blob.bin, mimeType: application/octet-stream, size: 4 bytes]",
-    );
-    expect(text).toContain("[resource — uri: file:///data/note.txt, mimeType: text/plain]\nnote body");
-    expect(text).toContain("[audio not shown — mimeType: audio/wav, size: 8 bytes]");
-    expect(text).toContain('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
-    expect(text).toContain(
-      "[image not shown — mimeType: image/png, size: 12 bytes, reason: not a PNG, JPEG, GIF or WebP image]",
-    );
-  });
-
   it("bounds a huge result: head and tail kept, the middle elided with a count", async () => {
     const tools = await load([set()], process.env, { textChars: 30_000 });
     const r = await find(tools, "fx__big").run({ chars: 3_600_000 }, makeCtx(dirs.workspace));
@@ -145,84 +143,12 @@ describe("MCP tool sets (R-EXT)", () => {
     expect(text).toMatch(/\[… 3570008 characters elided: the result had 3600008 characters/);
   });
 
-  it("a result over 10 MB on the wire keeps the server: it is bounded, and the next call works", async () => {
-    const tools = await load([set()]);
-    const r = await find(tools, "fx__big").run({ chars: 12_000_000 }, makeCtx(dirs.workspace));
-    expect(r.outcome).toBe("ok");
-    const text = textOf(r);
-    expect(text.startsWith("HEADxxx")).toBe(true);
-    expect(text.endsWith("xxxTAIL")).toBe(true);
-    expect(text).toMatch(/characters elided/);
-    expect(textOf(await find(tools, "fx__echo").run({ text: "still" }, makeCtx(dirs.workspace)))).toBe(
-      "echo: still",
-    );
-    expect(sets!.status()[0].state).toBe("ready");
-  });
-
-  it("keeps an ordinary large result whole for the output gate (default bound 10,000,000 characters)", async () => {
-    const tools = await load([set()]);
-    const r = await find(tools, "fx__big").run({ chars: 200_000 }, makeCtx(dirs.workspace));
-    expect(textOf(r)).toHaveLength(200_008);
-  });
-
   it("times out a call that never answers with its own timer; a server's 'timeout' error stays its own", async () => {
     const tools = await load([set({ timeoutSeconds: 0.5 })]);
     const r = await find(tools, "fx__hang").run({}, makeCtx(dirs.workspace, { bashTimeoutSeconds: 0.01 }));
     expect(r.outcome).toBe("error");
     expect(textOf(r)).toBe("fx__hang timed out after 0.5s.");
     expect((await find(tools, "fx__echo").run({ text: "x" }, makeCtx(dirs.workspace))).outcome).toBe("ok");
-  });
-
-  it("a JSON-RPC error keeps the server's words: not called a timeout, no stderr appended", async () => {
-    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
-    const g = await find(tools, "raw__gateway").run({}, makeCtx(dirs.workspace));
-    expect(g.outcome).toBe("error");
-    expect(textOf(g)).toBe("raw__gateway failed: 504 Gateway Timeout from upstream (MCP error -32603)");
-  });
-
-  it("cancels a hanging call on abort", async () => {
-    const tools = await load([set()]);
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
-    const r = await find(tools, "fx__hang").run({}, makeCtx(dirs.workspace, { signal: ac.signal }));
-    expect(r.outcome).toBe("error");
-    expect(textOf(r)).toMatch(/cancelled/);
-  });
-
-  it("leaves no listener on the turn's signal after many calls, and no MaxListeners warning", async () => {
-    const tools = await load([set()]);
-    const warnings: Error[] = [];
-    const onWarning = (w: Error) => warnings.push(w);
-    process.on("warning", onWarning);
-    try {
-      const ac = new AbortController();
-      const ctx = makeCtx(dirs.workspace, { signal: ac.signal });
-      for (let i = 0; i < 25; i++) {
-        const r = await find(tools, "fx__echo").run({ text: String(i) }, ctx);
-        expect(r.outcome).toBe("ok");
-      }
-      await new Promise((r) => setImmediate(r));
-      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
-      // Node's own count of abort listeners on the turn's signal: none left behind.
-      expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
-    } finally {
-      process.off("warning", onWarning);
-    }
-  });
-
-  it("passes progress notifications on with the call id", async () => {
-    const tools = await load([set()]);
-    const seen: unknown[] = [];
-    const r = await find(tools, "fx__slow").run(
-      {},
-      makeCtx(dirs.workspace, { callId: "c9", progress: (id, p) => seen.push({ id, ...p }) }),
-    );
-    expect(textOf(r)).toBe("slow done");
-    expect(seen).toEqual([
-      { id: "c9", progress: 1, total: 3, message: "step 1" },
-      { id: "c9", progress: 2, total: 3, message: "step 2" },
-      { id: "c9", progress: 3, total: 3, message: "step 3" },
-    ]);
   });
 
   it("turns a crashed server into a tool error, then fails fast; /mcp state says closed", async () => {
@@ -284,50 +210,6 @@ describe("MCP tool sets (R-EXT)", () => {
     ]);
   });
 
-  it("reads every page; long names stay distinct; a malformed tool or a task-only tool is skipped alone", async () => {
-    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
-    const names = tools.map((t) => t.name);
-    expect(names).toContain("raw__first");
-    expect(names).toContain("raw__last");
-    const long = names.filter((n) => n.startsWith("raw__a_very_long"));
-    expect(long).toHaveLength(2);
-    expect(new Set(long).size).toBe(2);
-    for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    expect(names.some((n) => n.includes("broken") || n.includes("tasky"))).toBe(false);
-    expect(names).toContain("raw__gateway");
-    expect(notices).toEqual([
-      expect.stringMatching(/^tool set 'raw': skipped tool "broken": malformed definition/),
-      expect.stringMatching(/^tool set 'raw': skipped tool "tasky": it runs only as a task/),
-    ]);
-    const [one, two] = long.map((n) => find(tools, n));
-    expect(textOf(await two.run({}, makeCtx(dirs.workspace)))).toMatch(/_two$/);
-    expect(textOf(await one.run({}, makeCtx(dirs.workspace)))).toMatch(/_one$/);
-  });
-
-  it("folds a schema of top-level alternatives into one object every provider takes, naming the forms", async () => {
-    const tools = await load([set({ name: "raw", args: [RAW_SERVER] })]);
-    const either = find(tools, "raw__either");
-    expect(either.jsonSchema).toEqual({
-      type: "object",
-      properties: { id: { type: "string" }, path: { type: "string" }, verbose: { type: "boolean" } },
-    });
-    expect(either.description).toBe(
-      "by id or by path\nGive exactly one of these argument sets: {id} or {path}.",
-    );
-    const union = find(tools, "raw__union");
-    expect(union.jsonSchema).toEqual({
-      type: "object",
-      properties: { a: { type: "number" }, mode: { type: "string" }, b: { type: "string" } },
-      required: ["mode"],
-    });
-    expect(union.description).toMatch(
-      /Give at least one of these argument sets: \{a, mode\} or \{b, mode\}\.$/,
-    );
-    for (const t of tools)
-      for (const k of ["anyOf", "oneOf", "allOf"]) expect(t.jsonSchema).not.toHaveProperty(k);
-    expect(textOf(await union.run({ b: "x", mode: "m" }, makeCtx(dirs.workspace)))).toBe("called union");
-  });
-
   it("a server whose tool list changes is read again", async () => {
     const tools = await load([set()]);
     expect(tools.map((t) => t.name)).not.toContain("fx__grown");
@@ -367,6 +249,159 @@ describe("MCP tool sets (R-EXT)", () => {
     await sets!.close();
     sets = null;
     expect(isAlive(pid)).toBe(false);
+  });
+
+  // The cases below leave their server as they found it (no crash, no changed tool list, the
+  // default limits), so each block starts one server for all its cases instead of one a case.
+  describe("against one fx server", () => {
+    const fx = sharedSet(set);
+
+    it("maps isError to outcome error and a real PNG to an image part", async () => {
+      const tools = fx.tools;
+      const r = await find(tools, "fx__bad").run({}, makeCtx(dirs.workspace));
+      expect(r.outcome).toBe("error");
+      expect(r.content[0]).toEqual({ type: "text", text: "it went wrong" });
+      expect(r.content[1]).toMatchObject({ type: "image", mediaType: "image/png" });
+    });
+
+    it("describes resource links, binary resources and audio; SVG is text; a fake image is not sent", async () => {
+      const tools = fx.tools;
+      const r = await find(tools, "fx__media").run({}, makeCtx(dirs.workspace));
+      expect(r.content.every((p) => p.type === "text")).toBe(true);
+      const text = textOf(r);
+      expect(text).toContain(
+        "[resource link — uri: file:///data/report.pdf, name: report.pdf, mimeType: application/pdf, size: 2.0 kB]",
+      );
+      expect(text).toContain(
+        "[binary resource not shown — uri: file:///data/blob.bin, mimeType: application/octet-stream, size: 4 bytes]",
+      );
+      expect(text).toContain("[resource — uri: file:///data/note.txt, mimeType: text/plain]\nnote body");
+      expect(text).toContain("[audio not shown — mimeType: audio/wav, size: 8 bytes]");
+      expect(text).toContain('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
+      expect(text).toContain(
+        "[image not shown — mimeType: image/png, size: 12 bytes, reason: not a PNG, JPEG, GIF or WebP image]",
+      );
+    });
+
+    it("a result over 10 MB on the wire keeps the server: it is bounded, and the next call works", async () => {
+      const tools = fx.tools;
+      const r = await find(tools, "fx__big").run({ chars: 12_000_000 }, makeCtx(dirs.workspace));
+      expect(r.outcome).toBe("ok");
+      const text = textOf(r);
+      expect(text.startsWith("HEADxxx")).toBe(true);
+      expect(text.endsWith("xxxTAIL")).toBe(true);
+      expect(text).toMatch(/characters elided/);
+      expect(textOf(await find(tools, "fx__echo").run({ text: "still" }, makeCtx(dirs.workspace)))).toBe(
+        "echo: still",
+      );
+      expect(fx.sets!.status()[0].state).toBe("ready");
+    });
+
+    it("keeps an ordinary large result whole for the output gate (default bound 10,000,000 characters)", async () => {
+      const tools = fx.tools;
+      const r = await find(tools, "fx__big").run({ chars: 200_000 }, makeCtx(dirs.workspace));
+      expect(textOf(r)).toHaveLength(200_008);
+    });
+
+    it("cancels a hanging call on abort", async () => {
+      const tools = fx.tools;
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 100);
+      const r = await find(tools, "fx__hang").run({}, makeCtx(dirs.workspace, { signal: ac.signal }));
+      expect(r.outcome).toBe("error");
+      expect(textOf(r)).toMatch(/cancelled/);
+    });
+
+    it("leaves no listener on the turn's signal after many calls, and no MaxListeners warning", async () => {
+      const tools = fx.tools;
+      const warnings: Error[] = [];
+      const onWarning = (w: Error) => warnings.push(w);
+      process.on("warning", onWarning);
+      try {
+        const ac = new AbortController();
+        const ctx = makeCtx(dirs.workspace, { signal: ac.signal });
+        for (let i = 0; i < 25; i++) {
+          const r = await find(tools, "fx__echo").run({ text: String(i) }, ctx);
+          expect(r.outcome).toBe("ok");
+        }
+        await new Promise((r) => setImmediate(r));
+        expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+        // Node's own count of abort listeners on the turn's signal: none left behind.
+        expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+      } finally {
+        process.off("warning", onWarning);
+      }
+    });
+
+    it("passes progress notifications on with the call id", async () => {
+      const tools = fx.tools;
+      const seen: unknown[] = [];
+      const r = await find(tools, "fx__slow").run(
+        {},
+        makeCtx(dirs.workspace, { callId: "c9", progress: (id, p) => seen.push({ id, ...p }) }),
+      );
+      expect(textOf(r)).toBe("slow done");
+      expect(seen).toEqual([
+        { id: "c9", progress: 1, total: 3, message: "step 1" },
+        { id: "c9", progress: 2, total: 3, message: "step 2" },
+        { id: "c9", progress: 3, total: 3, message: "step 3" },
+      ]);
+    });
+  });
+
+  describe("against one raw server", () => {
+    const raw = sharedSet(() => set({ name: "raw", args: [RAW_SERVER] }));
+
+    it("a JSON-RPC error keeps the server's words: not called a timeout, no stderr appended", async () => {
+      const tools = raw.tools;
+      const g = await find(tools, "raw__gateway").run({}, makeCtx(dirs.workspace));
+      expect(g.outcome).toBe("error");
+      expect(textOf(g)).toBe("raw__gateway failed: 504 Gateway Timeout from upstream (MCP error -32603)");
+    });
+
+    it("reads every page; long names stay distinct; a malformed tool or a task-only tool is skipped alone", async () => {
+      const tools = raw.tools;
+      const names = tools.map((t) => t.name);
+      expect(names).toContain("raw__first");
+      expect(names).toContain("raw__last");
+      const long = names.filter((n) => n.startsWith("raw__a_very_long"));
+      expect(long).toHaveLength(2);
+      expect(new Set(long).size).toBe(2);
+      for (const n of names) expect(n).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(names.some((n) => n.includes("broken") || n.includes("tasky"))).toBe(false);
+      expect(names).toContain("raw__gateway");
+      expect(raw.notices).toEqual([
+        expect.stringMatching(/^tool set 'raw': skipped tool "broken": malformed definition/),
+        expect.stringMatching(/^tool set 'raw': skipped tool "tasky": it runs only as a task/),
+      ]);
+      const [one, two] = long.map((n) => find(tools, n));
+      expect(textOf(await two.run({}, makeCtx(dirs.workspace)))).toMatch(/_two$/);
+      expect(textOf(await one.run({}, makeCtx(dirs.workspace)))).toMatch(/_one$/);
+    });
+
+    it("folds a schema of top-level alternatives into one object every provider takes, naming the forms", async () => {
+      const tools = raw.tools;
+      const either = find(tools, "raw__either");
+      expect(either.jsonSchema).toEqual({
+        type: "object",
+        properties: { id: { type: "string" }, path: { type: "string" }, verbose: { type: "boolean" } },
+      });
+      expect(either.description).toBe(
+        "by id or by path\nGive exactly one of these argument sets: {id} or {path}.",
+      );
+      const union = find(tools, "raw__union");
+      expect(union.jsonSchema).toEqual({
+        type: "object",
+        properties: { a: { type: "number" }, mode: { type: "string" }, b: { type: "string" } },
+        required: ["mode"],
+      });
+      expect(union.description).toMatch(
+        /Give at least one of these argument sets: \{a, mode\} or \{b, mode\}\.$/,
+      );
+      for (const t of tools)
+        for (const k of ["anyOf", "oneOf", "allOf"]) expect(t.jsonSchema).not.toHaveProperty(k);
+      expect(textOf(await union.run({ b: "x", mode: "m" }, makeCtx(dirs.workspace)))).toBe("called union");
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // MCP in the interactive UI (R-EXT, R-UI-7): the UI is ready to type while a server is still
 // starting (servers start in the background), `/mcp` lists servers with their state and tools
 // and reconnects one, and a prompt typed early waits for the server and gets its tools.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText } from "../support/openai-script.js";
@@ -13,6 +13,7 @@ const t = useTui();
 describe("MCP in the interactive UI", () => {
   it("is ready to type before a slow server has started; /mcp shows states, tools and reconnects", async () => {
     const ready = join(t.dirs.root, "slow.ready");
+    const gate = join(t.dirs.root, "slow.gate");
     const pidFile = join(t.dirs.root, "fx.pid");
     t.provider.enqueue(openaiText("hello"));
     const vt = await t.start([], {
@@ -21,8 +22,8 @@ describe("MCP in the interactive UI", () => {
           name: "slow",
           command: process.execPath,
           args: [SERVER],
-          // Far longer than the UI needs to draw: the order, not the time, is what is checked.
-          env: { FIXTURE_START_DELAY_MS: "12000", FIXTURE_READY_FILE: ready },
+          // It starts only once the test opens the gate: the order, not the time, is what is checked.
+          env: { FIXTURE_START_GATE: gate, FIXTURE_READY_FILE: ready },
           startTimeoutSeconds: 120,
         },
         { name: "fx", command: process.execPath, args: [SERVER], env: { FIXTURE_PID_FILE: pidFile } },
@@ -38,6 +39,10 @@ describe("MCP in the interactive UI", () => {
     // A prompt sent now waits for the slow server and is offered its tools.
     await vt.type("hi");
     await vt.press("enter");
+    // The turn says it waits for the server, and has sent nothing yet: now let the server start.
+    await vt.waitFor("waiting for tool sets to start: slow");
+    expect(t.provider.requests).toHaveLength(0);
+    writeFileSync(gate, "");
     await vt.waitFor("— turn 1 · completed", 60_000);
     expect(existsSync(ready)).toBe(true);
     expect(t.provider.requests[0].body.tools.map((x: any) => x.function.name)).toContain("slow__echo");

@@ -226,14 +226,25 @@ describe("the side panel", () => {
 
 describe("resize", () => {
   it("a resize to 60 columns leaves no stale frame, even mid-stream", async () => {
-    // Frames far apart: the resize lands between two of them, as a person's would, not while
-    // a frame is still in the pipe (a race no program can win: it draws before it is told).
-    t.provider.enqueue(numbered(7, 600));
+    // The stream holds after line 3 until the resize is done: it lands between two frames, as a
+    // person's would, not while a frame is still in the pipe (a race no program can win: it
+    // draws before it is told). Frames still come apart after it.
+    let resized!: () => void;
+    const resizeDone = new Promise<void>((resolve) => (resized = resolve));
+    const s = openaiStream();
+    for (let i = 1; i <= 7; i++) {
+      s.text(`answer line ${i}\n\n`);
+      if (i === 3) s.hold(resizeDone);
+    }
+    t.provider.enqueue(
+      s.finish("stop").usage({ prompt_tokens: 10, completion_tokens: 7 }).delay(100).build(),
+    );
     const vt = await t.start();
     await vt.type("stream please");
     await vt.press("enter");
     await vt.waitFor("answer line 3");
     await vt.resize(60, 30);
+    resized();
     await vt.waitFor(/— turn 1 · completed/, 20_000);
     await new Promise((r) => setTimeout(r, 200));
     const lines = vt.lines();

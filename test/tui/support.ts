@@ -39,9 +39,9 @@ export function useTui(): TuiTest {
         env,
       });
       terms.push(vt);
+      // No pause after the first frame: tern holds keys typed while it starts (raw mode from the
+      // moment the UI is chosen, terminal-modes.ts) and hands them to Ink, so none echo or get lost.
       await vt.waitFor(ready ?? /context \d+% · \d+ tokens/, 15_000);
-      // Ink turns on raw mode in an effect right after its first frame; keys typed before would echo.
-      await new Promise((r) => setTimeout(r, 150));
       return vt;
     },
   } as TuiTest;

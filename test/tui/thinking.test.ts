@@ -26,13 +26,15 @@ describe("thinking in the UI", () => {
   });
 
   it("reasoning is shown dimmed while it streams and collapsed when the answer starts", async () => {
-    // Slow frames keep the reasoning on screen long enough to be seen, whatever the load.
+    // The stream holds after the reasoning until the test has seen it, whatever the load.
+    let seen!: () => void;
+    const reasoningSeen = new Promise<void>((resolve) => (seen = resolve));
     t.provider.enqueue(
       openaiStream()
         .reasoning("pondering the question")
+        .hold(reasoningSeen)
         .text("The answer.")
         .finish("stop")
-        .delay(1500)
         .build(),
     );
     const vt = await t.start();
@@ -40,6 +42,7 @@ describe("thinking in the UI", () => {
     await vt.press("enter");
     await vt.waitForScreen("pondering the question", 15_000);
     expect(vt.dim()).toContain("pondering the question");
+    seen();
     await vt.waitFor(/— turn 1 · completed/, 15_000);
     expect(vt.text()).toContain("The answer.");
     expect(vt.text()).not.toContain("pondering the question");
