@@ -5,13 +5,13 @@
 // are ignored (no hooks, no fsmonitor, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureSessionGitDir, type GitPlace, type GitResult, runGit } from "./git-process.js";
+import { ensureSessionGitDir, type GitPlace, type GitResult, gitCommand, runGit } from "./git-process.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { FolderStamps } from "./folder-stamps.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
-import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
+import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 
@@ -90,6 +90,11 @@ export class ShadowRepo {
     return runGit(this.place, args, input, withWorkTree, okExits);
   }
 
+  /** The command line and environment `git` would get (a caller streaming a large input). */
+  gitCommand(args: string[]): { args: string[]; env: NodeJS.ProcessEnv } {
+    return gitCommand(this.place, args);
+  }
+
   /** Creates the shadow repository if needed and clears locks a killed tern may have left. */
   async init(): Promise<void> {
     if (this.initialized) return;
@@ -148,7 +153,7 @@ export class ShadowRepo {
     const walk = foldersMoved || listing.moved || changed.some(isIgnoreFile);
     const files = changed.filter((path) => !isFolderEntry(path) && !isFolderMark(path));
     files.push(...(await this.bigFiles.released(this)));
-    const big = new Set(files.filter((path) => tooBig(join(this.workTree, path))));
+    const big = await tooBigOnes(this.workTree, files);
     const toStage = files.filter((path) => !big.has(path));
     await this.bigFiles.hold(this, [...big]);
     if (toStage.length > 0) await stage(this, toStage);
