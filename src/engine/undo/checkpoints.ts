@@ -51,6 +51,8 @@ export interface CheckpointerInit {
   archive: readonly RecordLine[];
   commit(record: NewRecord): void;
   notice(text: string): void;
+  /** Above this many files the first snapshot goes on in the background (default 20,000). */
+  backgroundFirstFiles?: number;
 }
 
 /**
@@ -129,7 +131,8 @@ export class Checkpointer {
     this.probe();
     return this.counted.then((files) => {
       const pending = this.takeOwed();
-      return files > BACKGROUND_FIRST_SNAPSHOT_FILES && !this.lastTree ? undefined : pending;
+      const background = this.init.backgroundFirstFiles ?? BACKGROUND_FIRST_SNAPSHOT_FILES;
+      return files > background && !this.lastTree ? undefined : pending;
     });
   }
 
