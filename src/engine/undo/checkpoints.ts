@@ -72,6 +72,11 @@ export class Checkpointer {
   /** Files the first snapshot holds, once counted (only counted when there is no snapshot yet). */
   private counted: Promise<number>;
   private setCount: (files: number) => void = () => undefined;
+  /**
+   * Tool batches let run beside the first snapshot (R-CKPT-4): one running now, and whether one
+   * that ended may have written. Either makes that snapshot `duringTools` (undo then says so).
+   */
+  private beside = { running: false, wrote: false };
 
   constructor(private readonly init: CheckpointerInit) {
     this.lastTree = newestTree(init.archive);
@@ -132,7 +137,9 @@ export class Checkpointer {
     return this.counted.then((files) => {
       const pending = this.takeOwed();
       const background = this.init.backgroundFirstFiles ?? BACKGROUND_FIRST_SNAPSHOT_FILES;
-      return files > background && !this.lastTree ? undefined : pending;
+      if (!(files > background && !this.lastTree)) return pending;
+      this.beside.running = true;
+      return undefined;
     });
   }
 
@@ -164,6 +171,7 @@ export class Checkpointer {
         results[i].outcome !== "denied" &&
         results[i].outcome !== "not_executed",
     );
+    if (this.beside.running) this.beside = { running: false, wrote: this.beside.wrote || wrote };
     if (wrote) this.take(turn, round);
   }
 
@@ -190,9 +198,11 @@ export class Checkpointer {
       try {
         const repo = await this.ready();
         if (!repo) return;
+        const first = this.lastTree === undefined;
         const tree = await repo.snapshot(this.lastTree, `turn ${turn} round ${round}`);
         this.lastTree = tree;
-        this.init.commit({ type: "checkpoint", turn, round, tree });
+        const raced = first && (this.beside.running || this.beside.wrote);
+        this.init.commit({ type: "checkpoint", turn, round, tree, ...(raced ? { duringTools: true } : {}) });
       } catch (err) {
         // Undo is a convenience: a failing snapshot must never fail the turn.
         this.turnOff(err instanceof CheckpointError ? err.message : String(err));
