@@ -11,6 +11,7 @@ import { FolderStamps } from "./folder-stamps.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
+import { seedSessionIndex } from "./index-seed.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
@@ -52,7 +53,7 @@ export class ShadowRepo {
   readonly gitDir: string;
   readonly workTree: string;
   readonly sessionId: string;
-  private readonly indexFile: string;
+  readonly indexFile: string;
   /** Where git runs for this session (git-process.ts). */
   private readonly place: GitPlace;
   private readonly ref: string;
@@ -64,6 +65,11 @@ export class ShadowRepo {
   tooBigBlob = "";
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
+  /**
+   * This session's index started as a copy of another session's (index-seed.ts): its first
+   * snapshot restages only what changed since, as cheap as any later one.
+   */
+  seeded = false;
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
 
@@ -109,6 +115,12 @@ export class ShadowRepo {
     }
     mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
     ensureSessionGitDir(this.place);
+    const seededFrom = seedSessionIndex(this);
+    if (seededFrom) {
+      this.seeded = true;
+      // No ref yet for the other session (its snapshots all failed): status then lists more, no harm.
+      await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
+    }
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
     writeExclude(

@@ -18,7 +18,7 @@ const h = useHarness();
 /** A session in a 1,500-file workspace whose first snapshot goes on in the background (over 1,000). */
 async function bigSession() {
   for (let d = 0; d < 15; d++) {
-    mkdirSync(join(h.dirs.workspace, `pkg${d}`));
+    mkdirSync(join(h.dirs.workspace, `pkg${d}`), { recursive: true });
     for (let f = 0; f < 100; f++)
       writeFileSync(join(h.dirs.workspace, `pkg${d}`, `f${f}.ts`), `export const v = ${f};\n`);
   }
@@ -68,6 +68,31 @@ describe("the first snapshot of a big workspace", () => {
     );
     const forced = await t.session.send({ type: "undo", turns: 1, force: true });
     expect(forced.turns).toEqual([1]);
+  });
+
+  it("a later session starts from the earlier one's index: its first snapshot is waited for, as any", async () => {
+    const first = await bigSession();
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "pkg0/new.ts", content: "x\n" } }]),
+      openaiText("done"),
+    );
+    await first.prompt("add a file");
+    await first.session.close();
+    const t = await bigSession();
+    const seenAtRequest: boolean[] = [];
+    h.provider.setResponder(() => {
+      seenAtRequest.push(t.session.transcript().some((line) => line.type === "checkpoint"));
+      return undefined;
+    });
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w2", name: "write_file", args: { path: "pkg2/new.ts", content: "new\n" } }]),
+      openaiText("done"),
+    );
+    await t.prompt("add another file");
+    // Request 2 only after the before-snapshot: the batch waited for it (it was cheap).
+    expect(seenAtRequest).toEqual([false, true]);
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path)).toEqual(["pkg2/new.ts"]);
   });
 
   it("a batch beside it that only read leaves it a true before-snapshot: undo restores", async () => {

@@ -77,6 +77,8 @@ export class Checkpointer {
    * that ended may have written. Either makes that snapshot `duringTools` (undo then says so).
    */
   private beside = { running: false, wrote: false };
+  /** The first snapshot hashes every file (no earlier session's index to start from). */
+  private firstIsFull = true;
 
   constructor(private readonly init: CheckpointerInit) {
     this.lastTree = newestTree(init.archive);
@@ -99,6 +101,8 @@ export class Checkpointer {
     await repo.init();
     if (!this.lastTree) {
       const files = await repo.countFiles(settings.maxFiles);
+      // An index copied from an earlier session makes the first snapshot incremental: no background.
+      this.firstIsFull = !repo.seeded;
       this.setCount(files);
       if (files > settings.maxFiles)
         return this.turnOff(
@@ -137,7 +141,7 @@ export class Checkpointer {
     return this.counted.then((files) => {
       const pending = this.takeOwed();
       const background = this.init.backgroundFirstFiles ?? BACKGROUND_FIRST_SNAPSHOT_FILES;
-      if (!(files > background && !this.lastTree)) return pending;
+      if (!(files > background && !this.lastTree && this.firstIsFull)) return pending;
       this.beside.running = true;
       return undefined;
     });
