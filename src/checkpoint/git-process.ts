@@ -82,6 +82,18 @@ function gitEnv(place: GitPlace, withWorkTree: boolean): NodeJS.ProcessEnv {
   };
 }
 
+/** The command line and environment of a git command for the shadow (for a caller that streams its input). */
+export function gitCommand(
+  place: GitPlace,
+  args: string[],
+  withWorkTree = true,
+): { args: string[]; env: NodeJS.ProcessEnv } {
+  return {
+    args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args],
+    env: gitEnv(place, withWorkTree),
+  };
+}
+
 /** Runs git for the shadow; `okExits` are exit codes that are answers, not failures. */
 export function runGit(
   place: GitPlace,
@@ -90,7 +102,7 @@ export function runGit(
   withWorkTree: boolean,
   okExits: number[],
 ): Promise<GitResult> {
-  const fullArgs = [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args];
+  const { args: fullArgs, env } = gitCommand(place, args, withWorkTree);
   // Spawning in a folder that is gone fails as "spawn git ENOENT", which reads as "no git".
   if (!existsSync(place.workTree))
     return Promise.reject(
@@ -102,7 +114,7 @@ export function runGit(
       fullArgs,
       {
         cwd: place.workTree,
-        env: gitEnv(place, withWorkTree),
+        env,
         maxBuffer: 256 * 1024 * 1024,
         encoding: "utf8",
       },

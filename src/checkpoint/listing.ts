@@ -4,10 +4,12 @@
 import { isFolderMark } from "./empty-folders.js";
 import { CheckpointError } from "./errors.js";
 import { countFilesIn, isFolderEntry } from "./nested-repos.js";
+import { PRELOAD_MIN_FILES, preloadObjects } from "./object-preload.js";
 
 interface ShadowRepo {
   readonly workTree: string;
   git(args: string[], input?: string): Promise<{ stdout: string }>;
+  gitCommand(args: string[]): { args: string[]; env: NodeJS.ProcessEnv };
 }
 
 const entries = (stdout: string) => stdout.split("\0").filter((p) => p.length > 0);
@@ -85,11 +87,13 @@ export async function countFiles(repo: ShadowRepo, cap: number): Promise<number>
  * `git add` matches every path against every pathspec (a first snapshot of 100,000 files took
  * minutes) and, for a few paths, still cost ~4× more on a 100,000-file index. `--replace` lets a
  * file take the place of a folder and back. Many paths (a first snapshot) have their objects
- * streamed into one pack rather than a loose file each (files over core.bigFileThreshold are
- * packed directly, so the threshold is lowered for that command).
+ * written first, in packs, on every core (object-preload.ts), so update-index only hashes; should
+ * that fail, update-index streams them into one pack itself rather than a loose file each (files
+ * over core.bigFileThreshold are packed directly, so the threshold is lowered for that command).
  */
 export async function stage(repo: ShadowRepo, paths: string[]): Promise<void> {
-  const many = paths.length > 1000 ? ["-c", "core.bigFileThreshold=1"] : [];
+  const preloaded = paths.length > PRELOAD_MIN_FILES && (await preloadObjects(repo, paths));
+  const many = paths.length > PRELOAD_MIN_FILES && !preloaded ? ["-c", "core.bigFileThreshold=1"] : [];
   const args = [...many, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"];
   await repo.git(args, `${paths.join("\0")}\0`).catch(async (err) => {
     // A file removed or made unreadable between listing and staging is no reason to lose the snapshot.

@@ -5,13 +5,14 @@
 // are ignored (no hooks, no fsmonitor, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureSessionGitDir, type GitPlace, type GitResult, runGit } from "./git-process.js";
+import { ensureSessionGitDir, type GitPlace, type GitResult, gitCommand, runGit } from "./git-process.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { FolderStamps } from "./folder-stamps.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
-import { excludeLines, TOO_BIG_TEXT, tooBig, writeExclude } from "./what-to-keep.js";
+import { seedSessionIndex } from "./index-seed.js";
+import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
 
@@ -52,7 +53,7 @@ export class ShadowRepo {
   readonly gitDir: string;
   readonly workTree: string;
   readonly sessionId: string;
-  private readonly indexFile: string;
+  readonly indexFile: string;
   /** Where git runs for this session (git-process.ts). */
   private readonly place: GitPlace;
   private readonly ref: string;
@@ -64,6 +65,11 @@ export class ShadowRepo {
   tooBigBlob = "";
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
+  /**
+   * This session's index started as a copy of another session's (index-seed.ts): its first
+   * snapshot restages only what changed since, as cheap as any later one.
+   */
+  seeded = false;
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
 
@@ -90,6 +96,11 @@ export class ShadowRepo {
     return runGit(this.place, args, input, withWorkTree, okExits);
   }
 
+  /** The command line and environment `git` would get (a caller streaming a large input). */
+  gitCommand(args: string[]): { args: string[]; env: NodeJS.ProcessEnv } {
+    return gitCommand(this.place, args);
+  }
+
   /** Creates the shadow repository if needed and clears locks a killed tern may have left. */
   async init(): Promise<void> {
     if (this.initialized) return;
@@ -104,6 +115,12 @@ export class ShadowRepo {
     }
     mkdirSync(join(this.gitDir, "tern-index"), { recursive: true, mode: 0o700 });
     ensureSessionGitDir(this.place);
+    const seededFrom = seedSessionIndex(this);
+    if (seededFrom) {
+      this.seeded = true;
+      // No ref yet for the other session (its snapshots all failed): status then lists more, no harm.
+      await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
+    }
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });
     writeExclude(
@@ -148,7 +165,7 @@ export class ShadowRepo {
     const walk = foldersMoved || listing.moved || changed.some(isIgnoreFile);
     const files = changed.filter((path) => !isFolderEntry(path) && !isFolderMark(path));
     files.push(...(await this.bigFiles.released(this)));
-    const big = new Set(files.filter((path) => tooBig(join(this.workTree, path))));
+    const big = await tooBigOnes(this.workTree, files);
     const toStage = files.filter((path) => !big.has(path));
     await this.bigFiles.hold(this, [...big]);
     if (toStage.length > 0) await stage(this, toStage);

@@ -1,7 +1,7 @@
 // What snapshots keep: files up to 10 MB (a larger one is held as a fixed placeholder text, so
 // its path stays known), and nothing of tern's own folders that lie inside the workspace.
 import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 
 /** Files larger than this are left out of snapshots (R-CKPT-1). */
 export const MAX_SNAPSHOT_FILE_BYTES = 10 * 1024 * 1024;
@@ -37,6 +37,19 @@ export function tooBig(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Paths checked between two turns of the event loop (a first snapshot checks every file). */
+const CHECKED_PER_TURN = 1000;
+
+/** The paths of `paths` (relative to `workTree`) that are tooBig, never holding the event loop long. */
+export async function tooBigOnes(workTree: string, paths: string[]): Promise<Set<string>> {
+  const big = new Set<string>();
+  for (let i = 0; i < paths.length; i += CHECKED_PER_TURN) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const path of paths.slice(i, i + CHECKED_PER_TURN)) if (tooBig(join(workTree, path))) big.add(path);
+  }
+  return big;
 }
 
 /** Replaces the exclude file whole (write, then rename): another session's git may be reading it. */

@@ -154,7 +154,14 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   offerTools(registry, agents.agents, opts.child);
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
   let policy: ApprovalPolicy | undefined;
-  const sandbox = shellSandbox(config, cwd, home, opts.hooks, () => policy);
+  const sandbox = shellSandbox(
+    config,
+    cwd,
+    home,
+    opts.hooks,
+    () => policy,
+    (text) => bus.publishOrHold({ type: "notice", text }),
+  );
   policy = new ApprovalPolicy({
     mode: config.permissions.mode,
     allow: config.permissions.allow,

@@ -64,8 +64,9 @@ export function shellSandbox(
   home: string,
   hooks: SessionHooks,
   policy: () => ApprovalPolicy | undefined = () => undefined,
+  notice: (text: string) => void = () => undefined,
 ): ShellSandbox | undefined {
-  const bounds = sandboxBounds(config.sandbox, cwd, home);
+  const bounds = sandboxBounds(config.sandbox, cwd, home, { onCapped: notice });
   // No sandbox asked for: no probe either (it spawns bwrap once, which a plain run need not pay).
   if (!bounds) return undefined;
   const mechanism = sandboxMechanism();

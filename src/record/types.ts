@@ -166,6 +166,11 @@ export interface CheckpointRecord extends RecordBase {
   round: number;
   /** Git tree hash in the workspace's shadow repository. */
   tree: string;
+  /**
+   * The session's first snapshot of a big workspace, taken while a tool batch that wrote ran
+   * beside it (R-CKPT-4): it may hold files as that batch left them, not as they were before.
+   */
+  duringTools?: true;
 }
 /** `tern undo`: files restored to `restored`; turns after `toTurn` withdrawn from the model context. */
 export interface UndoRecord extends RecordBase {

@@ -4,7 +4,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { isHeldPlaceholder } from "./placeholders.js";
-import { PROTECTED, type ProtectedEntry, ProtectedScan } from "./protected-scan.js";
+import { PROTECTED, type ProtectedEntry, ProtectedScan, type ScanOptions } from "./protected-scan.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 export const SANDBOX_MODES: readonly SandboxMode[] = ["off", "read-only", "workspace-write"];
@@ -57,13 +57,14 @@ export function sandboxBounds(
   settings: SandboxSettings,
   cwd: string,
   home: string | undefined,
+  scan: ScanOptions = {},
 ): SandboxBounds | undefined {
   if (settings.mode === "off") return undefined;
   const mode = settings.mode;
   const workspace = real(cwd);
   const writable = [real(tmpdir())];
   if (mode === "workspace-write") writable.push(workspace, ...settings.writableRoots.map(real));
-  const scan = new ProtectedScan(workspace);
+  const protectedScan = new ProtectedScan(workspace, scan);
   return {
     current: () => {
       // Judged for each command: a TERN_HOME made after the session started is hidden too.
@@ -77,7 +78,7 @@ export function sandboxBounds(
       }
       // Code execution hides in .git/config (core.fsmonitor, hooks) and tern's own config in
       // .tern/, also of repositories nested in the workspace (a git command run there obeys them).
-      const found = scan.find();
+      const found = protectedScan.find();
       // Only a writable workspace needs placeholders (read-only mode cannot create anything).
       const placeholders = mode === "workspace-write" ? placeholdersFor(workspace, found) : [];
       const existing = found.filter((e) => !placeholders.includes(e.path)).map((e) => real(e.path));

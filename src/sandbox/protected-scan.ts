@@ -32,10 +32,27 @@ export interface ProtectedEntry {
   name: string;
 }
 
+export interface ScanOptions {
+  /** Folders searched at most (default MAX_FOLDERS). */
+  maxFolders?: number;
+  /**
+   * Told once, in one line, the first time the bound leaves folders unsearched: a `.git` past it
+   * is not protected, and the person should know (R-SBX-2).
+   */
+  onCapped?: (text: string) => void;
+}
+
 export class ProtectedScan {
   private listings = new Map<string, Listing>();
+  private readonly maxFolders: number;
+  private told = false;
 
-  constructor(private readonly workspace: string) {}
+  constructor(
+    private readonly workspace: string,
+    private readonly options: ScanOptions = {},
+  ) {
+    this.maxFolders = options.maxFolders ?? MAX_FOLDERS;
+  }
 
   /** The entries now, breadth first, dependency and build folders after the rest. */
   find(): ProtectedEntry[] {
@@ -43,7 +60,8 @@ export class ProtectedScan {
     const queue = [this.workspace];
     const later: string[] = [];
     const kept = new Map<string, Listing>();
-    for (let i = 0; kept.size < MAX_FOLDERS; i++) {
+    let i = 0;
+    for (; kept.size < this.maxFolders; i++) {
       if (i === queue.length) {
         if (later.length === 0) break;
         queue.push(...later.splice(0));
@@ -57,7 +75,17 @@ export class ProtectedScan {
     }
     // Folders gone or beyond the bound are forgotten.
     this.listings = kept;
+    if (i < queue.length || later.length > 0) this.tellCapped();
     return found;
+  }
+
+  private tellCapped(): void {
+    if (this.told) return;
+    this.told = true;
+    this.options.onCapped?.(
+      `sandbox: the workspace has more than ${this.maxFolders} folders; only the first ${this.maxFolders} ` +
+        "(dependency and build folders last) were searched for .git and .tern to keep read-only",
+    );
   }
 
   private listingOf(folder: string): Listing | undefined {

@@ -48,6 +48,34 @@ describe("ShadowRepo", () => {
     expect((await repo.treeChanges(t1, t2)).map((c) => c.path)).toEqual(["b.txt"]);
   });
 
+  it("a new session starts from the newest other session's index: only what changed since is listed", async () => {
+    mkdirSync(ws("d"));
+    for (let i = 0; i < 5; i++) writeFileSync(ws(`d/f${i}.txt`), `${i}\n`);
+    const t1 = await repo.snapshot(undefined, "s1 first");
+    writeFileSync(ws("d/f2.txt"), "changed\n");
+    const other = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s2",
+    });
+    await other.init();
+    expect(other.seeded).toBe(true);
+    // An empty index would list every file as untracked.
+    expect(await other.changedPaths()).toEqual(["d/f2.txt"]);
+    const t2 = await other.snapshot(undefined, "s2 first");
+    expect((await other.treeChanges(t1, t2)).map((c) => c.path)).toEqual(["d/f2.txt"]);
+    // The first session's index is its own still.
+    expect(await repo.changedPaths()).toEqual(["d/f2.txt"]);
+    // A third session starts from the newest (s2's, which holds the change).
+    const third = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s3",
+    });
+    await third.init();
+    expect(await third.changedPaths()).toEqual([]);
+  });
+
   it("restores nested folders, symlinks and deletions, and leaves ignored files alone", async () => {
     writeFileSync(ws(".gitignore"), "*.log\n");
     mkdirSync(ws("d/e"), { recursive: true });

@@ -4,6 +4,7 @@
 import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sandboxBounds } from "../../src/sandbox/policy.js";
 import { ProtectedScan } from "../../src/sandbox/protected-scan.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
@@ -62,5 +63,39 @@ describe("ProtectedScan", () => {
     // Same time stamp as at the first reading (a change within one tick of a coarse clock).
     age(folder, mtime);
     expect(paths(scan)).toEqual(["busy/.git"]);
+  });
+});
+
+describe("the bound on folders searched", () => {
+  it("says once, in one line, that folders past the bound were not searched; not when all were", () => {
+    for (let i = 0; i < 6; i++) mkdirSync(join(dirs.workspace, `p${i}/src`), { recursive: true });
+    const notices: string[] = [];
+    const all = new ProtectedScan(dirs.workspace, { maxFolders: 13, onCapped: (text) => notices.push(text) });
+    all.find();
+    expect(notices).toEqual([]);
+    mkdirSync(join(dirs.workspace, "p6"));
+    all.find();
+    all.find();
+    expect(notices).toEqual([
+      "sandbox: the workspace has more than 13 folders; only the first 13 (dependency and build folders last) were searched for .git and .tern to keep read-only",
+    ]);
+  });
+
+  it("reaches the sandbox's owner through sandboxBounds, the policy still made", () => {
+    for (let i = 0; i < 5; i++) mkdirSync(join(dirs.workspace, `p${i}`));
+    const notices: string[] = [];
+    const bounds = sandboxBounds(
+      { mode: "workspace-write", network: false, writableRoots: [] },
+      dirs.workspace,
+      undefined,
+      {
+        maxFolders: 3,
+        onCapped: (text) => notices.push(text),
+      },
+    );
+    expect(bounds?.current().mode).toBe("workspace-write");
+    bounds?.current();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^sandbox: the workspace has more than 3 folders/);
   });
 });

@@ -51,6 +51,8 @@ export interface CheckpointerInit {
   archive: readonly RecordLine[];
   commit(record: NewRecord): void;
   notice(text: string): void;
+  /** Above this many files the first snapshot goes on in the background (default 20,000). */
+  backgroundFirstFiles?: number;
 }
 
 /**
@@ -70,6 +72,13 @@ export class Checkpointer {
   /** Files the first snapshot holds, once counted (only counted when there is no snapshot yet). */
   private counted: Promise<number>;
   private setCount: (files: number) => void = () => undefined;
+  /**
+   * Tool batches let run beside the first snapshot (R-CKPT-4): one running now, and whether one
+   * that ended may have written. Either makes that snapshot `duringTools` (undo then says so).
+   */
+  private beside = { running: false, wrote: false };
+  /** The first snapshot hashes every file (no earlier session's index to start from). */
+  private firstIsFull = true;
 
   constructor(private readonly init: CheckpointerInit) {
     this.lastTree = newestTree(init.archive);
@@ -92,6 +101,8 @@ export class Checkpointer {
     await repo.init();
     if (!this.lastTree) {
       const files = await repo.countFiles(settings.maxFiles);
+      // An index copied from an earlier session makes the first snapshot incremental: no background.
+      this.firstIsFull = !repo.seeded;
       this.setCount(files);
       if (files > settings.maxFiles)
         return this.turnOff(
@@ -129,7 +140,10 @@ export class Checkpointer {
     this.probe();
     return this.counted.then((files) => {
       const pending = this.takeOwed();
-      return files > BACKGROUND_FIRST_SNAPSHOT_FILES && !this.lastTree ? undefined : pending;
+      const background = this.init.backgroundFirstFiles ?? BACKGROUND_FIRST_SNAPSHOT_FILES;
+      if (!(files > background && !this.lastTree && this.firstIsFull)) return pending;
+      this.beside.running = true;
+      return undefined;
     });
   }
 
@@ -161,6 +175,7 @@ export class Checkpointer {
         results[i].outcome !== "denied" &&
         results[i].outcome !== "not_executed",
     );
+    if (this.beside.running) this.beside = { running: false, wrote: this.beside.wrote || wrote };
     if (wrote) this.take(turn, round);
   }
 
@@ -187,9 +202,11 @@ export class Checkpointer {
       try {
         const repo = await this.ready();
         if (!repo) return;
+        const first = this.lastTree === undefined;
         const tree = await repo.snapshot(this.lastTree, `turn ${turn} round ${round}`);
         this.lastTree = tree;
-        this.init.commit({ type: "checkpoint", turn, round, tree });
+        const raced = first && (this.beside.running || this.beside.wrote);
+        this.init.commit({ type: "checkpoint", turn, round, tree, ...(raced ? { duringTools: true } : {}) });
       } catch (err) {
         // Undo is a convenience: a failing snapshot must never fail the turn.
         this.turnOff(err instanceof CheckpointError ? err.message : String(err));

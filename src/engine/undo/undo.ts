@@ -42,9 +42,14 @@ export function undoHistory(archive: readonly RecordLine[]): { live: number[]; u
  * tools, so the first one from `turn` on is it: turns before that one changed no file. When no
  * turn from `turn` on ran a tool, the newest snapshot is still the state to keep.
  */
-function treeBefore(archive: readonly RecordLine[], turn: number): string | undefined {
-  for (const l of archive) if (l.type === "checkpoint" && l.turn >= turn && l.round === 0) return l.tree;
-  return newestTree(archive);
+function treeBefore(
+  archive: readonly RecordLine[],
+  turn: number,
+): { tree: string | undefined; duringTools?: number } {
+  for (const l of archive)
+    if (l.type === "checkpoint" && l.turn >= turn && l.round === 0)
+      return { tree: l.tree, duringTools: l.duringTools ? l.turn : undefined };
+  return { tree: newestTree(archive) };
 }
 
 /** Snapshots the workspace now and refuses when it differs from the newest snapshot (unless forced). */
@@ -109,9 +114,14 @@ async function restoreBefore(
   turns: number[],
   force: boolean,
 ): Promise<UndoReport> {
-  const target = treeBefore(access.archive, from);
+  const { tree: target, duringTools } = treeBefore(access.archive, from);
   if (!target || !(await repo.hasObject(target)))
     throw new UndoError(`no snapshot from before turn ${from} (checkpoints were off then)`);
+  // R-CKPT-4: a big workspace's first snapshot ran beside turn N's tools, which wrote meanwhile.
+  if (duringTools !== undefined && !force)
+    throw new UndoError(
+      `turn ${duringTools} changed files while the workspace's first snapshot was still being taken, so that snapshot may hold them as changed (use --force to restore it anyway)`,
+    );
   const now = await currentState(repo, access.archive, force);
   const restored = await restoreTree(repo, now, target);
   access.commit({ type: "undo", toTurn: from - 1, tree: now, restored: target });

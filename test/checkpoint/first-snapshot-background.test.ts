@@ -1,0 +1,125 @@
+// R-CKPT-4: the first snapshot of a big workspace never delays a turn. A real session (fake
+// provider, real tools, real git) in a workspace over the background bound (lowered here from
+// 20,000 to 1,000 files, so the tree stays small): the request after the turn's first tool batch
+// is sent while that first snapshot is still running, and the turn's end still names it. A batch
+// that wrote meanwhile makes that snapshot `duringTools`: undo then says so instead of restoring
+// a "before" that may hold the turn's own changes (tried by hand on the 100,000-file tree: undo
+// reported "no files needed restoring" for a turn that had edited a file).
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { coreOf } from "../../src/engine/session.js";
+import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
+import { useHarness } from "../engine/harness.js";
+import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+
+const h = useHarness();
+
+/** A session in a 1,500-file workspace whose first snapshot goes on in the background (over 1,000). */
+async function bigSession() {
+  for (let d = 0; d < 15; d++) {
+    mkdirSync(join(h.dirs.workspace, `pkg${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++)
+      writeFileSync(join(h.dirs.workspace, `pkg${d}`, `f${f}.ts`), `export const v = ${f};\n`);
+  }
+  const t = await h.start({ checkpoints: true });
+  const core = coreOf(t.session);
+  core.checkpoints = new Checkpointer({
+    home: h.dirs.home,
+    cwd: h.dirs.workspace,
+    sessionId: core.id,
+    settings: core.settings.checkpoints,
+    archive: core.fold.archive,
+    commit: (record) => core.commit(record),
+    notice: () => undefined,
+    backgroundFirstFiles: 1000,
+  });
+  return t;
+}
+
+describe("the first snapshot of a big workspace", () => {
+  it("runs beside the turn: the next request is sent before it completes; undo then says so", async () => {
+    const t = await bigSession();
+    const snapshotted = () => t.session.transcript().some((line) => line.type === "checkpoint");
+    const seenAtRequest: boolean[] = [];
+    h.provider.setResponder(() => {
+      seenAtRequest.push(snapshotted());
+      return undefined;
+    });
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "pkg0/new.ts", content: "x\n" } }]),
+      openaiText("done"),
+    );
+    const outcome = await t.prompt("add a file");
+    expect(outcome.stopReason).toBe("completed");
+    // Request 1 before any tool; request 2 right after the batch, the first snapshot still going.
+    expect(seenAtRequest).toEqual([false, false]);
+    const lines = t.session.transcript();
+    const checkpoints = lines.filter((line) => line.type === "checkpoint");
+    // The before-snapshot (round 0) and the one after the write (round 1), both before turn_end.
+    expect(checkpoints.map((c) => c.type === "checkpoint" && c.round)).toEqual([0, 1]);
+    expect(lines.findIndex((line) => line.type === "turn_end")).toBeGreaterThan(
+      lines.lastIndexOf(checkpoints[1]),
+    );
+    // The write ran beside it: undo says so, and --force restores what the snapshot holds.
+    expect(checkpoints[0]).toMatchObject({ round: 0, duringTools: true });
+    await expect(t.session.send({ type: "undo", turns: 1 })).rejects.toThrow(
+      "turn 1 changed files while the workspace's first snapshot was still being taken, so that snapshot may hold them as changed (use --force to restore it anyway)",
+    );
+    const forced = await t.session.send({ type: "undo", turns: 1, force: true });
+    expect(forced.turns).toEqual([1]);
+  });
+
+  it("a later session starts from the earlier one's index: its first snapshot is waited for, as any", async () => {
+    const first = await bigSession();
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "pkg0/new.ts", content: "x\n" } }]),
+      openaiText("done"),
+    );
+    await first.prompt("add a file");
+    await first.session.close();
+    const t = await bigSession();
+    const seenAtRequest: boolean[] = [];
+    h.provider.setResponder(() => {
+      seenAtRequest.push(t.session.transcript().some((line) => line.type === "checkpoint"));
+      return undefined;
+    });
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "w2", name: "write_file", args: { path: "pkg2/new.ts", content: "new\n" } }]),
+      openaiText("done"),
+    );
+    await t.prompt("add another file");
+    // Request 2 only after the before-snapshot: the batch waited for it (it was cheap).
+    expect(seenAtRequest).toEqual([false, true]);
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path)).toEqual(["pkg2/new.ts"]);
+  });
+
+  it("a batch beside it that only read leaves it a true before-snapshot: undo restores", async () => {
+    const t = await bigSession();
+    // The write is only asked for once the first snapshot is in (its batch then waits as usual).
+    const snapshotted = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (!t.session.transcript().some((line) => line.type === "checkpoint")) return;
+        clearInterval(poll);
+        resolve();
+      }, 10);
+    });
+    const write = openaiToolCalls([
+      { id: "w1", name: "write_file", args: { path: "pkg1/f1.ts", content: "changed\n" } },
+    ]);
+    write.holds = new Map([[0, snapshotted]]);
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "r1", name: "read_file", args: { path: "pkg1/f1.ts" } }]),
+      write,
+      openaiText("done"),
+    );
+    await t.prompt("read, then change a file");
+    const first = t.session.transcript().find((line) => line.type === "checkpoint");
+    expect(first).toMatchObject({ round: 0 });
+    expect(first).not.toHaveProperty("duringTools");
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path)).toEqual(["pkg1/f1.ts"]);
+    expect(readFileSync(join(h.dirs.workspace, "pkg1/f1.ts"), "utf8")).toBe("export const v = 1;\n");
+  });
+});
