@@ -1,11 +1,13 @@
 // The composer's input side (R-UI-14): edits with the completion menu kept in step, the kill
 // buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
+import type { Key } from "ink";
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
-import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
+import { applyMenu, atToken, commandMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
+import { FileMenuSearch } from "./file-menu-search.js";
 import { HistorySearch } from "./history-search.js";
 import { HistoryStore } from "./history-store.js";
 import { Pastes } from "./paste.js";
@@ -39,6 +41,11 @@ export class ComposerInput {
   ctrlXPending = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
   private readonly files: WorkspaceFileIndex;
+  /** Matches `@file` after the key is drawn, cancelled by the next one (file-menu-search.ts). */
+  private readonly fileSearch = new FileMenuSearch((menu, text, cursor) => {
+    const e = this.edit;
+    if (e.text === text && e.cursor === cursor && !this.search.active) this.showMenu(menu);
+  });
   /** Esc closed the menu for this text; it opens again once the text changes. */
   private dismissedFor: string | undefined;
 
@@ -74,6 +81,12 @@ export class ComposerInput {
 
   get menu(): Menu | null {
     return this.deps.store.get().menu;
+  }
+
+  /** The menu a key acts on: ↑/↓, Tab or Enter first finish an `@file` search for this text. */
+  menuFor(key: Key): Menu | null {
+    if (key.upArrow || key.downArrow || key.tab || key.return) this.fileSearch.finish();
+    return this.menu;
   }
 
   set(e: Edit): void {
@@ -159,11 +172,13 @@ export class ComposerInput {
   }
 
   dismissMenu(): void {
+    this.fileSearch.cancel();
     this.dismissedFor = this.edit.text;
     this.deps.store.dispatch({ type: "menu", menu: null });
   }
 
   private refreshMenu(): void {
+    this.fileSearch.cancel();
     // The history search keeps its own menu of matches while its query is typed.
     if (this.search.active) return;
     const { text, cursor } = this.edit;
@@ -173,10 +188,16 @@ export class ComposerInput {
       menu = commandMenu(text, cursor);
       if (!menu && atToken(text, cursor)) {
         const files = this.files.current();
-        if (files) menu = fileMenu(text, cursor, files);
         if (this.files.olderThan(FILES_FRESH_MS)) this.files.refresh();
+        // The last file menu stays on screen until this text's arrives.
+        if (files) this.fileSearch.start(text, cursor, files);
+        if (files && this.menu?.kind === "file") return;
       }
     }
+    this.showMenu(menu);
+  }
+
+  private showMenu(menu: Menu | undefined): void {
     const old = this.menu;
     // Keep the selection while the same items are offered.
     if (menu && old && old.kind === menu.kind && old.items[old.index]?.value === menu.items[old.index]?.value)
