@@ -27,6 +27,8 @@ export interface ComposerDeps {
   takeBackFollowUp(): { text: string } | undefined;
   /** What the current model takes in images, checked when Ctrl+V pastes one. */
   imageInput(): ImageInput;
+  /** Lists the workspace for `@file` (tests give a smaller cap); the index's own by default. */
+  listFiles?: (cwd: string) => Promise<string[]>;
 }
 
 export class ComposerInput {
@@ -46,13 +48,15 @@ export class ComposerInput {
     const e = this.edit;
     if (e.text === text && e.cursor === cursor && !this.search.active) this.showMenu(menu);
   });
+  /** The last skipped-listing notice printed (none again until the listing changes). */
+  private noticed: string | undefined;
   /** Esc closed the menu for this text; it opens again once the text changes. */
   private dismissedFor: string | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
     const saved = new HistoryStore(deps.home, deps.cwd);
     this.history = new History(saved.load(), (text) => saved.add(text));
-    this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu());
+    this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu(), deps.listFiles);
     this.files.refresh();
     this.search = new HistorySearch({
       store: deps.store,
@@ -71,7 +75,7 @@ export class ComposerInput {
 
   /** Tools may have made or removed files: list again in the background (every 5 s at most mid-turn). */
   filesMayHaveChanged(turnEnded: boolean): void {
-    if (turnEnded || this.files.olderThan(5_000)) this.files.refresh();
+    if ((turnEnded && !this.files.skipped) || this.files.olderThan(5_000)) this.files.refresh();
   }
 
   get edit(): Edit {
@@ -189,12 +193,20 @@ export class ComposerInput {
       if (!menu && atToken(text, cursor)) {
         const files = this.files.current();
         if (this.files.olderThan(FILES_FRESH_MS)) this.files.refresh();
+        this.noticeSkipped();
         // The last file menu stays on screen until this text's arrives.
         if (files) this.fileSearch.start(text, cursor, files);
         if (files && this.menu?.kind === "file") return;
       }
     }
     this.showMenu(menu);
+  }
+
+  /** A listing stopped at its bounds: said once, at the first `@` after it. */
+  private noticeSkipped(): void {
+    const why = this.files.skipped;
+    if (why && why !== this.noticed) this.deps.print("info", why);
+    this.noticed = why;
   }
 
   private showMenu(menu: Menu | undefined): void {
