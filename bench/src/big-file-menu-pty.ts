@@ -90,6 +90,8 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
   const slowest: number[] = [];
   const firstMenu: number[] = [];
   let slowestEcho = 0;
+  /** The measured runs' keys, each as `query echo/menu` ms (which key is slow, and why). */
+  const perKey: string[] = [];
   for (let run = 0; run < plan.warmup + plan.heavyRuns; run++) {
     const s = await scene();
     const screen = ptyScreen(p.bin, s.modelArgs, tree.dir, s.env);
@@ -109,8 +111,7 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
         slowestEcho = Math.max(slowestEcho, echo);
         const menu =
           echo + (await until(screen, (t) => echoed(t) && showsRows(t, menus[n]), `menu for ${query}`));
-        if (process.env.BIGMENU_DEBUG)
-          process.stderr.write(`\n${query} echo ${echo.toFixed(0)} menu ${menu.toFixed(0)}`);
+        if (run >= plan.warmup) perKey.push(`${query} ${Math.round(echo)}/${Math.round(menu)}`);
         if (n === 0) first = menu;
         else worst = Math.max(worst, menu);
       }
@@ -140,6 +141,7 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
       notes: {
         firstMenuAfterStartMs: Math.round(stats(firstMenu).median),
         slowestEchoMs: Math.round(slowestEcho),
+        echoAndMenuMsPerKey: perKey.join(", "),
       },
     },
   ];
