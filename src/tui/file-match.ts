@@ -6,7 +6,7 @@
 
 export const MAX_FILE_ITEMS = 50;
 /** Paths scanned between two looks at the clock. */
-const CHUNK = 4096;
+export const CHUNK = 4096;
 
 /** `q` as a subsequence of `s` within [from, to): the index after its last character, or -1. */
 export function subsequence(s: string, q: string, from = 0, to = s.length): number {
@@ -47,6 +47,10 @@ class Prepared {
   readonly dirs: string[] = [];
   private readonly ids = new Map<string, number>();
   private filled = 0;
+
+  get ready(): boolean {
+    return this.filled === this.files.length;
+  }
 
   constructor(readonly files: readonly string[]) {
     this.lower = new Array(files.length);
@@ -155,8 +159,9 @@ export class FileScan {
     this.candidates = q === "" ? undefined : new Int32Array(this.total);
   }
 
-  get done(): boolean {
-    return this.at >= this.total;
+  /** Paths left to scan, and whether the list still has to be prepared first. */
+  get left(): { paths: number; prepared: boolean } {
+    return { paths: this.total - this.at, prepared: this.data.ready };
   }
 
   /** Scans until done or until `budgetMs` has passed; true when done. */
@@ -192,7 +197,7 @@ export class FileScan {
     return true;
   }
 
-  /** The best paths, best first (complete once `done`). */
+  /** The best paths, best first (all of them once `step` returned true). */
   paths(): string[] {
     return this.best.map((r) => r.path);
   }

@@ -1,9 +1,11 @@
-// The `@file` menu off the keystroke's path (R-BIG-3): a typed key is drawn first and its
-// matches are found afterwards, in slices of a few milliseconds between which the event loop
-// draws frames and reads keys; the next key cancels a scan that has not finished (its answer
-// would be stale). Up to then the last menu stays on screen, as fzf keeps its last list.
+// The `@file` menu off the keystroke's path (R-BIG-3): a key that needs a big scan (the first
+// ones of a query, over most of 100,000 paths) is drawn first and its matches are found
+// afterwards, in slices of a few milliseconds between which the event loop draws frames and
+// reads keys; the next key cancels a scan that has not finished (its answer would be stale). Up
+// to then the last menu stays on screen, as fzf keeps its last list. A small scan (typing on
+// narrows the candidates to a few thousand) runs at once: key and menu in one frame.
 import { atToken, fileMenuOf, type Menu } from "./completion.js";
-import { FileScan } from "./file-match.js";
+import { CHUNK, FileScan } from "./file-match.js";
 
 /** How long one slice may hold the event loop: well under a frame (Ink draws every 33 ms). */
 const SLICE_MS = 8;
@@ -27,8 +29,11 @@ export class FileMenuSearch {
     this.cancel();
     const token = atToken(text, cursor);
     if (!token) return;
-    this.running = { scan: new FileScan(files, token.query), text, cursor, token };
-    this.timer = setImmediate(() => this.slice());
+    const scan = new FileScan(files, token.query);
+    this.running = { scan, text, cursor, token };
+    // At most one chunk (well under a millisecond): cheaper than a frame of its own.
+    if (scan.left.prepared && scan.left.paths <= CHUNK) this.finish();
+    else this.timer = setImmediate(() => this.slice());
   }
 
   cancel(): void {

@@ -1,22 +1,23 @@
-// R-BIG-3: the `@file` menu never holds a keystroke. The key lands in the composer at once and
+// R-BIG-3: the `@file` menu never holds a keystroke. A key needing a big scan lands first and
 // its matches come after, found in slices (the same answer a whole scan and a plain full sort
-// give), a newer key cancels a stale search, Tab right after typing takes this text's matches,
-// and a workspace too big to list says so once.
+// give); a newer key cancels a stale search; a small scan answers with the key; Tab right after
+// typing takes this text's matches; and a workspace too big to list says so once.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { listedFiles } from "../../src/engine/workspace-files.js";
 import { ComposerInput } from "../../src/tui/composer-input.js";
 import { FileScan } from "../../src/tui/file-match.js";
+import { FileMenuSearch } from "../../src/tui/file-menu-search.js";
 import { Store } from "../../src/tui/store.js";
 import { initialState } from "../../src/tui/ui-state.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 
 const bigList = (): string[] => {
   const files: string[] = [];
-  for (let p = 0; p < 100; p++)
-    for (let f = 0; f < 300; f++)
-      files.push(`packages/Pkg${String(p).padStart(4, "0")}/src/mod${f % 10}/file${p * 300 + f}.ts`);
+  for (let p = 0; p < 50; p++)
+    for (let f = 0; f < 120; f++)
+      files.push(`packages/Pkg${String(p).padStart(4, "0")}/src/mod${f % 10}/file${p * 120 + f}.ts`);
   files.push("README.md", "src/file17.ts", "docs/guide/file-17-notes.md");
   return files;
 };
@@ -108,43 +109,59 @@ describe("@file matching in slices", () => {
       let slices = 1;
       while (!scan.step(0)) slices++;
       expect(scan.paths(), typed).toEqual(reference(files, typed));
-      // 30,000 paths in slices of a few thousand: the scan did yield between them.
+      // 6,000 paths in slices of 4,096: the scan did yield between them.
       if (typed === "f") expect(slices).toBeGreaterThan(1);
     }
   });
 });
 
+describe("@file search off the keystroke's path", () => {
+  it("matches a big list after the key, in slices; a newer key drops the stale search; finish() answers at once", async () => {
+    const files = bigList();
+    const shown: string[] = [];
+    const search = new FileMenuSearch((menu, text) => shown.push(`${text} → ${menu?.items[0]?.label}`));
+    search.start("see @f", 6, files);
+    // Nothing yet: the key is drawn first.
+    expect(shown).toEqual([]);
+    expect(search.pending).toBe(true);
+    await settle();
+    expect(shown).toEqual([`see @f → @${reference(files, "f")[0]}`]);
+    // Two keys before any slice ran: only the second one's menu comes.
+    search.start("see @x", 6, files);
+    search.start("see @fi", 7, files);
+    await settle();
+    expect(shown.slice(1)).toEqual([`see @fi → @${reference(files, "fi")[0]}`]);
+    // Typing on narrows to a few thousand paths: then the menu comes with the key itself.
+    search.start("see @file27", 11, files);
+    await settle();
+    search.start("see @file271", 12, files);
+    await settle();
+    search.start("see @file2716", 13, files);
+    expect(shown.at(-1)).toBe("see @file2716 → @packages/Pkg0022/src/mod6/file2716.ts");
+    expect(shown).toHaveLength(5);
+    // Backing up to a big scan, then Tab: finish() gives this text's menu now.
+    search.start("see @s", 6, files);
+    expect(search.pending).toBe(true);
+    search.finish();
+    expect(search.pending).toBe(false);
+    expect(shown.at(-1)).toBe(`see @s → @${reference(files, "s")[0]}`);
+  });
+});
+
 describe("@file menu in the composer", () => {
-  it("takes the key at once and shows its matches after; a newer key cancels the stale search", async () => {
+  it("shows a small workspace's matches with the key; Tab takes them", async () => {
     dirs = makeTempDirs();
     mkdirSync(join(dirs.workspace, "src"), { recursive: true });
     for (const name of ["alpha.ts", "alpine.ts", "beta.ts"])
       writeFileSync(join(dirs.workspace, "src", name), "");
     const c = composer(dirs.workspace, dirs.home);
-    // Each new menu, with the text it came for.
-    const shown: string[] = [];
-    let last = c.store.get().menu;
-    c.store.subscribe(() => {
-      const menu = c.store.get().menu;
-      if (menu && menu !== last)
-        shown.push(`${c.store.get().composer} → ${menu.items.map((i) => i.label).join(",")}`);
-      last = menu;
-    });
     c.type("see @al");
-    // The composer has the text now; the menu comes once the slices ran.
     expect(c.store.get().composer).toBe("see @al");
-    expect(c.store.get().menu).toBeNull();
     // The index lists in the background from the start; its list lands and the menu follows.
     await until(() => c.labels().length > 0);
     expect(c.labels()).toEqual(["@src/alpha.ts", "@src/alpine.ts"]);
-    // Two keys before any slice runs: the first one's search is dropped, the last menu stays meanwhile.
-    c.type("see @alp");
     c.type("see @alph");
-    expect(c.labels()).toEqual(["@src/alpha.ts", "@src/alpine.ts"]);
-    await settle();
     expect(c.labels()).toEqual(["@src/alpha.ts"]);
-    expect(shown.some((s) => s.startsWith("see @alp →"))).toBe(false);
-    // Tab right after a key: this text's matches, not the last menu's.
     c.type("see @be");
     expect(c.input.menuFor({ tab: true } as Parameters<ComposerInput["menuFor"]>[0])?.items[0].label).toBe(
       "@src/beta.ts",
