@@ -6,7 +6,7 @@
 
 export const MAX_FILE_ITEMS = 50;
 /** Paths scanned between two looks at the clock. */
-export const CHUNK = 4096;
+const CHUNK = 4096;
 
 /** `q` as a subsequence of `s` within [from, to): the index after its last character, or -1. */
 export function subsequence(s: string, q: string, from = 0, to = s.length): number {

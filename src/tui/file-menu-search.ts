@@ -3,12 +3,14 @@
 // afterwards, in slices of a few milliseconds between which the event loop draws frames and
 // reads keys; the next key cancels a scan that has not finished (its answer would be stale). Up
 // to then the last menu stays on screen, as fzf keeps its last list. A small scan (typing on
-// narrows the candidates to a few thousand) runs at once: key and menu in one frame.
+// narrows the candidates to some thousands) runs at once: key and menu in one frame.
 import { atToken, fileMenuOf, type Menu } from "./completion.js";
-import { CHUNK, FileScan } from "./file-match.js";
+import { FileScan } from "./file-match.js";
 
 /** How long one slice may hold the event loop: well under a frame (Ink draws every 33 ms). */
 const SLICE_MS = 8;
+/** Paths a scan may have for it to run with the key: about a millisecond, cheaper than a frame. */
+const WITH_THE_KEY = 12_000;
 
 export class FileMenuSearch {
   private running:
@@ -31,8 +33,7 @@ export class FileMenuSearch {
     if (!token) return;
     const scan = new FileScan(files, token.query);
     this.running = { scan, text, cursor, token };
-    // At most one chunk (well under a millisecond): cheaper than a frame of its own.
-    if (scan.left.prepared && scan.left.paths <= CHUNK) this.finish();
+    if (scan.left.prepared && scan.left.paths <= WITH_THE_KEY) this.finish();
     else this.timer = setImmediate(() => this.slice());
   }
 
