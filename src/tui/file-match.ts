@@ -48,10 +48,6 @@ class Prepared {
   private readonly ids = new Map<string, number>();
   private filled = 0;
 
-  get ready(): boolean {
-    return this.filled === this.files.length;
-  }
-
   constructor(readonly files: readonly string[]) {
     this.lower = new Array(files.length);
     this.nameAt = new Int32Array(files.length);
@@ -157,11 +153,6 @@ export class FileScan {
       narrowed && narrowed.files === files && q.startsWith(narrowed.q) ? narrowed.candidates : undefined;
     this.total = this.from ? this.from.length : files.length;
     this.candidates = q === "" ? undefined : new Int32Array(this.total);
-  }
-
-  /** Paths left to scan, and whether the list still has to be prepared first. */
-  get left(): { paths: number; prepared: boolean } {
-    return { paths: this.total - this.at, prepared: this.data.ready };
   }
 
   /** Scans until done or until `budgetMs` has passed; true when done. */

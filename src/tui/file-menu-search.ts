@@ -1,16 +1,14 @@
-// The `@file` menu off the keystroke's path (R-BIG-3): a key that needs a big scan (the first
-// ones of a query, over most of 100,000 paths) is drawn first and its matches are found
-// afterwards, in slices of a few milliseconds between which the event loop draws frames and
-// reads keys; the next key cancels a scan that has not finished (its answer would be stale). Up
-// to then the last menu stays on screen, as fzf keeps its last list. A small scan (typing on
-// narrows the candidates to some thousands) runs at once: key and menu in one frame.
+// The `@file` menu off the keystroke's path (R-BIG-3): a key's matches are looked for during
+// one slice of a few milliseconds; found by then (a narrowed query, or an idle machine), key and
+// menu are drawn in one frame. Else the key is drawn first and the scan goes on in slices
+// between which the event loop draws frames and reads keys; the next key cancels a scan that
+// has not finished (its answer would be stale). Up to then the last menu stays on screen, as
+// fzf keeps its last list.
 import { atToken, fileMenuOf, type Menu } from "./completion.js";
 import { FileScan } from "./file-match.js";
 
 /** How long one slice may hold the event loop: well under a frame (Ink draws every 33 ms). */
 const SLICE_MS = 8;
-/** Paths a scan may have for it to run with the key: about a millisecond, cheaper than a frame. */
-const WITH_THE_KEY = 12_000;
 
 export class FileMenuSearch {
   private running:
@@ -18,8 +16,14 @@ export class FileMenuSearch {
     | undefined;
   private timer: NodeJS.Immediate | undefined;
 
-  /** `show` gets the menu for the text and cursor the search was started for. */
-  constructor(private readonly show: (menu: Menu | undefined, text: string, cursor: number) => void) {}
+  /**
+   * `show` gets the menu for the text and cursor the search was started for; `withTheKeyMs` is
+   * the slice run before the key is drawn (tests give 0: one chunk of paths, then the clock).
+   */
+  constructor(
+    private readonly show: (menu: Menu | undefined, text: string, cursor: number) => void,
+    private readonly withTheKeyMs = SLICE_MS,
+  ) {}
 
   /** A search is running whose menu has not been shown yet. */
   get pending(): boolean {
@@ -33,7 +37,7 @@ export class FileMenuSearch {
     if (!token) return;
     const scan = new FileScan(files, token.query);
     this.running = { scan, text, cursor, token };
-    if (scan.left.prepared && scan.left.paths <= WITH_THE_KEY) this.finish();
+    if (scan.step(this.withTheKeyMs)) this.deliver();
     else this.timer = setImmediate(() => this.slice());
   }
 
