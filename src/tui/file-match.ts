@@ -47,6 +47,9 @@ class Prepared {
   readonly dirs: string[] = [];
   private readonly ids = new Map<string, number>();
   private filled = 0;
+  /** The folder of the path before (a sorted list keeps a folder's files together). */
+  private lastDir = "";
+  private lastId = -1;
 
   constructor(readonly files: readonly string[]) {
     this.lower = new Array(files.length);
@@ -62,11 +65,16 @@ class Prepared {
       for (let i = this.filled; i < stop; i++) {
         const path = files[i].toLowerCase();
         lower[i] = path;
-        nameAt[i] = path.lastIndexOf("/") + 1;
-        const dir = path.slice(0, nameAt[i]);
-        let id = ids.get(dir);
-        if (id === undefined) ids.set(dir, (id = dirs.push(dir) - 1));
-        dirOf[i] = id;
+        const at = path.lastIndexOf("/") + 1;
+        nameAt[i] = at;
+        if (this.lastId < 0 || at !== this.lastDir.length || !path.startsWith(this.lastDir)) {
+          const dir = path.slice(0, at);
+          let id = ids.get(dir);
+          if (id === undefined) ids.set(dir, (id = dirs.push(dir) - 1));
+          this.lastDir = dir;
+          this.lastId = id;
+        }
+        dirOf[i] = this.lastId;
       }
       this.filled = stop;
       if (this.filled < files.length && performance.now() >= until) return false;
