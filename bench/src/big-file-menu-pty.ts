@@ -2,16 +2,23 @@
 // pseudo-terminal (node-pty, 100×30, read through @xterm/headless) started in the generated
 // monorepo. Right after its status line is drawn, `@` and then `<package>/<file name>` are typed
 // one key at a time; each keystroke's time runs from writing it to the screen showing both the
-// typed text and the menu for it (the first keystrokes may wait for the background index: that
-// wait is the first figure). The UI must echo every keystroke while the index builds: the slowest
-// echo is in the notes. Tab then must complete the target file (the first item).
+// typed text and the menu for it: the rows tern's own matcher gives for that query on the same
+// listing (computed here beforehand), since the UI keeps the last menu on screen until the new
+// one is ready. The first keystrokes may wait for the background index: that wait is the first
+// figure. The UI must echo every keystroke while the index builds or a menu is matched: the
+// slowest echo is in the notes. Tab then must complete the target file (the first item).
 import xterm from "@xterm/headless";
 import { spawn } from "node-pty";
+import { workspaceFiles } from "../../src/engine/workspace-files.js";
+import { stripAnsi } from "../../src/tui/ansi.js";
+import { fileMenu } from "../../src/tui/completion.js";
+import { menuRows } from "../../src/tui/slash-menu.js";
 import type { BigTree } from "./big-tree.js";
-import { type Paths, type Plan, scene, stats } from "./harness.js";
+import { type Paths, type Plan, profileFlags, scene, stats } from "./harness.js";
 import type { Row } from "./rows.js";
 
 const { Terminal } = xterm;
+const COLS = 100;
 
 interface Screen {
   /** Resolves once xterm has parsed everything written so far. */
@@ -21,13 +28,13 @@ interface Screen {
 }
 
 function ptyScreen(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Screen {
-  const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });
+  const term = new Terminal({ cols: COLS, rows: 30, allowProposedApi: true });
   // CI set at all (even empty) makes tern take the terminal for a CI log.
   const interactiveEnv: NodeJS.ProcessEnv = { ...env, TERM: "xterm-256color" };
   delete interactiveEnv.CI;
-  const pty = spawn(process.execPath, [bin, ...args], {
+  const pty = spawn(process.execPath, [...profileFlags(), bin, ...args], {
     name: "xterm-256color",
-    cols: 100,
+    cols: COLS,
     rows: 30,
     cwd,
     env: interactiveEnv as Record<string, string>,
@@ -62,12 +69,29 @@ async function until(screen: Screen, test: (text: string) => boolean, what: stri
   }
 }
 
+/** The menu's item rows (no key hint) as tern draws them for `query` on `files`, trimmed. */
+function expectedRows(query: string, files: readonly string[]): string[] {
+  const rows = menuRows(fileMenu(query, query.length, files) ?? null, COLS);
+  return rows.slice(0, -1).map((row) => stripAnsi(row).trim());
+}
+
+/** The screen shows these rows, one after another, under the composer. */
+function showsRows(screen: string, rows: readonly string[]): boolean {
+  const lines = screen.split("\n").map((line) => line.trim());
+  const at = lines.indexOf(rows[0]);
+  return at >= 0 && rows.every((row, i) => lines[at + i] === row);
+}
+
 export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): Promise<Row[]> {
   const target = "packages/pkg0100/src/mod3/file13.ts";
   const typed = "pkg0100/file13";
+  const listed = await workspaceFiles(tree.dir);
+  const menus = [...Array(typed.length + 1).keys()].map((n) => expectedRows(`@${typed.slice(0, n)}`, listed));
   const slowest: number[] = [];
   const firstMenu: number[] = [];
   let slowestEcho = 0;
+  /** The measured runs' keys, each as `query echo/menu` ms (which key is slow, and why). */
+  const perKey: string[] = [];
   for (let run = 0; run < plan.warmup + plan.heavyRuns; run++) {
     const s = await scene();
     const screen = ptyScreen(p.bin, s.modelArgs, tree.dir, s.env);
@@ -86,7 +110,8 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
         const echo = await until(screen, echoed, `echo of ${query}`);
         slowestEcho = Math.max(slowestEcho, echo);
         const menu =
-          echo + (await until(screen, (t) => echoed(t) && t.includes("@packages/"), `menu for ${query}`));
+          echo + (await until(screen, (t) => echoed(t) && showsRows(t, menus[n]), `menu for ${query}`));
+        if (run >= plan.warmup) perKey.push(`${query} ${Math.round(echo)}/${Math.round(menu)}`);
         if (n === 0) first = menu;
         else worst = Math.max(worst, menu);
       }
@@ -116,6 +141,7 @@ export async function bigFileMenuPtyBench(p: Paths, plan: Plan, tree: BigTree): 
       notes: {
         firstMenuAfterStartMs: Math.round(stats(firstMenu).median),
         slowestEchoMs: Math.round(slowestEcho),
+        echoAndMenuMsPerKey: perKey.join(", "),
       },
     },
   ];

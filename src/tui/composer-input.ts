@@ -1,13 +1,15 @@
 // The composer's input side (R-UI-14): edits with the completion menu kept in step, the kill
 // buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
+import type { Key } from "ink";
 import { sessionsOf } from "../engine/session-queries.js";
 import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
 import { ClipboardStore } from "./clipboard-store.js";
-import { applyMenu, atToken, commandMenu, fileMenu, type Menu } from "./completion.js";
+import { applyMenu, atToken, commandMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
+import { FileMenuSearch } from "./file-menu-search.js";
 import { HistorySearch } from "./history-search.js";
 import { HistoryStore } from "./history-store.js";
 import { Pastes } from "./paste.js";
@@ -27,6 +29,8 @@ export interface ComposerDeps {
   takeBackFollowUp(): { text: string } | undefined;
   /** What the current model takes in images, checked when Ctrl+V pastes one. */
   imageInput(): ImageInput;
+  /** Lists the workspace for `@file` (tests give a smaller cap); the index's own by default. */
+  listFiles?: (cwd: string) => Promise<string[]>;
 }
 
 export class ComposerInput {
@@ -41,13 +45,20 @@ export class ComposerInput {
   ctrlXPending = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
   private readonly files: WorkspaceFileIndex;
+  /** Matches `@file` after the key is drawn, cancelled by the next one (file-menu-search.ts). */
+  private readonly fileSearch = new FileMenuSearch((menu, text, cursor) => {
+    const e = this.edit;
+    if (e.text === text && e.cursor === cursor && !this.search.active) this.showMenu(menu);
+  });
+  /** The last skipped-listing notice printed (none again until the listing changes). */
+  private noticed: string | undefined;
   /** Esc closed the menu for this text; it opens again once the text changes. */
   private dismissedFor: string | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
     const saved = new HistoryStore(deps.home, deps.cwd);
     this.history = new History(saved.load(), (text) => saved.add(text));
-    this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu());
+    this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu(), deps.listFiles);
     this.files.refresh();
     this.search = new HistorySearch({
       store: deps.store,
@@ -72,7 +83,7 @@ export class ComposerInput {
 
   /** Tools may have made or removed files: list again in the background (every 5 s at most mid-turn). */
   filesMayHaveChanged(turnEnded: boolean): void {
-    if (turnEnded || this.files.olderThan(5_000)) this.files.refresh();
+    if ((turnEnded && !this.files.skipped) || this.files.olderThan(5_000)) this.files.refresh();
   }
 
   get edit(): Edit {
@@ -82,6 +93,12 @@ export class ComposerInput {
 
   get menu(): Menu | null {
     return this.deps.store.get().menu;
+  }
+
+  /** The menu a key acts on: ↑/↓, Tab or Enter first finish an `@file` search for this text. */
+  menuFor(key: Key): Menu | null {
+    if (key.upArrow || key.downArrow || key.tab || key.return) this.fileSearch.finish();
+    return this.menu;
   }
 
   set(e: Edit): void {
@@ -167,11 +184,13 @@ export class ComposerInput {
   }
 
   dismissMenu(): void {
+    this.fileSearch.cancel();
     this.dismissedFor = this.edit.text;
     this.deps.store.dispatch({ type: "menu", menu: null });
   }
 
   private refreshMenu(): void {
+    this.fileSearch.cancel();
     // The history search keeps its own menu of matches while its query is typed.
     if (this.search.active) return;
     const { text, cursor } = this.edit;
@@ -181,10 +200,24 @@ export class ComposerInput {
       menu = commandMenu(text, cursor);
       if (!menu && atToken(text, cursor)) {
         const files = this.files.current();
-        if (files) menu = fileMenu(text, cursor, files);
         if (this.files.olderThan(FILES_FRESH_MS)) this.files.refresh();
+        this.noticeSkipped();
+        // The last file menu stays on screen until this text's arrives.
+        if (files) this.fileSearch.start(text, cursor, files);
+        if (files && this.menu?.kind === "file") return;
       }
     }
+    this.showMenu(menu);
+  }
+
+  /** A listing stopped at its bounds: said once, at the first `@` after it. */
+  private noticeSkipped(): void {
+    const why = this.files.skipped;
+    if (why && why !== this.noticed) this.deps.print("info", why);
+    this.noticed = why;
+  }
+
+  private showMenu(menu: Menu | undefined): void {
     const old = this.menu;
     // Keep the selection while the same items are offered.
     if (menu && old && old.kind === menu.kind && old.items[old.index]?.value === menu.items[old.index]?.value)

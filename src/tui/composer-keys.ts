@@ -42,7 +42,7 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     c.search.open(c.edit);
     return;
   }
-  if (c.menu && menuKey(ctl, key)) return;
+  if (c.menuFor(key) && menuKey(ctl, key)) return;
   const e = c.edit;
   if (
     (key.return && (key.meta || key.shift || key.ctrl)) ||
