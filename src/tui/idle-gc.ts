@@ -6,11 +6,11 @@
 //
 // The second collection is for the young generation: a busy turn grows its semi-spaces to
 // 16 MB each (32 MB of pages, empty after a collection), and V8 gives them back only at a
-// collection that finds the allocation rate of the last 5 s low (under 1 KB/ms, heap.cc's
-// ShouldResizeNewSpace). The first collection, 200 ms after the turn, still sees the turn's
-// allocations; the one IDLE_SHRINK_MS later sees an idle UI, and the semi-spaces shrink to
-// 1 MB (~30 MB of RSS after a 500-round session). V8's own memory reducer did not do it: RSS
-// stayed put over 20 s of idle.
+// collection that finds the allocation rate of its last 5 s low (V8's new-space resizing). The
+// first collection, 200 ms after the turn, still sees the turn's allocations; the one
+// IDLE_SHRINK_MS later sees an idle UI, and the semi-spaces shrink to 1 MB: 137 -> 94-98 MB of
+// RSS after a 500-round session (bench row "ui session RSS"). V8's own memory reducer did not
+// do it: RSS stayed put over 20 s of idle.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
