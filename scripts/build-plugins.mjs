@@ -137,3 +137,17 @@ export const nativeRequire = {
     }));
   },
 };
+
+// Ink's measureText caches the size of every text it lays out in a Map never cleared (a long
+// streaming session kept every frame): src/tui/ink-measure-text.ts, the same sizes with the
+// cache bounded, is bundled in its place.
+export const inkMeasureText = {
+  name: "ink-measure-text",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/measure-text\.js$/ }, (args) =>
+      /[\\/]ink[\\/]build$/.test(args.resolveDir)
+        ? { path: resolvePath("src/tui/ink-measure-text.ts") }
+        : undefined,
+    );
+  },
+};

@@ -21,6 +21,7 @@ import {
 import { pathToFileURL } from "node:url";
 import {
   dropZodLocales,
+  inkMeasureText,
   lazyCommanderSpawn,
   nativeRequire,
   noReactDevtools,
@@ -91,6 +92,7 @@ const result = await build({
     lazyCommanderSpawn,
     startPathAnchor,
     nativeRequire,
+    inkMeasureText,
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).

@@ -4,7 +4,7 @@ import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
 import { memo, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
-import { collectWhileIdle } from "./idle-gc.js";
+import { collectWhenIdle } from "./idle-gc.js";
 import { onInput } from "./keys.js";
 import { lastFrame } from "./last-frame.js";
 import { liveRows } from "./live-view.js";
@@ -107,12 +107,8 @@ export function App({ ctl }: { ctl: TuiController }) {
   useEffect(() => {
     if (state.busy) void loadHighlighter(() => setColoured((n) => n + 1));
   }, [state.busy]);
-  // Garbage collected when a turn ends (idle-gc.ts); a timer, so the turn's last frame goes first.
-  useEffect(() => {
-    if (state.busy) return;
-    const timer = setTimeout(collectWhileIdle, 200);
-    return () => clearTimeout(timer);
-  }, [state.busy]);
+  // Garbage collected when a turn ends (idle-gc.ts), after the turn's last frame; a new turn cancels it.
+  useEffect(() => (state.busy ? undefined : collectWhenIdle()), [state.busy]);
   useInput((input, key) => {
     onInput(ctl, input, key);
     store.flush();

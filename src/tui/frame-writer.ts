@@ -43,10 +43,36 @@ function frameLines(frame: string): string[] {
 }
 
 /** Rows the lines take on a terminal `cols` wide: a line wider than that wraps (or was re-wrapped). */
-export function rowsAt(lines: string[], cols: number): number {
+export function rowsAt(lines: string[], cols: number, widthOf: (line: string) => number = width): number {
   let rows = 0;
-  for (const line of lines) rows += Math.max(1, Math.ceil(width(line) / Math.max(1, cols)));
+  for (const line of lines) rows += Math.max(1, Math.ceil(widthOf(line) / Math.max(1, cols)));
   return rows;
+}
+
+/**
+ * Each line's width, kept from one frame to the next: most rows of a frame are the last frame's
+ * (the composer's border, the status line), and a row with a box-drawing character or a `·`
+ * misses string-width's ASCII fast path (tens of µs a row, every frame, while an answer streams).
+ */
+function widthCache(): { of(line: string): number; keep(lines: string[]): void } {
+  let known = new Map<string, number>();
+  const of = (line: string) => {
+    let w = known.get(line);
+    if (w === undefined) {
+      w = width(line);
+      known.set(line, w);
+    }
+    return w;
+  };
+  return {
+    of,
+    /** Only the lines on screen stay known, so the cache never outgrows one frame. */
+    keep(lines) {
+      const next = new Map<string, number>();
+      for (const line of lines) next.set(line, of(line));
+      known = next;
+    },
+  };
 }
 
 /** The SGR state `text` leaves on (from the default), as one sequence; "" when it leaves none. */
@@ -127,9 +153,11 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
   // The width the lines were written at; 0 while nothing is on screen.
   let writtenAt = 0;
   let cursorHidden = false;
+  const widths = widthCache();
 
   /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
-  const eraseAll = (cols: number) => (lines.length === 0 ? "" : `${up(rowsAt(lines, cols))}\r${ERASE_DOWN}`);
+  const eraseAll = (cols: number) =>
+    lines.length === 0 ? "" : `${up(rowsAt(lines, cols, widths.of))}\r${ERASE_DOWN}`;
 
   /**
    * Only what differs; every old line is one row (it fitted the width it was written at). When
@@ -179,11 +207,12 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     if (frame === last) return false;
     const next = frameLines(frame);
     const cols = columns();
-    const fitted = writtenAt === cols && lines.every((line) => width(line) <= cols);
+    const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
     const body = fitted ? changed(next) : `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`;
     sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${body}`);
     cursorHidden = true;
     lines = next;
+    widths.keep(lines);
     last = frame;
     writtenAt = cols;
     return true;
@@ -207,6 +236,7 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     /** Ink wrote the frame itself (after clearing the terminal): take it as what is on screen. */
     sync(frame: string) {
       lines = frameLines(frame);
+      widths.keep(lines);
       last = frame;
       writtenAt = columns();
     },
