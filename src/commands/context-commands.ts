@@ -43,7 +43,11 @@ export const contextCommands = {
         return fileChange(host, "rewound", () => host.session.send({ type: "rewind_files", turn }));
       try {
         await host.session.send({ type: "rewind", turn });
-        host.print(`turns after ${turn} withdrawn from the context`);
+        host.print(
+          turn === 0
+            ? "every turn withdrawn from the context"
+            : `turns after ${turn} withdrawn from the context`,
+        );
         // The files keep what those turns did: offer to take that back too (R-CKPT-3).
         const wrote = turnsThatWrote(host.session.transcript(), turn);
         if (wrote.length > 0)

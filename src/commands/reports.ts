@@ -31,7 +31,7 @@ export function tokensText(transcript: readonly TranscriptLine[]): string {
 
 /** `/cost`: the money, or that it is unknown, and the tokens either way. */
 export function costReport(host: CommandHost): string {
-  const money = host.cost() === null ? "cost unknown (no price known for the model)" : costText(host);
+  const money = host.cost() === null ? "unknown (no price known for the model)" : costText(host);
   return `cost so far: ${money} · ${tokensText(host.session.transcript())}`;
 }
 

@@ -124,6 +124,14 @@ describe("line-mode slash commands", () => {
     expect(existsSync(file)).toBe(false);
   });
 
+  it("/rewind 0 says every turn is withdrawn", async () => {
+    const { t, ctx, printed } = await lineContext("approved");
+    h.provider.enqueue(openaiText("hello"));
+    await t.prompt("first");
+    await runLineCommand("/rewind 0", ctx);
+    expect(printed.at(-1)).toBe("every turn withdrawn from the context");
+  });
+
   it("/rewind N files takes back exactly the turns after N, however many", async () => {
     const { t, ctx, printed } = await lineContext("approved");
     for (const n of [1, 2, 3]) {

@@ -61,7 +61,7 @@ describe("tern interactive slash commands", () => {
     // The model has no price: /cost still says the tokens (R-UI-22).
     await vt.type("/cost");
     await vt.press("enter");
-    await vt.waitFor(/cost so far: cost unknown \(no price known for the model\) · tokens \d+ in · \d+ out/);
+    await vt.waitFor(/cost so far: unknown \(no price known for the model\) · tokens \d+ in · \d+ out/);
   });
 
   it("refuses /clear during a compaction, and /quit cancels it and exits", async () => {
