@@ -46,6 +46,16 @@ export class BigFiles {
     return gone;
   }
 
+  /** Paths whose entries were replaced (a pre-image, pre-images.ts): no longer held, nor marked. */
+  async drop(repo: ShadowRepo, paths: readonly string[]): Promise<void> {
+    const known = this.load();
+    const held = paths.filter((path) => known.has(path));
+    if (held.length === 0) return;
+    await repo.git(["update-index", "-z", "--no-assume-unchanged", "--stdin"], nul(held));
+    for (const path of held) known.delete(path);
+    this.save();
+  }
+
   /** Puts the placeholder in the index for each of `paths`, marked so git never reads the file. */
   async hold(repo: ShadowRepo, paths: readonly string[]): Promise<void> {
     if (paths.length === 0) return;

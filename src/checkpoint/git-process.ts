@@ -98,7 +98,7 @@ export function gitCommand(
 export function runGit(
   place: GitPlace,
   args: string[],
-  input: string | undefined,
+  input: string | Buffer | undefined,
   withWorkTree: boolean,
   okExits: number[],
 ): Promise<GitResult> {

@@ -12,6 +12,7 @@ import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
 import { seedSessionIndex } from "./index-seed.js";
+import { applyPreImages, type PreImages } from "./pre-images.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
@@ -33,6 +34,8 @@ export interface TreeChange {
 export { CheckpointError } from "./errors.js";
 
 export { hasGit } from "./git-process.js";
+
+export { PreImages, readPreImage } from "./pre-images.js";
 
 export interface ShadowRepoOptions {
   /** Folder of the shadow repository (one per workspace). */
@@ -92,7 +95,12 @@ export class ShadowRepo {
   }
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
-  git(args: string[], input?: string, withWorkTree = true, okExits: number[] = []): Promise<GitResult> {
+  git(
+    args: string[],
+    input?: string | Buffer,
+    withWorkTree = true,
+    okExits: number[] = [],
+  ): Promise<GitResult> {
     return runGit(this.place, args, input, withWorkTree, okExits);
   }
 
@@ -149,8 +157,10 @@ export class ShadowRepo {
   /**
    * Writes the workspace's current state as a tree and returns its hash. Only paths git reports as
    * changed are restaged, so a snapshot of a large workspace with a few changes stays cheap.
+   * `preImages` (a first snapshot beside tool batches): once every file is read they are closed
+   * and win over what was read, which a call may have written meanwhile.
    */
-  async snapshot(previousTree: string | undefined, label: string): Promise<string> {
+  async snapshot(previousTree: string | undefined, label: string, preImages?: PreImages): Promise<string> {
     await this.init();
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
     const foldersMoved = this.folderStamps.moved();
@@ -170,7 +180,9 @@ export class ShadowRepo {
     await this.bigFiles.hold(this, [...big]);
     if (toStage.length > 0) await stage(this, toStage);
     const marksMoved = await syncFolderMarks(this, changed, walk);
-    const unchanged = files.length === 0 && !marksMoved ? this.indexTree : undefined;
+    const before = preImages?.close();
+    if (before?.size) await this.bigFiles.drop(this, await applyPreImages(this, before));
+    const unchanged = files.length === 0 && !marksMoved && !before?.size ? this.indexTree : undefined;
     if (unchanged && !walk) return unchanged;
     const tree = unchanged ?? (await this.git(["write-tree"])).stdout.trim();
     if (!unchanged && tree !== previousTree) await this.keepAlive(tree, label);

@@ -38,6 +38,11 @@ export interface BatchHooks {
   denialMessage?: string;
   /** For every call that was asked about, and for calls a deny rule refused. */
   onDecision?(id: string, decision: "approved" | "denied"): void;
+  /**
+   * Once approval is over, right before the batch's calls run: the calls that will run, each
+   * with the absolute paths its tool names (the engine keeps their files' pre-images, R-CKPT-4).
+   */
+  beforeRun?(calls: RunningCall[]): Promise<void>;
   /** Right before a call runs (the engine writes tool_start). */
   onStart(call: ToolCall): void;
   /**
@@ -45,6 +50,15 @@ export interface BatchHooks {
    * and capped (R-TOOL-6). The engine writes tool_result at once (R-TOOL-3).
    */
   onResult(call: ToolCall, result: ToolResult, index: number): void;
+}
+
+/** A call about to run, as `beforeRun` sees it. */
+export interface RunningCall {
+  id: string;
+  name: string;
+  kind: ToolKind;
+  /** Absolute paths of the files its tool says it touches. */
+  paths: string[];
 }
 
 export interface ToolExecutorOptions {

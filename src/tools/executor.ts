@@ -66,12 +66,16 @@ export class ToolExecutor {
     await Promise.all([this.registry.ready(), loadApprovalJudge()]);
     const planned = calls.map((call) => this.plan(call, ctx));
     await Promise.all(planned.map((p) => this.resolveFetch(p)));
+    const absolute = (p: Planned) => p.paths.map((path) => resolvePath(ctx.cwd, path));
     const hookSays = await runCallHooks(planned, hooks, {
       denied: (p) => this.policy.evaluate(approvalCall(p)).decision === "deny",
       replan: (call) => this.plan(call, ctx),
     });
     await this.approveBatch(planned, hooks, hookSays, earlyRefusals(planned, ctx));
-
+    const running = planned
+      .filter((p) => !p.result)
+      .map((p) => ({ ...p.call, kind: p.tool!.kind, paths: absolute(p) }));
+    await hooks.beforeRun?.(running).catch(() => undefined);
     const results: ToolResult[] = new Array(calls.length);
     // Each result is handed over as soon as its call finishes, so a crash keeps every finished
     // result (R-TOOL-3); the model context puts them back in call order.
@@ -96,10 +100,9 @@ export class ToolExecutor {
         release();
       }
     };
-    const absolute = (i: number) => planned[i].paths.map((p) => resolvePath(ctx.cwd, p));
     await runInOrder(
       planned.map((p) => p.tool?.kind),
-      absolute,
+      (i) => absolute(planned[i]),
       this.opts.parallel,
       run,
     );

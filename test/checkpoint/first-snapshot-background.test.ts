@@ -1,13 +1,16 @@
 // R-CKPT-4: the first snapshot of a big workspace never delays a turn. A real session (fake
 // provider, real tools, real git) in a workspace over the background bound (lowered here from
 // 20,000 to 1,000 files, so the tree stays small): the request after the turn's first tool batch
-// is sent while that first snapshot is still running, and the turn's end still names it. A batch
-// that wrote meanwhile makes that snapshot `duringTools`: undo then says so instead of restoring
-// a "before" that may hold the turn's own changes (tried by hand on the 100,000-file tree: undo
-// reported "no files needed restoring" for a turn that had edited a file).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// is sent while that first snapshot is still running, and the turn's end still names it. The
+// files edit_file, write_file and edit_lineno write beside it have their pre-images handed to it,
+// so undo restores them exactly; a bash call that ran meanwhile makes that snapshot `duringTools`:
+// undo then says so instead of restoring a "before" that may hold the turn's own changes (tried by
+// hand on the 100,000-file tree: undo reported "no files needed restoring" for a turn that had
+// edited a file).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
 import { coreOf } from "../../src/engine/session.js";
 import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
 import { useHarness } from "../engine/harness.js";
@@ -37,8 +40,30 @@ async function bigSession() {
   return t;
 }
 
+/**
+ * The first snapshot starts only once the calls with these ids have results: it then reads every
+ * file after they wrote (the worst case of the race, made certain instead of likely).
+ */
+function holdFirstSnapshotUntil(t: Awaited<ReturnType<typeof bigSession>>, ids: string[]) {
+  const original = ShadowRepo.prototype.snapshot;
+  const done = () =>
+    ids.every((id) => t.session.transcript().some((l) => l.type === "tool_result" && l.id === id));
+  let first = true;
+  vi.spyOn(ShadowRepo.prototype, "snapshot").mockImplementation(async function (this: ShadowRepo, ...args) {
+    if (first) {
+      first = false;
+      await vi.waitFor(() => expect(done()).toBe(true), { timeout: 5000, interval: 5 });
+    }
+    return original.apply(this, args);
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe("the first snapshot of a big workspace", () => {
-  it("runs beside the turn: the next request is sent before it completes; undo then says so", async () => {
+  it("runs beside the turn: the next request is sent before it completes; a new file is undone", async () => {
     const t = await bigSession();
     const snapshotted = () => t.session.transcript().some((line) => line.type === "checkpoint");
     const seenAtRequest: boolean[] = [];
@@ -61,8 +86,68 @@ describe("the first snapshot of a big workspace", () => {
     expect(lines.findIndex((line) => line.type === "turn_end")).toBeGreaterThan(
       lines.lastIndexOf(checkpoints[1]),
     );
-    // The write ran beside it: undo says so, and --force restores what the snapshot holds.
-    expect(checkpoints[0]).toMatchObject({ round: 0, duringTools: true });
+    // The write ran beside it with its pre-image ("absent") handed over: undo takes it back.
+    expect(checkpoints[0]).not.toHaveProperty("duringTools");
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path)).toEqual(["pkg0/new.ts"]);
+    expect(existsSync(join(h.dirs.workspace, "pkg0/new.ts"))).toBe(false);
+  });
+
+  it("an edit and a new file written before it reads them: undo restores both exactly, no --force", async () => {
+    const t = await bigSession();
+    holdFirstSnapshotUntil(t, ["e1", "w1", "l1"]);
+    writeFileSync(join(h.dirs.workspace, "pkg3/run.sh"), "#!/bin/sh\necho 3\n", { mode: 0o755 });
+    h.provider.enqueue(
+      openaiToolCalls([
+        { id: "r1", name: "read_file", args: { path: "pkg1/f1.ts" } },
+        { id: "r2", name: "read_file", args: { path: "pkg3/run.sh" } },
+      ]),
+      openaiToolCalls([
+        {
+          id: "e1",
+          name: "edit_file",
+          args: { path: "pkg1/f1.ts", old_string: "v = 1;", new_string: "v = 100;" },
+        },
+        { id: "w1", name: "write_file", args: { path: "pkg2/made/new.ts", content: "new\n" } },
+        {
+          id: "l1",
+          name: "edit_lineno",
+          args: { path: "pkg3/run.sh", start_line: 2, end_line: 2, new_text: "echo 4" },
+        },
+      ]),
+      openaiText("done"),
+    );
+    const outcome = await t.prompt("edit one file, add another");
+    expect(outcome.stopReason).toBe("completed");
+    const results = t.session.transcript().filter((l) => l.type === "tool_result");
+    expect(results.map((l) => l.type === "tool_result" && l.outcome)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(readFileSync(join(h.dirs.workspace, "pkg1/f1.ts"), "utf8")).toBe("export const v = 100;\n");
+    const first = t.session.transcript().find((line) => line.type === "checkpoint");
+    expect(first).toMatchObject({ round: 0 });
+    expect(first).not.toHaveProperty("duringTools");
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path).sort()).toEqual([
+      "pkg1/f1.ts",
+      "pkg2/made/",
+      "pkg2/made/new.ts",
+      "pkg3/run.sh",
+    ]);
+    expect(readFileSync(join(h.dirs.workspace, "pkg1/f1.ts"), "utf8")).toBe("export const v = 1;\n");
+    expect(readFileSync(join(h.dirs.workspace, "pkg3/run.sh"), "utf8")).toBe("#!/bin/sh\necho 3\n");
+    expect(existsSync(join(h.dirs.workspace, "pkg2/made/new.ts"))).toBe(false);
+    expect(existsSync(join(h.dirs.workspace, "pkg2/made"))).toBe(false);
+  });
+
+  it("a bash write beside it still makes undo refuse without --force", async () => {
+    const t = await bigSession();
+    holdFirstSnapshotUntil(t, ["b1"]);
+    h.provider.enqueue(
+      openaiToolCalls([{ id: "b1", name: "bash", args: { command: "echo changed > pkg1/f2.ts" } }]),
+      openaiText("done"),
+    );
+    await t.prompt("change a file with the shell");
+    const first = t.session.transcript().find((line) => line.type === "checkpoint");
+    expect(first).toMatchObject({ round: 0, duringTools: true });
     await expect(t.session.send({ type: "undo", turns: 1 })).rejects.toThrow(
       "turn 1 changed files while the workspace's first snapshot was still being taken, so that snapshot may hold them as changed (use --force to restore it anyway)",
     );

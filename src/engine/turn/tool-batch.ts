@@ -86,6 +86,7 @@ export async function runToolBatch(
     }),
     denialMessage: core.hooks.denialMessage,
     onDecision: (id, decision) => core.publish({ type: "approval", id, decision }),
+    beforeRun: core.checkpoints?.beforeRun,
     onStart: (call) => commit(() => core.records.toolStart(turn, call.id, call.name)),
     onResult: (call, result) => {
       output.end(call.id);

@@ -4,10 +4,11 @@
 import { join } from "node:path";
 import { CheckpointError } from "../../checkpoint/errors.js";
 import { loadShadowRepo } from "../../checkpoint/index.js";
-import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
+import type { PreImages, ShadowRepo } from "../../checkpoint/shadow-repo.js";
 import type { CheckpointsConfig } from "../../config/types.js";
 import { workspaceKey } from "../../record/store.js";
 import type { NewRecord, RecordLine } from "../../record/types.js";
+import type { RunningCall } from "../../tools/batch-types.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { ToolCall } from "../../vocab/messages.js";
 
@@ -19,6 +20,9 @@ const BACKGROUND_FIRST_SNAPSHOT_FILES = 20_000;
 
 /** Tools that never change files: a batch of only these needs no snapshot after it. */
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
+
+/** Tools that write only the files their `paths()` name: their pre-images make a first snapshot exact. */
+const KNOWN_PATH_WRITERS = new Set(["edit_file", "write_file", "edit_lineno"]);
 
 /** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
 export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {
@@ -73,10 +77,14 @@ export class Checkpointer {
   private counted: Promise<number>;
   private setCount: (files: number) => void = () => undefined;
   /**
-   * Tool batches let run beside the first snapshot (R-CKPT-4): one running now, and whether one
-   * that ended may have written. Either makes that snapshot `duringTools` (undo then says so).
+   * Tool batches let run beside the first snapshot (R-CKPT-4): whether one is running now, whether
+   * it reached `beforeRun` (approval over, its calls starting), and whether a call whose writes
+   * are unknown (bash, MCP, a file whose pre-image could not be kept) ran before that snapshot had
+   * read every file: that makes it `duringTools` (undo then says so). Calls with known paths hand
+   * their files' pre-images to it instead (`preImages`).
    */
-  private beside = { running: false, wrote: false };
+  private beside = { running: false, hooked: false, unknown: false };
+  private preImages: PreImages | undefined;
   /** The first snapshot hashes every file (no earlier session's index to start from). */
   private firstIsFull = true;
 
@@ -142,7 +150,7 @@ export class Checkpointer {
       const pending = this.takeOwed();
       const background = this.init.backgroundFirstFiles ?? BACKGROUND_FIRST_SNAPSHOT_FILES;
       if (!(files > background && !this.lastTree && this.firstIsFull)) return pending;
-      this.beside.running = true;
+      this.beside = { ...this.beside, running: true, hooked: false };
       return undefined;
     });
   }
@@ -166,6 +174,35 @@ export class Checkpointer {
     return this.pending;
   }
 
+  /**
+   * Right before a batch's calls run (after approval): beside a first snapshot still reading
+   * files, each file a known-path tool will write has its pre-image kept for it (the first one
+   * of a path wins); any other writing call makes that snapshot `duringTools`. Never throws.
+   */
+  readonly beforeRun = async (calls: readonly RunningCall[]): Promise<void> => {
+    if (!this.beside.running) return;
+    this.beside.hooked = true;
+    const writing = calls.filter((call) => !READ_ONLY_TOOLS.has(call.name));
+    if (writing.length === 0) return;
+    const { PreImages, readPreImage } = await loadShadowRepo();
+    this.preImages ??= new PreImages();
+    const kept: { path: string; image: Parameters<PreImages["add"]>[1] }[] = [];
+    let unknown = false;
+    for (const call of writing) {
+      if (!(KNOWN_PATH_WRITERS.has(call.name) && call.kind === "edit")) unknown = true;
+      else
+        for (const path of call.paths) {
+          const read = await readPreImage(this.init.cwd, path).catch(() => undefined);
+          if (read === undefined) unknown = true;
+          else if (read !== "outside") kept.push(read);
+        }
+    }
+    // Once closed, the snapshot read every file before these calls write: nothing to keep.
+    if (this.preImages.closed) return;
+    for (const { path, image } of kept) this.preImages.add(path, image);
+    if (unknown) this.beside.unknown = true;
+  };
+
   /** Starts a snapshot after a tool batch, when a call that may write files ran. */
   afterBatch(turn: number, round: number, calls: readonly ToolCall[], results: readonly ToolResult[]): void {
     const wrote = calls.some(
@@ -175,7 +212,11 @@ export class Checkpointer {
         results[i].outcome !== "denied" &&
         results[i].outcome !== "not_executed",
     );
-    if (this.beside.running) this.beside = { running: false, wrote: this.beside.wrote || wrote };
+    if (this.beside.running) {
+      // A batch that ran without `beforeRun` kept no pre-images: its writes are unknown.
+      const unhooked = wrote && !this.beside.hooked && !this.preImages?.closed;
+      this.beside = { running: false, hooked: false, unknown: this.beside.unknown || unhooked };
+    }
     if (wrote) this.take(turn, round);
   }
 
@@ -203,9 +244,12 @@ export class Checkpointer {
         const repo = await this.ready();
         if (!repo) return;
         const first = this.lastTree === undefined;
-        const tree = await repo.snapshot(this.lastTree, `turn ${turn} round ${round}`);
+        // The first snapshot closes the pre-images batches beside it keep (made here if none did yet).
+        if (first) this.preImages ??= new (await loadShadowRepo()).PreImages();
+        const label = `turn ${turn} round ${round}`;
+        const tree = await repo.snapshot(this.lastTree, label, first ? this.preImages : undefined);
         this.lastTree = tree;
-        const raced = first && (this.beside.running || this.beside.wrote);
+        const raced = first && this.beside.unknown;
         this.init.commit({ type: "checkpoint", turn, round, tree, ...(raced ? { duringTools: true } : {}) });
       } catch (err) {
         // Undo is a convenience: a failing snapshot must never fail the turn.
