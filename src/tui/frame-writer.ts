@@ -9,7 +9,10 @@
 // at every write and erases by the rows the frame takes at that width. (A terminal that shrinks
 // while a frame is still in the pipe draws that frame's erase against rows it has re-wrapped
 // since: a race no program can win. Keeping the cursor at the region's top instead would not
-// help: xterm.js moves the cursor down by the rows a re-wrap adds below it.)
+// help: xterm.js moves the cursor down by the rows a re-wrap adds below it. tmux instead keeps
+// the cursor on its screen row and pushes the rows above into the scrollback: on a nearly empty
+// screen narrowed a lot, the frame's top rows go there before any program hears of the resize,
+// and the erase, clamped at the screen's first row, takes the rest; see ERASE_ROWS_DOWN.)
 import { ESCAPE_SEQUENCE, width } from "./ansi.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
@@ -32,6 +35,15 @@ const HIDE_CURSOR = "\x1b[?25l";
 const SHOW_CURSOR = "\x1b[?25h";
 const ERASE_LINE = "\x1b[2K";
 const ERASE_DOWN = "\x1b[J";
+/**
+ * Erases from the cursor's row down, the cursor left at that row's start. Not `\r` + erase-down:
+ * tmux (3.3+, `scroll-on-clear`, on by default) takes an erase-down from the screen's top-left
+ * cell as clearing the screen and scrolls every row into the scrollback instead, so a frame whose
+ * top is the screen's first row (a re-wrap pushed the rows above into the scrollback, or the
+ * screen was cleared) would stay there whole. Erasing from the second column, then the row itself,
+ * never starts at that cell.
+ */
+const ERASE_ROWS_DOWN = "\x1b[2G\x1b[J\x1b[2K\r";
 const up = (n: number) => (n > 0 ? `\x1b[${n}A` : "");
 const down = (n: number) => (n > 0 ? `\x1b[${n}B` : "");
 
@@ -157,7 +169,7 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
 
   /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
   const eraseAll = (cols: number) =>
-    lines.length === 0 ? "" : `${up(rowsAt(lines, cols, widths.of))}\r${ERASE_DOWN}`;
+    lines.length === 0 ? "" : `${up(rowsAt(lines, cols, widths.of))}${ERASE_ROWS_DOWN}`;
 
   /**
    * Only what differs; every old line is one row (it fitted the width it was written at). When

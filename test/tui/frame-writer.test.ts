@@ -86,6 +86,27 @@ describe("the frame writer", () => {
     expect(lines.slice(20)).toEqual(["⠋ Thinking 20", ...box(30, "›"), "status"]);
   });
 
+  it("erases a frame on the screen's first row without an erase-down from its first cell", async () => {
+    // tmux (scroll-on-clear) takes that erase for a screen clear and scrolls the rows into the
+    // scrollback, where they stay; the top row is reached after narrowing a nearly empty screen.
+    const sent: string[] = [];
+    const t = terminal(40, 10);
+    const writer = createFrameWriter(
+      {
+        write(text: string) {
+          sent.push(text);
+          t.write(text);
+        },
+      },
+      () => 40,
+    );
+    writer(frame("○ bash  seq 1 9", "  ⎿ 3", "Running bash"));
+    writer.clear();
+    writer(frame("● bash  seq 1 9 · 1.0s"));
+    expect(sent.join("")).not.toContain("\r\x1b[J");
+    expect(await t.lines()).toEqual(["● bash  seq 1 9 · 1.0s"]);
+  });
+
   it("a terminal narrowed between frames, before the UI lays out at the new width, keeps no stale rows", async () => {
     const t = terminal(60, 12);
     t.writer(frame("⠋ Thinking 1", ...box(60, "›"), "s".repeat(60)));
