@@ -1,4 +1,4 @@
-// The other walks of the workspace on the generated tree (issue 32), each beside the walk it
+// The other walks of the workspace on the generated tree, each beside the walk it
 // replaced: the checkpoint's file count of a nested repository (the tree is one: it has its own
 // `.git`, so it stands for a vendored monorepo clone), before (a synchronous walk entering
 // `node_modules`) and after (asynchronous, `node_modules` and `.git` never entered), with the
@@ -12,7 +12,7 @@ import type { BigTree } from "./big-tree.js";
 import { type Plan, stats } from "./harness.js";
 import type { Row } from "./rows.js";
 
-/** The count as it was before issue 32: synchronous, into `node_modules`, `.git` alone skipped. */
+/** The count as it was before it was bounded: synchronous, into `node_modules`, `.git` alone skipped. */
 function countBefore(workTree: string, folder: string, cap: number): number {
   const queue = [folder.replace(/\/+$/, "")];
   let count = 0;

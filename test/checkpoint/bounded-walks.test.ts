@@ -1,6 +1,6 @@
 // The checkpoint's own walks (empty folders, nested repositories) on small generated trees:
 // node_modules and .git are never entered, ignored folders get no mark, and counting stops at
-// its cap (issue 32: every place that walks the workspace is bounded like grep and glob).
+// its cap (every place that walks the workspace is bounded like grep and glob).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// `tern --plain` in a real pseudo-terminal (issue 26 item 4): a line typed while a turn runs is a
+// `tern --plain` in a real pseudo-terminal: a line typed while a turn runs is a
 // follow-up in the engine's queue, as in the full UI (R-UI-1, R-TURN-7): during a tool batch it
 // joins after the batch; during a text answer it starts the next turn; Ctrl+C holds the queue and
 // an empty line sends it (R-UI-2, R-UI-5).

@@ -1,4 +1,4 @@
-// `tern acp` slash commands at their edges (issue 26 item 16): `/status` and `/cost` of a model
+// `tern acp` slash commands at their edges: `/status` and `/cost` of a model
 // with no known price say `unknown`, never `$0.0000`; a mistyped command gets the "did you mean"
 // line and never reaches the model (R-UI-6).
 import { afterEach, describe, expect, it } from "vitest";

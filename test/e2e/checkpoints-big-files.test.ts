@@ -1,4 +1,4 @@
-// R-CKPT-1 (issue 25 item 8): a sparse 4 GB file made by `truncate` is judged by its allocated
+// R-CKPT-1: a sparse 4 GB file made by `truncate` is judged by its allocated
 // size too and skipped unread: the bash batches after it finish promptly, and undo still works.
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
-// Issue 25 through `tern run`: allow rules cover only plainly literal lines (R-TOOL-2), so the
+// The literal-line gate through `tern run`: allow rules cover only plainly literal lines (R-TOOL-2), so the
 // backslash-newline redirects and the arithmetic in `${…}` that passed `bash(ls*)` and the
 // README's `bash(git status*)` are denied without --yes; deny rules see aliases the line defines
 // (BASH_ALIASES, `git config alias.…`). Each test replays what a hostile model sent and checks
@@ -30,7 +30,7 @@ async function runBatch(commands: string[], args: string[]) {
 const OPS = [">", "2>", "&>", ">>", ">&", "{fd}>", ">|", "<>"];
 const TARGETS = ["../outside/x", "~/x", ".git/x"];
 
-describe("allow rules cover only plainly literal lines (issue 25)", () => {
+describe("allow rules cover only plainly literal lines", () => {
   for (const program of ["ls", "git status"]) {
     it(`bash(${program}*): backslash-newline redirects and \${…} arithmetic are denied, nothing is written`, async () => {
       mkdirSync(outside("outside"));
@@ -65,7 +65,7 @@ describe("allow rules cover only plainly literal lines (issue 25)", () => {
   });
 });
 
-describe("deny rules see aliases the line defines (issue 25, item 7)", () => {
+describe("deny rules see aliases the line defines", () => {
   it("BASH_ALIASES and BASH_CMDS entries are the command they stand for, even with --yes", async () => {
     for (const d of ["d0", "d1", "d2"]) mkdirSync(ws(d));
     writeUserConfig(e, { permissions: { deny: ["bash(rm -rf*)"] } });

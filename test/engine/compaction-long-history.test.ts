@@ -1,4 +1,4 @@
-// R-COMP-2: a session whose history is far over the window always compacts (issue 26, item 1).
+// R-COMP-2: a session whose history is far over the window always compacts.
 // The records are generated directly (tern's own writer), then resumed: 5,000 turns under a
 // 128k window, and 1,500 turns about 17 windows large switched to a 16k-window model. Every
 // request the provider receives fits the window — by tern's estimate of the wire body and by its

@@ -1,4 +1,4 @@
-// R-COMP-7 beside the output cap (issue 26, item 15): a recalled page never exceeds
+// R-COMP-7 beside the output cap: a recalled page never exceeds
 // `toolOutputLimit`, so the cap never cuts one in the middle, and each next page starts exactly
 // where the one before ended; the pages join to the whole round.
 import { writeFileSync } from "node:fs";

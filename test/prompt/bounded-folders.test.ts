@@ -1,5 +1,5 @@
 // Skills and custom-command folders are read at session start: a folder of thousands of entries
-// (generated, or a mistake) is read up to a bound with a one-line notice naming it (issue 32).
+// (generated, or a mistake) is read up to a bound with a one-line notice naming it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

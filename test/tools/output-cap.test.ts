@@ -1,5 +1,5 @@
 // The bash output cap: head and tail kept whole lines, the elided middle counted in lines too,
-// so the person's view can say how many lines really came (issue 33 item 3).
+// so the person's view can say how many lines really came.
 import { describe, expect, it } from "vitest";
 import { CappedOutput } from "../../src/tools/builtin/output-cap.js";
 

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
-// Allow rules by construction (R-TOOL-2, issue 25): a line is covered only when it is plainly
+// Allow rules by construction (R-TOOL-2): a line is covered only when it is plainly
 // literal (policy/literal-line.ts). Each attack is first run in real bash to prove its effect
 // (a file written outside the workspace, in HOME or .git/, or a substitution run); then the
 // policy must ask. Deny rules see aliases the line defines through BASH_ALIASES / BASH_CMDS and
@@ -38,7 +38,7 @@ function bash(command: string, cwd: string, home: string): void {
 
 const askPolicy = (cwd: string, allow: string[]) => new ApprovalPolicy({ mode: "ask", allow, deny: [], cwd });
 
-describe("a backslash-newline never hides a redirect (issue 25, item 1)", () => {
+describe("a backslash-newline never hides a redirect", () => {
   const ops = [">", "2>", "&>", ">>", ">&", "{fd}>", ">|", "<>"];
   const targets: [string, (p: ReturnType<typeof place>) => string][] = [
     ["../outside/x", (p) => join(p.outside, "x")],
@@ -61,7 +61,7 @@ describe("a backslash-newline never hides a redirect (issue 25, item 1)", () => 
     }
 });
 
-describe("quoted text in an expansion's arithmetic never runs unasked (issue 25, item 2)", () => {
+describe("quoted text in an expansion's arithmetic never runs unasked", () => {
   it.each([
     "ls ${PWD:'$(touch m)'}",
     "ls ${PWD:0:'$(touch m)'}",
@@ -244,7 +244,7 @@ describe("grants pass the same literal gate", () => {
   });
 });
 
-describe("deny rules see the aliases a line defines (issue 25, item 7)", () => {
+describe("deny rules see the aliases a line defines", () => {
   it.each([
     "BASH_ALIASES[zz]='rm -rf'; shopt -s expand_aliases\nzz x",
     "shopt -s expand_aliases; BASH_ALIASES+=([zz]='rm -rf')\nzz x",

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell command lines, `${…}` included on purpose.
-// Variants of issue 25's attacks that it did not list: other expansions, other redirect forms and
+// Variants of the known allow-rule attacks that were not listed: other expansions, other redirect forms and
 // targets, links, and other ways to name TERN_HOME (also after `cd`). Each line is run in real
 // bash first to show its effect (a substitution run, a file written outside, into a repository or
 // out of TERN_HOME); then, under the rules that would otherwise cover it, the policy must ask.
@@ -42,6 +42,10 @@ function runBash(line: string, p: Place): void {
 }
 
 type Effect = (p: Place) => boolean;
+/** Ask mode with these allow rules, in the place's workspace and TERN_HOME. */
+const askPolicy = (p: Place, allow: string[]) =>
+  new ApprovalPolicy({ mode: "ask", allow, deny: [], cwd: p.ws, ternHome: p.home });
+
 const made =
   (rel: string): Effect =>
   (p) =>
@@ -101,7 +105,7 @@ const CASES: [string, string[], Effect][] = [
   ["cp --target-directory=th f.txt", ["bash(cp *)", "bash"], (p) => existsSync(join(p.home, "f.txt"))],
 ];
 
-describe("variants of issue 25's attacks ask under the rules that would cover their programs", () => {
+describe("variants of the allow-rule attacks ask under the rules that would cover their programs", () => {
   for (const [line, rules, effect] of CASES)
     it(JSON.stringify(line), () => {
       const seen = place();
@@ -110,20 +114,14 @@ describe("variants of issue 25's attacks ask under the rules that would cover th
       const p = place();
       for (const rule of rules) {
         const allow = rule === "bash" ? ["bash"] : rules.filter((r) => r !== "bash");
-        const policy = new ApprovalPolicy({ mode: "ask", allow, deny: [], cwd: p.ws, ternHome: p.home });
+        const policy = askPolicy(p, allow);
         expect(policy.decide(bashCall(line)), `${line} under ${allow.join(", ")}`).toBe("ask");
       }
     });
 
   it("after a `cd` to a folder known only when it runs, relative words are not judged: it asks", () => {
     const p = place();
-    const policy = new ApprovalPolicy({
-      mode: "ask",
-      allow: ["bash"],
-      deny: [],
-      cwd: p.ws,
-      ternHome: p.home,
-    });
+    const policy = askPolicy(p, ["bash"]);
     const v = policy.evaluate(bashCall("cd - && cat config.json"));
     expect(v.decision).toBe("ask");
     expect(v.reason).toMatch(/known only when it runs/);

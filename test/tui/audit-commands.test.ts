@@ -1,4 +1,4 @@
-// Issue 33 re-check of /context (R-UI-24) in a real pseudo-terminal: besides each part it says
+// A re-check of /context (R-UI-24) in a real pseudo-terminal: besides each part it says
 // what they come to, and how much of the model's window that is (as Claude Code's /context).
 import { describe, expect, it } from "vitest";
 import { openaiText } from "../support/openai-script.js";

@@ -1,4 +1,4 @@
-// Issue 33 re-check of the resumed screen (R-UI-17, R-UI-19): a batch whose calls finished in
+// A re-check of the resumed screen (R-UI-17, R-UI-19): a batch whose calls finished in
 // reverse is replayed in the batch's call order, as it was drawn live; and a call refused before
 // it ran (an edit of a file not read) shows no duration borrowed from an earlier call of the
 // same id (providers reuse ids across turns).

@@ -1,4 +1,4 @@
-// Issue 33 item 7 re-checked with rows that re-wrap (R-UI-13): an answer whose unfinished block
+// Narrowing mid-stream re-checked with rows that re-wrap (R-UI-13): an answer whose unfinished block
 // is a long list of lines wider than the narrowed terminal, narrowed 100 → 70 → 50 mid-stream.
 // Rows a terminal re-wraps above its screen's top can no longer be erased, so afterwards the
 // scrollback must still hold no stale progress row or composer and each item once.

@@ -1,4 +1,4 @@
-// Issue 33 item 6, the counts read as English: a batch one call longer than its rows says
+// The counts read as English: a batch one call longer than its rows says
 // "1 more call", and a call before them "1 earlier call".
 import { describe, expect, it } from "vitest";
 import { stripAnsi } from "../../src/tui/ansi.js";

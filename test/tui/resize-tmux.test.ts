@@ -1,4 +1,4 @@
-// Issue 33 item 7 in tmux (R-UI-13): narrowing while a tool's output tail runs, the screen not
+// Narrowing in tmux (R-UI-13): narrowing while a tool's output tail runs, the screen not
 // yet full. tmux re-wraps differently from xterm.js (the emulator of the other pty tests): it
 // keeps the cursor on its screen row and pushes the rows above into the scrollback, so the live
 // frame's top can land on the screen's first row; and an erase-down from that row's first cell

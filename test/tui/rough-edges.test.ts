@@ -1,4 +1,4 @@
-// Rough edges of issue 33 item 6 in a real pseudo-terminal: an empty answer says so, `/model`
+// Rough edges of the UI's wording in a real pseudo-terminal: an empty answer says so, `/model`
 // alone lists what to pick from, a command that cannot carry a grant says "always" plainly, and
 // the counts read as English ("1 line").
 import { describe, expect, it } from "vitest";
