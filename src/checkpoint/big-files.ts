@@ -6,6 +6,7 @@
 // here each snapshot instead: one that shrank or went away is unmarked and staged again.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { nul } from "./git-process.js";
 import { tooBig } from "./what-to-keep.js";
 
 interface ShadowRepo {
@@ -13,8 +14,6 @@ interface ShadowRepo {
   readonly tooBigBlob: string;
   git(args: string[], input?: string): Promise<{ stdout: string }>;
 }
-
-const nul = (paths: readonly string[]) => `${paths.join("\0")}\0`;
 
 export class BigFiles {
   private paths: Set<string> | undefined;

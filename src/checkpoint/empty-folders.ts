@@ -4,6 +4,7 @@
 // written to the workspace, only read by restore (mkdir / rmdir) and left out of diffs.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { nul } from "./git-process.js";
 
 /** What these helpers need of the shadow repository (kept narrow: it imports them). */
 interface ShadowRepo {
@@ -87,7 +88,7 @@ async function wantedMarks(repo: ShadowRepo): Promise<Set<string>> {
  */
 async function ignoredFolders(repo: ShadowRepo, dirs: string[]): Promise<Set<string>> {
   if (dirs.length === 0) return new Set();
-  const { stdout } = await repo.git(["check-ignore", "-z", "--stdin"], `${dirs.join("\0")}\0`, true, [1]);
+  const { stdout } = await repo.git(["check-ignore", "-z", "--stdin"], nul(dirs), true, [1]);
   return new Set(stdout.split("\0").filter(Boolean));
 }
 
@@ -104,8 +105,7 @@ export async function syncFolderMarks(repo: ShadowRepo, changed: string[], walk 
   const keptSet = new Set(kept);
   const stale = held.filter((mark) => !keptSet.has(mark));
   // Dropped first: a folder under a stale mark (emptied again) is then listed as empty itself.
-  if (stale.length > 0)
-    await repo.git(["update-index", "-z", "--force-remove", "--stdin"], `${stale.join("\0")}\0`);
+  if (stale.length > 0) await repo.git(["update-index", "-z", "--force-remove", "--stdin"], nul(stale));
   const fresh = walk ? [...(await wantedMarks(repo))].filter((m) => !keptSet.has(m)) : [];
   if (fresh.length > 0) {
     await repo.git(["hash-object", "-w", "--stdin"], "");

@@ -26,6 +26,9 @@ const GIT_SETTINGS = [
   "splitIndex.sharedIndexExpire=never",
 ];
 
+/** Paths as git's `-z --stdin` reads them: each ended by a NUL. */
+export const nul = (paths: readonly string[]): string => `${paths.join("\0")}\0`;
+
 export interface GitResult {
   stdout: string;
   stderr: string;

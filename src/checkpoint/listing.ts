@@ -3,6 +3,7 @@
 // and how many files a first snapshot would hold; and staging what changed.
 import { isFolderMark } from "./empty-folders.js";
 import { CheckpointError } from "./errors.js";
+import { nul } from "./git-process.js";
 import { countFilesIn, isFolderEntry } from "./nested-repos.js";
 import { PRELOAD_MIN_FILES, preloadObjects } from "./object-preload.js";
 
@@ -95,7 +96,7 @@ export async function stage(repo: ShadowRepo, paths: string[]): Promise<void> {
   const preloaded = paths.length > PRELOAD_MIN_FILES && (await preloadObjects(repo, paths));
   const many = paths.length > PRELOAD_MIN_FILES && !preloaded ? ["-c", "core.bigFileThreshold=1"] : [];
   const args = [...many, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"];
-  await repo.git(args, `${paths.join("\0")}\0`).catch(async (err) => {
+  await repo.git(args, nul(paths)).catch(async (err) => {
     // A file removed or made unreadable between listing and staging is no reason to lose the snapshot.
     if (!(err instanceof CheckpointError)) throw err;
     await repo.git(["add", "--all", "--force", "--ignore-errors", "."]);

@@ -6,6 +6,7 @@
 // caller then counts the call as one whose writes are unknown.
 import { lstat, readdir, readFile, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { nul } from "./git-process.js";
 import { tooBig } from "./what-to-keep.js";
 
 export type PreImage = { kind: "file"; bytes: Buffer; executable: boolean } | { kind: "absent" };
@@ -16,8 +17,6 @@ const LISTING_FILES = new Set([".gitignore", ".gitattributes"]);
 interface ShadowRepo {
   git(args: string[], input?: string | Buffer): Promise<{ stdout: string }>;
 }
-
-const nul = (paths: readonly string[]) => `${paths.join("\0")}\0`;
 
 /**
  * The pre-image of `absolute` and its path in the snapshot (relative to the work tree's real

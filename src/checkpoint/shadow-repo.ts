@@ -5,7 +5,14 @@
 // are ignored (no hooks, no fsmonitor, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureSessionGitDir, type GitPlace, type GitResult, gitCommand, runGit } from "./git-process.js";
+import {
+  ensureSessionGitDir,
+  type GitPlace,
+  type GitResult,
+  gitCommand,
+  nul,
+  runGit,
+} from "./git-process.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { FolderStamps } from "./folder-stamps.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
@@ -225,19 +232,14 @@ export class ShadowRepo {
   async ignoredPaths(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
     // Exit 1 means none is ignored; --no-index judges by the rules alone, not by what the index holds.
-    const { stdout } = await this.git(
-      ["check-ignore", "--no-index", "-z", "--stdin"],
-      `${paths.join("\0")}\0`,
-      true,
-      [1],
-    );
+    const { stdout } = await this.git(["check-ignore", "--no-index", "-z", "--stdin"], nul(paths), true, [1]);
     return new Set(stdout.split("\0").filter((p) => p.length > 0));
   }
 
   /** Drops paths from the session index (files left in place that the next snapshot must not hold). */
   async forget(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
-    await this.git(["update-index", "-z", "--force-remove", "--stdin"], `${paths.join("\0")}\0`);
+    await this.git(["update-index", "-z", "--force-remove", "--stdin"], nul(paths));
   }
 
   /** Writes the files of `tree` for the given paths into the workspace. */
@@ -245,7 +247,7 @@ export class ShadowRepo {
     if (paths.length === 0) return;
     await this.git(
       ["checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"],
-      `${paths.map((p) => `:(literal)${p}`).join("\0")}\0`,
+      nul(paths.map((p) => `:(literal)${p}`)),
     );
   }
 
