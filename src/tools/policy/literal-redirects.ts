@@ -7,7 +7,7 @@
 // TERN_HOME (`cat /home/u/.tern/config.json`) or inside `.git/`/`.tern/` (`cp x .git/hooks/y`)
 // may be the program's read or write of it: that asks too.
 import { statSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { isInside, isProtectedPath, realPathLoose } from "../paths.js";
 import type { LiteralCommand } from "./literal-line.js";
 
@@ -111,12 +111,12 @@ function namedPathWords(
   return out;
 }
 
-/** Whether `abs` lies strictly below a `.git` or `.tern` folder of the workspace (at any depth). */
+/**
+ * Whether `abs` lies strictly below a `.git` or `.tern` folder of the workspace (at any depth):
+ * its folder is, or is inside, a protected one.
+ */
 function belowProtected(realCwd: string, abs: string): boolean {
-  if (!isInside(realCwd, abs)) return false;
-  const segs = relative(realCwd, abs).split(sep);
-  const at = segs.findIndex((s) => s.toLowerCase() === ".git" || s.toLowerCase() === ".tern");
-  return at >= 0 && at < segs.length - 1;
+  return isProtectedPath(realCwd, dirname(abs));
 }
 
 /** The folders a shell may be in after `cd args` from one of `folders`; null when unknown. */
