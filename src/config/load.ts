@@ -59,8 +59,8 @@ const userConfigPath = (home: string) => join(home, "config.json");
 const workspaceConfigPath = (cwd: string) => join(cwd, ".tern", "config.json");
 
 // What `prepareConfigLoad` read, taken by `loadConfig` once: the file it judged plain is the one
-// that is parsed, even if it changes in between.
-const preparedTexts = new Map<string, string>();
+// that is parsed, even if it changes in between (its plain layer, when it has one, kept too).
+const preparedTexts = new Map<string, { text: string; plain: ConfigLayer | undefined }>();
 
 /**
  * Makes `loadConfig` ready for these options: loads the file parser when a config file may be
@@ -79,16 +79,19 @@ export async function prepareConfigLoad(
     } catch {
       continue; // readLayer names the failure; reading needs no parser
     }
-    preparedTexts.set(file, text);
-    if (!plainLayer(text)) await parser.load();
+    const plain = plainLayer(text);
+    preparedTexts.set(file, { text, plain });
+    if (!plain) await parser.load();
   }
 }
 
 function readLayer(path: string, label: string, required: boolean): ConfigLayer | null {
-  let text = preparedTexts.get(path);
+  const prepared = preparedTexts.get(path);
   preparedTexts.delete(path);
+  if (prepared) return prepared.plain ?? parser.get().parseConfigText(prepared.text, label);
+  let text: string;
   try {
-    text ??= readFileSync(path, "utf8");
+    text = readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !required) return null;
