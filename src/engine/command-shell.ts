@@ -8,6 +8,7 @@ import type { ContentPart } from "../vocab/messages.js";
 import type { ToolCall } from "../vocab/messages.js";
 import type { SessionCore } from "./core.js";
 import { contentToText } from "./event-fields.js";
+import { sessionToolContext } from "./turn/tool-batch.js";
 
 const SHELL_SPAN = /!`([^`\n]+)`/g;
 
@@ -34,24 +35,12 @@ export async function expandCommandShell(
   core.policy.setTurnAllow(allow);
   let outputs: string[];
   try {
-    const results = await core.executor.runBatch(
-      calls,
-      {
-        cwd: core.cwd,
-        signal,
-        env: core.toolEnv,
-        sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,
-        bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
-        readTracker: core.readTracker,
-        todos: core.todos,
-      },
-      {
-        approve: (pending) => core.hooks.approve(pending),
-        denialMessage: core.hooks.denialMessage,
-        onStart: () => {},
-        onResult: () => {},
-      },
-    );
+    const results = await core.executor.runBatch(calls, sessionToolContext(core, signal), {
+      approve: (pending) => core.hooks.approve(pending),
+      denialMessage: core.hooks.denialMessage,
+      onStart: () => {},
+      onResult: () => {},
+    });
     outputs = results.map((r) => contentToText(r.content).trimEnd());
   } finally {
     core.policy.setTurnAllow([]);

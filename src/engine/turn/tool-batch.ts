@@ -9,6 +9,20 @@ import { estimateTokens, recallPageChars } from "../compaction/compaction-estima
 import { recallPage } from "../compaction/recall.js";
 import type { ToolCall } from "../../vocab/messages.js";
 
+/** What every call a session runs is given: its folder, sandbox, environment and state. */
+export function sessionToolContext(core: SessionCore, signal: AbortSignal) {
+  return {
+    cwd: core.cwd,
+    // Planning: bash only inside the read-only sandbox (the policy asks where there is none).
+    sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,
+    signal,
+    env: core.toolEnv,
+    bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
+    readTracker: core.readTracker,
+    todos: core.todos,
+  };
+}
+
 export async function runToolBatch(
   core: SessionCore,
   turn: number,
@@ -38,14 +52,7 @@ export async function runToolBatch(
   // Pages recalled in this batch count against the room of later ones (results may not be committed yet).
   let recalled = 0;
   const ctx = {
-    cwd: core.cwd,
-    // Planning: bash only inside the read-only sandbox (the policy asks where there is none).
-    sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,
-    signal,
-    env: core.toolEnv,
-    bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
-    readTracker: core.readTracker,
-    todos: core.todos,
+    ...sessionToolContext(core, signal),
     exitPlan: (plan: string) => exitPlan(core, plan, signal),
     // A child's work shows as its task call's progress (R-AGENT-1): its tool calls so far, the newest.
     runTask: core.tasks
