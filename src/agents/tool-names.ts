@@ -5,7 +5,7 @@
 import { CLAUDE_TOOL_NAMES as CLAUDE_NAMES } from "../config/claude-tools.js";
 
 /** The tool an entry names: `Bash(git *)` → `Bash`, `read_file` → `read_file`. */
-function entryTool(entry: string): string {
+export function entryTool(entry: string): string {
   const open = entry.indexOf("(");
   return (open < 0 ? entry : entry.slice(0, open)).trim();
 }

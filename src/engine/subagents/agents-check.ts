@@ -3,6 +3,7 @@
 // when its set is configured; its server is not started to ask) are what an agent may name.
 import { findAgents } from "../../agents/files.js";
 import { type AgentSummary, agentSummary } from "../../agents/check.js";
+import { entryTool } from "../../agents/tool-names.js";
 import type { Config } from "../../config/types.js";
 import { builtinDefinitions } from "../../tools/builtin/index.js";
 
@@ -19,12 +20,7 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
   const sets = opts.config.toolSets.map((s) => s.name);
   const mcpNames = found.agents
     .flatMap((a) => a.tools ?? [])
-    .map((entry) =>
-      entry
-        .replace(/\(.*$/s, "")
-        .trim()
-        .replace(/^mcp__/, ""),
-    )
+    .map((entry) => entryTool(entry).replace(/^mcp__/, ""))
     .filter((name) => sets.some((set) => name.startsWith(`${set}__`)));
   const ctx = {
     toolNames: [...builtinDefinitions.map((d) => d.name), ...mcpNames],
