@@ -10,6 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { diffLines } from "diff";
 import type { EngineEvent, UsageFields } from "../engine/events.js";
+import { argumentsObject } from "../vocab/messages.js";
 
 /** A file bigger than this is not read to count a write's removed lines: only its new lines count. */
 const MAX_COMPARED = 2 * 1024 * 1024;
@@ -31,15 +32,6 @@ export function changedLines(before: string, after: string): LineCounts {
 }
 
 type Args = Record<string, unknown>;
-
-function parseArgs(json: string): Args {
-  try {
-    const value = JSON.parse(json);
-    return value && typeof value === "object" ? (value as Args) : {};
-  } catch {
-    return {};
-  }
-}
 
 /** A pending edit call: what its success will count (a write waits for the old file's text). */
 type Pending = { name: string; args: Args; before?: string };
@@ -115,7 +107,7 @@ export class StatusLineTotals {
 
   private called(id: string, name: string, json: string): void {
     if (name !== "edit_file" && name !== "edit_lineno" && name !== "write_file") return;
-    const args = parseArgs(json);
+    const args: Args = argumentsObject(json) ?? {};
     const pending: Pending = { name, args };
     if (name === "write_file" && typeof args.path === "string") pending.before = this.readOld(args.path);
     this.pending.set(id, pending);
