@@ -5,9 +5,9 @@
 // newest MAX_PER_SESSION images of a session (MAX_SESSION_BYTES at most) and the newest
 // MAX_SESSIONS sessions of a workspace are kept; a session's folder goes with the session (once its record is gone, the next paste
 // removes it). Best effort: an image that cannot be kept is still attached in this process.
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { workspaceHash } from "./history-store.js";
 
 const MAX_PER_SESSION = 50;
 /** Bytes of a session's kept images at most (provider limits let one image be up to ~20 MB). */
@@ -46,9 +46,8 @@ export class ClipboardStore {
   private readonly root: string;
 
   constructor(private readonly deps: ClipboardStoreDeps) {
-    // The key the prompt history uses for the workspace (history-store.ts).
-    const key = createHash("sha256").update(deps.cwd).digest("hex").slice(0, 16);
-    this.root = join(deps.home, "clipboard", key);
+    // The key the prompt history uses for the workspace.
+    this.root = join(deps.home, "clipboard", workspaceHash(deps.cwd));
   }
 
   /** One past the highest N kept in this workspace (1 when none is). */

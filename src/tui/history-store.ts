@@ -9,13 +9,17 @@ const KEEP = 1000;
 /** A prompt longer than this (a huge paste) is sent but not kept: the file stays small to load. */
 const MAX_ENTRY = 64 * 1024;
 
+/** The workspace's name under TERN_HOME's per-workspace folders (history, clipboard-store.ts). */
+export function workspaceHash(cwd: string): string {
+  return createHash("sha256").update(cwd).digest("hex").slice(0, 16);
+}
+
 export class HistoryStore {
   private readonly file: string;
   private lines = 0;
 
   constructor(home: string, cwd: string) {
-    const key = createHash("sha256").update(cwd).digest("hex").slice(0, 16);
-    this.file = join(home, "history", `${key}.jsonl`);
+    this.file = join(home, "history", `${workspaceHash(cwd)}.jsonl`);
   }
 
   /** The newest entries, oldest first; a missing or damaged file gives what can be read. */
