@@ -71,8 +71,11 @@ export function installInkOutput(): void {
     }
     const covering = new Array<number>(height).fill(0);
     const line = new Array<string | undefined>(height);
+    // Each write's lines, split once: the checks below read them again.
+    const linesOf = new Map<Op, string[]>();
     for (const op of writes) {
       const lines = op.text.split("\n");
+      linesOf.set(op, lines);
       for (let i = 0; i < lines.length && op.y + i < height; i++) {
         covering[op.y + i]++;
         // As Ink does: each line through the write's transformers (a <Text>'s colour props).
@@ -82,8 +85,9 @@ export function installInkOutput(): void {
       }
     }
     const whole = (row: number) => covering[row] === 1 && line[row] !== undefined;
+    const rowsOf = (op: (typeof writes)[number]) => (linesOf.get(op) as string[]).length;
     const mixed = writes.filter((op) => {
-      const rows = op.text.split("\n").length;
+      const rows = rowsOf(op);
       for (let r = op.y; r < op.y + rows && r < height; r++) if (!whole(r)) return true;
       return false;
     });
@@ -92,7 +96,7 @@ export function installInkOutput(): void {
     let top = 0;
     if (mixed.length > 0) {
       top = Math.min(...mixed.map((op) => op.y));
-      const bottom = Math.max(...mixed.map((op) => op.y + op.text.split("\n").length));
+      const bottom = Math.max(...mixed.map((op) => op.y + rowsOf(op)));
       const part = new Output({ width, height: Math.min(height, bottom) - top });
       (part as unknown as OutputInternals).operations.push(...mixed.map((op) => ({ ...op, y: op.y - top })));
       inkRows = slowGet(part).output.split("\n");
