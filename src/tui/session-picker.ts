@@ -46,15 +46,24 @@ export function newPicker(entries: readonly PickerEntry[], current?: string): Pi
   return { entries: newest, query: "", selected: 0, ...(current ? { current } : {}) };
 }
 
+/**
+ * The last filter's answer: a key (pickerKey) and every frame drawn after it (pickerRows) ask
+ * for the same one, and building fzf's index over every session is most of the cost.
+ */
+let lastFilter: { entries: readonly PickerEntry[]; query: string; shown: PickerEntry[] } | undefined;
+
 /** The entries the query keeps: all, newest first, when it is empty; else best match first. */
 export function filtered(state: PickerState): PickerEntry[] {
   const query = state.query.trim();
   if (!query) return state.entries;
+  if (lastFilter?.entries === state.entries && lastFilter.query === query) return lastFilter.shown;
   const fzf = new Fzf(state.entries, {
     selector: (e: PickerEntry) => `${e.title} ${e.id}`,
     casing: "case-insensitive",
   });
-  return fzf.find(query).map((r: FzfResultItem<PickerEntry>) => r.item);
+  const shown = fzf.find(query).map((r: FzfResultItem<PickerEntry>) => r.item);
+  lastFilter = { entries: state.entries, query, shown };
+  return shown;
 }
 
 const PAGE = 5;
