@@ -151,3 +151,22 @@ export const inkMeasureText = {
     );
   },
 };
+
+// Ink draws only its last frame, at exit, when CI or CONTINUOUS_INTEGRATION is set (is-in-ci):
+// a log-friendly mode for programs that print into a CI job's log. tern starts Ink only on a
+// terminal (cli/interactive.ts), so a shell that happens to export CI=true (containers, CI
+// runners a person attaches to) would show a UI that never draws. Ink is told it is never in CI.
+export const inkNeverInCi = {
+  name: "ink-never-in-ci",
+  setup(b) {
+    b.onResolve({ filter: /^is-in-ci$/ }, (args) =>
+      /[\\/]ink[\\/]build$/.test(args.resolveDir)
+        ? { path: "is-in-ci", namespace: "tern-never-in-ci" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "tern-never-in-ci" }, () => ({
+      contents: "export default false;",
+      loader: "js",
+    }));
+  },
+};

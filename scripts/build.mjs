@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import {
   dropZodLocales,
   inkMeasureText,
+  inkNeverInCi,
   lazyCommanderSpawn,
   nativeRequire,
   noReactDevtools,
@@ -93,6 +94,7 @@ const result = await build({
     startPathAnchor,
     nativeRequire,
     inkMeasureText,
+    inkNeverInCi,
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).

@@ -34,6 +34,16 @@ describe("tern interactive UI", () => {
     expect(t.provider.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: "user" });
   });
 
+  it("draws live when the shell exports CI=true (Ink would otherwise hold every frame until exit)", async () => {
+    t.provider.enqueue(openaiText("answer while CI is set"));
+    // start() waits for the status line: with Ink's CI mode it would never come.
+    const vt = await t.start([], {}, undefined, { CI: "true", CONTINUOUS_INTEGRATION: "1" });
+    await vt.type("hello");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    expect(countLines(vt.lines(), "answer while CI is set")).toBe(1);
+  });
+
   it("asks for approval per batch: y runs the call, n denies it", async () => {
     t.provider.enqueue(
       openaiToolCalls([{ id: "c1", name: "bash", args: { command: "touch made-by-y" } }]),
