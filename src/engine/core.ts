@@ -24,6 +24,7 @@ import { FollowUpQueue } from "./follow-ups.js";
 import { loadSessionJobs } from "./jobs/index.js";
 import type { ToolSpec } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
+import { UnbilledFile } from "../record/unbilled.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 import type { TaskCall } from "./subagents/task-runner.js";
 
@@ -115,6 +116,8 @@ export class SessionCore {
   /** Runs `task` calls as child sessions (R-AGENT-1, subagents/task-runner.ts). */
   tasks: { run(call: TaskCall): Promise<ToolResult>; readonly running: number } | undefined;
   readonly records: RecordCommitter;
+  /** Failed attempts a crash would leave unbilled (record/unbilled.ts), kept open for the session. */
+  readonly unbilled: UnbilledFile;
   readonly todos = new TodoState();
   readonly requests: RequestBuilder;
   /**
@@ -128,6 +131,7 @@ export class SessionCore {
   constructor(init: SessionCoreInit) {
     this.id = init.id;
     this.dir = init.dir;
+    this.unbilled = new UnbilledFile(init.dir);
     this.cwd = init.cwd;
     this.settings = init.settings;
     this.model = init.model;

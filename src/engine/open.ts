@@ -15,7 +15,7 @@ import { loadRecord } from "../record/load.js";
 import { readFreshMeta } from "../record/meta.js";
 import { recoverOnLoad } from "../record/quiesce.js";
 import { replayInto } from "../record/replay.js";
-import { clearUnbilled, readUnbilled } from "../record/unbilled.js";
+import { readUnbilled, removeUnbilled } from "../record/unbilled.js";
 import { commitChecked } from "./commit.js";
 import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordWriter } from "../record/writer.js";
@@ -138,7 +138,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model), unbilled: readUnbilled(dir) }))
       commitChecked(fold, writer, record);
-    clearUnbilled(dir);
+    removeUnbilled(dir);
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {
@@ -275,6 +275,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   const session = new Session(core, bus, async () => {
     await core.hookPoints?.sessionEnd("other");
     writer.close();
+    core.unbilled.close();
     await (await core.toolSetsLoading)?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };

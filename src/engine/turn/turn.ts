@@ -13,7 +13,6 @@ import { joinFollowUp, limitAsker } from "../hook-prompt.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
 import { emptyUsage, sumUsage, type Usage } from "../../vocab/usage.js";
 import type { ToolCall } from "../../vocab/messages.js";
-import { clearUnbilled, writeUnbilled } from "../../record/unbilled.js";
 
 export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal): Promise<TurnOutcome> {
   // R-AUTO-1: a wire that enforces the schema gets it with every request; any other gets it asked for.
@@ -68,11 +67,8 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     beginTurn: () => core.readTracker.reset(),
     endYoloOnce: () => core.policy.setYoloOnce(false),
     commitUserPrompt: (turn, content) => core.records.userPrompt(turn, content),
-    // The answer bills the round's requests: the file that kept them for a crash is done with.
-    commitAssistant: (turn, round, result, spent) => {
-      core.records.assistant(turn, round, result, spent);
-      clearUnbilled(core.dir);
-    },
+    // The answer bills the round's requests; unbilled.json needs no clearing (record/unbilled.ts).
+    commitAssistant: (turn, round, result, spent) => core.records.assistant(turn, round, result, spent),
     commitNotice: (turn, text) => core.records.notice(turn, text),
     addTodoReminderIfOwed: (turn) => {
       const reminder = core.todos.takeReminder();
@@ -81,11 +77,7 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     // R-TURN-7: the oldest queued follow-up joins the running turn after a tool batch.
     commitQueuedFollowUp: (turn) => joinFollowUp(core, turn),
     quiesce: (reason) => core.records.quiesce(reason),
-    commitTurnEnd: (end, recorded) => {
-      const ended = core.records.turnEnd(end, recorded);
-      clearUnbilled(core.dir);
-      return ended;
-    },
+    commitTurnEnd: (end, recorded) => core.records.turnEnd(end, recorded),
     noteTodoUse: (used) => core.todos.noteUse(used),
     stream: (round, signal, deadline, hooks) =>
       streamRound(core, round, signal, deadline, hooks, responseSchema),
@@ -139,7 +131,7 @@ function keepUnbilled(core: SessionCore, byAttempt: Map<number, Usage>, attempts
   if (turn === undefined) return;
   const usage = sumUsage(byAttempt.values()) ?? emptyUsage();
   try {
-    writeUnbilled(core.dir, { turn, attempts, usage, afterSeq: core.fold.lastSeq });
+    core.unbilled.write({ turn, attempts, usage, afterSeq: core.fold.lastSeq });
   } catch {
     // A full disk: the live turn still bills them; only a crash now would miss them.
   }
