@@ -18,6 +18,7 @@ import { FolderStamps } from "./folder-stamps.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
+import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
@@ -57,6 +58,8 @@ export interface ShadowRepoOptions {
    * make every undo refuse, and a forced one would rewrite them).
    */
   leaveOut?: string[];
+  /** Whether a live tern holds a session (its record lock): its index is never pruned. */
+  sessionHeld?: (sessionId: string) => boolean;
 }
 
 export class ShadowRepo {
@@ -68,6 +71,7 @@ export class ShadowRepo {
   private readonly place: GitPlace;
   private readonly ref: string;
   private readonly leaveOut: string[];
+  private readonly sessionHeld: ((sessionId: string) => boolean) | undefined;
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
   private indexTree: string | undefined;
@@ -90,6 +94,7 @@ export class ShadowRepo {
     this.indexFile = join(opts.gitDir, "tern-index", opts.sessionId);
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
+    this.sessionHeld = opts.sessionHeld;
     this.bigFiles = new BigFiles(`${this.indexFile}.big`);
     this.place = {
       gitDir: this.gitDir,
@@ -135,6 +140,13 @@ export class ShadowRepo {
       this.seeded = true;
       // No ref yet for the other session (its snapshots all failed): status then lists more, no harm.
       await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
+    }
+    // After the seed, which is the newest other index and so is kept.
+    const held = this.sessionHeld;
+    try {
+      if (held) pruneSessionIndexes({ gitDir: this.gitDir, sessionId: this.sessionId, isLive: held });
+    } catch {
+      // Housekeeping only: a folder it cannot read or remove costs disk, never a snapshot.
     }
     // `--exclude-standard` reads the shadow's info/exclude beside the workspace's .gitignore files.
     mkdirSync(join(this.gitDir, "info"), { recursive: true, mode: 0o700 });

@@ -147,3 +147,14 @@ export function lockSession(dir: string, sessionId: string): SessionLock {
   }
   throw new SessionLockedError(sessionId, readHolder(file)?.pid ?? 0);
 }
+
+/**
+ * Whether a live tern holds the session in `dir` (a half-written lock counts as held: its
+ * writer is between creating the file and writing its pid). No lock file: nobody holds it.
+ */
+export function sessionHeld(dir: string): boolean {
+  const file = join(dir, LOCK_FILE);
+  const holder = readHolder(file);
+  if (holder === undefined) return false;
+  return Number.isNaN(holder.pid) || isAlive(holder, file);
+}

@@ -179,6 +179,38 @@ describe("checkpoints and tern undo", () => {
     expect(tooMany.stderr).toMatch(/no turn to undo|only \d+ turn/);
   });
 
+  it("keeps the newest sessions' indexes only, and an older session's undo and diff still work", async () => {
+    writeFileSync(ws("f.txt"), "f0\n");
+    const ids: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      e.provider.enqueue(
+        openaiToolCalls([{ id: `b${i}`, name: "bash", args: { command: `echo f${i} > f.txt` } }]),
+        openaiText("ok"),
+      );
+      const run = await ternRun(e, ["--yes"], `session ${i}`);
+      expect(run.code).toBe(0);
+      ids.push(run.events.find((ev) => ev.type === "session").id);
+    }
+    const [shadow] = readdirSync(join(e.dirs.home, "checkpoints"));
+    const indexes = readdirSync(join(e.dirs.home, "checkpoints", shadow, "tern-index"));
+    // The last session pruned at its start: the three newest others and its own are left.
+    expect(indexes.filter((name) => !name.includes(".")).sort()).toEqual(ids.slice(2).sort());
+    expect(indexes.filter((name) => name.endsWith(".git")).sort()).toEqual(
+      ids
+        .slice(2)
+        .map((id) => `${id}.git`)
+        .sort(),
+    );
+
+    const diff = await e.run(["diff", ids[0]]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toMatch(/^-f0$/m);
+    expect(diff.stdout).toMatch(/^\+f1$/m);
+    const undo = await e.run(["undo", ids[0], "--force"]);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(read("f.txt")).toBe("f0\n");
+  });
+
   it("refuses when files changed after the newest snapshot, naming them, unless --force", async () => {
     seedWorkspace();
     enqueueChangingTurn();
