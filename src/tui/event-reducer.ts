@@ -6,7 +6,7 @@ import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { foldChild, parentCall } from "./child-fold.js";
-import { completeBlocksEnd } from "./markdown.js";
+import { streamCut } from "./stream-cuts.js";
 import { liveTail } from "./output-view.js";
 import { errorLine, progressDetail, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
@@ -54,21 +54,38 @@ function commitFinished(state: UiState, all = false): UiState {
   return { ...next, running: waiting };
 }
 
-/** Commits the part of the live stream that is complete markdown blocks. */
+/** Commits the part of the live stream that is complete markdown blocks (stream-cuts.ts). */
 function flushBlocks(state: UiState): UiState {
   const rest = state.live.slice(state.flushed);
-  const cut = completeBlocksEnd(rest);
+  const { cut, joined, numbered } = streamCut(rest);
   if (cut === 0) return state;
   const block = rest.slice(0, cut).replace(/\s+$/, "");
-  const next = { ...state, flushed: state.flushed + cut };
-  return block ? print(next, "assistant", block) : next;
+  // A numbered list numbers on from its first item: the next piece's first number.
+  const from =
+    numbered?.fromStart && state.joinNext?.number !== undefined ? state.joinNext.number : numbered?.start;
+  const joinNext = joined
+    ? { number: from === undefined ? undefined : from + (numbered?.items ?? 0) }
+    : undefined;
+  const next = { ...state, flushed: state.flushed + cut, joinNext };
+  return block ? printPiece(next, block, state.joinNext) : next;
+}
+
+/** A piece of the answer; one that continues the list above it gets no blank row, and its number. */
+function printPiece(state: UiState, text: string, join: UiState["joinNext"]): UiState {
+  if (!join) return print(state, "assistant", text);
+  const numbered = join.number === undefined ? text : text.replace(/^\d{1,9}(?=[.)])/, String(join.number));
+  const next = print(state, "assistant", numbered);
+  return {
+    ...next,
+    items: [...next.items.slice(0, -1), { ...next.items[next.items.length - 1], joined: true }],
+  };
 }
 
 /** The live text not yet committed, committed now (an interrupted or abandoned stream). */
 export function commitLive(state: UiState): UiState {
   const rest = state.live.slice(state.flushed).replace(/\s+$/, "");
-  const next = { ...state, live: "", flushed: 0 };
-  return rest.trim() ? print(next, "assistant", rest) : next;
+  const next = { ...state, live: "", flushed: 0, joinNext: undefined };
+  return rest.trim() ? printPiece(next, rest, state.joinNext) : next;
 }
 
 export function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
@@ -110,7 +127,7 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       return event.text.includes("\n") ? flushBlocks(next) : next;
     }
     case "stream_discarded": {
-      const next = { ...state, live: "", liveReasoning: "", flushed: 0 };
+      const next = { ...state, live: "", liveReasoning: "", flushed: 0, joinNext: undefined };
       // Blocks already in the scrollback cannot be taken back: say the answer restarts.
       return state.flushed > 0
         ? print(next, "info", "(the answer above was cut off; the model is answering again)")
@@ -126,8 +143,9 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
         live: "",
         liveReasoning: "",
         flushed: 0,
+        joinNext: undefined,
       };
-      if (rest.trim()) return print(next, "assistant", rest.replace(/^\n+/, ""));
+      if (rest.trim()) return printPiece(next, rest.replace(/^\n+/, ""), state.joinNext);
       // An answer of nothing (or only whitespace) says so rather than showing nothing (R-UI-22).
       return !text.trim() && event.tool_calls.length === 0 ? print(next, "info", "(empty answer)") : next;
     }

@@ -210,6 +210,11 @@ function blocks(tokens: Token[], cols: number, depth = 0): string[] {
   return out;
 }
 
+/** The answer's top-level blocks, as the renderer reads them. */
+export function lexBlocks(text: string): Token[] {
+  return Lexer.lex(text, lexerOptions);
+}
+
 /** The answer as terminal rows, each at most `cols` wide. */
 export function renderMarkdown(text: string, cols: number): string[] {
   const width = Math.max(10, cols);
@@ -219,40 +224,4 @@ export function renderMarkdown(text: string, cols: number): string[] {
     // marked does not throw on any input we know of; if it does, the text still shows.
     return wrapLines(sanitize(text), width);
   }
-}
-
-/**
- * Where the text can be cut so that the part before it is complete markdown blocks (a blank
- * line outside a code fence). A long answer is committed to the scrollback block by block while
- * it streams (R-UI-13), so all of it can be read before it ends.
- */
-export function completeBlocksEnd(text: string): number {
-  let inFence: string | null = null;
-  let cut = 0;
-  let pos = 0;
-  let lastBlank = false;
-  while (pos < text.length) {
-    const nl = text.indexOf("\n", pos);
-    if (nl < 0) break;
-    const line = text.slice(pos, nl);
-    const fence = line.match(/^\s{0,3}(`{3,}|~{3,})/);
-    if (fence) {
-      if (inFence === null) inFence = fence[1][0].repeat(fence[1].length);
-      else if (line.trim().startsWith(inFence) && line.trim().replace(/[`~]/g, "") === "") {
-        inFence = null;
-        // A closed fence ends a block by itself.
-        cut = nl + 1;
-        pos = nl + 1;
-        lastBlank = false;
-        continue;
-      }
-    }
-    const blank = line.trim() === "";
-    // A blank line ends a block, but not inside a fence, and not inside a list or table that
-    // continues (the next block decides; cutting at any blank line is safe for paragraphs).
-    if (inFence === null && blank && !lastBlank) cut = nl + 1;
-    lastBlank = blank;
-    pos = nl + 1;
-  }
-  return cut;
 }

@@ -32,5 +32,5 @@ export function itemRows(item: Item, cols: number): string[] {
     const paint = PAINT[item.kind] ?? ((t: string) => t);
     rows = wrapLines(sanitize(item.text), cols).map(paint);
   }
-  return SPACED.has(item.kind) ? ["", ...rows] : rows;
+  return SPACED.has(item.kind) && !item.joined ? ["", ...rows] : rows;
 }

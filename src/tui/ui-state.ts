@@ -25,6 +25,8 @@ export interface Item {
   text: string;
   /** A finished tool call, drawn as its readable line and output (tool items only). */
   tool?: ToolRun;
+  /** A piece of a streamed answer that continues the list above it: no blank row between. */
+  joined?: boolean;
 }
 
 /** `since`: when the phase began (ms), for the elapsed time the progress row shows. */
@@ -107,6 +109,11 @@ export interface UiState {
   liveReasoning: string;
   /** How much of `live` is already committed to the scrollback (complete blocks). */
   flushed: number;
+  /**
+   * The next committed piece of `live` continues the list the last one ended in (stream-cuts.ts);
+   * `number`: what its first item shows, in a numbered list.
+   */
+  joinNext?: { number?: number };
   /** Calls of the current batch that have not finished. */
   running: ToolRun[];
   turn: TurnProgress | null;

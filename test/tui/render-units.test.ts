@@ -8,7 +8,8 @@ import type { TuiController } from "../../src/tui/controller.js";
 import { diffRows } from "../../src/tui/diff-view.js";
 import { loadHighlighter } from "../../src/tui/highlight.js";
 import { composerRows, liveRows } from "../../src/tui/live-view.js";
-import { completeBlocksEnd, renderMarkdown } from "../../src/tui/markdown.js";
+import { renderMarkdown } from "../../src/tui/markdown.js";
+import { streamCut } from "../../src/tui/stream-cuts.js";
 import { reduce } from "../../src/tui/reducer.js";
 import type { UiAction } from "../../src/tui/ui-actions.js";
 import { initialState, type UiState } from "../../src/tui/ui-state.js";
@@ -73,11 +74,16 @@ describe("markdown", () => {
   });
 
   it("finds where complete blocks end, never inside a code fence", () => {
-    expect(completeBlocksEnd("para one\n\nstill typing")).toBe("para one\n\n".length);
-    expect(completeBlocksEnd("```\ncode\n\nmore")).toBe(0);
+    const cutAt = (text: string) => streamCut(text).cut;
+    expect(cutAt("para one\n\nstill typing")).toBe("para one\n\n".length);
+    expect(cutAt("```\ncode\n\nmore")).toBe(0);
     const fenced = "```\ncode\n\nmore\n```\n";
-    expect(completeBlocksEnd(`${fenced}rest`)).toBe(fenced.length);
-    expect(completeBlocksEnd("no newline yet")).toBe(0);
+    expect(cutAt(`${fenced}rest`)).toBe(fenced.length);
+    expect(cutAt("no newline yet")).toBe(0);
+    // Before each top-level item of a list, once the item's line is whole; the piece then joins.
+    expect(streamCut("- one\n- two\n- thr")).toEqual({ cut: "- one\n".length, joined: true });
+    // `-` alone may yet become a rule (`---`): no cut before it.
+    expect(streamCut("para\n-")).toEqual({ cut: 0, joined: false });
   });
 });
 
