@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { reduce } from "../../src/tui/reducer.js";
 import { itemRows } from "../../src/tui/transcript-view.js";
 import { initialState, type UiState } from "../../src/tui/ui-state.js";
+import { seededRandom } from "../support/random.js";
 
 const start = () =>
   reduce(initialState({ model: "local/m", sessionId: "s1", contextWindow: 1000 }), {
@@ -82,17 +83,6 @@ describe("an answer committed while it streams", () => {
   });
 });
 
-/** A small deterministic generator (mulberry32): the same documents every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Pieces of answers as models write them: paragraphs, lists (nested, numbered, continued),
  * headings, fences (top-level and in an item), tables, quotes, rules after a blank line. Not
@@ -126,7 +116,7 @@ const PIECES = [
 
 describe("any answer, committed while it streams", () => {
   it("reads as the whole answer for 400 generated documents at several stream steps", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (let doc = 0; doc < 400; doc++) {
       const count = 3 + Math.floor(next() * 14);
       const text = Array.from({ length: count }, () => PIECES[Math.floor(next() * PIECES.length)]).join("\n");
