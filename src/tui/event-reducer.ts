@@ -1,19 +1,34 @@
 // How engine events change the UI state (pure). Finished things become transcript items once;
-// the live stream is committed piece by piece as pieces complete (R-UI-13, live-pieces.ts), an interrupted
+// the live stream is committed block by block as blocks complete (R-UI-13), an interrupted
 // answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
 import type { EngineEvent } from "../engine/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { foldChild, parentCall } from "./child-fold.js";
+import { streamCut } from "./stream-cuts.js";
 import { liveTail } from "./output-view.js";
 import { errorLine, progressDetail, turnLabel } from "./status-text.js";
-import { commitLive, flushBlocks, printPiece } from "./live-pieces.js";
-import { print } from "./transcript-items.js";
 import type { ToolRun } from "./tool-view.js";
-import type { Phase, UiState } from "./ui-state.js";
+import type { ItemKind, Phase, UiState } from "./ui-state.js";
 
-export { commitLive, print };
+/** §10: text from outside never drives the terminal; control sequences go before it is stored. */
+export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
+  const text = stripControlSequences(raw);
+  const item = tool
+    ? {
+        id: state.nextId,
+        kind,
+        text,
+        tool: {
+          ...tool,
+          arguments: stripControlSequences(tool.arguments),
+          content: tool.content === undefined ? undefined : stripControlSequences(tool.content),
+        },
+      }
+    : { id: state.nextId, kind, text };
+  return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
+}
 
 /** A search or other tool the provider ran itself (R-PROV-11): one line once it is done. */
 export function hostedToolLine(event: { name: string; detail: string }): string {
@@ -37,6 +52,40 @@ function commitFinished(state: UiState, all = false): UiState {
     else waiting.push(run);
   }
   return { ...next, running: waiting };
+}
+
+/** Commits the part of the live stream that is complete markdown blocks (stream-cuts.ts). */
+function flushBlocks(state: UiState): UiState {
+  const rest = state.live.slice(state.flushed);
+  const { cut, joined, numbered } = streamCut(rest);
+  if (cut === 0) return state;
+  const block = rest.slice(0, cut).replace(/\s+$/, "");
+  // A numbered list numbers on from its first item: the next piece's first number.
+  const from =
+    numbered?.fromStart && state.joinNext?.number !== undefined ? state.joinNext.number : numbered?.start;
+  const joinNext = joined
+    ? { number: from === undefined ? undefined : from + (numbered?.items ?? 0) }
+    : undefined;
+  const next = { ...state, flushed: state.flushed + cut, joinNext };
+  return block ? printPiece(next, block, state.joinNext) : next;
+}
+
+/** A piece of the answer; one that continues the list above it gets no blank row, and its number. */
+function printPiece(state: UiState, text: string, join: UiState["joinNext"]): UiState {
+  if (!join) return print(state, "assistant", text);
+  const numbered = join.number === undefined ? text : text.replace(/^\d{1,9}(?=[.)])/, String(join.number));
+  const next = print(state, "assistant", numbered);
+  return {
+    ...next,
+    items: [...next.items.slice(0, -1), { ...next.items[next.items.length - 1], joined: true }],
+  };
+}
+
+/** The live text not yet committed, committed now (an interrupted or abandoned stream). */
+export function commitLive(state: UiState): UiState {
+  const rest = state.live.slice(state.flushed).replace(/\s+$/, "");
+  const next = { ...state, live: "", flushed: 0, joinNext: undefined };
+  return rest.trim() ? printPiece(next, rest, state.joinNext) : next;
 }
 
 export function onEvent(state: UiState, event: EngineEvent, now: number): UiState {
