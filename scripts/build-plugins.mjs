@@ -170,3 +170,20 @@ export const inkNeverInCi = {
     }));
   },
 };
+
+// string-width segments any non-ASCII text into grapheme clusters and runs Unicode-property
+// regexes on each: the UI's rows (`·`, `│`, braille spinner, colours) always took that path, and
+// it was the largest cost of a streamed frame. Ink, wrap-ansi, widest-line and cli-truncate get
+// src/tui/fast-width.ts in its place: the same answers (it hands string-width everything but
+// text of simple one-column characters and CSI sequences, which it counts in one pass).
+const FAST_WIDTH = resolvePath("src/tui/fast-width.ts");
+export const fastStringWidth = {
+  name: "fast-string-width",
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.importer === FAST_WIDTH || !/[\\/]node_modules[\\/]/.test(args.importer)
+        ? undefined
+        : { path: FAST_WIDTH },
+    );
+  },
+};

@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import {
   dropZodLocales,
   inkMeasureText,
+  fastStringWidth,
   inkNeverInCi,
   lazyCommanderSpawn,
   nativeRequire,
@@ -95,6 +96,7 @@ const result = await build({
     nativeRequire,
     inkMeasureText,
     inkNeverInCi,
+    fastStringWidth,
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).

@@ -1,8 +1,8 @@
 // Small ANSI helpers for text the UI pre-renders (markdown, tool output, diffs): colours as SGR
 // codes, visible width and hard wrapping. Pre-wrapped lines let the layout count rows exactly,
 // so the live region can be kept shorter than the terminal (R-UI-13).
-import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
+import stringWidth, { simpleWidth } from "./fast-width.js";
 
 /** NO_COLOR (no-color.org) turns every colour off; layout and text stay the same. */
 const plain = "NO_COLOR" in process.env && process.env.NO_COLOR !== "";
@@ -80,6 +80,8 @@ export function count(n: number, word: string): string {
 export function truncate(line: string, cols: number): string {
   if (width(line) <= cols) return line;
   const clean = stripAnsi(line);
+  // One column a character: the first cols - 1 of them, without measuring each longer prefix.
+  if (simpleWidth(clean) === clean.length) return `${clean.slice(0, Math.max(0, cols - 1))}…`;
   let out = "";
   for (const ch of clean) {
     if (width(out + ch) > cols - 1) break;
