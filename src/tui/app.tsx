@@ -1,7 +1,7 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
 import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
-import { memo, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { collectWhenIdle } from "./idle-gc.js";
@@ -20,16 +20,30 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
  */
 function useNow(on: boolean, ms = 120): number {
   const [, setTick] = useState(0);
+  const now = performance.now();
+  const drawn = useRef(now);
+  drawn.current = now;
   useEffect(() => {
     if (!on) return;
-    const timer = setInterval(() => setTick((n) => n + 1), ms);
+    // A tick only when nothing else rendered for `ms`: while an answer streams the store's
+    // renders read the time already, and a tick between them is a render Ink's throttle merges
+    // with the next one (one of the two never drawn, see RENDER_MS).
+    const timer = setInterval(() => {
+      if (performance.now() - drawn.current >= ms - 1) setTick((n) => n + 1);
+    }, ms);
     return () => clearInterval(timer);
   }, [on, ms]);
-  return performance.now();
+  return now;
 }
 
-/** At most one render per this many ms after the first of a burst (a streamed token each is more than a terminal shows). */
-export const RENDER_MS = 33;
+/**
+ * At most one render per this many ms after the first of a burst (a streamed token each is more
+ * than a terminal shows). Above Ink's own frame throttle (maxFps 30: 34 ms, a debounce with that
+ * maxWait): a render that comes within 34 ms of the last frame is held and debounced with the
+ * next one, so at 33 ms Ink drew only every other render, the other's render and layout spent
+ * for nothing. Past it, each render is a frame drawn at once.
+ */
+export const RENDER_MS = 40;
 
 /**
  * The store's subscription, throttled: the first update renders at once (a key typed at an idle
