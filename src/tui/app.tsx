@@ -1,13 +1,14 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
-import { Box, Static, Text, useInput, useStdin, useStdout } from "ink";
+import { Static, Text, useInput, useStdin, useStdout } from "ink";
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
 import { collectWhenIdle } from "./idle-gc.js";
 import { onInput } from "./keys.js";
 import { lastFrame } from "./last-frame.js";
-import { liveRows } from "./live-view.js";
+import { style } from "./ansi.js";
+import { composerBox, liveRows } from "./live-view.js";
 import { itemRows } from "./transcript-view.js";
 import type { Item } from "./ui-state.js";
 
@@ -141,18 +142,12 @@ export function App({ ctl }: { ctl: TuiController }) {
     return first >= 0 ? state.items.slice(0, first) : state.items;
   }, [state.items, settled]);
   if (committed !== state.items) void loadHighlighter(() => setColoured((n) => n + 1));
+  const boxed = composerBox(live.composer, cols, state.busy ? style.gray : style.cyan);
   lastFrame.side = live.sideScroll;
   return (
     <>
       <Transcript items={committed} cols={cols} />
-      <Box flexDirection="column">
-        {live.above.length > 0 ? <Text>{live.above.join("\n")}</Text> : null}
-        <Box borderStyle="single" borderColor={state.busy ? "gray" : "cyan"} paddingX={1}>
-          <Text>{live.composer.join("\n")}</Text>
-        </Box>
-        {live.menu.length > 0 ? <Text>{live.menu.join("\n")}</Text> : null}
-        <Text>{live.status}</Text>
-      </Box>
+      <Text>{[...live.above, ...boxed, ...live.menu, live.status].join("\n")}</Text>
     </>
   );
 }

@@ -2,7 +2,7 @@
 // shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
 // frame reaches the terminal's height, so every part gets a share of rows - 1 and the
 // streaming answer shows only its tail.
-import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
+import { count, sanitize, style, truncate, width, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { renderMarkdown } from "./markdown.js";
 import { pickerRows } from "./session-picker.js";
@@ -74,6 +74,23 @@ export function composerRows(
   const start = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
   const hidden = rows.length - room;
   return [...rows.slice(start, start + room), style.gray(`${pad}(${count(hidden, "more line")})`)];
+}
+
+/**
+ * The composer's rows in their border, as Ink's `borderStyle="single"` box with `paddingX={1}`
+ * drew them (the same cells and colours), so the whole live region is rows handed to Ink as one
+ * text: one node to lay out, and no row where ink-output.ts builds Ink's cell grid to put a
+ * border beside the text, every frame.
+ */
+export function composerBox(rows: string[], cols: number, colour: (text: string) => string): string[] {
+  const inner = Math.max(4, cols - 4);
+  const rule = "─".repeat(inner + 2);
+  const side = colour("│");
+  return [
+    colour(`┌${rule}┐`),
+    ...rows.map((row) => `${side} ${row}${" ".repeat(Math.max(0, inner - width(row)))} ${side}`),
+    colour(`└${rule}┘`),
+  ];
 }
 
 function queueRows(state: UiState, cols: number): string[] {
