@@ -26,11 +26,12 @@ function useNow(on: boolean, ms = 120): number {
   drawn.current = now;
   useEffect(() => {
     if (!on) return;
-    // A tick only when nothing else rendered for `ms`: while an answer streams the store's
-    // renders read the time already, and a tick between them is a render Ink's throttle merges
-    // with the next one (one of the two never drawn, see RENDER_MS).
+    // A tick only when nothing rendered in the last half period: while an answer streams the
+    // store's renders (every RENDER_MS) read the time already, and a tick between them is a
+    // render Ink's throttle merges with the next one (one of the two never drawn, see
+    // RENDER_MS). Half, not all of it: the tick's own render lands a few ms after the tick.
     const timer = setInterval(() => {
-      if (performance.now() - drawn.current >= ms - 1) setTick((n) => n + 1);
+      if (performance.now() - drawn.current >= ms / 2) setTick((n) => n + 1);
     }, ms);
     return () => clearInterval(timer);
   }, [on, ms]);
