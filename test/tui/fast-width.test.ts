@@ -5,18 +5,10 @@ import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { stripAnsi, style, truncate } from "../../src/tui/ansi.js";
 import width, { NARROW, simpleWidth } from "../../src/tui/fast-width.js";
+import { seededRandom } from "../support/random.js";
 
 const segmenter = new Intl.Segmenter();
 const clusters = (text: string) => [...segmenter.segment(text)].length;
-
-/** A small seeded generator, so a failure names a string that fails again. */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    return s / 2 ** 31;
-  };
-}
 
 const PIECES = [
   "word ",
@@ -65,7 +57,7 @@ describe("fast-width", () => {
   });
 
   it("gives string-width's answer for text mixing its characters, escapes and everything else", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (let n = 0; n < 3000; n++) {
       let text = "";
       const parts = 1 + Math.floor(next() * 8);
@@ -94,7 +86,7 @@ describe("fast-width", () => {
       }
       return `${out}…`;
     };
-    const next = random(11);
+    const next = seededRandom(11);
     for (let n = 0; n < 500; n++) {
       let text = "";
       for (let i = 0; i < 12; i++) text += PIECES[Math.floor(next() * 12)];
