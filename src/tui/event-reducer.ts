@@ -10,31 +10,8 @@ import { streamCut } from "./stream-cuts.js";
 import { liveTail } from "./output-view.js";
 import { errorLine, progressDetail, turnLabel } from "./status-text.js";
 import type { ToolRun } from "./tool-view.js";
-import type { ItemKind, Phase, UiState } from "./ui-state.js";
-
-/** §10: text from outside never drives the terminal; control sequences go before it is stored. */
-export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
-  const text = stripControlSequences(raw);
-  const item = tool
-    ? {
-        id: state.nextId,
-        kind,
-        text,
-        tool: {
-          ...tool,
-          arguments: stripControlSequences(tool.arguments),
-          content: tool.content === undefined ? undefined : stripControlSequences(tool.content),
-        },
-      }
-    : { id: state.nextId, kind, text };
-  return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
-}
-
-/** A search or other tool the provider ran itself (R-PROV-11): one line once it is done. */
-export function hostedToolLine(event: { name: string; detail: string }): string {
-  const detail = stripControlSequences(event.detail);
-  return `⌕ ${event.name} (run by the provider)${detail ? ` ${JSON.stringify(detail)}` : ""}`;
-}
+import { hostedToolLine, print } from "./transcript-items.js";
+import type { Phase, UiState } from "./ui-state.js";
 
 /** What the phase is once no prompt is up: a running tool, else waiting for the model. */
 function settledPhase(state: UiState, now: number): Phase {

@@ -2,7 +2,8 @@
 // comes in with the actions (`now`) so the reducer stays pure. Engine events are reduced by
 // `event-reducer.ts`, the side panel's actions by `side-reducer.ts`.
 import { answer, newApproval } from "./approval.js";
-import { commitLive, onEvent, print } from "./event-reducer.js";
+import { commitLive, onEvent } from "./event-reducer.js";
+import { print } from "./transcript-items.js";
 import { reduceSide } from "./side-reducer.js";
 import type { UiAction } from "./ui-actions.js";
 import type { UiState } from "./ui-state.js";
