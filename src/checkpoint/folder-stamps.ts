@@ -8,6 +8,7 @@
 // seen at the next snapshot that walks.
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { stampTrusted } from "../vocab/racy-stamps.js";
 
 interface ShadowRepo {
   readonly workTree: string;
@@ -15,10 +16,11 @@ interface ShadowRepo {
 }
 
 /**
- * A folder changed this recently may change again within the file system's timestamp tick
- * without its mtime moving (the kernel's clock for timestamps is coarse): not trusted.
+ * A folder read within its file system's timestamp tick of its last change may change again
+ * without its mtime moving: not trusted (vocab/racy-stamps.ts: 100 ms where times have a
+ * sub-second part, 2 s where they are whole seconds). A bash command or the bench's own files
+ * touch the workspace root all the time: with a flat 2 s every snapshot of a busy session walked.
  */
-const RACY_MS = 2000;
 const UNTRUSTED = -1;
 
 export class FolderStamps {
@@ -29,7 +31,7 @@ export class FolderStamps {
   private stamp(folder: string, now: number): number {
     try {
       const mtime = lstatSync(join(this.workTree, folder)).mtimeMs;
-      return now - mtime < RACY_MS ? UNTRUSTED : mtime;
+      return stampTrusted(mtime, now) ? mtime : UNTRUSTED;
     } catch {
       return UNTRUSTED;
     }

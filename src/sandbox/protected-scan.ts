@@ -2,22 +2,23 @@
 // again before every sandboxed command: a repository cloned or made by an earlier command of the
 // session is protected from the next one on. Cheap on a repeat: a folder whose modification time
 // has not changed has the entries it had (adding, removing or renaming an entry changes it), so
-// a repeat costs one stat per folder instead of one read. A listing read within RACY_MS of its
-// folder's last change is read again next time: a change in the same clock tick leaves the time
-// as it was (git's "racy" index entries). Bounded in folders searched, like the first walk.
+// a repeat costs one stat per folder instead of one read. A listing read within the file
+// system's timestamp tick of its folder's last change is read again next time: a change in the
+// same tick leaves the time as it was (git's "racy" index entries; vocab/racy-stamps.ts, shared
+// with the checkpoint's folder stamps). Bounded in folders searched, like the first walk.
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { stampTrusted } from "../vocab/racy-stamps.js";
 
 export const PROTECTED = new Set([".git", ".tern"]);
 /** Folders searched for nested repositories last: large, and seldom where a person runs git. */
 const LATER = new Set(["node_modules", ".venv", "venv", "__pycache__", "target", "dist", "build"]);
 /** A bound on the search (a giant tree keeps what was found); ~100 ms of readdir, less of stat. */
 const MAX_FOLDERS = 20_000;
-/** Coarser than any file system's time stamps that matter here (FAT's are 2 s). */
-const RACY_MS = 2_000;
 
 interface Listing {
   mtimeMs: number;
+  /** Wall clock taken before the folder's time was read (so never later than the reading). */
   readAt: number;
   /** Sub-folders, in the order they were read. */
   folders: string[];
@@ -90,20 +91,21 @@ export class ProtectedScan {
 
   private listingOf(folder: string): Listing | undefined {
     let mtimeMs: number;
+    const readAt = Date.now();
     try {
       mtimeMs = statSync(folder).mtimeMs;
     } catch {
       return undefined;
     }
     const cached = this.listings.get(folder);
-    if (cached && cached.mtimeMs === mtimeMs && cached.readAt - mtimeMs > RACY_MS) return cached;
+    if (cached && cached.mtimeMs === mtimeMs && stampTrusted(mtimeMs, cached.readAt)) return cached;
     let entries: Dirent[];
     try {
       entries = readdirSync(folder, { withFileTypes: true });
     } catch {
       return undefined;
     }
-    const listing: Listing = { mtimeMs, readAt: Date.now(), folders: [], protectedNames: [] };
+    const listing: Listing = { mtimeMs, readAt, folders: [], protectedNames: [] };
     for (const entry of entries) {
       if (PROTECTED.has(entry.name)) listing.protectedNames.push(entry.name);
       // A symlinked folder is not entered: it may lead out of the workspace, or round in a loop.

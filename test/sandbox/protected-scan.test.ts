@@ -64,6 +64,25 @@ describe("ProtectedScan", () => {
     age(folder, mtime);
     expect(paths(scan)).toEqual(["busy/.git"]);
   });
+
+  it("trusts a folder changed a second ago where times have a sub-second part, not where they are whole seconds", () => {
+    const wholeSecond = Math.floor(Date.now() / 1000) * 1000;
+    // Fine: 0.75-1.75 s old, past the 100 ms window; a change leaving that time is not seen (not read again).
+    const fine = join(dirs.workspace, "fine");
+    mkdirSync(fine);
+    age(fine, wholeSecond - 750);
+    // Coarse: a whole second under 1 s old (a FAT or ext3 stamp) is inside the 2 s window.
+    const coarse = join(dirs.workspace, "coarse");
+    mkdirSync(coarse);
+    age(coarse, wholeSecond);
+    const scan = new ProtectedScan(dirs.workspace);
+    expect(paths(scan)).toEqual([]);
+    mkdirSync(join(fine, ".git"));
+    age(fine, wholeSecond - 750);
+    mkdirSync(join(coarse, ".git"));
+    age(coarse, wholeSecond);
+    expect(paths(scan)).toEqual(["coarse/.git"]);
+  });
 });
 
 describe("the bound on folders searched", () => {
