@@ -15,6 +15,7 @@ import {
 } from "./git-process.js";
 import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { FolderStamps } from "./folder-stamps.js";
+import { QuietWorkspace, statusInputs } from "./quiet-workspace.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
 import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
@@ -79,6 +80,7 @@ export class ShadowRepo {
   tooBigBlob = "";
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
+  private readonly quiet: QuietWorkspace;
   /**
    * This session's index started as a copy of another session's (index-seed.ts): its first
    * snapshot restages only what changed since, as cheap as any later one.
@@ -104,6 +106,7 @@ export class ShadowRepo {
       workTree: this.workTree,
     };
     this.folderStamps = new FolderStamps(opts.workTree);
+    this.quiet = new QuietWorkspace(opts.workTree, statusInputs(this.gitDir, this.indexFile));
   }
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
@@ -181,6 +184,8 @@ export class ShadowRepo {
    */
   async snapshot(previousTree: string | undefined, label: string, preImages?: PreImages): Promise<string> {
     await this.init();
+    // A small workspace provably as the last settled snapshot left it: no git (quiet-workspace.ts).
+    if (!preImages && this.quiet.unchanged() && this.indexTree) return this.indexTree;
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
     const foldersMoved = this.folderStamps.moved();
     let listing: Changes = await changedPaths(this);
@@ -202,7 +207,12 @@ export class ShadowRepo {
     const before = preImages?.close();
     if (before?.size) await this.bigFiles.drop(this, await applyPreImages(this, before));
     const unchanged = files.length === 0 && !marksMoved && !before?.size ? this.indexTree : undefined;
-    if (unchanged && !walk) return unchanged;
+    if (unchanged && !walk) {
+      if (preImages) this.quiet.unsettled();
+      else this.quiet.settled();
+      return unchanged;
+    }
+    this.quiet.unsettled();
     const tree = unchanged ?? (await this.git(["write-tree"])).stdout.trim();
     if (!unchanged && tree !== previousTree) await this.keepAlive(tree, label);
     if (walk) await this.folderStamps.keep(this, tree);
