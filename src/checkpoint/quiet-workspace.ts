@@ -77,7 +77,7 @@ export class QuietWorkspace {
 
   /**
    * True when the workspace and git's inputs are as at the baseline (the snapshot may return its
-   * tree). Otherwise reads the workspace afresh, to be adopted by `settled` after the snapshot.
+   * tree). Otherwise reads the workspace afresh, to be adopted by `settle` after the snapshot.
    */
   unchanged(): boolean {
     if (this.baseline && this.sameInputs() && this.sameAsBaseline()) return true;
@@ -86,17 +86,15 @@ export class QuietWorkspace {
     return false;
   }
 
-  /** The snapshot was a fixed point: the reading taken before it becomes the baseline. */
-  settled(): void {
-    if (this.candidate?.trusted) {
+  /**
+   * After the snapshot: when it was a fixed point (git listed nothing to stage, no mark moved, no
+   * walk), the reading taken before it becomes the baseline; otherwise none until one is.
+   */
+  settle(fixedPoint: boolean): void {
+    if (fixedPoint && this.candidate?.trusted) {
       this.baseline = this.candidate.entries;
       this.inputs = this.gitInputs.map(contentOf);
     }
-    this.candidate = undefined;
-  }
-
-  /** The snapshot staged or walked something: no baseline until one settles again. */
-  unsettled(): void {
     this.candidate = undefined;
   }
 

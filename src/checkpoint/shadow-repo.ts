@@ -207,12 +207,9 @@ export class ShadowRepo {
     const before = preImages?.close();
     if (before?.size) await this.bigFiles.drop(this, await applyPreImages(this, before));
     const unchanged = files.length === 0 && !marksMoved && !before?.size ? this.indexTree : undefined;
-    if (unchanged && !walk) {
-      if (preImages) this.quiet.unsettled();
-      else this.quiet.settled();
-      return unchanged;
-    }
-    this.quiet.unsettled();
+    // A fixed point (the same files and index give this answer again): quiet-workspace.ts may keep it.
+    this.quiet.settle(!!unchanged && !walk && !preImages);
+    if (unchanged && !walk) return unchanged;
     const tree = unchanged ?? (await this.git(["write-tree"])).stdout.trim();
     if (!unchanged && tree !== previousTree) await this.keepAlive(tree, label);
     if (walk) await this.folderStamps.keep(this, tree);
