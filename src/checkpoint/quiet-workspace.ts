@@ -100,7 +100,9 @@ export class QuietWorkspace {
 
   private sameAsBaseline(): boolean {
     for (const [path, was] of this.baseline!) {
-      const now = lstatSync(path, { throwIfNoEntry: false });
+      // The root as read() read it: followed (a symlinked workspace).
+      const stat = path === this.workTree ? statSync : lstatSync;
+      const now = stat(path, { throwIfNoEntry: false });
       if (!now || signature(now) !== was) return false;
     }
     return true;

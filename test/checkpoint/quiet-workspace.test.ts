@@ -1,7 +1,7 @@
 // A snapshot of a small workspace that provably did not change since the last settled snapshot
 // runs no git (quiet-workspace.ts). Proof that no git ran: PATH names no git while it is taken
 // (a git spawned then fails the snapshot). Any change git status would see still runs git.
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_ENTRIES } from "../../src/checkpoint/quiet-workspace.js";
@@ -120,6 +120,16 @@ describe("quiet workspace", () => {
     await repo.forget(["b.txt"]);
     await expect(withoutGit(t1)).rejects.toThrow(/git/);
     expect(await repo.snapshot(t1, "after forget")).toBe(t1);
+  });
+
+  it("follows a workspace that is a symlink to its folder, as git does", async () => {
+    writeFileSync(ws("a.txt"), "a\n");
+    const link = join(dirs.root, "linked-workspace");
+    symlinkSync(dirs.workspace, link);
+    repo = new ShadowRepo({ gitDir: join(dirs.home, "shadow"), workTree: link, sessionId: "s3" });
+    const t1 = await settled();
+    writeFileSync(ws("b.txt"), "b\n");
+    await expect(withoutGit(t1)).rejects.toThrow(/git/);
   });
 
   it("leaves a nested repository and a workspace over the bound to git", async () => {
