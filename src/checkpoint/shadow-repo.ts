@@ -141,8 +141,10 @@ export class ShadowRepo {
     const seededFrom = seedSessionIndex(this);
     if (seededFrom) {
       this.seeded = true;
-      // No ref yet for the other session (its snapshots all failed): status then lists more, no harm.
-      await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
+      // No ref yet for the other session (its snapshots all failed): status then lists more, no
+      // harm. Made, it is known to exist: the first commit names it as parent without a rev-parse.
+      const made = await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
+      this.refExists = made !== undefined;
     }
     // After the seed, which is the newest other index and so is kept.
     const held = this.sessionHeld;
@@ -207,7 +209,6 @@ export class ShadowRepo {
     const before = preImages?.close();
     if (before?.size) await this.bigFiles.drop(this, await applyPreImages(this, before));
     const unchanged = files.length === 0 && !marksMoved && !before?.size ? this.indexTree : undefined;
-    // A fixed point (the same files and index give this answer again): quiet-workspace.ts may keep it.
     this.quiet.settle(!!unchanged && !walk && !preImages);
     if (unchanged && !walk) return unchanged;
     const tree = unchanged ?? (await this.git(["write-tree"])).stdout.trim();

@@ -64,6 +64,9 @@ describe("ShadowRepo", () => {
     expect(await other.changedPaths()).toEqual(["d/f2.txt"]);
     const t2 = await other.snapshot(undefined, "s2 first");
     expect((await other.treeChanges(t1, t2)).map((c) => c.path)).toEqual(["d/f2.txt"]);
+    // Its first commit's parent is the seed's (the ref made at init, named without a rev-parse).
+    const commitOf = async (ref: string) => (await other.git(["rev-parse", ref])).stdout.trim();
+    expect(await commitOf("refs/tern/s2^")).toBe(await commitOf("refs/tern/s1"));
     // The first session's index is its own still.
     expect(await repo.changedPaths()).toEqual(["d/f2.txt"]);
     // A third session starts from the newest (s2's, which holds the change).
