@@ -24,13 +24,14 @@ export interface StreamCut {
   numbered?: { start: number; items: number; fromStart: boolean };
 }
 
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+// \x60 is a backtick, spelled so that readers of the source do not take it for a template string.
+const FENCE = /^\s{0,3}(\x60{3,}|~{3,})/;
 const HEADING = /^#{1,6}(\s|$)/;
 /** A top-level list item with text: its marker (bullet, or numbered item's delimiter), number, content column. */
 const ITEM = /^(?:([-*+])|(\d{1,9})([.)]))(?:([ \t]+)\S|[ \t]*$)/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** A line that starts another block where a list item's text could continue (readers differ). */
-const BLOCK_START = /^(>|`{3}|~{3}|\||<)/;
+const BLOCK_START = /^(>|\x60{3}|~{3}|\||<)/;
 
 interface Item {
   marker: string;
@@ -108,7 +109,7 @@ function candidates(text: string): { cut: number; joined: boolean }[] {
     if (fence !== null && !fence.top && complete && line.trim() !== "" && indentOf(line) === 0) break;
     if (fence !== null) {
       const trimmed = line.trim();
-      if (complete && trimmed.startsWith(fence.marker) && trimmed.replace(/[`~]/g, "") === "") {
+      if (complete && trimmed.startsWith(fence.marker) && trimmed.replace(/[\x60~]/g, "") === "") {
         // A closed top-level fence ends its block by itself.
         if (fence.top) {
           block = { kind: "none" };
