@@ -1,5 +1,5 @@
 // How engine events change the UI state (pure). Finished things become transcript items once;
-// the live stream is committed block by block as blocks complete (R-UI-13), an interrupted
+// the live stream is committed piece by piece as pieces complete (R-UI-13, stream-cuts.ts), an interrupted
 // answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
 import type { EngineEvent } from "../engine/events.js";
@@ -25,7 +25,7 @@ function commitFinished(state: UiState, all = false): UiState {
   const waiting: ToolRun[] = [];
   for (const run of state.running) {
     if (run.outcome !== undefined && (waiting.length === 0 || all))
-      next = print(next, "tool", `${run.name} ${run.outcome}`, run);
+      next = print(next, "tool", `${run.name} ${run.outcome}`, { tool: run });
     else waiting.push(run);
   }
   return { ...next, running: waiting };
@@ -37,12 +37,10 @@ function flushBlocks(state: UiState): UiState {
   const { cut, joined, numbered } = streamCut(rest);
   if (cut === 0) return state;
   const block = rest.slice(0, cut).replace(/\s+$/, "");
-  // A numbered list numbers on from its first item: the next piece's first number.
-  const from =
-    numbered?.fromStart && state.joinNext?.number !== undefined ? state.joinNext.number : numbered?.start;
-  const joinNext = joined
-    ? { number: from === undefined ? undefined : from + (numbered?.items ?? 0) }
-    : undefined;
+  // A numbered list numbers on from its first item (or from the piece before's, which it continues).
+  const continued = numbered?.fromStart ? state.joinNext?.number : undefined;
+  const number = numbered && (continued ?? numbered.start) + numbered.items;
+  const joinNext = joined ? { number } : undefined;
   const next = { ...state, flushed: state.flushed + cut, joinNext };
   return block ? printPiece(next, block, state.joinNext) : next;
 }
@@ -51,11 +49,7 @@ function flushBlocks(state: UiState): UiState {
 function printPiece(state: UiState, text: string, join: UiState["joinNext"]): UiState {
   if (!join) return print(state, "assistant", text);
   const numbered = join.number === undefined ? text : text.replace(/^\d{1,9}(?=[.)])/, String(join.number));
-  const next = print(state, "assistant", numbered);
-  return {
-    ...next,
-    items: [...next.items.slice(0, -1), { ...next.items[next.items.length - 1], joined: true }],
-  };
+  return print(state, "assistant", numbered, { joined: true });
 }
 
 /** The live text not yet committed, committed now (an interrupted or abandoned stream). */
@@ -203,7 +197,7 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
       const running = known ? state.running.map((r) => (r.id === event.id ? run : r)) : state.running;
       const next = known
         ? commitFinished({ ...state, running })
-        : print(state, "tool", `${event.name} ${event.outcome}`, run);
+        : print(state, "tool", `${event.name} ${event.outcome}`, { tool: run });
       return { ...next, phase: state.approval ? state.phase : settledPhase(next, now) };
     }
     case "usage":

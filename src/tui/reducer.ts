@@ -96,7 +96,7 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, picker: action.picker };
     case "replay": {
       let next = state;
-      for (const item of action.items) next = print(next, item.kind, item.text, item.tool);
+      for (const item of action.items) next = print(next, item.kind, item.text, { tool: item.tool });
       return {
         ...next,
         status: {

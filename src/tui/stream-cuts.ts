@@ -27,7 +27,7 @@ export interface StreamCut {
 // \x60 is a backtick, spelled so that readers of the source do not take it for a template string.
 const FENCE = /^\s{0,3}(\x60{3,}|~{3,})/;
 const HEADING = /^#{1,6}(\s|$)/;
-/** A top-level list item with text: its marker (bullet, or numbered item's delimiter), number, content column. */
+/** A top-level list item (its text, or none yet): marker (bullet, or numbered delimiter), number, text column. */
 const ITEM = /^(?:([-*+])|(\d{1,9})([.)]))(?:([ \t]+)\S|[ \t]*$)/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** A line that starts another block where a list item's text could continue (readers differ). */

@@ -3,23 +3,25 @@
 // event-reducer.ts, which keeps within the size rule so.
 import { stripControlSequences } from "../engine/terminal-text.js";
 import type { ToolRun } from "./tool-view.js";
-import type { ItemKind, UiState } from "./ui-state.js";
+import type { Item, ItemKind, UiState } from "./ui-state.js";
+
+/** What an item may carry beside its text (ui-state.ts `Item`). */
+export interface ItemParts {
+  tool?: ToolRun;
+  joined?: boolean;
+}
 
 /** §10: text from outside never drives the terminal; control sequences go before it is stored. */
-export function print(state: UiState, kind: ItemKind, raw: string, tool?: ToolRun): UiState {
-  const text = stripControlSequences(raw);
-  const item = tool
-    ? {
-        id: state.nextId,
-        kind,
-        text,
-        tool: {
-          ...tool,
-          arguments: stripControlSequences(tool.arguments),
-          content: tool.content === undefined ? undefined : stripControlSequences(tool.content),
-        },
-      }
-    : { id: state.nextId, kind, text };
+export function print(state: UiState, kind: ItemKind, raw: string, parts: ItemParts = {}): UiState {
+  const { tool, joined } = parts;
+  const item: Item = { id: state.nextId, kind, text: stripControlSequences(raw) };
+  if (tool)
+    item.tool = {
+      ...tool,
+      arguments: stripControlSequences(tool.arguments),
+      content: tool.content === undefined ? undefined : stripControlSequences(tool.content),
+    };
+  if (joined) item.joined = true;
   return { ...state, items: [...state.items, item], nextId: state.nextId + 1 };
 }
 
