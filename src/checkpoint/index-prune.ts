@@ -6,10 +6,11 @@
 // and a session whose index went seeds a new one from the newest other (index-seed.ts) when it
 // snapshots again. Kept: the newest few (the next session's seed, a resume of a recent one) and
 // every session a live tern holds, whose git may be writing its index right now.
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { otherSessionIndexes } from "./index-seed.js";
 
-/** Indexes kept whatever their sessions' state: the newest by last write. */
+/** Indexes kept whatever their sessions' state: those with the newest snapshots. */
 export const KEEP_NEWEST_INDEXES = 3;
 
 export interface PruneOptions {
@@ -23,17 +24,8 @@ export interface PruneOptions {
 /** Removes the indexes of sessions neither live nor among the newest; returns the ids removed. */
 export function pruneSessionIndexes(opts: PruneOptions): string[] {
   const folder = join(opts.gitDir, "tern-index");
-  const others: { id: string; mtimeMs: number }[] = [];
-  for (const name of readdirSync(folder)) {
-    // Session ids hold no dot; the files beside the indexes do (`.git`, `.big`, `.lock`).
-    if (name === opts.sessionId || name.includes(".")) continue;
-    try {
-      others.push({ id: name, mtimeMs: statSync(join(folder, name)).mtimeMs });
-    } catch {
-      // Removed meanwhile by another tern's prune.
-    }
-  }
-  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  // Ranked as the next session's seed is chosen (index-seed.ts), so that seed is always kept.
+  const others = otherSessionIndexes(opts.gitDir, opts.sessionId);
   const removed: string[] = [];
   for (const { id } of others.slice(KEEP_NEWEST_INDEXES)) {
     if (opts.isLive(id)) continue;

@@ -18,22 +18,27 @@ interface SessionFiles {
 }
 
 /**
- * The other session whose snapshot is newest (its ref was written last), among those with an
- * index. The index's own time says little: every `git status` rewrites it.
+ * The other sessions that have an index here, the one whose snapshot is newest (its ref written
+ * last) first; those with no snapshot yet last. The index's own time says little: every
+ * `git status` rewrites it.
  */
-function newestOtherIndex(gitDir: string, sessionId: string): string | undefined {
-  let newest: { name: string; mtimeMs: number } | undefined;
+export function otherSessionIndexes(
+  gitDir: string,
+  sessionId: string,
+): { id: string; snapshotMs?: number }[] {
+  const others: { id: string; snapshotMs?: number }[] = [];
   for (const name of readdirSync(join(gitDir, "tern-index"))) {
     // Session ids hold no dot; the files beside the indexes do (`.git`, `.big`, `.lock`).
     if (name === sessionId || name.includes(".")) continue;
     try {
       const st = statSync(join(gitDir, "refs", "tern", name));
-      if (st.isFile() && (!newest || st.mtimeMs > newest.mtimeMs)) newest = { name, mtimeMs: st.mtimeMs };
+      others.push(st.isFile() ? { id: name, snapshotMs: st.mtimeMs } : { id: name });
     } catch {
-      // No snapshot yet (or its session was cleaned up meanwhile): nothing to start from.
+      // No snapshot yet (or its session was cleaned up meanwhile).
+      others.push({ id: name });
     }
   }
-  return newest?.name;
+  return others.sort((a, b) => (b.snapshotMs ?? -1) - (a.snapshotMs ?? -1));
 }
 
 /**
@@ -46,7 +51,8 @@ export function seedSessionIndex(files: SessionFiles): string | undefined {
   const { indexFile, sessionId } = files;
   if (existsSync(indexFile)) return undefined;
   const folder = join(files.gitDir, "tern-index");
-  const other = newestOtherIndex(files.gitDir, sessionId);
+  const [newest] = otherSessionIndexes(files.gitDir, sessionId);
+  const other = newest?.snapshotMs === undefined ? undefined : newest.id;
   if (!other) return undefined;
   const from = join(folder, other);
   try {

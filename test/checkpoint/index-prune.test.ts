@@ -16,16 +16,21 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-/** A session's index, its big-file list and its git folder with a shared part, `ageS` seconds old. */
+/** A session's index, its big-file list, its git folder with a shared part, and its ref, written `ageS` seconds ago. */
 function index(id: string, ageS: number): void {
   const file = join(folder, id);
+  const ref = join(dirs.home, "shadow", "refs", "tern", id);
+  mkdirSync(join(ref, ".."), { recursive: true });
+  writeFileSync(ref, "0123456789abcdef0123456789abcdef01234567\n");
   writeFileSync(file, "DIRC");
   writeFileSync(`${file}.big`, "");
   mkdirSync(`${file}.git`);
   writeFileSync(join(`${file}.git`, "sharedindex.0123"), "x".repeat(1000));
   writeFileSync(join(`${file}.git`, "HEAD"), "ref: refs/tern/x\n");
   const t = Date.now() / 1000 - ageS;
-  utimesSync(file, t, t);
+  utimesSync(ref, t, t);
+  // The index's own time says nothing of the snapshot's (every git status rewrites it): newest first here.
+  utimesSync(file, Date.now() / 1000 + ageS, Date.now() / 1000 + ageS);
 }
 
 const left = (id: string) =>
