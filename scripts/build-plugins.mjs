@@ -138,6 +138,9 @@ export const nativeRequire = {
   },
 };
 
+/** An import made by Ink's own modules (the replacements below are for Ink alone). */
+const fromInk = (args) => /[\\/]ink[\\/]build$/.test(args.resolveDir);
+
 // Ink's measureText caches the size of every text it lays out in a Map never cleared (a long
 // streaming session kept every frame): src/tui/ink-measure-text.ts, the same sizes with the
 // cache bounded, is bundled in its place.
@@ -145,9 +148,7 @@ export const inkMeasureText = {
   name: "ink-measure-text",
   setup(b) {
     b.onResolve({ filter: /^\.\/measure-text\.js$/ }, (args) =>
-      /[\\/]ink[\\/]build$/.test(args.resolveDir)
-        ? { path: resolvePath("src/tui/ink-measure-text.ts") }
-        : undefined,
+      fromInk(args) ? { path: resolvePath("src/tui/ink-measure-text.ts") } : undefined,
     );
   },
 };
@@ -160,9 +161,7 @@ export const inkNeverInCi = {
   name: "ink-never-in-ci",
   setup(b) {
     b.onResolve({ filter: /^is-in-ci$/ }, (args) =>
-      /[\\/]ink[\\/]build$/.test(args.resolveDir)
-        ? { path: "is-in-ci", namespace: "tern-never-in-ci" }
-        : undefined,
+      fromInk(args) ? { path: "is-in-ci", namespace: "tern-never-in-ci" } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "tern-never-in-ci" }, () => ({
       contents: "export default false;",

@@ -24,9 +24,9 @@ const SLOT_BYTES = 512;
  * The session's unbilled.json, open for the session's life and rewritten in place: every model
  * attempt starts with a write, so one positioned write per attempt, not a create, rename and
  * unlink each round (a fifth of a read_file round's system time). A text shorter than the last
- * is padded with spaces, which JSON.parse ignores. A process
- * killed mid-write leaves the old text or the new (one small write at offset 0; the file is
- * never truncated); a torn file fails to parse and reads as nothing kept, as a missing one does.
+ * is padded with spaces, which JSON.parse ignores. A process killed mid-write leaves the old
+ * text or the new (one small write at offset 0; the file is never truncated); a torn file fails
+ * to parse and reads as nothing kept, as a missing one does.
  * Stale text needs no clearing: recovery bills it only when no answer or turn_end came after
  * its `afterSeq` (record/quiesce.ts).
  */
