@@ -24,6 +24,11 @@ export function sessionsRoot(home: string): string {
   return join(home, "sessions");
 }
 
+/** The folder of a workspace's sessions (one folder per session inside). */
+export function workspaceSessionsDir(home: string, cwd: string): string {
+  return join(sessionsRoot(home), workspaceKey(cwd));
+}
+
 /** Readable and collision-free: sanitized basename + a hash of the absolute path. */
 export function workspaceKey(cwd: string): string {
   const abs = resolve(cwd);
@@ -132,7 +137,7 @@ function makeDir(dir: string, recursive: boolean): void {
 /** Creates the session folder and writes its `session_start`. */
 export function createSession(home: string, opts: CreateSessionOptions): SessionHandle {
   const cwd = resolve(opts.cwd);
-  const wsDir = join(sessionsRoot(home), workspaceKey(cwd));
+  const wsDir = workspaceSessionsDir(home, cwd);
   // Private (R-REC-9): records hold prompts, code and tool output.
   makeDir(wsDir, true);
   const now = opts.now ?? (() => new Date());
@@ -189,7 +194,7 @@ function listDirs(path: string): string[] {
 }
 
 function workspaceSessions(home: string, cwd: string): SessionDirRef[] {
-  const wsDir = join(sessionsRoot(home), workspaceKey(cwd));
+  const wsDir = workspaceSessionsDir(home, cwd);
   return listDirs(wsDir)
     .filter((id) => existsSync(join(wsDir, id, RECORD_FILE)))
     .map((id) => ({ id, dir: join(wsDir, id) }));

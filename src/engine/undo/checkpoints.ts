@@ -7,7 +7,7 @@ import { loadShadowRepo } from "../../checkpoint/index.js";
 import type { PreImages, ShadowRepo } from "../../checkpoint/shadow-repo.js";
 import type { CheckpointsConfig } from "../../config/types.js";
 import { sessionHeld } from "../../record/lock.js";
-import { sessionsRoot, workspaceKey } from "../../record/store.js";
+import { workspaceKey, workspaceSessionsDir } from "../../record/store.js";
 import type { NewRecord, RecordLine } from "../../record/types.js";
 import type { RunningCall } from "../../tools/batch-types.js";
 import type { ToolResult } from "../../tools/types.js";
@@ -34,7 +34,7 @@ export async function shadowRepoFor(home: string, cwd: string, sessionId: string
     sessionId,
     // A workspace may hold TERN_HOME (tern started in the home folder): its records are not the user's files.
     leaveOut: [home],
-    sessionHeld: (id) => sessionHeld(join(sessionsRoot(home), workspaceKey(cwd), id)),
+    sessionHeld: (id) => sessionHeld(join(workspaceSessionsDir(home, cwd), id)),
   });
 }
 
