@@ -10,7 +10,7 @@ import {
   type SessionTotals,
   sessionsOf,
 } from "../engine/session-queries.js";
-import { SessionNotFoundError } from "../engine/open.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import { formatTable } from "./table.js";
 import { indented, underParents } from "./session-tree.js";
 import { ternHome } from "./setup.js";

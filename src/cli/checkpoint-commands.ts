@@ -1,5 +1,5 @@
 // `tern undo`, `tern redo`, `tern diff`: take back what a session's turns did to the files.
-import { SessionNotFoundError } from "../engine/open.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import {
   diffCommand as diffFiles,
   formatRestored,

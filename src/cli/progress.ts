@@ -1,5 +1,5 @@
 // One stderr line per interesting event for headless runs without --json.
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import { stripControlSequences } from "../engine/terminal-text.js";
 
 const MAX_ARGS = 200;

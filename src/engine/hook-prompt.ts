@@ -5,7 +5,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
 import type { SessionCore } from "./core.js";
-import type { TurnOutcome } from "./turn/stop.js";
+import type { TurnOutcome } from "./door/outcome.js";
 import type { TurnInput } from "./turn/turn-ports.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";

@@ -54,12 +54,6 @@ export interface OpenResult extends OpenedSession {
   model: ResolvedModel;
 }
 
-/** The errors opening a session throws, each one line and told apart by class (and `name`). */
-export { ConfigError } from "../config/errors.js";
-export { SessionLockedError } from "../record/lock.js";
-export { SandboxUnavailableError } from "./sandbox.js";
-export { SessionNotFoundError } from "./open.js";
-
 const DENY_ALL: SessionHooks = {
   approve: async (calls) => new Map(calls.map((c) => [c.id, "denied" as const])),
   denialMessage:

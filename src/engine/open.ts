@@ -38,10 +38,7 @@ import { findAgents } from "../agents/files.js";
 import type { ChildOptions } from "./subagents/child-options.js";
 import { offerTools } from "./subagents/offered-tools.js";
 import { TaskRunner } from "./subagents/task-runner.js";
-
-export class SessionNotFoundError extends Error {
-  override name = "SessionNotFoundError";
-}
+import { SessionNotFoundError } from "./door/errors.js";
 
 /** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
 function afterPendingIo(): Promise<void> {

@@ -1,6 +1,7 @@
 // The OS sandbox around `bash` for one session (R-SBX): the policy from the config, the
 // mechanism of this machine, and the way a front end may let a failed command out.
 import type { Config } from "../config/types.js";
+import { SandboxUnavailableError } from "./door/errors.js";
 import { sandboxedCommand, sandboxMechanism } from "../sandbox/mechanism.js";
 import { sandboxBounds, sandboxPolicy } from "../sandbox/policy.js";
 import type { PendingCall } from "../tools/executor.js";
@@ -9,10 +10,6 @@ import type { SessionHooks } from "./core.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 
 /** A sandbox was asked for and this machine cannot provide one: a configuration error, exit 2. */
-export class SandboxUnavailableError extends Error {
-  override name = "SandboxUnavailableError";
-}
-
 /** For `tern config check`: whether the mechanism works here, in one line. */
 export function sandboxAvailability(): string {
   const m = sandboxMechanism();

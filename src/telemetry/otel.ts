@@ -12,7 +12,7 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { redactSecrets } from "../config/secrets.js";
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import { registerTelemetry } from "./lifecycle.js";
 import type { TelemetrySettings } from "./settings.js";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import type { Config } from "../../src/config/types.js";
 import { anthropicStream } from "../support/anthropic-script.js";
 import type { ScriptedResponse } from "../support/fake-provider.js";

@@ -14,9 +14,9 @@ import type { ConfiguredHook } from "../../hooks/events.js";
 import { Serial, Slots } from "../../tools/batch-order.js";
 import { fail } from "../../tools/results.js";
 import type { ToolProgress, ToolResult } from "../../tools/types.js";
-import type { EngineEvent } from "../events.js";
-import type { SessionHooks } from "../requests.js";
-import type { TurnOutcome } from "../turn/stop.js";
+import type { EngineEvent } from "../door/events.js";
+import type { SessionHooks } from "../door/requests.js";
+import type { TurnOutcome } from "../door/outcome.js";
 import { childConfig, childMode, childTools, type ChildOptions } from "./child-options.js";
 import { taskResult } from "./task-result.js";
 

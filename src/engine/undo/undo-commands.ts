@@ -8,7 +8,7 @@ import { recoverOnLoad } from "../../record/quiesce.js";
 import { findSession, latestSession, openSessionWriter, recordFile } from "../../record/store.js";
 import type { NewRecord } from "../../record/types.js";
 import { shadowRepoFor } from "./checkpoints.js";
-import { SessionNotFoundError } from "../open.js";
+import { SessionNotFoundError } from "../door/errors.js";
 import { diffTurns, type RecordAccess, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
 
 export { UndoError, formatRestored, turnsThatWrote } from "./undo.js";

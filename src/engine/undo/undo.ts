@@ -7,14 +7,10 @@ import { type RestoredPath, restoreTree } from "../../checkpoint/restore.js";
 import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
 import type { NewRecord, RecordLine, UndoRecord } from "../../record/types.js";
 import { newestTree } from "./checkpoints.js";
+import type { UndoReport } from "../door/commands.js";
 
 export { UndoError } from "./undo-error.js";
-
-export interface UndoReport {
-  /** The turns withdrawn (undo) or put back (redo). */
-  turns: number[];
-  restored: RestoredPath[];
-}
+export type { UndoReport } from "../door/commands.js";
 
 /** Turns still in the model context and the undos a redo could take back, replayed from the archive. */
 export function undoHistory(archive: readonly RecordLine[]): { live: number[]; undos: UndoRecord[] } {
