@@ -7,7 +7,7 @@ import {
   UndoError,
   type UndoReport,
   undoCommand as undoFiles,
-} from "../engine/undo/undo-commands.js";
+} from "../workspace/offline-undo.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 

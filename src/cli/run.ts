@@ -4,7 +4,7 @@ import { buildPromptContent, exitCodeFor, InputError, loadSlashCommands } from "
 import type { Config, ResolvedModel } from "../config/types.js";
 import type { EngineEvent } from "../engine/door/events.js";
 import type { TurnOutcome } from "../engine/door/outcome.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";

@@ -4,18 +4,18 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig, parseThinking } from "../config/flags.js";
-import { requireSandbox } from "../engine/sandbox.js";
-import { SandboxUnavailableError, SessionNotFoundError } from "../engine/door/errors.js";
+import { requireSandbox, SandboxUnavailableError } from "../sandbox/availability.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import { loadConfig, prepareConfigLoad } from "../config/load.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import { type OpenedSession, openSession, peekSessionModel } from "../engine/open.js";
+import { type OpenedSession, openEngineSession, peekSessionModel } from "../engine/open.js";
 import type { SessionHooks } from "../engine/door/requests.js";
 import type { CommonOptions } from "./options.js";
 import { loadSlashCommands } from "../commands/index.js";
 import { UsageError } from "./usage-error.js";
-import { configuredHooks } from "../engine/hook-prompt.js";
+import { configuredHooks } from "../hooks/configured.js";
 import type { Session } from "../engine/session.js";
 import type { ObservedSession } from "../telemetry/otel.js";
 import { loadTelemetry, telemetrySettings } from "../telemetry/index.js";
@@ -88,7 +88,7 @@ export async function prepareSession(
   const config = loaded.config;
   const warnings = [...loaded.warnings];
   try {
-    requireSandbox(config);
+    requireSandbox(config.sandbox.mode);
   } catch (err) {
     if (err instanceof SandboxUnavailableError) throw new UsageError(err.message);
     throw err;
@@ -120,7 +120,7 @@ export async function prepareSession(
     beforeOpen?.(model, config);
     const userHooks = configuredHooks(loaded, cwd, process.env);
     warnings.push(...userHooks.notices);
-    const opened = await openSession({
+    const opened = await openEngineSession({
       home,
       cwd,
       config,

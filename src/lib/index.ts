@@ -1,10 +1,10 @@
 // The library API (`import { openSession } from "tern"`): the same `Session` door the terminal
 // front ends and `tern acp` use — commands in (`send`, `cancel`, `askSide`), events out
 // (`subscribe`), read-only queries (`status`, `transcript`, `todos`). Nothing here reaches behind it.
-import { type OpenOptions, type OpenResult, openConfiguredSession } from "../engine/library.js";
+import { type OpenOptions, type OpenResult, openConfiguredSession } from "../engine/open.js";
 import type { Session } from "../engine/session.js";
 
-export type { OpenOptions } from "../engine/library.js";
+export type { OpenOptions } from "../engine/open.js";
 // The door's words, every one (engine/door/): commands and their results, events, the requests
 // made of a person with their answers, a turn's outcome, side questions, and the opening errors.
 export * from "../engine/door/errors.js";

@@ -3,7 +3,7 @@
 // answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
 import type { EngineEvent } from "../engine/door/events.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { foldChild, parentCall } from "./child-fold.js";
 import { streamCut } from "./stream-cuts.js";

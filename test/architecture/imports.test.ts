@@ -1,7 +1,8 @@
 // DESIGN.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
 // arithmetic) is the ground floor and imports nothing; provider imports only vocab; engine may
-// import provider, tools, record, prompt, config; front ends (tui, cli, acp, commands) import
-// engine and config; nothing imports tui or cli, except single files with their why; no import
+// import provider, tools, record, prompt, config; front ends (tui, cli, acp, lib, commands) import
+// of the engine only its door (engine/door/, session.ts, the opener open.ts) and what runs no turn
+// from workspace/, and config; nothing imports tui or cli, except single files with their why; no import
 // cycles between files, not even type-only ones; and no file under src/ over 300 lines.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -12,14 +13,17 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands", "acp", "telemetry", "hooks"],
+  cli: ["engine", "workspace", "config", "tui", "commands", "acp", "telemetry", "hooks", "sandbox"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
-  acp: ["engine", "config", "commands"],
+  acp: ["engine", "workspace", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
   lib: ["engine", "config", "commands", "tools", "record"],
-  tui: ["engine", "config", "commands"],
+  tui: ["engine", "workspace", "config", "commands"],
   // The slash-command table both front ends share.
-  commands: ["engine", "config"],
+  commands: ["engine", "workspace", "config"],
+  // What is on disk around sessions, for front ends; runs no turn (listings, workflow report,
+  // project servers, workspace files, offline undo, terminal text).
+  workspace: ["engine", "config", "record", "prompt", "tools", "agents"],
   engine: [
     "provider",
     "tools",
@@ -55,6 +59,9 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 const GROUND = "vocab";
+
+/** The folders that face a person or a program; they reach the engine through its door only. */
+const FRONT_ENDS = ["tui", "cli", "commands", "acp", "lib"];
 
 /**
  * Single files a folder may import although their folder is out of its reach, each with its why.
@@ -145,6 +152,28 @@ describe("import rules", () => {
       // A door file declares words, not behaviour: no function bodies (the error classes are one line each).
       if (/^export (async )?function\b/m.test(text)) bad.push(`${name} declares a function`);
     }
+    expect(bad).toEqual([]);
+  });
+
+  it("front ends import of the engine only its door: engine/door/, session.ts and the opener", () => {
+    const door = /^engine\/(door\/.*|session\.ts|open\.ts)$/;
+    const bad: string[] = [];
+    for (const [from, targets] of importGraph())
+      if (FRONT_ENDS.includes(from.split("/")[0]))
+        for (const target of targets)
+          if (target.startsWith("engine/") && !door.test(target)) bad.push(`${from} imports ${target}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("no engine file is used only from outside the engine (its door aside): such a file belongs above it", () => {
+    const door = /^engine\/(door\/.*|session\.ts|open\.ts)$/;
+    const users = new Map<string, string[]>();
+    for (const [from, targets] of importGraph())
+      for (const target of targets) users.set(target, [...(users.get(target) ?? []), from]);
+    const bad: string[] = [];
+    for (const [file, from] of users)
+      if (file.startsWith("engine/") && !door.test(file) && !from.some((f) => f.startsWith("engine/")))
+        bad.push(`${file} is imported only by ${from.join(", ")}`);
     expect(bad).toEqual([]);
   });
 

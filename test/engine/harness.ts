@@ -6,7 +6,7 @@ import { resolveModel } from "../../src/config/resolve.js";
 import type { Config } from "../../src/config/types.js";
 import type { SessionHooks } from "../../src/engine/core.js";
 import type { EngineEvent } from "../../src/engine/door/events.js";
-import { openSession, type ResumeTarget } from "../../src/engine/open.js";
+import { openSession, type ResumeTarget } from "../../src/engine/open-session.js";
 import type { Session } from "../../src/engine/session.js";
 import type { TurnOutcome } from "../../src/engine/door/outcome.js";
 import { FakeProvider } from "../support/fake-provider.js";

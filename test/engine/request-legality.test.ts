@@ -12,7 +12,7 @@ import type { ScriptedResponse } from "../support/fake-provider.js";
 import { isSummaryRequest } from "../support/long-turn.js";
 import { responsesStream } from "../support/responses-script.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { forkArchive } from "../../src/engine/session-queries.js";
+import { forkArchive } from "../../src/workspace/session-queries.js";
 import { type TestSession, toolMessages, useHarness } from "./harness.js";
 
 const h = useHarness();
