@@ -1,4 +1,4 @@
-// DESIGN.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
+// docs/design.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
 // arithmetic) is the ground floor and imports nothing; provider imports only vocab; engine may
 // import provider, tools, record, prompt, config; front ends (tui, cli, acp, lib, commands) import
 // of the engine only its door (engine/door/, session.ts, the opener open.ts) and what runs no turn
@@ -86,7 +86,7 @@ function files(dir: string): string[] {
 }
 
 describe("import rules", () => {
-  it("every cross-folder import follows DESIGN.md", () => {
+  it("every cross-folder import follows docs/design.md", () => {
     const violations: string[] = [];
     for (const file of files(SRC)) {
       const folder = relative(SRC, file).split("/")[0];
@@ -224,6 +224,20 @@ describe("import rules", () => {
       for (const [id] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+-\d+/g))
         if (!listed.has(`- ${id} `)) missing.add(`${id} (${relative(SRC, file)})`);
     expect(listed.size).toBeGreaterThan(0);
+    expect([...missing]).toEqual([]);
+  });
+
+  it("every family id and spec section (R-EXT, R-TODO, §n) a comment in src/ cites resolves in docs/requirements.md", () => {
+    const docs = readFileSync(resolve(SRC, "../docs/requirements.md"), "utf8");
+    const missing = new Set<string>();
+    for (const file of files(SRC))
+      for (const [cited] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+(?![-A-Z0-9])|§\s?\d+/g)) {
+        const id = cited.replace(/\s/g, "");
+        // A family (R-HOOK) resolves to its heading, a number-less id (R-EXT) or a section to its line.
+        const heading = new RegExp(`^## .*\\(.*\\b${id}\\b.*\\)$`, "m");
+        if (!new RegExp(`^- ${id} `, "m").test(docs) && !(id.startsWith("R-") && heading.test(docs)))
+          missing.add(`${id} (${relative(SRC, file)})`);
+      }
     expect([...missing]).toEqual([]);
   });
 
