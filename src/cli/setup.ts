@@ -16,9 +16,6 @@ import type { CommonOptions } from "./options.js";
 import { loadSlashCommands } from "../commands/index.js";
 import { UsageError } from "./usage-error.js";
 import { configuredHooks } from "../hooks/configured.js";
-import type { Session } from "../engine/session.js";
-import type { ObservedSession } from "../telemetry/otel.js";
-import { loadTelemetry, telemetrySettings } from "../telemetry/index.js";
 
 export function ternHome(): string {
   return process.env.TERN_HOME || join(homedir(), ".tern");
@@ -131,13 +128,6 @@ export async function prepareSession(
       userHooks: userHooks.hooks,
     });
     warnings.push(...opened.warnings);
-    // R-AUTO-3: the SDK loads only when telemetry is on.
-    const telemetry = telemetrySettings(config, process.env);
-    if (telemetry) {
-      warnings.push(...telemetry.notices);
-      const { attachTelemetry } = await loadTelemetry();
-      attachTelemetry(telemetry, observed(opened.session));
-    }
     if (slash && config.toolSets.length > 0) slash.registerMcpPrompts(opened.session);
     return { ...opened, config, model, warnings };
   } catch (err) {
@@ -150,22 +140,4 @@ export async function prepareSession(
       throw new UsageError(err.message);
     throw err;
   }
-}
-
-/** What telemetry reads of a session: its events and, at a turn's start, the prompt's text. */
-function observed(session: Session): ObservedSession {
-  return {
-    id: session.id,
-    modelId: () => session.status().model.id,
-    subscribe: (listener) => session.subscribe(listener),
-    lastPrompt() {
-      const lines = session.transcript();
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i];
-        if (line.type === "user_prompt")
-          return line.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-      }
-      return undefined;
-    },
-  };
 }

@@ -39,6 +39,7 @@ import type { ChildOptions } from "./subagents/child-options.js";
 import { offerTools } from "./subagents/offered-tools.js";
 import { TaskRunner } from "./subagents/task-runner.js";
 import { SessionNotFoundError } from "./door/errors.js";
+import { attachSessionTelemetry } from "./session-telemetry.js";
 
 /** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
 function afterPendingIo(): Promise<void> {
@@ -275,5 +276,6 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     core.unbilled.close();
     await (await core.toolSetsLoading)?.close();
   });
+  if (!opts.child) await attachSessionTelemetry(session, config, opts.env ?? process.env, warnings);
   return { session, resumed: opts.resume !== undefined, warnings };
 }

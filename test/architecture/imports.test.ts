@@ -35,6 +35,8 @@ const ALLOWED: Record<string, string[]> = {
     "jobs",
     "hooks",
     "agents",
+    // The opener attaches telemetry for every front end (session-telemetry.ts).
+    "telemetry",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
@@ -52,8 +54,8 @@ const ALLOWED: Record<string, string[]> = {
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],
-  // OpenTelemetry export: it reads a session's events (their types) and the config.
-  telemetry: ["engine", "config"],
+  // OpenTelemetry export: the config, and a session's events as it declares them itself.
+  telemetry: ["config"],
   // The ground floor.
   vocab: [],
 };
