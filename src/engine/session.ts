@@ -23,6 +23,7 @@ import type {
   QueueOnCancel,
   QueuedFollowUp,
   SessionCommand,
+  SessionDoor,
   SessionStatus,
   SideEvent,
   SideExchange,
@@ -41,7 +42,7 @@ export { renderTodos } from "../tools/todos-text.js";
  * `followUps`). The engine state behind it stays private, so no front end can change it around
  * the queue.
  */
-export class Session {
+export class Session implements SessionDoor {
   private tail: Promise<unknown> = Promise.resolve();
   private running: AbortController | undefined;
   private closed = false;

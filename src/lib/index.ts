@@ -13,6 +13,7 @@ export type * from "../engine/door/events.js";
 export type * from "../engine/door/requests.js";
 export type * from "../engine/door/outcome.js";
 export type * from "../engine/door/side.js";
+export type * from "../engine/door/session-door.js";
 export type { Session } from "../engine/session.js";
 export type { PendingCall, ApprovalAnswer } from "../tools/executor.js";
 export type { ContentPart, Message, ToolCall } from "../vocab/messages.js";

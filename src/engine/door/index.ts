@@ -5,3 +5,4 @@ export type * from "./events.js";
 export type * from "./requests.js";
 export type * from "./outcome.js";
 export type * from "./side.js";
+export type * from "./session-door.js";
