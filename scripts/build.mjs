@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import {
   dropZodLocales,
   inkMeasureText,
+  inkOwnedModules,
   fastStringWidth,
   inkNeverInCi,
   lazyCommanderSpawn,
@@ -95,6 +96,7 @@ const result = await build({
     startPathAnchor,
     nativeRequire,
     inkMeasureText,
+    inkOwnedModules,
     inkNeverInCi,
     fastStringWidth,
   ],

@@ -5,9 +5,9 @@ import type { ExecutionBudget } from "../../config/types.js";
 import type { StreamResult } from "../../provider/types.js";
 import type { ToolResult } from "../../tools/types.js";
 import type { OnLimit } from "./budget.js";
-import type { OutputContract } from "./output-contract.js";
+import type { OutputContract } from "../door/commands.js";
 import type { RoundAttempts, TurnEndFacts } from "../committer.js";
-import type { EngineEvent } from "../events.js";
+import type { EngineEvent } from "../door/events.js";
 import type { ContentPart, ToolCall } from "../../vocab/messages.js";
 import type { Usage } from "../../vocab/usage.js";
 
