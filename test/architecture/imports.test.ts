@@ -31,25 +31,29 @@ const ALLOWED: Record<string, string[]> = {
     "jobs",
     "hooks",
     "agents",
+    "programs",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').
   jobs: [],
   // The user's hooks: their config, the scrubbed environment, and the sandbox's wrapper type.
-  hooks: ["config", "tools"],
+  hooks: ["config", "tools", "programs"],
   // Shadow-repository snapshots know git and the file system only.
-  checkpoint: [],
+  checkpoint: ["programs"],
   // The OS sandbox knows the file system and its mechanisms only.
-  sandbox: [],
+  sandbox: ["programs"],
   // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).
   provider: [],
-  tools: ["config", "sandbox", "jobs"],
+  tools: ["config", "sandbox", "jobs", "programs"],
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],
   // OpenTelemetry export: it reads a session's events (their types) and the config.
   telemetry: ["engine", "config"],
+  // Programs tern itself runs (rg, git, bwrap, bash), resolved from absolute PATH entries
+  // outside the workspace (§10): node only, so every room that spawns one may use it.
+  programs: [],
   // The ground floor.
   vocab: [],
 };
