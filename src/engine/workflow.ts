@@ -74,6 +74,7 @@ export function workflowSources(opts: {
     toolNames: [],
     userHome: env.HOME,
     compat: opts.config.compat,
+    trustedWorkspaces: opts.config.trustedWorkspaces,
   });
   const files = loadWorkflowFiles(opts);
   const servers = projectServers(opts.home, opts.cwd, opts.config);

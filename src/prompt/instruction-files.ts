@@ -5,6 +5,8 @@
 // or TERN_HOME; a cycle, an escape or an unreadable file is a one-line notice, never a failure.
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { pathReach } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import { normalizeText, readTextBounded, UnreadableFile } from "./bounded-read.js";
 
 export interface CompatSwitches {
@@ -30,6 +32,8 @@ export interface InstructionContext {
   /** The user's home folder (`~` in an import); HOME from the environment. */
   userHome?: string;
   compat: CompatSwitches;
+  /** The person's `trustedWorkspaces` (§10): a trusted workspace's files may import from TERN_HOME. */
+  trustedWorkspaces?: readonly string[];
 }
 
 export const MAX_IMPORT_DEPTH = 5;
@@ -101,7 +105,11 @@ export class InstructionReader {
   constructor(private readonly ctx: InstructionContext) {
     this.root = repositoryRoot(ctx.cwd);
     this.roots = [this.root, ctx.cwd, ctx.home].map((r) => realOrSelf(resolve(r)));
+    this.trusted = workspaceTrusted(ctx.cwd, ctx.trustedWorkspaces ?? []);
   }
+
+  /** Whether the person trusts the workspace (the one check, config/workspace-trust.ts). */
+  private readonly trusted: boolean;
 
   /** Counts a file as carried already (a resumed session's notes). */
   markRead(path: string): void {
@@ -154,14 +162,21 @@ export class InstructionReader {
   }
 
   private readImports(path: string, text: string, chain: string[]): void {
+    // One rule with `@file` attachments (config/workspace-reach.ts): the real path inside the
+    // repository or the workspace; TERN_HOME (keys) only for the person's own AGENTS.md and its
+    // imports, or a trusted workspace's files (§10); `.git` internals never.
+    const homeAllowed = this.trusted || inside(this.roots[2], realOrSelf(path));
     for (const token of importTokens(text)) {
       const target = this.resolveImport(path, token);
       if (!target) continue;
-      if (!this.roots.some((root) => inside(root, realOrSelf(target)))) {
+      const reach = pathReach(target, { roots: this.roots.slice(0, 2), home: this.ctx.home, homeAllowed });
+      if (reach.verdict !== "inside") {
         // Only a name that looks like a path is worth a notice; `@alice` is a mention.
         if (token.includes("/") && existsSync(target))
           this.warnings.push(
-            `${path}: import @${token} is outside the repository, workspace and TERN_HOME; not loaded`,
+            reach.verdict === "never"
+              ? `${path}: import @${token} not loaded: ${reach.why}`
+              : `${path}: import @${token} is outside the repository, workspace and TERN_HOME; not loaded`,
           );
         continue;
       }
