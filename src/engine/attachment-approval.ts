@@ -45,7 +45,8 @@ export async function settleOutsideAttachments(
         type: "notice",
         text: `@${outside.shown} not attached: ${outside.never} (${outside.real})`,
       });
-      return answers.set(i, false);
+      answers.set(i, false);
+      return;
     }
     const call = pendingAttach(`attach-${i + 1}`, outside);
     const verdict = core.policy.evaluate({
