@@ -23,6 +23,8 @@ function pendingAttach(id: string, outside: Outside): PendingCall {
     kind: "read",
     paths: [outside.real],
     reason: `attaches @${outside.shown}, which leads outside the workspace: ${outside.real}`,
+    // An attachment is this prompt's: "always" grants nothing beyond it.
+    always: `this attachment only (@${outside.shown})`,
     presentation: { title: `attach ${outside.real}`, kind: "read", locations: [{ path: outside.real }] },
   };
 }
