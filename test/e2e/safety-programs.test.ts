@@ -46,4 +46,16 @@ describe("programs tern runs come from absolute PATH entries outside the workspa
       expect(recordLines(e).some((l) => l.type === "checkpoint")).toBe(true);
       for (const name of ["rg", "git", "bash"]) expect(existsSync(join(marks, name)), name).toBe(false);
     });
+
+  it("tern config check names the programs used and the PATH entries never used", async () => {
+    plant(join(e.dirs.workspace, "node_modules", ".bin"), join(e.dirs.root));
+    const check = await e.run(["config", "check"], { PATH: `./node_modules/.bin:${process.env.PATH}` });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(
+      /^programs: rg \/\S+\/rg, git \/\S+\/git, .*\(absolute PATH entries outside the workspace only\)$/m,
+    );
+    expect(check.stdout).not.toContain(join(e.dirs.workspace, "node_modules"));
+    expect(check.stdout).toContain('programs: PATH entries never used: "./node_modules/.bin" (relative)');
+    expect(check.stdout).toContain("workspace: not in trustedWorkspaces");
+  });
 });
