@@ -17,7 +17,8 @@ const ALLOWED: Record<string, string[]> = {
   acp: ["engine", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
   lib: ["engine", "config", "commands", "tools", "record"],
-  tui: ["engine", "config", "commands"],
+  // programs/: the clipboard tools a paste runs are resolved like every program tern runs (§10).
+  tui: ["engine", "config", "commands", "programs"],
   // The slash-command table both front ends share.
   commands: ["engine", "config"],
   engine: [
