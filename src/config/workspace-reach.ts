@@ -5,7 +5,7 @@
 // they lie inside a root; anything else is outside, and the caller refuses it or asks naming the
 // real target.
 import { sep } from "node:path";
-import { canonicalPath, isInsidePath } from "./workspace-trust.js";
+import { canonicalPath, isInsidePath, NOT_TRUSTED } from "./workspace-trust.js";
 
 export type PathReach =
   | { verdict: "inside"; real: string }
@@ -50,4 +50,19 @@ export function pathReach(target: string, where: ReachRoots): PathReach {
   return roots.some((root) => isInsidePath(root, real))
     ? { verdict: "inside", real }
     : { verdict: "outside", real };
+}
+
+/**
+ * A workspace's own file (instruction file, command, skill, agent) whose real path lies outside it
+ * (`CLAUDE.md -> ~/.ssh/id_rsa`): an untrusted workspace's is not read, since its text would be
+ * sent (§10). The one-line notice, or undefined when the file may be read.
+ */
+export function foreignWorkspaceFile(
+  file: string,
+  where: { roots: readonly string[]; home: string; trusted: boolean },
+): string | undefined {
+  if (where.trusted) return undefined;
+  const reach = pathReach(file, { roots: where.roots, home: where.home });
+  if (reach.verdict === "inside") return undefined;
+  return `${file}: leads to ${reach.real}, outside the workspace; not read: ${NOT_TRUSTED}`;
 }

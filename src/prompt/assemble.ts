@@ -50,6 +50,7 @@ export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPromp
     home: opts.home,
     userHome: opts.userHome,
     compat,
+    trustedWorkspaces: opts.trustedWorkspaces,
   });
   if (skills.length > 0) sections.push(formatSkillsIndex(skills));
   return {

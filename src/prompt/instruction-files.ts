@@ -5,7 +5,7 @@
 // or TERN_HOME; a cycle, an escape or an unreadable file is a one-line notice, never a failure.
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { pathReach } from "../config/workspace-reach.js";
+import { foreignWorkspaceFile, pathReach } from "../config/workspace-reach.js";
 import { workspaceTrusted } from "../config/workspace-trust.js";
 import { normalizeText, readTextBounded, UnreadableFile } from "./bounded-read.js";
 
@@ -130,6 +130,20 @@ export class InstructionReader {
     for (const name of names) {
       // A cheap look first: most folders have none, and a failed realpath or open costs far more.
       if (!existsSync(join(dir, name))) continue;
+      // A repository's own file leading elsewhere (`CLAUDE.md -> ~/.ssh/id_rsa`) is not read
+      // unless the workspace is trusted (§10); TERN_HOME's AGENTS.md is the person's own.
+      const foreign =
+        dir === this.ctx.home
+          ? undefined
+          : foreignWorkspaceFile(join(dir, name), {
+              roots: this.roots.slice(0, 2),
+              home: this.ctx.home,
+              trusted: this.trusted,
+            });
+      if (foreign) {
+        this.warnings.push(foreign);
+        return [];
+      }
       const before = this.files.length;
       const found = this.readFile(join(dir, name), label(name), undefined, []);
       if (found) return this.files.slice(before);

@@ -5,6 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import { foreignWorkspaceFile } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import type { CompatSwitches } from "./instruction-files.js";
 
 export interface Skill {
@@ -27,6 +29,8 @@ export interface SkillRoots {
   compat?: CompatSwitches;
   /** Entries read per skills folder; MAX_SKILL_ENTRIES unless given. */
   maxEntries?: number;
+  /** The person's `trustedWorkspaces`: an untrusted workspace's skill leading outside it is not read (§10). */
+  trustedWorkspaces?: readonly string[];
 }
 
 const MAX_DESCRIPTION = 600;
@@ -57,7 +61,17 @@ function readSkill(
   return { skill };
 }
 
-function scan(root: string, scope: Skill["scope"], skills: Skill[], warnings: string[], max: number): void {
+/** Whether a project skill's file may be read: one leading outside an untrusted workspace may not. */
+type MayRead = (path: string, scope: Skill["scope"]) => string | undefined;
+
+function scan(
+  root: string,
+  scope: Skill["scope"],
+  skills: Skill[],
+  warnings: string[],
+  max: number,
+  mayRead: MayRead,
+): void {
   let entries: string[];
   try {
     entries = readdirSync(root).sort();
@@ -75,6 +89,11 @@ function scan(root: string, scope: Skill["scope"], skills: Skill[], warnings: st
     try {
       if (!statSync(join(root, entry)).isDirectory() || !statSync(path).isFile()) continue;
     } catch {
+      continue;
+    }
+    const foreign = mayRead(path, scope);
+    if (foreign) {
+      warnings.push(foreign);
       continue;
     }
     try {
@@ -104,6 +123,11 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
   const warnings: string[] = [];
   const skills: Skill[] = [];
   const names = new Set<string>();
+  const trusted = workspaceTrusted(opts.cwd, opts.trustedWorkspaces ?? []);
+  const mayRead: MayRead = (path, scope) =>
+    scope === "project"
+      ? foreignWorkspaceFile(path, { roots: [opts.cwd], home: opts.home, trusted })
+      : undefined;
   const userRoots = [
     join(opts.home, "skills"),
     ...(opts.userHome ? [join(opts.userHome, ".claude", "skills")] : []),
@@ -111,7 +135,7 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
   for (const root of skillRoots(opts)) {
     const found: Skill[] = [];
     const scope = userRoots.includes(root) ? "user" : "project";
-    scan(root, scope, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES);
+    scan(root, scope, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES, mayRead);
     for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
     for (const s of found) names.add(s.name);
   }

@@ -7,7 +7,7 @@
 // outside the workspace asks in both (the person's approval, not the repository's trust, lets it
 // through). Agents are walked too: an agent's `tools` only narrow, so its `Bash(*)` grants nothing
 // either way.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -140,5 +140,39 @@ describe("every file a workspace brings asks one trust check", () => {
     expect(said.filter((n) => n.includes("trustedWorkspaces"))).toEqual([]);
     expect(JSON.stringify(e.provider.requests[0].body)).not.toContain("OUTSIDE-MARKER");
     expect(said.some((n) => n.startsWith("@../outside/x not attached"))).toBe(true);
+  });
+
+  it("a workspace's own file leading outside it (CLAUDE.md, a command, a skill, an agent) is read only when trusted", async () => {
+    const secret = join(e.dirs.root, "secret.md");
+    writeFileSync(secret, "---\nname: leak\ndescription: SECRET-MARKER\n---\nSECRET-MARKER body\n");
+    symlinkSync(secret, ws("CLAUDE.md"));
+    mkdirSync(ws(".claude", "commands"), { recursive: true });
+    symlinkSync(secret, ws(".claude", "commands", "leak.md"));
+    mkdirSync(ws(".claude", "skills", "leak"), { recursive: true });
+    symlinkSync(secret, ws(".claude", "skills", "leak", "SKILL.md"));
+    mkdirSync(ws(".claude", "agents"), { recursive: true });
+    symlinkSync(secret, ws(".claude", "agents", "leak.md"));
+    const env = { HOME: join(e.dirs.root, "user") };
+    e.provider.enqueue(openaiText("ok"));
+    const run = await ternRun(e, [], "hi", { env });
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(e.provider.requests[0].body)).not.toContain("SECRET-MARKER");
+    const said = notices(run.events);
+    for (const file of [
+      ws("CLAUDE.md"),
+      ws(".claude", "skills", "leak", "SKILL.md"),
+      ws(".claude", "agents", "leak.md"),
+    ])
+      expect(said).toContain(
+        `${file}: leads to ${secret}, outside the workspace; not read: this workspace is not in trustedWorkspaces`,
+      );
+    const command = await ternRun(e, [], "/leak", { env });
+    expect(command.code).toBe(2);
+    expect(JSON.stringify(e.provider.requests)).not.toContain("SECRET-MARKER");
+
+    writeUserConfig(e, { trustedWorkspaces: [e.dirs.workspace] });
+    e.provider.enqueue(openaiText("ok"));
+    expect((await ternRun(e, [], "/leak", { env })).code).toBe(0);
+    expect(JSON.stringify(e.provider.requests.at(-1)!.body)).toContain("SECRET-MARKER body");
   });
 });
