@@ -1,7 +1,7 @@
 // Typed prompt input, shared by every front end that takes text from the user: the text (+
 // `--image` files) becomes message content; `@path/to/img.png` and `--image` attach PNG, JPEG,
 // GIF or WebP files (SPEC §10), refused over the provider's limit.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
@@ -33,7 +33,7 @@ export function sniffImageType(bytes: Buffer): string | undefined {
 function readImageFile(path: string, cwd: string, api: ProviderApi, where?: AttachPlace): ContentPart {
   const abs = resolve(cwd, path);
   // An `@image` is judged like any attachment (§10); a `--image` file is the person's own choice.
-  if (where) {
+  if (where && existsSync(abs)) {
     const reach = attachReach(abs, where);
     if (reach.verdict === "never")
       throw new InputError(`image @${path}: not attached: ${reach.why} (${reach.real})`);

@@ -96,4 +96,20 @@ describe("@file attachments resolve their real path (#39 item 2)", () => {
       `@../home/keys.txt not attached: it is in TERN_HOME, tern's own settings and keys (${join(e.dirs.home, "keys.txt")})`,
     );
   });
+
+  it("an @image leading outside is refused in one line naming the real target (--image stays the person's choice)", async () => {
+    const { outside, env } = scene();
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(32),
+    ]);
+    writeFileSync(join(outside, "p.png"), png);
+    symlinkSync(join(outside, "p.png"), ws("shot.png"));
+    const run = await ternRun(e, [], "look at @shot.png", { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `image @shot.png: leads outside the workspace, to ${join(outside, "p.png")}; not attached`,
+    );
+    expect(e.provider.requests).toHaveLength(0);
+  });
 });
