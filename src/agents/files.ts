@@ -6,6 +6,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import { foreignWorkspaceFile } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import { readTextBounded, UnreadableFile } from "../prompt/bounded-read.js";
 import { workflowRoots } from "../prompt/workflow-roots.js";
 import { type AgentDefinition, type AgentSource, BUILTIN_AGENTS } from "./definition.js";
@@ -17,6 +19,8 @@ export interface AgentRoots {
   /** The person's home folder (HOME), for `~/.claude/agents`. */
   userHome?: string;
   compat: { claude: boolean };
+  /** The person's `trustedWorkspaces`: an untrusted workspace's agent leading outside it is not read (§10). */
+  trustedWorkspaces?: readonly string[];
 }
 
 /** An agent file is read whole up to this; past it the file is refused with a problem. */
@@ -81,9 +85,19 @@ export function findAgents(opts: AgentRoots): { agents: AgentDefinition[]; warni
   const agents: AgentDefinition[] = [];
   const warnings: string[] = [];
   const taken = new Set<string>();
+  const trusted = workspaceTrusted(opts.cwd, opts.trustedWorkspaces ?? []);
   for (const root of agentRoots(opts))
     for (const file of markdownIn(root.dir)) {
-      const read = readAgentFile(join(root.dir, file), root.source);
+      const path = join(root.dir, file);
+      const project = root.source === "project" || root.source === "claude-project";
+      const foreign = project
+        ? foreignWorkspaceFile(path, { roots: [opts.cwd], home: opts.home, trusted })
+        : undefined;
+      if (foreign) {
+        warnings.push(foreign);
+        continue;
+      }
+      const read = readAgentFile(path, root.source);
       if (typeof read === "string") warnings.push(read);
       else if (!taken.has(read.name)) {
         taken.add(read.name);

@@ -8,6 +8,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { programPath } from "../programs/program-path.js";
 import { CheckpointError } from "./errors.js";
 
 /** No line-ending filters, no fsmonitor, no hooks, no background gc, paths printed as they are. */
@@ -34,11 +35,21 @@ export interface GitResult {
   stderr: string;
 }
 
+/**
+ * The `git` the shadow runs: from an absolute PATH entry outside the workspace (§10), so a
+ * repository's own `node_modules/.bin/git` is never the one that snapshots it.
+ */
+export function gitProgram(workTree?: string): string | undefined {
+  return programPath("git", { workspaces: workTree ? [workTree] : [] });
+}
+
 /** Whether a usable `git` is on PATH (checked once per process). */
 let gitAvailable: Promise<boolean> | undefined;
 export function hasGit(): Promise<boolean> {
   gitAvailable ??= new Promise((resolve) => {
-    execFile("git", ["--version"], { timeout: 10_000 }, (err) => resolve(!err));
+    const git = gitProgram();
+    if (!git) return resolve(false);
+    execFile(git, ["--version"], { timeout: 10_000 }, (err) => resolve(!err));
   });
   return gitAvailable;
 }
@@ -111,9 +122,14 @@ export function runGit(
     return Promise.reject(
       new CheckpointError(`the workspace ${place.workTree} no longer exists (moved or deleted)`),
     );
+  const git = gitProgram(place.workTree);
+  if (!git)
+    return Promise.reject(
+      new CheckpointError("git was not found on an absolute PATH entry outside the workspace"),
+    );
   return new Promise((resolve, reject) => {
     const child = execFile(
-      "git",
+      git,
       fullArgs,
       {
         cwd: place.workTree,

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { gitProgram } from "./git-process.js";
 import { MAX_SNAPSHOT_FILE_BYTES } from "./what-to-keep.js";
 
 interface ShadowRepo {
@@ -66,7 +67,9 @@ function importBlobs(repo: ShadowRepo, paths: string[]): Promise<boolean> {
     "--depth=0",
     "--done",
   ]);
-  const child = spawn("git", args, { cwd: repo.workTree, env, stdio: ["pipe", "ignore", "ignore"] });
+  const git = gitProgram(repo.workTree);
+  if (!git) return Promise.resolve(false);
+  const child = spawn(git, args, { cwd: repo.workTree, env, stdio: ["pipe", "ignore", "ignore"] });
   const exited = new Promise<boolean>((resolve) => {
     child.on("error", () => resolve(false));
     child.on("close", (code) => resolve(code === 0));

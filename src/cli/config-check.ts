@@ -7,6 +7,7 @@ import { loadSettings, ternHome } from "./setup.js";
 import { workflowSources } from "../workspace/workflow.js";
 import { workflowLines } from "../commands/workflow-report.js";
 import { agentsForCheck } from "../workspace/agents-check.js";
+import { programLines } from "../workspace/programs-report.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -14,6 +15,7 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   const local = formatLocalServers(servers, probeTargets(process.env));
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
+  process.stdout.write(`${programLines(process.cwd(), loaded.config.trustedWorkspaces).join("\n")}\n`);
   const { hooks, notices } = configuredHooks(loaded, process.cwd(), process.env);
   for (const hook of hooks)
     process.stdout.write(

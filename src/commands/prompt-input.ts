@@ -1,9 +1,11 @@
 // Typed prompt input, shared by every front end that takes text from the user: the text (+
 // `--image` files) becomes message content; `@path/to/img.png` and `--image` attach PNG, JPEG,
 // GIF or WebP files (SPEC §10), refused over the provider's limit.
-import { readdirSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
+import { type PathReach, pathReach } from "../config/workspace-reach.js";
 import type { ProviderApi } from "../config/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
 import type { ContentPart, TextPart } from "../vocab/messages.js";
@@ -28,8 +30,18 @@ export function sniffImageType(bytes: Buffer): string | undefined {
   return undefined;
 }
 
-function readImageFile(path: string, cwd: string, api: ProviderApi): ContentPart {
+function readImageFile(path: string, cwd: string, api: ProviderApi, where?: AttachPlace): ContentPart {
   const abs = resolve(cwd, path);
+  // An `@image` is judged like any attachment (§10); a `--image` file is the person's own choice.
+  if (where && existsSync(abs)) {
+    const reach = attachReach(abs, where);
+    if (reach.verdict === "never")
+      throw new InputError(`image @${path}: not attached: ${reach.why} (${reach.real})`);
+    if (reach.verdict === "outside")
+      throw new InputError(
+        `image @${path}: leads outside the workspace, to ${reach.real}; not attached (name it with --image to send it)`,
+      );
+  }
   const limit = IMAGE_LIMIT_BYTES[api];
   let bytes: Buffer;
   try {
@@ -90,34 +102,73 @@ function listFolder(abs: string): string[] | undefined {
  * R-WF-4: `@path` names a text file (whole, or `:40-80` lines) or a folder that exists; anything
  * else (a mention, a missing file, a FIFO, a binary file) stays as typed text only.
  */
-function attachText(token: string, cwd: string, limit: number): TextPart | undefined {
+function attachText(token: string, where: AttachPlace, limit: number): TextPart | undefined {
   for (const candidate of [token, token.replace(/[.,;:!?)\]]+$/, "")]) {
     const { path, from, to } = splitLineRange(candidate);
-    const abs = resolve(cwd, path);
+    const abs = resolve(where.cwd, path);
     let st: ReturnType<typeof statSync>;
     try {
       st = statSync(abs);
     } catch {
       continue;
     }
-    if (st.isDirectory()) {
-      const names = from === undefined ? listFolder(abs) : undefined;
-      return names ? { type: "text", text: folderBlock(path, names, limit) } : undefined;
-    }
-    let read: ReturnType<typeof readRegularFile>;
-    try {
-      read = readRegularFile(abs, MAX_ATTACH_BYTES);
-    } catch {
-      return undefined;
-    }
-    if (read.data.includes(0)) return undefined;
-    const block = fileBlock(path, read.data.toString("utf8"), limit, from, to);
-    return block.whole
-      ? { type: "text", text: block.text, attached: { path: abs, mtimeMs: read.stats.mtimeMs } }
-      : { type: "text", text: block.text };
+    // §10: judged on the real path (a symlinked file or folder, `..`), as instruction imports are.
+    const reach = attachReach(abs, where);
+    if (reach.verdict === "never")
+      return {
+        type: "text",
+        text: `(@${path} was not attached)`,
+        outside: { shown: path, real: reach.real, never: reach.why },
+      };
+    const part = readAttachment(reach.real, abs, path, st.isDirectory(), limit, from, to);
+    if (!part || reach.verdict === "inside") return part;
+    return {
+      type: "text",
+      text: `(@${path} leads outside the workspace, to ${reach.real}: not attached)`,
+      outside: { shown: path, real: reach.real, held: part.text },
+    };
   }
   return undefined;
 }
+
+/** A file's block (whole or a line range) or a folder's listing; undefined when it is not text. */
+function readAttachment(
+  real: string,
+  abs: string,
+  path: string,
+  folder: boolean,
+  limit: number,
+  from?: number,
+  to?: number,
+): TextPart | undefined {
+  if (folder) {
+    const names = from === undefined ? listFolder(real) : undefined;
+    return names ? { type: "text", text: folderBlock(path, names, limit) } : undefined;
+  }
+  let read: ReturnType<typeof readRegularFile>;
+  try {
+    read = readRegularFile(real, MAX_ATTACH_BYTES);
+  } catch {
+    return undefined;
+  }
+  if (read.data.includes(0)) return undefined;
+  const block = fileBlock(path, read.data.toString("utf8"), limit, from, to);
+  return block.whole
+    ? { type: "text", text: block.text, attached: { path: abs, mtimeMs: read.stats.mtimeMs } }
+    : { type: "text", text: block.text };
+}
+
+/** The workspace an `@path` must stay in, and TERN_HOME, which it never reaches (§10). */
+interface AttachPlace {
+  cwd: string;
+  home: string;
+}
+
+const attachReach = (abs: string, where: AttachPlace): PathReach =>
+  pathReach(abs, { roots: [where.cwd], home: where.home });
+
+/** TERN_HOME as the CLI finds it, for callers that do not name it. */
+const defaultHome = () => process.env.TERN_HOME || join(homedir(), ".tern");
 
 /**
  * Prompt text, then a labelled block for each text file or folder it names with `@path`, then
@@ -128,8 +179,9 @@ export function buildPromptContent(
   cwd: string,
   imageFiles: string[],
   api: ProviderApi,
-  opts: { textLimit?: number; pastedImages?: ReadonlyMap<string, Buffer> } = {},
+  opts: { textLimit?: number; pastedImages?: ReadonlyMap<string, Buffer>; home?: string } = {},
 ): ContentPart[] {
+  const where: AttachPlace = { cwd, home: opts.home ?? defaultHome() };
   const images: ContentPart[] = [];
   const texts: TextPart[] = [];
   const seen = new Set<string>();
@@ -137,12 +189,12 @@ export function buildPromptContent(
     const path = match[1];
     if (IMAGE_EXT.test(path)) {
       const pasted = opts.pastedImages?.get(path);
-      images.push(pasted ? pastedImage(path, pasted, api) : readImageFile(path, cwd, api));
+      images.push(pasted ? pastedImage(path, pasted, api) : readImageFile(path, cwd, api, where));
       continue;
     }
     if (seen.has(path)) continue;
     seen.add(path);
-    const part = attachText(path, cwd, opts.textLimit ?? DEFAULT_TEXT_LIMIT);
+    const part = attachText(path, where, opts.textLimit ?? DEFAULT_TEXT_LIMIT);
     if (part) texts.push(part);
   }
   for (const file of imageFiles) images.push(readImageFile(file, cwd, api));

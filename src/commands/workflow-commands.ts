@@ -3,6 +3,7 @@
 // its `@path` files (R-WF-4) and sends it as the prompt, its `allowed-tools` allowing those
 // calls for that turn. `tern run "/name args"` uses the same expansion (`prompt`).
 import type { Config } from "../config/types.js";
+import { workspaceFileTrust } from "../config/workspace-trust.js";
 import {
   type CustomCommand,
   expandArguments,
@@ -86,15 +87,39 @@ function entry(
   };
 }
 
-function commandEntry(c: CustomCommand): SlashCommand {
+/** Where the workspace is and whom it trusts: a project file's allowed-tools grant only when trusted. */
+interface TrustPlace {
+  cwd: string;
+  trustedWorkspaces: readonly string[];
+  notices: string[];
+}
+
+/**
+ * A command's or skill's `allowed-tools` as this turn's allow rules: none for a file an untrusted
+ * workspace brought (§10: its `!`cmd`` lines and the model's calls then ask like any other), with
+ * one notice naming the file.
+ */
+function grantedRules(
+  kind: "command" | "skill",
+  file: { path: string; scope: "project" | "user"; allowedTools?: string[] },
+  place: TrustPlace,
+): string[] {
+  if (!file.allowedTools?.length) return [];
+  const trust = workspaceFileTrust({ kind, file: file.path, scope: file.scope, ...place });
+  if (trust.notice) place.notices.push(trust.notice);
+  return trust.trusted ? file.allowedTools.map(toTernRule) : [];
+}
+
+function commandEntry(c: CustomCommand, place: TrustPlace): SlashCommand {
   const label = c.scope === "project" ? "project" : "user";
+  const allow = grantedRules("command", c, place);
   return entry(
     c.name,
     `${c.description} (${label})`,
     c.argumentHint,
     (rest) => ({
       text: expandArguments(c.body, rest),
-      allow: c.allowedTools.map(toTernRule),
+      allow,
       model: c.model,
       ...(c.body.includes("!`") ? { shell: true } : {}),
     }),
@@ -102,12 +127,13 @@ function commandEntry(c: CustomCommand): SlashCommand {
   );
 }
 
-function skillEntry(s: Skill): SlashCommand {
+function skillEntry(s: Skill, place: TrustPlace): SlashCommand {
+  const allow = grantedRules("skill", s, place);
   return entry(
     `/skill:${s.name}`,
     s.description ? `${s.description} (skill)` : "skill",
     s.argumentHint,
-    (rest) => ({ text: skillPrompt(s, rest), allow: (s.allowedTools ?? []).map(toTernRule), model: s.model }),
+    (rest) => ({ text: skillPrompt(s, rest), allow, model: s.model }),
     s.path,
   );
 }
@@ -116,17 +142,20 @@ function skillEntry(s: Skill): SlashCommand {
 export function workflowCommands(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat">;
+  config: Pick<Config, "compat" | "trustedWorkspaces">;
   env?: NodeJS.ProcessEnv;
 }): { commands: SlashCommand[]; warnings: string[] } {
   const files = loadWorkflowFiles(opts);
-  return {
-    commands: [
-      ...files.commands.map(commandEntry),
-      ...files.skills.filter((s) => /^[\w.:-]+$/.test(s.name)).map(skillEntry),
-    ],
-    warnings: files.warnings,
+  const place: TrustPlace = {
+    cwd: opts.cwd,
+    trustedWorkspaces: opts.config.trustedWorkspaces,
+    notices: [],
   };
+  const commands = [
+    ...files.commands.map((c) => commandEntry(c, place)),
+    ...files.skills.filter((s) => /^[\w.:-]+$/.test(s.name)).map((s) => skillEntry(s, place)),
+  ];
+  return { commands, warnings: [...files.warnings, ...place.notices] };
 }
 
 /** Each MCP prompt as `/mcp__<set>__<prompt> <args by position>`: its text is the prompt. */

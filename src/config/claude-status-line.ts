@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StatusLineConfig } from "./types.js";
+import { workspaceFileTrust } from "./workspace-trust.js";
 
 /** The `statusLine` a settings file sets: the value, "none", or "bad" (a warning was added). */
 function statusLineIn(file: string, warnings: string[]): StatusLineConfig | "none" | "bad" {
@@ -46,15 +47,16 @@ function statusLineIn(file: string, warnings: string[]): StatusLineConfig | "non
 export function claudeStatusLine(
   env: NodeJS.ProcessEnv,
   cwd: string,
-  workspaceTrusted: boolean,
+  trustedWorkspaces: readonly string[],
   warnings: string[],
 ): { statusLine: StatusLineConfig; file: string } | undefined {
   for (const name of ["settings.local.json", "settings.json"]) {
     const file = join(cwd, ".claude", name);
-    const found = statusLineIn(file, workspaceTrusted ? warnings : []);
+    const trust = workspaceFileTrust({ kind: "status line", file, scope: "project", cwd, trustedWorkspaces });
+    const found = statusLineIn(file, trust.trusted ? warnings : []);
     if (found === "none" || found === "bad") continue;
-    if (workspaceTrusted) return { statusLine: found, file };
-    warnings.push(`${file}: statusLine not run: this workspace is not in trustedWorkspaces`);
+    if (trust.trusted) return { statusLine: found, file };
+    warnings.push(trust.notice!);
   }
   if (!env.HOME) return undefined;
   const file = join(env.HOME, ".claude", "settings.json");

@@ -14,6 +14,7 @@ import { type ProjectServers, projectMcpServers } from "./project-mcp.js";
 import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
+import { workspaceTrusted as isTrusted } from "./workspace-trust.js";
 import { unknownToolSetWarnings } from "./rule-sets.js";
 
 export interface LoadConfigOptions {
@@ -114,8 +115,8 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
 
   const userLabel = userConfigPath(opts.home);
   const user = readLayer(userLabel, userLabel, false);
-  const trusted = (user?.trustedWorkspaces ?? []).map(canonical);
-  const workspaceTrusted = trusted.includes(canonical(opts.cwd));
+  // Trust in one place (§10): the same check every file the workspace brings asks.
+  const workspaceTrusted = isTrusted(opts.cwd, user?.trustedWorkspaces ?? []);
 
   const dropTrustList = (layer: ConfigLayer, label: string): ConfigLayer => {
     if (layer.trustedWorkspaces === undefined) return layer;
@@ -180,7 +181,7 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
   // R-UI-23: Claude Code's statusLine when tern's config sets none.
   const claudeLine =
     config.compat.claude && !config.statusLine
-      ? claudeStatusLine(opts.env, opts.cwd, workspaceTrusted, warnings)
+      ? claudeStatusLine(opts.env, opts.cwd, user?.trustedWorkspaces ?? [], warnings)
       : undefined;
   if (claudeLine) {
     config.statusLine = claudeLine.statusLine;

@@ -8,6 +8,7 @@ import type { TurnInput } from "./turn/turn-ports.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";
 import { expandCommandShell } from "./command-shell.js";
+import { settleOutsideAttachments } from "./attachment-approval.js";
 
 /**
  * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
@@ -18,8 +19,10 @@ export async function hookedPrompt(
   core: SessionCore,
   prompt: TurnInput & { shell?: AbortSignal },
 ): Promise<TurnInput | TurnOutcome> {
-  const { shell, ...given } = prompt;
-  // A custom command's `!`cmd`` run first: hooks and the record see the prompt as sent.
+  const { shell, ...asked } = prompt;
+  // `@path`s outside the workspace ask first (§10); then a custom command's `!`cmd`` run: hooks
+  // and the record see the prompt as sent.
+  const given = { ...asked, content: await settleOutsideAttachments(core, asked.content) };
   const input = shell
     ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
     : given;
@@ -37,8 +40,9 @@ export async function hookedPrompt(
  * the context (its sender gets the refusal), and the hooks' notes follow it.
  */
 export async function joinFollowUp(core: SessionCore, turn: number): Promise<void> {
-  const content = core.followUps.join(turn);
-  if (!content || content.length === 0) return;
+  const joined = core.followUps.join(turn);
+  if (!joined || joined.length === 0) return;
+  const content = await settleOutsideAttachments(core, joined);
   const submitted = await core.hookPoints?.promptSubmitted(textOf(content));
   if (submitted?.blocked !== undefined)
     return core.followUps.refuseJoined(blockedPrompt(core, turn, submitted.blocked));

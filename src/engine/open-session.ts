@@ -147,7 +147,8 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   const registry = createBuiltinRegistry();
   const env = opts.env ?? process.env;
-  const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat });
+  const { trustedWorkspaces } = config;
+  const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat, trustedWorkspaces });
   if (!opts.child) warnings.push(...agents.warnings);
   offerTools(registry, agents.agents, opts.child);
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
@@ -187,6 +188,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
       toolNames,
       userHome: env.HOME,
       compat: config.compat,
+      trustedWorkspaces: config.trustedWorkspaces,
     });
   const systemFor = (toolNames: string[]) => promptFor(toolNames).text;
   const assembled = promptFor(tools.map((t) => t.name));

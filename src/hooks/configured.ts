@@ -10,7 +10,6 @@ export function configuredHooks(loaded: LoadedConfig, cwd: string, env: NodeJS.P
     sources: loaded.sources,
     cwd,
     env,
-    workspaceTrusted: loaded.workspaceTrusted === true,
     claude: loaded.config.compat?.claude !== false,
   });
 }

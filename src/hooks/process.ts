@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import type { ShellSandbox } from "../tools/types.js";
 import type { HookProcessResult } from "./protocol.js";
+import { shellProgram } from "../programs/program-path.js";
 
 /** Bytes kept of each of stdout and stderr. */
 const OUTPUT_CAP = 64 * 1024;
@@ -30,7 +31,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 export function runHookProcess(opts: HookSpawn): Promise<HookProcessResult> {
   return new Promise((resolve) => {
-    const argv = ["bash", "-c", opts.command];
+    const argv = [shellProgram(opts.cwd), "-c", opts.command];
     const { file, args, fd3 } = opts.sandbox
       ? opts.sandbox.wrap(argv)
       : { file: argv[0], args: argv.slice(1), fd3: undefined };

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, HookGroupConfig } from "../config/types.js";
+import { workspaceFileTrust } from "../config/workspace-trust.js";
 import { type ConfiguredHook, DEFAULT_HOOK_TIMEOUT_SECONDS, isHookEvent } from "./events.js";
 import { matcherError } from "./match.js";
 
@@ -14,7 +15,6 @@ export interface HookSourceOptions {
   sources: Record<string, string>;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  workspaceTrusted: boolean;
   /** `compat.claude`: read Claude Code's settings files too. */
   claude: boolean;
 }
@@ -38,9 +38,15 @@ export function collectHooks(opts: HookSourceOptions): CollectedHooks {
     join(opts.cwd, ".claude", "settings.local.json"),
   ];
   for (const file of project) {
-    if (opts.workspaceTrusted) fromClaudeFile(file, hooks, notices);
-    else if (claudeHooksIn(file, notices) !== undefined)
-      notices.push(`${file}: hooks not run: this workspace is not in trustedWorkspaces`);
+    const trust = workspaceFileTrust({
+      kind: "hooks",
+      file,
+      scope: "project",
+      cwd: opts.cwd,
+      trustedWorkspaces: opts.config.trustedWorkspaces,
+    });
+    if (trust.trusted) fromClaudeFile(file, hooks, notices);
+    else if (claudeHooksIn(file, notices) !== undefined) notices.push(trust.notice!);
   }
   return { hooks, notices };
 }

@@ -18,6 +18,8 @@ export interface AssembleOptions {
   userHome?: string;
   /** R-WF-5: reading Claude Code's and other agents' files (default: both on). */
   compat?: CompatSwitches;
+  /** The person's `trustedWorkspaces`: only a trusted workspace's files may import from TERN_HOME (§10). */
+  trustedWorkspaces?: readonly string[];
 }
 
 export interface AssembledPrompt {
@@ -32,7 +34,13 @@ export interface AssembledPrompt {
 export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPrompt {
   const compat = opts.compat ?? { claude: true, agents: true };
   const sections = [basePrompt(opts.cwd, opts.toolNames)];
-  const instructions = loadInstructions({ cwd: opts.cwd, home: opts.home, userHome: opts.userHome, compat });
+  const instructions = loadInstructions({
+    cwd: opts.cwd,
+    home: opts.home,
+    userHome: opts.userHome,
+    compat,
+    trustedWorkspaces: opts.trustedWorkspaces,
+  });
   const formatted = formatInstructions(instructions.files);
   if (formatted.text) sections.push(formatted.text);
   const extra = opts.extraSystem !== undefined ? normalizeText(opts.extraSystem) : "";
@@ -42,6 +50,7 @@ export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPromp
     home: opts.home,
     userHome: opts.userHome,
     compat,
+    trustedWorkspaces: opts.trustedWorkspaces,
   });
   if (skills.length > 0) sections.push(formatSkillsIndex(skills));
   return {

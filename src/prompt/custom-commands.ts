@@ -6,6 +6,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import { foreignWorkspaceFile } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import { readTextBounded, UnreadableFile } from "./bounded-read.js";
 import type { CompatSwitches } from "./instruction-files.js";
 import { workflowRoots } from "./workflow-roots.js";
@@ -31,6 +33,8 @@ export interface CommandRoots {
   compat: CompatSwitches;
   /** Entries looked at per commands folder, all depths; MAX_COMMAND_ENTRIES unless given. */
   maxEntries?: number;
+  /** The person's `trustedWorkspaces`: an untrusted workspace's command leading outside it is not read (§10). */
+  trustedWorkspaces?: readonly string[];
 }
 
 /** A command file is read whole up to this; past it the file is refused with a notice. */
@@ -113,6 +117,7 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
   const commands: CustomCommand[] = [];
   const warnings: string[] = [];
   const names = new Set<string>();
+  const trusted = workspaceTrusted(opts.cwd, opts.trustedWorkspaces ?? []);
   for (const root of commandRoots(opts)) {
     const found: Found = { files: [], seen: 0, max: opts.maxEntries ?? MAX_COMMAND_ENTRIES };
     markdownFiles(root.dir, [], 0, found);
@@ -127,6 +132,14 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
         warnings.push(
           `${file.path}: ${name} is not a command name (letters, digits, '.', '_', '-'); skipped`,
         );
+        continue;
+      }
+      const foreign =
+        root.scope === "project"
+          ? foreignWorkspaceFile(file.path, { roots: [opts.cwd], home: opts.home, trusted })
+          : undefined;
+      if (foreign) {
+        warnings.push(foreign);
         continue;
       }
       const read = readCommand(file.path, name, root.scope);

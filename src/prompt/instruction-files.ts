@@ -5,6 +5,8 @@
 // or TERN_HOME; a cycle, an escape or an unreadable file is a one-line notice, never a failure.
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { foreignWorkspaceFile, pathReach } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import { normalizeText, readTextBounded, UnreadableFile } from "./bounded-read.js";
 
 export interface CompatSwitches {
@@ -30,6 +32,8 @@ export interface InstructionContext {
   /** The user's home folder (`~` in an import); HOME from the environment. */
   userHome?: string;
   compat: CompatSwitches;
+  /** The person's `trustedWorkspaces` (§10): a trusted workspace's files may import from TERN_HOME. */
+  trustedWorkspaces?: readonly string[];
 }
 
 export const MAX_IMPORT_DEPTH = 5;
@@ -101,7 +105,11 @@ export class InstructionReader {
   constructor(private readonly ctx: InstructionContext) {
     this.root = repositoryRoot(ctx.cwd);
     this.roots = [this.root, ctx.cwd, ctx.home].map((r) => realOrSelf(resolve(r)));
+    this.trusted = workspaceTrusted(ctx.cwd, ctx.trustedWorkspaces ?? []);
   }
+
+  /** Whether the person trusts the workspace (the one check, config/workspace-trust.ts). */
+  private readonly trusted: boolean;
 
   /** Counts a file as carried already (a resumed session's notes). */
   markRead(path: string): void {
@@ -122,6 +130,20 @@ export class InstructionReader {
     for (const name of names) {
       // A cheap look first: most folders have none, and a failed realpath or open costs far more.
       if (!existsSync(join(dir, name))) continue;
+      // A repository's own file leading elsewhere (`CLAUDE.md -> ~/.ssh/id_rsa`) is not read
+      // unless the workspace is trusted (§10); TERN_HOME's AGENTS.md is the person's own.
+      const foreign =
+        dir === this.ctx.home
+          ? undefined
+          : foreignWorkspaceFile(join(dir, name), {
+              roots: this.roots.slice(0, 2),
+              home: this.ctx.home,
+              trusted: this.trusted,
+            });
+      if (foreign) {
+        this.warnings.push(foreign);
+        return [];
+      }
       const before = this.files.length;
       const found = this.readFile(join(dir, name), label(name), undefined, []);
       if (found) return this.files.slice(before);
@@ -154,14 +176,21 @@ export class InstructionReader {
   }
 
   private readImports(path: string, text: string, chain: string[]): void {
+    // One rule with `@file` attachments (config/workspace-reach.ts): the real path inside the
+    // repository or the workspace; TERN_HOME (keys) only for the person's own AGENTS.md and its
+    // imports, or a trusted workspace's files (§10); `.git` internals never.
+    const homeAllowed = this.trusted || inside(this.roots[2], realOrSelf(path));
     for (const token of importTokens(text)) {
       const target = this.resolveImport(path, token);
       if (!target) continue;
-      if (!this.roots.some((root) => inside(root, realOrSelf(target)))) {
+      const reach = pathReach(target, { roots: this.roots.slice(0, 2), home: this.ctx.home, homeAllowed });
+      if (reach.verdict !== "inside") {
         // Only a name that looks like a path is worth a notice; `@alice` is a mention.
         if (token.includes("/") && existsSync(target))
           this.warnings.push(
-            `${path}: import @${token} is outside the repository, workspace and TERN_HOME; not loaded`,
+            reach.verdict === "never"
+              ? `${path}: import @${token} not loaded: ${reach.why}`
+              : `${path}: import @${token} is outside the repository, workspace and TERN_HOME; not loaded`,
           );
         continue;
       }

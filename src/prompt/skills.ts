@@ -5,6 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
+import { foreignWorkspaceFile } from "../config/workspace-reach.js";
+import { workspaceTrusted } from "../config/workspace-trust.js";
 import type { CompatSwitches } from "./instruction-files.js";
 
 export interface Skill {
@@ -15,6 +17,8 @@ export interface Skill {
   argumentHint?: string;
   allowedTools?: string[];
   model?: string;
+  /** "project" for a workspace's skill (its allowed-tools need trust, §10), "user" for the person's. */
+  scope: "project" | "user";
 }
 
 export interface SkillRoots {
@@ -25,6 +29,8 @@ export interface SkillRoots {
   compat?: CompatSwitches;
   /** Entries read per skills folder; MAX_SKILL_ENTRIES unless given. */
   maxEntries?: number;
+  /** The person's `trustedWorkspaces`: an untrusted workspace's skill leading outside it is not read (§10). */
+  trustedWorkspaces?: readonly string[];
 }
 
 const MAX_DESCRIPTION = 600;
@@ -34,14 +40,18 @@ const MAX_DESCRIPTION = 600;
  */
 export const MAX_SKILL_ENTRIES = 500;
 
-function readSkill(path: string, dirName: string): { skill?: Skill; warning?: string } {
+function readSkill(
+  path: string,
+  dirName: string,
+  scope: Skill["scope"],
+): { skill?: Skill; warning?: string } {
   const parsed = splitFrontMatter(readFileSync(path, "utf8"));
   if (!parsed.ok) return { warning: `${path}: ${parsed.error}; skill skipped` };
   const data = parsed.data;
   const name = textField(data, "name") || dirName;
   let description = textField(data, "description");
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 1)}…`;
-  const skill: Skill = { name, description, path };
+  const skill: Skill = { name, description, path, scope };
   const hint = textField(data, "argument-hint");
   if (hint) skill.argumentHint = hint;
   const tools = listField(data, "allowed-tools");
@@ -51,7 +61,17 @@ function readSkill(path: string, dirName: string): { skill?: Skill; warning?: st
   return { skill };
 }
 
-function scan(root: string, skills: Skill[], warnings: string[], max: number): void {
+/** Whether a project skill's file may be read: one leading outside an untrusted workspace may not. */
+type MayRead = (path: string, scope: Skill["scope"]) => string | undefined;
+
+function scan(
+  root: string,
+  scope: Skill["scope"],
+  skills: Skill[],
+  warnings: string[],
+  max: number,
+  mayRead: MayRead,
+): void {
   let entries: string[];
   try {
     entries = readdirSync(root).sort();
@@ -71,8 +91,13 @@ function scan(root: string, skills: Skill[], warnings: string[], max: number): v
     } catch {
       continue;
     }
+    const foreign = mayRead(path, scope);
+    if (foreign) {
+      warnings.push(foreign);
+      continue;
+    }
     try {
-      const { skill, warning } = readSkill(path, entry);
+      const { skill, warning } = readSkill(path, entry, scope);
       if (skill) skills.push(skill);
       if (warning) warnings.push(warning);
     } catch (e) {
@@ -98,9 +123,19 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
   const warnings: string[] = [];
   const skills: Skill[] = [];
   const names = new Set<string>();
+  const trusted = workspaceTrusted(opts.cwd, opts.trustedWorkspaces ?? []);
+  const mayRead: MayRead = (path, scope) =>
+    scope === "project"
+      ? foreignWorkspaceFile(path, { roots: [opts.cwd], home: opts.home, trusted })
+      : undefined;
+  const userRoots = [
+    join(opts.home, "skills"),
+    ...(opts.userHome ? [join(opts.userHome, ".claude", "skills")] : []),
+  ];
   for (const root of skillRoots(opts)) {
     const found: Skill[] = [];
-    scan(root, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES);
+    const scope = userRoots.includes(root) ? "user" : "project";
+    scan(root, scope, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES, mayRead);
     for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
     for (const s of found) names.add(s.name);
   }

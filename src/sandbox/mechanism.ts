@@ -5,6 +5,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { programPath } from "../programs/program-path.js";
 import { bubblewrapArgs, SECCOMP_FD } from "./bubblewrap.js";
 import type { SandboxPolicy } from "./policy.js";
 import { unixSocketFilter } from "./seccomp.js";
@@ -16,13 +17,6 @@ export type Mechanism =
 
 let cached: Mechanism | undefined;
 
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    if (dir && existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
-  }
-  return undefined;
-}
-
 function probe(): Mechanism {
   if (process.platform === "darwin") {
     const path = "/usr/bin/sandbox-exec";
@@ -32,7 +26,8 @@ function probe(): Mechanism {
   }
   if (process.platform !== "linux")
     return { available: false, why: `no sandbox mechanism for ${process.platform} (Linux and macOS only)` };
-  const path = findOnPath("bwrap");
+  // From an absolute PATH entry outside the workspace (§10): a repository cannot supply the sandbox.
+  const path = programPath("bwrap");
   if (!path)
     return {
       available: false,

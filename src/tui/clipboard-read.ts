@@ -4,8 +4,7 @@
 // image wins over text; each tool is asked what the clipboard holds before it is read, so an
 // empty clipboard is told apart from a broken tool.
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { programPath } from "../programs/program-path.js";
 
 export type ClipboardRead =
   | { kind: "image"; bytes: Buffer; via: string }
@@ -24,9 +23,12 @@ const TOOL_TIMEOUT_MS = 3000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
+  // The clipboard tools are programs tern runs (§10): from absolute PATH entries outside the workspace.
+  const file = programPath(cmd, { path: env.PATH ?? "" });
+  if (!file) return Promise.resolve({ ok: false, stdout: Buffer.alloc(0), stderr: `${cmd}: not found` });
   return new Promise((resolve) => {
     execFile(
-      cmd,
+      file,
       args,
       { encoding: "buffer", timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_BYTES, env },
       (err, stdout, stderr) => resolve({ ok: !err, stdout, stderr: stderr.toString("utf8").trim() }),
@@ -35,16 +37,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> 
 }
 
 function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      // Not in this folder.
-    }
-  }
-  return false;
+  return programPath(name, { path: env.PATH ?? "" }) !== undefined;
 }
 
 /** What one tool found: an image, text, nothing (`undefined`), or its failure as a line. */

@@ -6,6 +6,12 @@ export interface TextPart {
   text: string;
   /** A whole file `@path` attached (R-WF-4): counts as a read of it for read-before-edit. */
   attached?: { path: string; mtimeMs: number };
+  /**
+   * An `@path` whose real path leads outside the workspace (§10): until a person approves `real`
+   * the part's text only says so and the block waits in `held`; `never` (TERN_HOME, `.git`
+   * internals) is refused whatever the answer. The engine settles it before the prompt is recorded.
+   */
+  outside?: { shown: string; real: string; held?: string; never?: string };
 }
 
 /** An image travels as base64 data; `ref` names its stored attachment (content hash) when there is one. */

@@ -18,6 +18,7 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
     home: opts.home,
     userHome: opts.env.HOME,
     compat: opts.config.compat,
+    trustedWorkspaces: opts.config.trustedWorkspaces,
   });
   const sets = opts.config.toolSets.map((s) => s.name);
   const mcpNames = found.agents

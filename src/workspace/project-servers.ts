@@ -1,8 +1,8 @@
 // R-WF-3 for the front ends: the workspace's `.mcp.json` servers with their state (for `/mcp`
 // and `tern config check`), and the person's approval of them for this workspace, kept under
 // TERN_HOME so the next session starts them.
-import { mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   MCP_APPROVALS_FILE,
   type ProjectServers,
@@ -10,14 +10,7 @@ import {
   readApprovals,
 } from "../config/project-mcp.js";
 import type { Config } from "../config/types.js";
-
-const canonical = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
+import { canonicalPath as canonical, workspaceTrusted } from "../config/workspace-trust.js";
 
 export function projectServers(home: string, cwd: string, config: Config): ProjectServers {
   const where = canonical(cwd);
@@ -26,7 +19,7 @@ export function projectServers(home: string, cwd: string, config: Config): Proje
     cwd,
     home,
     canonicalCwd: where,
-    trusted: config.trustedWorkspaces.map(canonical).includes(where),
+    trusted: workspaceTrusted(cwd, config.trustedWorkspaces),
     // The configured sets, without the project's own (already merged into config.toolSets).
     taken: config.toolSets.filter((s) => s.fromFile === undefined).map((s) => s.name),
   });

@@ -24,7 +24,7 @@ export interface WorkflowFiles {
 export function loadWorkflowFiles(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat">;
+  config: Pick<Config, "compat"> & Partial<Pick<Config, "trustedWorkspaces">>;
   env?: NodeJS.ProcessEnv;
 }): WorkflowFiles {
   const roots = {
@@ -32,6 +32,7 @@ export function loadWorkflowFiles(opts: {
     home: opts.home,
     userHome: (opts.env ?? process.env).HOME,
     compat: opts.config.compat,
+    trustedWorkspaces: opts.config.trustedWorkspaces,
   };
   const commands = findCustomCommands(roots);
   // The prompt's skills index reports broken skills already; here they are just left out.
@@ -74,6 +75,7 @@ export function workflowSources(opts: {
     toolNames: [],
     userHome: env.HOME,
     compat: opts.config.compat,
+    trustedWorkspaces: opts.config.trustedWorkspaces,
   });
   const files = loadWorkflowFiles(opts);
   const servers = projectServers(opts.home, opts.cwd, opts.config);

@@ -18,12 +18,13 @@ const ALLOWED: Record<string, string[]> = {
   acp: ["engine", "workspace", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
   lib: ["engine", "config", "commands", "tools", "record"],
-  tui: ["engine", "workspace", "config", "commands"],
+  // programs/: the clipboard tools a paste runs are resolved like every program tern runs (§10).
+  tui: ["engine", "workspace", "config", "commands", "programs"],
   // The slash-command table both front ends share.
   commands: ["engine", "workspace", "config"],
   // What is on disk around sessions, for front ends; runs no turn (listings, workflow report,
   // project servers, workspace files, offline undo, terminal text).
-  workspace: ["engine", "config", "record", "prompt", "tools", "agents"],
+  workspace: ["engine", "config", "record", "prompt", "tools", "agents", "programs"],
   engine: [
     "provider",
     "tools",
@@ -37,25 +38,29 @@ const ALLOWED: Record<string, string[]> = {
     "agents",
     // The opener attaches telemetry for every front end (session-telemetry.ts).
     "telemetry",
+    "programs",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').
   jobs: [],
   // The user's hooks: their config, the scrubbed environment, and the sandbox's wrapper type.
-  hooks: ["config", "tools"],
+  hooks: ["config", "tools", "programs"],
   // Shadow-repository snapshots know git and the file system only.
-  checkpoint: [],
+  checkpoint: ["programs"],
   // The OS sandbox knows the file system and its mechanisms only.
-  sandbox: [],
+  sandbox: ["programs"],
   // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).
   provider: [],
-  tools: ["config", "sandbox", "jobs"],
+  tools: ["config", "sandbox", "jobs", "programs"],
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],
   // OpenTelemetry export: the config, and a session's events as it declares them itself.
   telemetry: ["config"],
+  // Programs tern itself runs (rg, git, bwrap, bash), resolved from absolute PATH entries
+  // outside the workspace (§10): node only, so every room that spawns one may use it.
+  programs: [],
   // The ground floor.
   vocab: [],
 };

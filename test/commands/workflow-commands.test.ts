@@ -28,7 +28,8 @@ const register = () =>
   registerWorkflowCommands({
     cwd: dirs.workspace,
     home: dirs.home,
-    config: defaultConfig(),
+    // Trusted: a workspace's allowed-tools grant nothing otherwise (§10, test/e2e/safety-trust-commands.test.ts).
+    config: { ...defaultConfig(), trustedWorkspaces: [dirs.workspace] },
     env: { HOME: join(dirs.root, "user") },
   });
 

@@ -37,6 +37,8 @@ const sentPrompt = (i = 0): string => {
 describe("!`cmd` in custom commands", () => {
   it("runs what allowed-tools allow; without --yes the rest is denied, and the prompt says so", async () => {
     writeCommand();
+    // A workspace's allowed-tools grant only where it is trusted (§10; safety-trust-commands.test.ts).
+    writeUserConfig(e, { trustedWorkspaces: [e.dirs.workspace] });
     e.provider.enqueue(openaiText("ok"));
     const run = await ternRun(e, [], "/gather tests");
     expect(run.code).toBe(0);
@@ -54,7 +56,10 @@ describe("!`cmd` in custom commands", () => {
     e.provider.enqueue(openaiText("ok"), openaiText("ok"));
     expect((await ternRun(e, ["--yes"], "/gather x")).code).toBe(0);
     expect(sentPrompt(0)).toContain("Allowed: allowed one\nOther: other 42\n");
-    writeUserConfig(e, { permissions: { deny: ["bash(echo other*)"] } });
+    writeUserConfig(e, {
+      trustedWorkspaces: [e.dirs.workspace],
+      permissions: { deny: ["bash(echo other*)"] },
+    });
     expect((await ternRun(e, ["--yes"], "/gather x")).code).toBe(0);
     const denied = sentPrompt(1);
     expect(denied).toContain("Allowed: allowed one\n");

@@ -30,6 +30,8 @@ describe("custom commands in tern run (R-WF-2, R-CLI-1)", () => {
 
   it("runs /review: its @$1 attaches the file, its allowed-tools allow the calls for that turn", async () => {
     const env = claudeRepo(e);
+    // A workspace's allowed-tools grant only where it is trusted (§10; safety-trust-commands.test.ts).
+    writeUserConfig(e, { trustedWorkspaces: [e.dirs.workspace] });
     mkdirSync(ws("src"));
     writeFileSync(ws("src", "a.ts"), "export const a = 1;\n");
     e.provider.enqueue(

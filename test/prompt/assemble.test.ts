@@ -111,9 +111,9 @@ describe("skills index", () => {
     writeFileSync(join(homeSkills(), "stray.md"), "not a skill folder");
     const { skills, warnings } = findSkills({ cwd: dirs.workspace, home: dirs.home });
     expect(skills).toEqual([
-      { name: "deploy", description: "Deploy the app to staging", path: ws },
-      { name: "lint", description: "Run: the linter", path: home },
-      { name: "no-front", description: "", path: bare },
+      { name: "deploy", description: "Deploy the app to staging", path: ws, scope: "project" },
+      { name: "lint", description: "Run: the linter", path: home, scope: "user" },
+      { name: "no-front", description: "", path: bare, scope: "user" },
     ]);
     expect(warnings).toEqual([]);
   });

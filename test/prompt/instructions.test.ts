@@ -60,14 +60,34 @@ describe("instruction files", () => {
     ]);
   });
 
-  it("refuses an import that leaves the repository, workspace and TERN_HOME; TERN_HOME's own files may be imported", () => {
+  it("refuses an import that leaves the repository, workspace and TERN_HOME; a trusted workspace may import TERN_HOME's files", () => {
     writeFileSync(join(dirs.root, "outside.md"), "OUTSIDE");
     writeFileSync(join(dirs.home, "mine.md"), "MINE");
     write("AGENTS.md", `@../outside.md and @${join(dirs.home, "mine.md")} and @nobody`);
-    const { files, warnings } = load();
-    expect(files.map((f) => f.text)).toEqual([expect.stringContaining("@../outside.md"), "MINE"]);
-    expect(warnings).toEqual([
+    const trusted = loadInstructions({
+      cwd: dirs.workspace,
+      home: dirs.home,
+      compat: BOTH,
+      trustedWorkspaces: [dirs.workspace],
+    });
+    expect(trusted.files.map((f) => f.text)).toEqual([expect.stringContaining("@../outside.md"), "MINE"]);
+    expect(trusted.warnings).toEqual([
       `${join(dirs.workspace, "AGENTS.md")}: import @../outside.md is outside the repository, workspace and TERN_HOME; not loaded`,
+    ]);
+  });
+
+  it("an untrusted workspace's file never imports TERN_HOME (keys) or .git internals; TERN_HOME's AGENTS.md may (§10)", () => {
+    writeFileSync(join(dirs.home, "mine.md"), "MINE");
+    writeFileSync(join(dirs.home, "AGENTS.md"), "@mine.md");
+    mkdirSync(join(dirs.workspace, ".git"), { recursive: true });
+    writeFileSync(join(dirs.workspace, ".git", "config"), "GITCONFIG");
+    write("AGENTS.md", `@${join(dirs.home, "mine.md")} and @.git/config`);
+    const { files, warnings } = load();
+    expect(files.map((f) => f.text)).toEqual(["@mine.md", "MINE", expect.stringContaining("@.git/config")]);
+    const agents = join(dirs.workspace, "AGENTS.md");
+    expect(warnings).toEqual([
+      `${agents}: import @${join(dirs.home, "mine.md")} not loaded: it is in TERN_HOME, tern's own settings and keys`,
+      `${agents}: import @.git/config not loaded: it is inside a .git folder, a repository's internals`,
     ]);
   });
 

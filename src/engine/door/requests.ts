@@ -26,6 +26,10 @@ export interface PersonRequests {
    * one `bash` call whose id starts `outside-sandbox-`, whose `reason` says it failed inside the
    * sandbox; `approved` or `always` runs that one command again outside it, nothing more.
    *
+   * An `@path` attachment that leads outside the workspace (§10) is asked through here too,
+   * before its prompt is recorded: one `read_file` call whose id starts `attach-`, whose `reason`
+   * names the real target; `approved` or `always` attaches it to that prompt, nothing more.
+   *
    * Cancelling the turn does not withdraw a pending request: the engine waits for the answer
    * (the front end that cancels answers `denied` first, as Ctrl+C does) and runs nothing after
    * the abort, whatever the answer said.

@@ -151,7 +151,7 @@ export interface RgPlan {
  * else only when none lies between them either, told not to look up.
  */
 export function ripgrepFor(root: string, dir: string): RgPlan | undefined {
-  const rg = ripgrepPath();
+  const rg = ripgrepPath(root);
   if (!rg) return undefined;
   const parent = dirname(root);
   let above = aboveRootChecked.get(root);

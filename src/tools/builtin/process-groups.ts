@@ -10,6 +10,7 @@ import { scrubbedEnv } from "../../config/secrets.js";
 import { holdPlaceholders } from "../../sandbox/placeholders.js";
 import type { ShellSandbox } from "../types.js";
 import { newCallTag, ownTagPrefix, signalAll, TAG_VAR, taggedPids } from "./process-tags.js";
+import { shellProgram } from "../../programs/program-path.js";
 
 const KILL_GRACE_MS = 2000;
 /** How long tern waits for SIGKILLed processes to be gone before it may exit. */
@@ -41,7 +42,7 @@ export function spawnShell(
   io: ShellStdio = {},
 ): ShellProcess {
   // Same line as the command, so bash's "line N" in error messages stays right.
-  const argv = ["bash", "-c", `exec 2>&1; ${command}`];
+  const argv = [shellProgram(cwd), "-c", `exec 2>&1; ${command}`];
   const wrapped = sandbox ? sandbox.wrap(argv) : { file: argv[0], args: argv.slice(1) };
   const { file, args, fd3 } = wrapped;
   // A `.git`/`.tern` not made yet gets its read-only placeholder for as long as the command lives.

@@ -3,8 +3,7 @@
 // included, `.git` and `node_modules` left out, no global or `.git/info/exclude` ignores, ignore
 // files above the root only when there are none (file-walk.ts's ripgrepFor decides), `.gitignore` honoured outside repositories too, no config file, no encoding sniffing.
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { programPath } from "../../programs/program-path.js";
 
 const SAME_RULES = [
   "--hidden",
@@ -20,25 +19,13 @@ const SAME_RULES = [
   "!node_modules",
 ];
 
-let found: { path: string | undefined; forPath: string | undefined } | undefined;
-
-/** The `rg` executable on the PATH, if any (looked up again only when PATH changes). */
-export function ripgrepPath(): string | undefined {
-  const path = process.env.PATH;
-  if (found && found.forPath === path) return found.path;
-  let hit: string | undefined;
-  for (const dir of (path ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    try {
-      accessSync(join(dir, "rg"), constants.X_OK);
-      hit = join(dir, "rg");
-      break;
-    } catch {
-      // not here
-    }
-  }
-  found = { path: hit, forPath: path };
-  return hit;
+/**
+ * The `rg` grep and glob run: from an absolute PATH entry outside the workspace (§10), so a
+ * repository's `node_modules/.bin/rg` behind a relative PATH entry never runs unasked. The
+ * resolver looks again only when PATH changes.
+ */
+export function ripgrepPath(root?: string): string | undefined {
+  return programPath("rg", { workspaces: root ? [root] : [] });
 }
 
 export interface RgRun {

@@ -105,10 +105,35 @@ function namedPathWords(
       }
       const why = paths.flatMap((p) => (folders ?? [cwd]).map((f) => concernOf(resolve(f, p)))).find(Boolean);
       if (why) out.push(`${why}: ${w}`);
+      else {
+        const outside = optionValueOutside(w, folders ?? [cwd], realCwd);
+        if (outside) out.push(outside);
+      }
     }
     if (words[0] === "cd") folders = folders && foldersAfterCd(folders, words.slice(1));
   }
   return out;
+}
+
+/**
+ * An option word `--name=VALUE` (or `-n=VALUE`) whose literal value is a path leading outside the
+ * workspace (#39: `git log --output=../outside/x` under `bash(git log*)`): the program may write
+ * there, so the line asks, naming the real place. Only the word as written is judged; what the
+ * program does with its options is not emulated. A value that resolves inside (`--format=%H`,
+ * `--since=2.weeks`) is no path worth asking about.
+ */
+function optionValueOutside(word: string, folders: string[], realCwd: string): string | null {
+  const eq = word.indexOf("=");
+  if (!/^--?[A-Za-z]/.test(word) || eq < 0) return null;
+  const value = word.slice(eq + 1);
+  if (!value || HARMLESS.test(value)) return null;
+  for (const folder of folders) {
+    const abs = resolve(folder, value);
+    const real = realPathLoose(abs);
+    if (!isInside(realCwd, real))
+      return `names a path outside the workspace in an option: ${word} (${real === abs ? abs : `really ${real}`})`;
+  }
+  return null;
 }
 
 /**
