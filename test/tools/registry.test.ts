@@ -45,6 +45,7 @@ describe("ToolRegistry", () => {
       "old_string",
       "new_string",
       "replace_all",
+      "edits",
     ]);
     // All definitions + a short system prompt must fit in 8 KB (6000 before exit_plan's ~240,
     // 6300 before task's ~350; the session adds its agents' names to task's description). A
