@@ -106,3 +106,26 @@ describe("apply_patch judged like an edit (R-EDIT-1)", () => {
     expect(policy("auto-edit").evaluate(patchCall(outside)).decision).toBe("ask");
   });
 });
+
+describe("apply_patch presented as one diff (R-EDIT-1)", () => {
+  it("shows every file's section, header lines shared, old lines before and new lines after", () => {
+    const shown = applyPatchTool.present!({ input: PATCH });
+    expect(shown.title).toBe("a.txt, new/b.txt, moved/c.txt");
+    expect(shown.locations).toEqual([
+      { path: "a.txt" },
+      { path: "new/b.txt" },
+      { path: "c.txt" },
+      { path: "moved/c.txt" },
+    ]);
+    expect(shown.preview).toEqual({
+      type: "diff",
+      before:
+        "*** Update File: a.txt\none\n*** Add File: new/b.txt\n*** Update File: c.txt → moved/c.txt\nsea",
+      after:
+        "*** Update File: a.txt\nONE\n*** Add File: new/b.txt\nbee\n*** Update File: c.txt → moved/c.txt\nSEA",
+    });
+    expect(applyPatchTool.present!({ input: "not a patch" })).toMatchObject({
+      title: "patch (not readable)",
+    });
+  });
+});
