@@ -4,7 +4,7 @@
 // `.gitignore` (exclude above the user's file), as `git status` reads them. The setting is read
 // from git's config files (system, user, repository; the last one wins) without running git;
 // `include` directives are not followed.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 
@@ -85,10 +85,4 @@ export function repoExcludes(repoRoot: string, env: NodeJS.ProcessEnv = process.
   const info = gitDir ? readText(join(gitDir, "info", "exclude")) : undefined;
   if (info?.trim()) texts.push(info);
   return texts;
-}
-
-/** Whether a folder holding `.git` has excludes that say anything (a rule, not only comments). */
-export function hasExcludeRules(repoRoot: string): boolean {
-  if (!existsSync(join(repoRoot, ".git"))) return false;
-  return repoExcludes(repoRoot).some((t) => t.split("\n").some((l) => l.trim() !== "" && !l.startsWith("#")));
 }
