@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { matcherMatches, namesOf } from "../../src/hooks/match.js";
 import { applyPatchTool } from "../../src/tools/builtin/apply-patch.js";
 import { ApprovalPolicy, type ApprovalCall } from "../../src/tools/policy/approval.js";
 import type { WriteTarget } from "../../src/tools/types.js";
@@ -127,5 +128,13 @@ describe("apply_patch presented as one diff (R-EDIT-1)", () => {
     expect(applyPatchTool.present!({ input: "not a patch" })).toMatchObject({
       title: "patch (not readable)",
     });
+  });
+});
+
+describe("hooks see apply_patch under Claude's names (R-EDIT-1)", () => {
+  it("an Edit or Write matcher fires on apply_patch, a Bash one does not", () => {
+    expect(matcherMatches("Edit", "apply_patch", namesOf("apply_patch"))).toBe(true);
+    expect(matcherMatches("Write", "apply_patch", namesOf("apply_patch"))).toBe(true);
+    expect(matcherMatches("Bash", "apply_patch", namesOf("apply_patch"))).toBe(false);
   });
 });
