@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } from "./cli-benches.js";
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
+import { editRoundsBench } from "./edit-rounds-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
 import { subagentsBench } from "./subagents-bench.js";
 import { generateBigTree } from "./big-tree.js";
@@ -91,6 +92,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["hooks", () => hooksBench(p, plan)],
     ["tool-loop", () => toolLoopBench(p, plan)],
     ["bash-loop", () => bashLoopBench(p, plan)],
+    ["edit-rounds", () => editRoundsBench(p, plan)],
     ["sse", () => sseBench(plan)],
     ["resume", () => resumeBench(p, plan)],
     ["long-session", () => longSessionBench(p, plan)],

@@ -19,6 +19,8 @@ interface OpenCall {
   path?: string;
   /** The file's text before the call; null when it did not exist, undefined when not shown. */
   before: string | null | undefined;
+  /** The other files an edit of several (apply_patch) touches, with their text before it. */
+  more?: { path: string; before: string | null | undefined }[];
 }
 
 /** The ACP status a tern tool outcome ends in. */
@@ -74,11 +76,13 @@ export class UpdateStream {
       case "tool_call": {
         const path = editedPath(event.presentation, this.cwd);
         // The file's text before the call runs: the engine publishes the calls before it runs them.
+        const others = path ? toolLocations(event.presentation, this.cwd).slice(1) : [];
         this.calls.set(event.id, {
           name: event.name,
           kind: event.presentation.kind,
           path,
           before: path ? readText(path) : undefined,
+          ...(others.length ? { more: others.map((l) => ({ path: l.path, before: readText(l.path) })) } : {}),
         });
         this.send(UpdateStream.toolCall(event, this.cwd));
         return;
@@ -91,10 +95,13 @@ export class UpdateStream {
         const call = this.calls.get(event.id);
         this.calls.delete(event.id);
         const content: acp.ToolCallContent[] = [];
-        if (call?.path && call.before !== undefined && event.outcome === "ok") {
-          const after = readText(call.path);
-          if (typeof after === "string")
-            content.push({ type: "diff", path: call.path, oldText: call.before, newText: after });
+        if (call?.path && event.outcome === "ok") {
+          for (const f of [{ path: call.path, before: call.before }, ...(call.more ?? [])]) {
+            if (f.before === undefined) continue;
+            const after = readText(f.path);
+            if (typeof after === "string")
+              content.push({ type: "diff", path: f.path, oldText: f.before, newText: after });
+          }
         }
         if (event.content) content.push(textContent(event.content));
         this.send({

@@ -121,6 +121,7 @@ export function modelInfo(
       "api",
       "thinking",
       "hostedTools",
+      "editTool",
     ] as const) {
       if (overrides[key] !== undefined) (info as any)[key] = overrides[key];
     }

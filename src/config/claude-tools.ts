@@ -5,9 +5,9 @@
 export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
   Bash: ["bash"],
   Read: ["read_file"],
-  Write: ["write_file"],
-  Edit: ["edit_file", "edit_lineno"],
-  MultiEdit: ["edit_file", "edit_lineno"],
+  Write: ["write_file", "apply_patch"],
+  Edit: ["edit_file", "edit_lineno", "apply_patch"],
+  MultiEdit: ["edit_file", "edit_lineno", "apply_patch"],
   Grep: ["grep"],
   Glob: ["glob"],
   LS: ["glob"],

@@ -36,6 +36,8 @@ export interface ModelInfo {
   hostedTools?: HostedTool[];
   /** Whether the wire enforces `--output-schema` itself; absent = by protocol (R-AUTO-1). */
   structuredOutput?: boolean;
+  /** The edit tool offered (R-EDIT-1); absent = config/edit-tool.ts's default rule. */
+  editTool?: "apply_patch" | "edit_file";
 }
 
 export interface RetryConfig {

@@ -37,6 +37,8 @@ import type { ConfiguredHook } from "../hooks/events.js";
 import { findAgents } from "../agents/files.js";
 import type { ChildOptions } from "./subagents/child-options.js";
 import { offerTools } from "./subagents/offered-tools.js";
+import { editToolFor } from "../config/edit-tool.js";
+import { offerEditTool } from "../tools/edit-tool-offer.js";
 import { TaskRunner } from "./subagents/task-runner.js";
 import { SessionNotFoundError } from "./door/errors.js";
 import { attachSessionTelemetry } from "./session-telemetry.js";
@@ -151,6 +153,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat, trustedWorkspaces });
   if (!opts.child) warnings.push(...agents.warnings);
   offerTools(registry, agents.agents, opts.child);
+  offerEditTool(registry, editToolFor(model.id, model.info));
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
   let policy: ApprovalPolicy | undefined;
   const sandbox = shellSandbox(

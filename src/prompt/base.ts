@@ -12,6 +12,9 @@ export function basePrompt(cwd: string, toolNames: readonly string[]): string {
     "- Use your tools to inspect files and run commands; never guess file contents, paths or command output.",
     "- Read a file before you edit it. Keep changes minimal and focused on the request, in the project's existing style.",
   ];
+  if (has("apply_patch") && !has("edit_file")) {
+    lines.push("- Change files with apply_patch; write whole files only when creating or rewriting them.");
+  }
   if (has("edit_file")) {
     lines.push(
       "- Prefer edit_file for changes to existing files; write whole files only when creating or rewriting them.",

@@ -13,6 +13,7 @@ describe("ToolRegistry", () => {
       "write_file",
       "edit_file",
       "edit_lineno",
+      "apply_patch",
       "grep",
       "glob",
       "todo_write",
@@ -44,10 +45,15 @@ describe("ToolRegistry", () => {
       "old_string",
       "new_string",
       "replace_all",
+      "edits",
     ]);
     // All definitions + a short system prompt must fit in 8 KB (6000 before exit_plan's ~240,
-    // 6300 before task's ~350; the session adds its agents' names to task's description).
-    expect(json.length).toBeLessThan(6700);
+    // 6300 before task's ~350; the session adds its agents' names to task's description). A
+    // session offers apply_patch or edit_file with edit_lineno, never both (R-EDIT-1).
+    const offered = (without: string[]) =>
+      JSON.stringify(defs.filter((d) => !without.includes(d.name))).length;
+    expect(offered(["apply_patch"])).toBeLessThan(6900);
+    expect(offered(["edit_file", "edit_lineno"])).toBeLessThan(6900);
   });
 
   it("sends a tool's own jsonSchema when it has one", () => {

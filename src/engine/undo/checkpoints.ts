@@ -23,7 +23,7 @@ const BACKGROUND_FIRST_SNAPSHOT_FILES = 20_000;
 const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
 
 /** Tools that write only the files their `paths()` name: their pre-images make a first snapshot exact. */
-const KNOWN_PATH_WRITERS = new Set(["edit_file", "write_file", "edit_lineno"]);
+const KNOWN_PATH_WRITERS = new Set(["edit_file", "write_file", "edit_lineno", "apply_patch"]);
 
 /** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
 export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {

@@ -3,6 +3,7 @@
 // zod's English messages, before any tool's arguments are parsed (registry.parseArguments).
 import "../../config/zod-messages.js";
 import type { Tool } from "../types.js";
+import { applyPatchTool } from "./apply-patch.js";
 import { bashTool } from "./bash.js";
 import { editFileTool } from "./edit-file.js";
 import { editLinenoTool } from "./edit-lineno.js";
@@ -23,6 +24,7 @@ export const builtinTools: Tool[] = [
   writeFileTool,
   editFileTool,
   editLinenoTool,
+  applyPatchTool,
   grepTool,
   globTool,
   todoWriteTool,
@@ -37,6 +39,7 @@ export const builtinTools: Tool[] = [
 
 export { settleProcessKills, stopTagged } from "./process-groups.js";
 export {
+  applyPatchTool,
   bashTool,
   editFileTool,
   editLinenoTool,

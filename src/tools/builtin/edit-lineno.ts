@@ -6,6 +6,7 @@ import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 import { editThroughDescriptor, unreadRefusal } from "./edit-common.js";
+import { joinFileText, splitFileText } from "./file-text.js";
 import { numberLines } from "./read-file.js";
 
 const CONTEXT = 2;
@@ -54,10 +55,10 @@ export const editLinenoTool: Tool<Args> = {
       const inserted = args.new_text === "" ? [] : args.new_text.replace(/\r?\n$/, "").split(/\r?\n/);
       let lines: string[] = [];
       const done = await editThroughDescriptor(abs, ctx, { create: false, read: true, shown }, ({ text }) => {
-        const eol = text.includes("\r\n") ? "\r\n" : "\n";
-        lines = text === "" ? [] : text.split(/\r?\n/);
-        const finalNewline = text === "" || lines[lines.length - 1] === "";
-        if (finalNewline && lines.length) lines.pop();
+        // Untouched lines keep their own endings and a BOM stays; new lines take the file's (R-EDIT-2).
+        const ft = splitFileText(text);
+        lines = ft.lines;
+        const finalNewline = ft.endings.at(-1) !== "";
         const n = lines.length;
         if (start > n + 1 || end < start - 1 || end > n) {
           return fail(
@@ -66,7 +67,10 @@ export const editLinenoTool: Tool<Args> = {
           );
         }
         lines.splice(start - 1, end - start + 1, ...inserted);
-        return lines.join(eol) + (finalNewline && lines.length ? eol : "");
+        ft.endings.splice(start - 1, end - start + 1, ...inserted.map(() => ft.eol));
+        if (ft.endings.length > 0)
+          ft.endings[ft.endings.length - 1] = finalNewline ? ft.endings.at(-1) || ft.eol : "";
+        return joinFileText(ft);
       });
       if ("result" in done) return done.result;
       const from = Math.max(1, start - CONTEXT);

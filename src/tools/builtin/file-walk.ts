@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../paths.js";
 import { IGNORE_FILES } from "./ignore-rules.js";
+import { gitRulesForRipgrep, misreadIgnoreFileListed } from "./ripgrep-git-rules.js";
 import { firstSorted, underDir } from "./listed-paths.js";
 import { ripgrepPath, runRipgrep } from "./ripgrep.js";
 import { walkTree, WalkStopped } from "./tree-walk.js";
@@ -160,9 +161,12 @@ export function ripgrepFor(root: string, dir: string): RgPlan | undefined {
     aboveRootChecked.set(root, above);
   }
   const rel = relative(root, dir).split(sep).join("/");
-  if (!above) return { rg, cwd: root, prefix: rel === "" ? "" : `${rel}/`, args: [rel === "" ? "." : rel] };
-  if (dir !== root && ignoreFilesBetween(dirname(dir), root)) return undefined;
-  return { rg, cwd: dir, prefix: "", args: ["--no-ignore-parent", "."] };
+  const git = gitRulesForRipgrep(root);
+  if (!git) return undefined;
+  if (!above)
+    return { rg, cwd: root, prefix: rel === "" ? "" : `${rel}/`, args: [...git, rel === "" ? "." : rel] };
+  if (dir !== root && (git.length > 0 || ignoreFilesBetween(dirname(dir), root))) return undefined;
+  return { rg, cwd: dir, prefix: "", args: [...git, "--no-ignore-parent", "."] };
 }
 
 /** A path ripgrep printed, relative to the searched folder. */
@@ -194,7 +198,8 @@ async function listAll(root: string, dir: string, bounds: ListBounds, plan: Glob
     });
     if (outcome === "cancelled" || outcome === "timeout") throw new ListingStopped(outcome);
     if (out.length > maxEntries) throw new ListingStopped("too_many");
-    if (outcome === "done") return out;
+    // A deeper ignore file ripgrep reads otherwise than git: the built-in walk answers instead.
+    if (outcome === "done" && !misreadIgnoreFileListed(dir, out)) return out;
     // rg failed to run: the built-in walk answers instead.
   }
   try {

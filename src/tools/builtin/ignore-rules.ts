@@ -1,10 +1,12 @@
 // The ignore rules of a folder walk, as ripgrep reads them: `.gitignore`, `.ignore` and
-// `.rgignore` in every folder, each applying below its folder; a deeper file decides before a
+// `.rgignore` in every folder, each applying below its folder, and at a repository's top its
+// info/exclude and the user's core.excludesFile below them (git-excludes.ts); a deeper file decides before a
 // shallower one, `.rgignore` before `.ignore` before `.gitignore` in one folder, the last matching
 // line of a file wins (so `!negations` work). A folder holding `.git` starts a repository: the
 // `.gitignore` files above it no longer apply inside it (`.ignore` files still do).
 import { readFile } from "node:fs/promises";
 import ignore, { type Ignore } from "ignore";
+import { repoExcludes } from "./git-excludes.js";
 
 type Verdict = { ignored: boolean; unignored: boolean };
 
@@ -19,11 +21,20 @@ type Verdict = { ignored: boolean; unignored: boolean };
  */
 export function verdictOf(rules: Ignore, path: string): Verdict {
   const scan = (rules as unknown as { _rules?: { test?(p: string, mode: string): Verdict } })._rules;
-  return typeof scan?.test === "function" ? scan.test(path, "regex") : rules.test(path);
+  const bytes = asBytes(path);
+  return typeof scan?.test === "function" ? scan.test(bytes, "regex") : rules.test(bytes);
 }
 
+/**
+ * Git's wildmatch (and ripgrep's globs) match bytes: `?` is one byte of UTF-8, so `??.txt` hides
+ * `é.txt` and `?.txt` does not, and `[[:alpha:]]` is ASCII. Rules and paths are matched as their
+ * UTF-8 bytes, one character per byte (R-EDIT-5).
+ */
+const asBytes = (text: string): string =>
+  /[^\x00-\x7f]/.test(text) ? Buffer.from(text, "utf8").toString("latin1") : text;
+
 /** Case-sensitive, as git on Linux and ripgrep match (the package folds case by default). */
-export const compileRules = (text: string): Ignore => ignore({ ignorecase: false }).add(text);
+export const compileRules = (text: string): Ignore => ignore({ ignorecase: false }).add(asBytes(text));
 
 /** Read in this order, so the later ones (higher precedence) sit deeper in the chain. */
 export const IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"] as const;
@@ -46,6 +57,10 @@ export class IgnoreChain {
   async enter(dir: string, absDir: string, names: ReadonlySet<string>): Promise<IgnoreChain> {
     const repoRoot = names.has(".git");
     const added: Scope[] = [];
+    // The user's excludes file and info/exclude: below every .gitignore of the repository.
+    if (repoRoot)
+      for (const text of repoExcludes(absDir))
+        added.push({ dir, rules: compileRules(text), git: true, repoRoot });
     for (const file of IGNORE_FILES) {
       if (!names.has(file)) continue;
       try {

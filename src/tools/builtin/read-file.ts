@@ -118,7 +118,8 @@ export const readFileTool: Tool<Args> = {
     if (looksBinary(buf))
       return fail(`${shown} is a binary file (${buf.length} bytes); refusing to read it.`);
 
-    const lines = splitLines(buf.toString("utf8"));
+    // A BOM and `\r` are the file's own and stay on disk; the model sees plain lines (R-EDIT-2).
+    const lines = splitLines(buf.toString("utf8").replace(/^\uFEFF/, ""));
     ctx.readTracker.markRead(abs, mtimeMs);
     if (lines.length === 0) return ok(`${shown} is empty.`);
     const first = args.offset ?? 1;

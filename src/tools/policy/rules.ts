@@ -31,9 +31,12 @@ export function parseRule(text: string): Rule | null {
   return "error" in r ? null : r;
 }
 
+/** apply_patch writes and edits files: rules about edit_file, edit_lineno or write_file judge it too (R-EDIT-1). */
+const PATCH_NAMES = ["apply_patch", "edit_file", "edit_lineno", "write_file"];
+
 /** MCP tools answer to `<set>__<tool>` and to the Claude-style `mcp__<set>__<tool>`. */
 export function toolNameMatches(rule: Rule, name: string, kind?: string): boolean {
-  const names = kind === "mcp" ? [name, `mcp__${name}`] : [name];
+  const names = kind === "mcp" ? [name, `mcp__${name}`] : name === "apply_patch" ? PATCH_NAMES : [name];
   const re = rule.tool.includes("*") ? globToRegExp(rule.tool) : null;
   return names.some((n) => (re ? re.test(n) : rule.tool === n));
 }
