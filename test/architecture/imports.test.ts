@@ -12,14 +12,14 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands", "acp", "telemetry", "hooks"],
+  cli: ["engine", "config", "tui", "commands", "acp", "telemetry", "hooks", "worktrees"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
   lib: ["engine", "config", "commands", "tools", "record"],
   tui: ["engine", "config", "commands"],
   // The slash-command table both front ends share.
-  commands: ["engine", "config"],
+  commands: ["engine", "config", "worktrees"],
   engine: [
     "provider",
     "tools",
@@ -31,6 +31,7 @@ const ALLOWED: Record<string, string[]> = {
     "jobs",
     "hooks",
     "agents",
+    "worktrees",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
@@ -40,6 +41,8 @@ const ALLOWED: Record<string, string[]> = {
   hooks: ["config", "tools"],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: [],
+  // The person's git worktrees (R-WT): git and the file system only.
+  worktrees: [],
   // The OS sandbox knows the file system and its mechanisms only.
   sandbox: [],
   // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).
