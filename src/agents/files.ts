@@ -73,7 +73,8 @@ export function readAgentFile(path: string, source: AgentSource): AgentDefinitio
   if (parsed.data.tools !== undefined) agent.tools = listField(parsed.data, "tools");
   const isolation = textField(parsed.data, "isolation");
   if (isolation === "worktree") agent.isolation = "worktree";
-  else if (isolation) agent.problems.push(`${path}: isolation: '${isolation}' is not known (only 'worktree')`);
+  else if (isolation)
+    agent.problems.push(`${path}: isolation: '${isolation}' is not known (only 'worktree')`);
   const model = textField(parsed.data, "model");
   if (model && !INHERIT.has(model)) agent.model = model;
   return agent;

@@ -18,7 +18,9 @@ export async function inWorktree(opts: CommonOptions, body: () => Promise<number
     return body();
   }
   if (opts.continue || opts.resume !== undefined)
-    throw new UsageError("--worktree starts a new session; --resume returns to a session's worktree by itself");
+    throw new UsageError(
+      "--worktree starts a new session; --resume returns to a session's worktree by itself",
+    );
   let made: Awaited<ReturnType<typeof createWorktree>>;
   try {
     made = await createWorktree({
@@ -56,7 +58,9 @@ function returnToWorktree(opts: CommonOptions): void {
   }
   if (!cwd || cwd === process.cwd() || !IN_WORKTREE.test(cwd)) return;
   if (!existsSync(cwd)) {
-    process.stderr.write(`tern: session ${opts.resume} ran in worktree ${cwd}, which is gone; resuming here\n`);
+    process.stderr.write(
+      `tern: session ${opts.resume} ran in worktree ${cwd}, which is gone; resuming here\n`,
+    );
     return;
   }
   process.chdir(cwd);

@@ -9,7 +9,11 @@ async function identity(cwd: string, opts: GitOptions): Promise<string[]> {
 }
 
 /** Stages everything in the worktree and commits it; the new commit, or undefined when clean. */
-export async function commitAll(cwd: string, message: string, opts: GitOptions = {}): Promise<string | undefined> {
+export async function commitAll(
+  cwd: string,
+  message: string,
+  opts: GitOptions = {},
+): Promise<string | undefined> {
   await git(cwd, ["add", "-A"], opts);
   const staged = await git(cwd, ["diff", "--cached", "--name-only", "-z"], opts);
   if (!staged) return undefined;

@@ -59,7 +59,13 @@ export async function createWorktree(opts: CreateOptions): Promise<Worktree> {
   let base = head.trim();
   if (opts.fromCurrentState) base = (await carryChanges(top, path, opts)) ?? base;
   const included = await copyIncluded(place.root, path, opts);
-  writeMeta(place, { name, branch, base, created: new Date().toISOString(), from: opts.fromCurrentState ? "current-state" : "head" });
+  writeMeta(place, {
+    name,
+    branch,
+    base,
+    created: new Date().toISOString(),
+    from: opts.fromCurrentState ? "current-state" : "head",
+  });
   const sub = relative(top, opts.cwd);
   const cwd = sub && !sub.startsWith("..") && existsSync(join(path, sub)) ? join(path, sub) : path;
   return { name, branch, path, cwd, base, included, place };

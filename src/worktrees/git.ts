@@ -31,7 +31,11 @@ export function git(cwd: string, args: readonly string[], opts: GitOptions = {})
       { cwd, env: gitEnv(), maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
       (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
-        const said = (stderr || err.message).trim().split("\n").find((l) => l.trim()) ?? "";
+        const said =
+          (stderr || err.message)
+            .trim()
+            .split("\n")
+            .find((l) => l.trim()) ?? "";
         const verb = args.find((a, i) => !a.startsWith("-") && args[i - 1] !== "-c") ?? "";
         reject(new WorktreeError(`git ${verb}: ${said.replace(/^(fatal|error): /, "")}`));
       },

@@ -2,7 +2,7 @@
 // (`git worktree list`), with their branch and what they hold.
 import { join } from "node:path";
 import { type GitOptions, git } from "./git.js";
-import { type RepoPlace } from "./place.js";
+import type { RepoPlace } from "./place.js";
 import { type WorktreeState, worktreeState } from "./state.js";
 
 export async function listWorktrees(place: RepoPlace, opts: GitOptions = {}): Promise<WorktreeState[]> {

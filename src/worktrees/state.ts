@@ -18,7 +18,11 @@ export interface WorktreeState {
   base?: string;
 }
 
-export async function worktreeState(place: RepoPlace, name: string, opts: GitOptions = {}): Promise<WorktreeState> {
+export async function worktreeState(
+  place: RepoPlace,
+  name: string,
+  opts: GitOptions = {},
+): Promise<WorktreeState> {
   const path = `${place.dir}/${name}`;
   const meta = readMeta(place, name);
   const branch = meta?.branch ?? `${BRANCH_PREFIX}${name}`;
@@ -36,7 +40,11 @@ export interface RemoveOptions extends GitOptions {
 }
 
 /** Removes a worktree, and its branch when that holds nothing new; says what it kept. */
-export async function removeWorktree(place: RepoPlace, name: string, opts: RemoveOptions = {}): Promise<string> {
+export async function removeWorktree(
+  place: RepoPlace,
+  name: string,
+  opts: RemoveOptions = {},
+): Promise<string> {
   const state = await worktreeState(place, name, opts).catch(() => {
     throw new WorktreeError(`no worktree '${name}' (tern worktrees lists them)`);
   });

@@ -18,7 +18,8 @@ export async function isolatedPlace(parentCwd: string, agent: string): Promise<W
   try {
     return await createWorktree({ cwd: parentCwd, namePrefix: agent, fromCurrentState: true });
   } catch (err) {
-    if (err instanceof WorktreeError) return `isolation: worktree needs a git repository with a commit: ${err.message}`;
+    if (err instanceof WorktreeError)
+      return `isolation: worktree needs a git repository with a commit: ${err.message}`;
     throw err;
   }
 }
@@ -27,7 +28,11 @@ export async function isolatedPlace(parentCwd: string, agent: string): Promise<W
  * Once the child is done: its work committed on its branch, and the result told where it is with
  * a diffstat; a child that changed nothing leaves no worktree and no branch behind.
  */
-export async function closeIsolated(wt: Worktree, description: string, result: ToolResult): Promise<ToolResult> {
+export async function closeIsolated(
+  wt: Worktree,
+  description: string,
+  result: ToolResult,
+): Promise<ToolResult> {
   let note: string;
   try {
     await commitAll(wt.path, `tern: sub-agent work: ${description}`);
@@ -43,6 +48,7 @@ export async function closeIsolated(wt: Worktree, description: string, result: T
     note = `[isolated: worktree ${wt.path}, branch ${wt.branch}; its changes could not be summed up: ${(err as Error).message}]`;
   }
   const [first, ...rest] = result.content;
-  if (first?.type !== "text") return { ...result, content: [...result.content, { type: "text", text: note }] };
+  if (first?.type !== "text")
+    return { ...result, content: [...result.content, { type: "text", text: note }] };
   return { ...result, content: [{ ...first, text: `${first.text}\n${note}` }, ...rest] };
 }
