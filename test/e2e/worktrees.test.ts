@@ -181,6 +181,10 @@ describe("sub-agents with isolation: worktree", () => {
     expect(git(e.dirs.workspace, "show", `${b1}:a.txt`)).toBe("from child one\n");
     expect(git(e.dirs.workspace, "show", `${b2}:a.txt`)).toBe("from child two\n");
     expect(git(e.dirs.workspace, "status", "--porcelain")).toBe(" M a.txt\n");
+    // The parent's checkpoints leave the children's worktrees out: its diff shows none of their files.
+    const diff = await e.run(["diff"]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).not.toContain(".tern/worktrees");
   });
 
   it("an agent file with isolation: worktree isolates its child; one that changes nothing leaves no branch", async () => {
