@@ -11,6 +11,7 @@ import { checkpointBench } from "./checkpoint-bench.js";
 import { editRoundsBench } from "./edit-rounds-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
 import { subagentsBench } from "./subagents-bench.js";
+import { worktreeBench } from "./worktree-bench.js";
 import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
 import { bigCheckpointBench, bigFileMenuBench } from "./big-tree-extra.js";
@@ -112,6 +113,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],
     ["big-walks", async () => bigWalksBench(plan, await bigTree())],
     ["big-file-menu-pty", async () => bigFileMenuPtyBench(p, plan, await bigTree())],
+    ["worktree", async () => worktreeBench(p, plan, await bigTree())],
   ];
   const unknown = [...(only ?? [])].filter((name) => !benches.some(([known]) => known === name));
   if (unknown.length > 0) {

@@ -18,6 +18,8 @@ export interface AgentDefinition {
   model?: string;
   /** The child's system prompt addition (the file's body). */
   prompt: string;
+  /** `worktree` (Claude Code's key): the child works in its own git worktree (R-WT-2). */
+  isolation?: "worktree";
   /** The permission mode the child runs in at most (never above the parent's). */
   mode?: "plan";
   /** The file; absent for a built-in agent. */

@@ -75,6 +75,10 @@ export function readAgentFile(path: string, source: AgentSource): AgentDefinitio
   if (!agent.description)
     agent.problems.push(`${path}: description: missing (the parent model picks agents by it)`);
   if (parsed.data.tools !== undefined) agent.tools = listField(parsed.data, "tools");
+  const isolation = textField(parsed.data, "isolation");
+  if (isolation === "worktree") agent.isolation = "worktree";
+  else if (isolation)
+    agent.problems.push(`${path}: isolation: '${isolation}' is not known (only 'worktree')`);
   const model = textField(parsed.data, "model");
   if (model && !INHERIT.has(model)) agent.model = model;
   return agent;

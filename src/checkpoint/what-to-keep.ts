@@ -16,6 +16,8 @@ export const TOO_BIG_TEXT =
 /** Anchored ignore patterns for the folders under `workTree` that snapshots leave out. */
 export function excludeLines(workTree: string, folders: string[]): string {
   const lines = ["# written by tern: folders of tern itself that snapshots leave out"];
+  // tern's git worktrees (R-WT) are work trees of their own, each with its own sessions and snapshots.
+  lines.push("/.tern/worktrees/");
   for (const folder of folders) {
     const rel = relative(workTree, folder);
     if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) continue;

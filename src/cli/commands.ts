@@ -7,6 +7,8 @@ import type * as Checkpoint from "./checkpoint-commands.js";
 import type * as ConfigCheck from "./config-check.js";
 import type * as HooksCommand from "./hooks-command.js";
 import type * as Interactive from "./interactive.js";
+import type * as WorktreeCommands from "./worktree-commands.js";
+import type * as WorktreeSession from "./worktree-session.js";
 
 export { acpCommand } from "./acp.js";
 export { runCommand } from "./run.js";
@@ -33,3 +35,13 @@ export const interactiveCommand: typeof Interactive.interactiveCommand = async (
   (await import("./interactive.js")).interactiveCommand(...a);
 export const hooksTestCommand: typeof HooksCommand.hooksTestCommand = async (...a) =>
   (await import("./hooks-command.js")).hooksTestCommand(...a);
+
+// Only a run with `--worktree`, or a resume, needs git's side: the rest pass through unloaded.
+export const inWorktree: typeof WorktreeSession.inWorktree = async (opts, body) =>
+  opts.worktree === undefined && typeof opts.resume !== "string"
+    ? body()
+    : (await import("./worktree-session.js")).inWorktree(opts, body);
+export const worktreesCommand: typeof WorktreeCommands.worktreesCommand = async (...a) =>
+  (await import("./worktree-commands.js")).worktreesCommand(...a);
+export const worktreeRemoveCommand: typeof WorktreeCommands.worktreeRemoveCommand = async (...a) =>
+  (await import("./worktree-commands.js")).worktreeRemoveCommand(...a);

@@ -21,6 +21,8 @@ export interface CommonOptions {
   mode?: string;
   /** `tern --plain`: the line mode instead of the Ink UI. */
   plain?: boolean;
+  /** `--worktree [name]` (R-WT-1): `true` when no name was given (one is generated). */
+  worktree?: string | true;
 }
 
 export interface RunOptions extends CommonOptions {

@@ -33,6 +33,7 @@ function addCommonOptions(cmd: Command): Command {
       .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
       .option("--thinking <level>", "reasoning level: off, low, medium or high")
       .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")
+      .option("--worktree [name]", "run in a new git worktree on branch tern/<name> (kept only if changed)")
   );
 }
 
@@ -56,8 +57,22 @@ function addRunCommand(program: Command, ctx: CommandContext): void {
     .option("--output-schema <file>", "the answer must be one JSON value valid against this JSON Schema")
     .option("--input-format <format>", "text (default) or jsonl: prompts and cancels as JSON lines on stdin")
     .action((prompt: string[], opts: RunOptions) => {
-      ctx.setResult(commands.runCommand(prompt, opts));
+      const words = promptBesideWorktree(prompt, opts);
+      ctx.setResult(commands.inWorktree(opts, () => commands.runCommand(words, opts)));
     });
+}
+
+/**
+ * `tern run --worktree "fix the test"`: commander takes the prompt for the worktree's name. A value
+ * that is no usable name, or that no prompt follows, is the prompt's first word and the name is
+ * generated, as a person who wrote it meant.
+ */
+function promptBesideWorktree(prompt: string[], opts: RunOptions): string[] {
+  const value = opts.worktree;
+  if (typeof value !== "string") return prompt;
+  if (prompt.length > 0 && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) return prompt;
+  opts.worktree = true;
+  return [value, ...prompt];
 }
 
 function addAcpCommand(program: Command, ctx: CommandContext): void {
@@ -180,6 +195,24 @@ function addConfigCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
+function addWorktreesCommand(program: Command, ctx: CommandContext): void {
+  const worktrees = program
+    .command("worktrees")
+    .description("the git worktrees tern made in this repository (R-WT)")
+    .option("--json", "print JSON")
+    .action((opts: { json?: boolean }) => {
+      ctx.setResult(commands.worktreesCommand(opts));
+    });
+  worktrees
+    .command("remove")
+    .description("remove a worktree (and its branch when it holds no new commit)")
+    .argument("<name>", "the worktree's name")
+    .option("--force", "remove it even with uncommitted changes, and its branch even with new commits")
+    .action((name: string, opts: { force?: boolean }) => {
+      ctx.setResult(commands.worktreeRemoveCommand(name, opts));
+    });
+}
+
 /** Each subcommand's registration, by the name that selects it. */
 const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => void>([
   ["run", addRunCommand],
@@ -193,6 +226,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["diff", addDiffCommand],
   ["config", addConfigCommand],
   ["hooks", addHooksCommand],
+  ["worktrees", addWorktreesCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {
@@ -215,7 +249,7 @@ function buildProgram(version: string, setResult: SetResult, argv: readonly stri
     addCommonOptions(program);
     program.option("--plain", "line-based interactive mode instead of the full-screen UI");
     program.action(async (opts: CommonOptions) => {
-      setResult(commands.interactiveCommand(opts));
+      setResult(commands.inWorktree(opts, () => commands.interactiveCommand(opts)));
     });
   }
   for (const [name, register] of SUBCOMMANDS)

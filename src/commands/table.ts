@@ -10,6 +10,7 @@ import type { CommandTiming, SlashCommand } from "./host.js";
 import { reportCommands } from "./report-commands.js";
 import { sessionCommands } from "./session-commands.js";
 import { settingCommands } from "./setting-commands.js";
+import { worktreeCommand } from "./worktree-commands.js";
 
 const helpCommand: SlashCommand = {
   name: "/help",
@@ -42,6 +43,7 @@ const BUILTIN: readonly SlashCommand[] = [
   reportCommands.mcp,
   reportCommands.jobs,
   reportCommands.agents,
+  worktreeCommand,
   sessionCommands.btw,
   sessionCommands.quit,
 ];

@@ -72,7 +72,7 @@ export interface ToolContext {
   exitPlan?: (plan: string) => Promise<ToolResult>;
   /** `task` (R-AGENT-1): runs a sub-agent, whose final answer (or failure) is the tool's result. */
   runTask?: (
-    args: { description: string; prompt: string; agent?: string },
+    args: { description: string; prompt: string; agent?: string; isolation?: "worktree" },
     callId: string,
   ) => Promise<ToolResult>;
   /** A long-running call reports how far it got (MCP progress notifications). */

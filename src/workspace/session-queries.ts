@@ -141,3 +141,11 @@ export function readMetrics(home: string, opts: { since?: string; rebuild?: bool
     ledger.close();
   }
 }
+
+/** The folder a session ran in (its `session_start`), so a resume can return to its worktree. */
+export function sessionCwdOf(home: string, id: string): string | undefined {
+  const found = findSession(home, id);
+  if (!found) return undefined;
+  const first = loadRecord(recordFile(found.dir)).lines[0];
+  return first?.type === "session_start" ? first.cwd : undefined;
+}

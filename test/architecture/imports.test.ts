@@ -13,7 +13,18 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "workspace", "config", "tui", "commands", "acp", "telemetry", "hooks", "sandbox"],
+  cli: [
+    "engine",
+    "workspace",
+    "config",
+    "tui",
+    "commands",
+    "acp",
+    "telemetry",
+    "hooks",
+    "sandbox",
+    "worktrees",
+  ],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "workspace", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
@@ -21,7 +32,7 @@ const ALLOWED: Record<string, string[]> = {
   // programs/: the clipboard tools a paste runs are resolved like every program tern runs (§10).
   tui: ["engine", "workspace", "config", "commands", "programs"],
   // The slash-command table both front ends share.
-  commands: ["engine", "workspace", "config"],
+  commands: ["engine", "workspace", "config", "worktrees"],
   // What is on disk around sessions, for front ends; runs no turn (listings, workflow report,
   // project servers, workspace files, offline undo, terminal text).
   workspace: ["engine", "config", "record", "prompt", "tools", "agents", "programs"],
@@ -39,6 +50,7 @@ const ALLOWED: Record<string, string[]> = {
     // The opener attaches telemetry for every front end (session-telemetry.ts).
     "telemetry",
     "programs",
+    "worktrees",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
@@ -48,6 +60,8 @@ const ALLOWED: Record<string, string[]> = {
   hooks: ["config", "tools", "programs"],
   // Shadow-repository snapshots know git and the file system only.
   checkpoint: ["programs"],
+  // The person's git worktrees (R-WT): git (resolved like every program tern runs) and the file system.
+  worktrees: ["programs"],
   // The OS sandbox knows the file system and its mechanisms only.
   sandbox: ["programs"],
   // Wire adapters speak the shared vocabulary and nothing else (their retry policy type is their own).

@@ -19,6 +19,7 @@ import type { SessionHooks } from "../door/requests.js";
 import type { ChildSessionHandle } from "../door/session-door.js";
 import { childConfig, childMode, childTools, type ChildOptions } from "./child-options.js";
 import { taskResult } from "./task-result.js";
+import { closeIsolated, type Isolation, isolatedPlace } from "./isolation.js";
 
 /** The user's hooks a child runs: its calls' and its stop's (no session start or end of its own). */
 const CHILD_HOOK_EVENTS: readonly string[] = ["PreToolUse", "PostToolUse", "SubagentStop"];
@@ -63,7 +64,7 @@ export interface TaskParent {
 }
 
 export interface TaskCall {
-  args: { description: string; prompt: string; agent?: string };
+  args: { description: string; prompt: string; agent?: string; isolation?: Isolation };
   callId: string;
   turn: number;
   signal: AbortSignal;
@@ -136,10 +137,14 @@ export class TaskRunner {
     const offered = childTools(agent, toolNames, depth);
     let child: ChildSession;
     const started = { id: "" };
+    // The agent file's `isolation: worktree` or the call's own: the child works in its own worktree.
+    const isolation = call.args.isolation ?? agent.isolation;
+    const place = isolation === "worktree" ? await isolatedPlace(parent.cwd, agent.name) : undefined;
+    if (typeof place === "string") return fail(`task: sub-agent '${agent.name}': ${place}`);
     try {
       ({ session: child } = await parent.open({
         home: parent.home,
-        cwd: parent.cwd,
+        cwd: place?.cwd ?? parent.cwd,
         config: childConfig(parent.settings, mode, offered.tools),
         model,
         hooks: this.childHooks(agent, started),
@@ -189,7 +194,8 @@ export class TaskRunner {
         type: "prompt",
         content: [{ type: "text", text: call.args.prompt }],
       });
-      return taskResult(agent.name, child.id, outcome);
+      const result = taskResult(agent.name, child.id, outcome);
+      return place ? await closeIsolated(place, call.args.description, result) : result;
     } catch (err) {
       return fail(
         `task: sub-agent '${agent.name}' (session ${child.id}) failed: ${err instanceof Error ? err.message : String(err)}`,

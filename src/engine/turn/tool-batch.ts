@@ -56,8 +56,10 @@ export async function runToolBatch(
     exitPlan: (plan: string) => exitPlan(core, plan, signal),
     // A child's work shows as its task call's progress (R-AGENT-1): its tool calls so far, the newest.
     runTask: core.tasks
-      ? (args: { description: string; prompt: string; agent?: string }, callId: string) =>
-          core.tasks!.run({ args, callId, turn, signal, progress: (update) => progress(callId, update) })
+      ? (
+          args: { description: string; prompt: string; agent?: string; isolation?: "worktree" },
+          callId: string,
+        ) => core.tasks!.run({ args, callId, turn, signal, progress: (update) => progress(callId, update) })
       : undefined,
     jobs: await core.jobTable(),
     recall: (turn: number, round?: number, offset?: number) => {

@@ -11,6 +11,9 @@ const schema = lazySchema(() =>
     description: z.string().check(z.minLength(1), z.describe("3-5 words")),
     prompt: z.string().check(z.minLength(1), z.describe("All it needs to know")),
     agent: z.optional(z.string()),
+    isolation: z.optional(
+      z.enum(["worktree"]).check(z.describe("own git worktree; changes come back as a branch")),
+    ),
   }),
 );
 export type TaskArgs = z.infer<ReturnType<typeof schema>>;
