@@ -187,6 +187,14 @@ const layerShape = {
         executionBudget: optional(budgetObject()),
       }),
     ),
+  // §10 (amended 2026-12-07): background-job logs keep their newest part within these caps.
+  jobs: () =>
+    optional(
+      z.strictObject({
+        logMaxBytes: optional(positiveInt()),
+        sessionLogMaxBytes: optional(positiveInt()),
+      }),
+    ),
   bashTimeoutSeconds: () =>
     optional(
       z.pipe(

@@ -35,7 +35,7 @@ export type { PlanReview, SessionHooks } from "./requests.js";
 export interface HookPoints {
   sessionStart(source: "startup" | "resume" | "clear" | "compact"): void;
   takeStartNotes(): Promise<string[]>;
-  promptSubmitted(prompt: string): Promise<{ blocked?: string; notes: string[] }>;
+  promptSubmitted(prompt: string, signal?: AbortSignal): Promise<{ blocked?: string; notes: string[] }>;
   beforeTool(id: string, name: string, args: unknown, signal: AbortSignal): Promise<HookOutcome | undefined>;
   afterTool(
     id: string,

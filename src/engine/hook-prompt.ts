@@ -18,16 +18,16 @@ import { expandCommandShell } from "./command-shell.js";
  */
 export async function hookedPrompt(
   core: SessionCore,
-  prompt: TurnInput & { shell?: AbortSignal },
+  prompt: TurnInput & { shell?: AbortSignal; signal?: AbortSignal },
 ): Promise<TurnInput | TurnOutcome> {
-  const { shell, ...given } = prompt;
+  const { shell, signal, ...given } = prompt;
   // A custom command's `!`cmd`` run first: hooks and the record see the prompt as sent.
   const input = shell
     ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
     : given;
   const points = core.hookPoints;
   if (!points) return input;
-  const submitted = await points.promptSubmitted(textOf(input.content));
+  const submitted = await points.promptSubmitted(textOf(input.content), signal);
   if (submitted.blocked !== undefined) return blockedPrompt(core, core.fold.lastTurn, submitted.blocked);
   const notes = [...(await points.takeStartNotes()), ...submitted.notes];
   return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;

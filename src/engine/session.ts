@@ -252,6 +252,7 @@ export class Session {
             output: command.output,
             allow: command.allow,
             shell: command.shell ? controller.signal : undefined,
+            signal: controller.signal,
           });
           return "stopReason" in input
             ? input
