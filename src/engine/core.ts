@@ -172,6 +172,11 @@ export class SessionCore {
       archive: this.fold.archive,
       commit: (record) => this.commit(record),
       publish: this.publish,
+      // A settings object made without `jobs` (a library caller's) gets the table's defaults.
+      caps: this.settings.jobs && {
+        jobBytes: this.settings.jobs.logMaxBytes,
+        sessionBytes: this.settings.jobs.sessionLogMaxBytes,
+      },
     });
     return this.jobs;
   }

@@ -34,8 +34,10 @@ export interface JobInfo {
   pid: number;
   tag: string;
   state: JobState;
-  /** Where the full output is kept. */
+  /** Where the output is kept (its newest part, within the caps). */
   log: string;
+  /** Bytes of its oldest output the log's caps dropped. */
+  dropped?: number;
 }
 
 export interface JobRead {
@@ -127,7 +129,16 @@ export class Job {
   }
   info(): JobInfo {
     const { id, command, pid, log } = this;
-    return { id, command, pid, tag: this.proc.tag, state: this._state, log };
+    const dropped = this.reader.dropped();
+    return {
+      id,
+      command,
+      pid,
+      tag: this.proc.tag,
+      state: this._state,
+      log,
+      ...(dropped > 0 ? { dropped } : {}),
+    };
   }
   lastLines(n: number): string[] {
     return this.reader.lastLines(n);
