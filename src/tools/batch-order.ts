@@ -43,7 +43,7 @@ function fileKey(abs: string): string {
   const real = realPathLoose(abs);
   try {
     const st = statSync(real);
-    return `inode:${st.dev}:${st.ino}`;
+    return `${st.isDirectory() ? "dir" : "inode"}:${st.dev}:${st.ino}`;
   } catch {
     return `path:${real}`;
   }
@@ -83,10 +83,11 @@ export async function runInOrder(
     const keys = group.map((i) => absolutePaths(i).map(fileKey));
     const tasks: Promise<void>[] = [];
     group.forEach((i, g) => {
-      // Two reads of one file have no order to keep: a read waits for the writes before it, not
-      // for other reads (two runaway greps of one batch must not hold it twice their timer, R-BIG-1).
+      // Two reads of one folder (grep, glob) name no file, so neither waits for the other: two
+      // runaway greps of one batch must not hold it for twice their timer (R-BIG-1).
       const reads = (h: number) => kinds[group[h]] === "read" && kinds[i] === "read";
-      const before = tasks.filter((_, h) => !reads(h) && keys[h].some((k) => keys[g].includes(k)));
+      const shared = (h: number) => keys[h].filter((k) => keys[g].includes(k));
+      const before = tasks.filter((_, h) => shared(h).some((k) => !(reads(h) && k.startsWith("dir:"))));
       tasks.push(Promise.all(before).then(() => run(i)));
     });
     await Promise.all(tasks);
