@@ -18,12 +18,12 @@ import { expandCommandShell } from "./command-shell.js";
  */
 export async function hookedPrompt(
   core: SessionCore,
-  prompt: TurnInput & { shell?: AbortSignal; signal?: AbortSignal },
+  prompt: TurnInput & { shell?: boolean; signal: AbortSignal },
 ): Promise<TurnInput | TurnOutcome> {
   const { shell, signal, ...given } = prompt;
   // A custom command's `!`cmd`` run first: hooks and the record see the prompt as sent.
   const input = shell
-    ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
+    ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], signal) }
     : given;
   const points = core.hookPoints;
   if (!points) return input;

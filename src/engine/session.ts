@@ -251,8 +251,7 @@ export class Session {
             compactFirst: command.compact,
             output: command.output,
             allow: command.allow,
-            shell: command.shell ? controller.signal : undefined,
-            signal: controller.signal,
+            ...{ shell: command.shell === true, signal: controller.signal },
           });
           return "stopReason" in input
             ? input

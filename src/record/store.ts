@@ -13,6 +13,7 @@ import {
   RECORD_FILE,
   readFreshMeta,
   type SessionMeta,
+  startedByTask,
   totalCost,
   updateMeta,
   writeMeta,
@@ -223,26 +224,13 @@ export function findSession(home: string, idOrPrefix: string): SessionDirRef | u
   return hits[0];
 }
 
-/**
- * The most recently written top-level session of this workspace (record mtime), for `--continue`:
- * a sub-agent's session (its parent names a `task` call) is the person's only through its parent
- * (R-REC amended 2026-12-07), so a crash while a child ran still continues the person's session.
- */
+/** The newest top-level session of this workspace (record mtime), for `--continue` (R-REC amended). */
 export function latestSession(home: string, cwd: string): SessionDirRef | undefined {
   const byAge = workspaceSessions(home, cwd)
     .map((s) => ({ ...s, mtime: statSync(join(s.dir, RECORD_FILE)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime || b.id.localeCompare(a.id));
-  const best = byAge.find((s) => !isSubAgentSession(s.dir));
+  const best = byAge.find((s) => !startedByTask(s.dir));
   return best && { id: best.id, dir: best.dir };
-}
-
-/** Whether the session was started by a parent's `task` call; an unreadable one counts as top-level. */
-export function isSubAgentSession(dir: string): boolean {
-  try {
-    return sessionMeta(dir).parent?.call !== undefined;
-  } catch {
-    return false;
-  }
 }
 
 export interface SessionSummary {
