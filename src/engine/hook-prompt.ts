@@ -29,8 +29,17 @@ export async function hookedPrompt(
   if (!points) return input;
   const submitted = await points.promptSubmitted(textOf(input.content), signal);
   if (submitted.blocked !== undefined) return blockedPrompt(core, core.fold.lastTurn, submitted.blocked);
-  const notes = [...(await points.takeStartNotes()), ...submitted.notes];
+  // A cancel (SIGTERM) does not wait for SessionStart hooks still running (#39): their
+  // processes end with the session's.
+  const started = await Promise.race([points.takeStartNotes(), whenAborted(signal)]);
+  const notes = [...started, ...submitted.notes];
   return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;
+}
+
+/** Resolves with no notes once `signal` aborts. */
+function whenAborted(signal: AbortSignal): Promise<string[]> {
+  if (signal.aborted) return Promise.resolve([]);
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve([]), { once: true }));
 }
 
 /**

@@ -104,6 +104,33 @@ describe("a hook's timeout ends the wait on its pipes (#39 item 5)", () => {
     expect(running(pidIn("held.pid"))).toBe(false);
   }, 60_000);
 
+  it("SIGTERM ends tern while a SessionStart hook's child holds its pipes (exit 143, nothing left)", async () => {
+    writeUserConfig(e, {
+      hooks: {
+        SessionStart: [
+          {
+            hooks: [
+              {
+                type: "command",
+                command: `setsid sh -c 'echo $$ > held.pid; exec sleep 300' &`,
+                timeout: 600,
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const t = startTern(e, runArgs(e, ["--yes"]));
+    await t.waitFor(
+      () => existsSync(file("held.pid")) && readFileSync(file("held.pid"), "utf8").length > 0,
+      "the hook's child",
+    );
+    const held = pidIn("held.pid");
+    t.child.kill("SIGTERM");
+    expect((await t.exit).code).toBe(143);
+    expect(running(held)).toBe(false);
+  }, 60_000);
+
   it("SIGTERM ends tern while such a hook holds its pipes (exit 143, nothing left)", async () => {
     writeUserConfig(e, {
       hooks: {

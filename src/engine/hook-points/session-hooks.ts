@@ -160,6 +160,7 @@ export class SessionHookPoints implements HookPoints {
 
   async sessionEnd(reason: string): Promise<void> {
     clearTimeout(this.idleTimer);
+    this.runner.stopRunning();
     await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
   }
 }
