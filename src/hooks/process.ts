@@ -7,6 +7,7 @@
 // flood the session.
 import { spawn } from "node:child_process";
 import { contained } from "../tools/builtin/process-cgroup.js";
+import { newCallTag, TAG_VAR } from "../tools/builtin/process-tags.js";
 import type { ShellSandbox } from "../tools/types.js";
 import type { HookProcessResult } from "./protocol.js";
 
@@ -41,7 +42,9 @@ export function runHookProcess(opts: HookSpawn): Promise<HookProcessResult> {
     const stdio: ("pipe" | "ignore")[] = ["pipe", "pipe", "pipe"];
     if (fd3) stdio.push("pipe");
     const entry = contained(file, args);
-    const child = spawn(entry.file, entry.args, { cwd: opts.cwd, env: opts.env, detached: true, stdio });
+    // The process tag too: where there is no cgroup, what the hook left is found by it (process-tags.ts).
+    const env = { ...opts.env, [TAG_VAR]: newCallTag() };
+    const child = spawn(entry.file, entry.args, { cwd: opts.cwd, env, detached: true, stdio });
     const out = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
     const keep = (which: "stdout" | "stderr") => (chunk: Buffer) => {
       if (out[which].length < OUTPUT_CAP)

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { containment } from "../../src/tools/builtin/process-cgroup.js";
 import { running } from "../support/process-state.js";
 import { killLeftovers, runArgs, startTern } from "./process-support.js";
 import { recordLines, ternRun, useE2E, writeUserConfig } from "./tools-support.js";
@@ -25,6 +26,8 @@ afterEach(() => {
 });
 
 const file = (name: string) => join(e.dirs.workspace, name);
+/** Whether tern gets a cgroup on this machine (as it runs these tests); else the tag scan is all. */
+const CGROUP = containment() === "cgroup";
 /** A `sleep 300` that leaves the call's group and its tag, writing its pid to `name`; waits for the file. */
 const detach = (name: string) =>
   `env -u TERN_TOOL_PROCESS setsid sh -c 'echo $$ > ${name}; exec sleep 300' >/dev/null 2>&1 </dev/null & ` +
@@ -35,7 +38,7 @@ const pidIn = (name: string) => {
   return pid;
 };
 
-describe("no process outlives tern run, however it detaches (#39 item 3)", () => {
+describe.skipIf(!CGROUP)("no process outlives tern run, however it detaches (#39 item 3)", () => {
   it("setsid without the tag, from a bash call and from a background job", async () => {
     e.provider.enqueue(
       openaiToolCalls([
@@ -72,6 +75,39 @@ describe("no process outlives tern run, however it detaches (#39 item 3)", () =>
     const run = await ternRun(e, ["--yes"]);
     expect(run.code, run.stderr).toBe(0);
     expect(running(pidIn("hook.pid"))).toBe(false);
+  }, 60_000);
+});
+
+describe("where there is no cgroup: the process tag (TERN_CONTAINMENT=tag-scan)", () => {
+  const tagScan = { env: { TERN_CONTAINMENT: "tag-scan" } };
+  /** A `sleep 300` in a session of its own that keeps its environment (and so its tag). */
+  const keepTag = (name: string) =>
+    `setsid sh -c 'echo $$ > ${name}; exec sleep 300' >/dev/null 2>&1 </dev/null & ` +
+    `while [ ! -s ${name} ]; do sleep 0.05; done; echo detached`;
+
+  it("setsid from a bash call, a job and a hook, tag kept: all gone after the run", async () => {
+    writeUserConfig(e, {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `${keepTag("hook.pid")} >/dev/null` }] }],
+      },
+    });
+    e.provider.enqueue(
+      openaiToolCalls([
+        { id: "plain", name: "bash", args: { command: keepTag("plain.pid") } },
+        {
+          id: "job",
+          name: "bash",
+          args: { command: `${keepTag("job.pid")}; sleep 300`, run_in_background: true },
+        },
+      ]),
+      openaiToolCalls([
+        { id: "wait", name: "job_output", args: { id: "job-1", wait_for: "detached", timeout_seconds: 30 } },
+      ]),
+      openaiText("done"),
+    );
+    const run = await ternRun(e, ["--yes"], "do it", tagScan);
+    expect(run.code, run.stderr).toBe(0);
+    for (const name of ["plain.pid", "job.pid", "hook.pid"]) expect(running(pidIn(name))).toBe(false);
   }, 60_000);
 });
 
