@@ -145,7 +145,9 @@ function cgroupFolder(): string | null {
     exitHook = true;
     // Whatever way tern exits, what it started goes with it (the kernel delivers the SIGKILL).
     process.on("exit", () => {
-      if (folder) killAll(folder);
+      if (!folder) return;
+      if (populated(folder)) killAll(folder);
+      else removeTree(folder);
     });
   }
   return folder;
