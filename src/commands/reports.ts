@@ -68,7 +68,13 @@ export function jobsText(jobs: readonly JobSummary[]): string {
     .map((j) => {
       const state = j.state.kind === "running" ? `running, pid ${j.pid}` : `exited ${j.state.status}`;
       const lines = j.lastLines.map((l) => `    ${stripControlSequences(l).slice(0, 200)}`);
-      return [`${j.id}  ${state}  ${stripControlSequences(j.command).slice(0, 120)}`, ...lines].join("\n");
+      // §10: a log past its caps keeps its newest part; say that the rest is gone.
+      const dropped = j.dropped ? [`    (${j.dropped} bytes of earlier output dropped: log cap)`] : [];
+      return [
+        `${j.id}  ${state}  ${stripControlSequences(j.command).slice(0, 120)}`,
+        ...dropped,
+        ...lines,
+      ].join("\n");
     })
     .join("\n");
 }

@@ -161,6 +161,8 @@ const budgetObject = () =>
  * a start a few ms, and a config file sets a handful of keys (absent keys are optional, so the
  * schema of the keys present validates a layer exactly as the whole one would).
  */
+const maybeBytes = () => optional(positiveInt());
+
 const layerShape = {
   model: () => optional(modelString()),
   providers: () => optional(keyedBy(provider(), PROVIDER_ID_RE, "must be a provider id ([A-Za-z0-9_.-]+)")),
@@ -188,6 +190,8 @@ const layerShape = {
         executionBudget: optional(budgetObject()),
       }),
     ),
+  // §10 (amended 2026-12-07): job logs keep their newest part within these caps (bytes).
+  jobs: () => optional(z.strictObject({ logMaxBytes: maybeBytes(), sessionLogMaxBytes: maybeBytes() })),
   bashTimeoutSeconds: () =>
     optional(
       z.pipe(

@@ -103,6 +103,8 @@ export interface Config {
   compat: { claude: boolean; agents: boolean };
   /** Sub-agents (R-AGENT-1): how many children of one batch run at once, and each child's budget. */
   agents: AgentsConfig;
+  /** Background-job logs: bytes kept per job and per session, newest part (§10 amended 2026-12-07). */
+  jobs: { logMaxBytes: number; sessionLogMaxBytes: number };
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */

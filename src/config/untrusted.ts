@@ -168,6 +168,11 @@ function restrictLimits(
     ignore("retry.maxRetries", onlyLower);
     delete out.retry.maxRetries;
   }
+  for (const key of ["logMaxBytes", "sessionLogMaxBytes"] as const) {
+    if (out.jobs?.[key] === undefined || out.jobs[key] <= current.jobs[key]) continue;
+    ignore(`jobs.${key}`, onlyLower);
+    delete out.jobs[key];
+  }
   if (out.toolOutputLimit !== undefined && out.toolOutputLimit > current.toolOutputLimit) {
     ignore("toolOutputLimit", onlyLower);
     delete out.toolOutputLimit;

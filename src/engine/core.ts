@@ -35,7 +35,7 @@ export type { PlanReview, SessionHooks } from "./door/requests.js";
 export interface HookPoints {
   sessionStart(source: "startup" | "resume" | "clear" | "compact"): void;
   takeStartNotes(): Promise<string[]>;
-  promptSubmitted(prompt: string): Promise<{ blocked?: string; notes: string[] }>;
+  promptSubmitted(prompt: string, signal?: AbortSignal): Promise<{ blocked?: string; notes: string[] }>;
   beforeTool(id: string, name: string, args: unknown, signal: AbortSignal): Promise<HookOutcome | undefined>;
   afterTool(
     id: string,
@@ -172,6 +172,11 @@ export class SessionCore {
       archive: this.fold.archive,
       commit: (record) => this.commit(record),
       publish: this.publish,
+      // A settings object made without `jobs` (a library caller's) gets the table's defaults.
+      caps: this.settings.jobs && {
+        jobBytes: this.settings.jobs.logMaxBytes,
+        sessionBytes: this.settings.jobs.sessionLogMaxBytes,
+      },
     });
     return this.jobs;
   }

@@ -17,21 +17,30 @@ import { settleOutsideAttachments } from "./attachment-approval.js";
  */
 export async function hookedPrompt(
   core: SessionCore,
-  prompt: TurnInput & { shell?: AbortSignal },
+  prompt: TurnInput & { shell?: boolean; signal: AbortSignal },
 ): Promise<TurnInput | TurnOutcome> {
-  const { shell, ...asked } = prompt;
+  const { shell, signal, ...asked } = prompt;
   // `@path`s outside the workspace ask first (§10); then a custom command's `!`cmd`` run: hooks
   // and the record see the prompt as sent.
   const given = { ...asked, content: await settleOutsideAttachments(core, asked.content) };
   const input = shell
-    ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
+    ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], signal) }
     : given;
   const points = core.hookPoints;
   if (!points) return input;
-  const submitted = await points.promptSubmitted(textOf(input.content));
+  const submitted = await points.promptSubmitted(textOf(input.content), signal);
   if (submitted.blocked !== undefined) return blockedPrompt(core, core.fold.lastTurn, submitted.blocked);
-  const notes = [...(await points.takeStartNotes()), ...submitted.notes];
+  // A cancel (SIGTERM) does not wait for SessionStart hooks still running (#39): their
+  // processes end with the session's.
+  const started = await Promise.race([points.takeStartNotes(), whenAborted(signal)]);
+  const notes = [...started, ...submitted.notes];
   return notes.length > 0 ? { ...input, notes: [...(input.notes ?? []), ...notes] } : input;
+}
+
+/** Resolves with no notes once `signal` aborts. */
+function whenAborted(signal: AbortSignal): Promise<string[]> {
+  if (signal.aborted) return Promise.resolve([]);
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve([]), { once: true }));
 }
 
 /**

@@ -33,6 +33,7 @@ import { loadSessionHooks } from "./hook-points/index.js";
 import { InstructionNotes } from "./instruction-notes.js";
 import { contextSources } from "./context-sources.js";
 import { priceFor, writeLedgerRows } from "./ledger-write.js";
+import { closeChildrenTurns } from "./child-recovery.js";
 import type { ConfiguredHook } from "../hooks/events.js";
 import { findAgents } from "../agents/files.js";
 import type { ChildOptions } from "./subagents/child-options.js";
@@ -139,6 +140,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     for (const record of recoverOnLoad(fold, { cost: priceFor(config, model), unbilled: readUnbilled(dir) }))
       commitChecked(fold, writer, record);
     removeUnbilled(dir);
+    // R-REC (amended): the sub-agents a crash cut off are closed and billed with their parent.
+    if (!opts.child)
+      await closeChildrenTurns(id, fold.archive, { home, cwd, config, model, warn: (t) => warnings.push(t) });
     // A crash between `cleared` and the image deletion must not keep the cleared images forever.
     pruneClearedImages(dir, fold.archive);
   } else {

@@ -256,7 +256,7 @@ export class Session implements SessionDoor {
             compactFirst: command.compact,
             output: command.output,
             allow: command.allow,
-            shell: command.shell ? controller.signal : undefined,
+            ...{ shell: command.shell === true, signal: controller.signal },
           });
           return "stopReason" in input
             ? input

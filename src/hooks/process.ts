@@ -1,8 +1,13 @@
 // Runs one hook command (R-HOOK-4): `bash -c` in the workspace, its own process group, the
 // payload as JSON on stdin, the scrubbed tool environment plus TERN_PROJECT_DIR and
 // CLAUDE_PROJECT_DIR, inside the sandbox when one is on. On timeout or cancel the whole group is
-// killed (SIGTERM, SIGKILL after 2 s). Output is capped: a hook cannot flood the session.
+// killed (SIGTERM, SIGKILL after 2 s) and the wait ends there: a child that left the group
+// (`setsid … &`) may keep the pipes open, so they are closed rather than read to their end (it is
+// ended with the session's other processes, process-cgroup.ts). Output is capped: a hook cannot
+// flood the session.
 import { spawn } from "node:child_process";
+import { contained } from "../tools/builtin/process-cgroup.js";
+import { newCallTag, TAG_VAR } from "../tools/builtin/process-tags.js";
 import type { ShellSandbox } from "../tools/types.js";
 import type { HookProcessResult } from "./protocol.js";
 import { shellProgram } from "../programs/program-path.js";
@@ -37,7 +42,10 @@ export function runHookProcess(opts: HookSpawn): Promise<HookProcessResult> {
       : { file: argv[0], args: argv.slice(1), fd3: undefined };
     const stdio: ("pipe" | "ignore")[] = ["pipe", "pipe", "pipe"];
     if (fd3) stdio.push("pipe");
-    const child = spawn(file, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio });
+    const entry = contained(file, args);
+    // The process tag too: where there is no cgroup, what the hook left is found by it (process-tags.ts).
+    const env = { ...opts.env, [TAG_VAR]: newCallTag() };
+    const child = spawn(entry.file, entry.args, { cwd: opts.cwd, env, detached: true, stdio });
     const out = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
     const keep = (which: "stdout" | "stderr") => (chunk: Buffer) => {
       if (out[which].length < OUTPUT_CAP)
@@ -55,13 +63,17 @@ export function runHookProcess(opts: HookSpawn): Promise<HookProcessResult> {
     child.stdin?.end(opts.input);
 
     let timedOut = false;
-    let escalation: NodeJS.Timeout | undefined;
+    // The wait ends now, whether or not the hook's shell has exited (its pipes may be held by a
+    // child in a session of its own); the group gets SIGKILL after the grace time.
     const stop = () => {
-      if (child.pid === undefined || child.exitCode !== null) return;
+      if (settled || child.pid === undefined) return;
       killGroup(child.pid, "SIGTERM");
       const pid = child.pid;
-      escalation = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
+      const escalation = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
       escalation.unref();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      finish(child.exitCode, false);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -69,14 +81,13 @@ export function runHookProcess(opts: HookSpawn): Promise<HookProcessResult> {
     }, opts.timeoutSeconds * 1000);
     opts.signal?.addEventListener("abort", stop, { once: true });
     let settled = false;
-    const finish = (exit: number | null) => {
+    const finish = (exit: number | null, ended = true) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", stop);
       // Whatever the hook left in its group goes with it.
-      if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
-      if (escalation) clearTimeout(escalation);
+      if (ended && child.pid !== undefined) killGroup(child.pid, "SIGKILL");
       resolve({ exit, stdout: out.stdout.toString("utf8"), stderr: out.stderr.toString("utf8"), timedOut });
     };
     child.on("error", (err) => {

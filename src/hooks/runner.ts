@@ -39,7 +39,16 @@ export interface HookMatch {
 const NO_OUTCOME: HookOutcome = { context: [], messages: [] };
 
 export class HookRunner {
+  /** Aborted when the session ends: hooks still running then (a SessionStart's) are stopped. */
+  private ending = new AbortController();
+
   constructor(private readonly opts: HookRunnerOptions) {}
+
+  /** Stops every hook still running (its group killed, its pipes closed): the session ends (#39). */
+  stopRunning(): void {
+    this.ending.abort();
+    this.ending = new AbortController();
+  }
 
   /** The distinct commands that `event` runs for `match`. */
   commandsFor(event: HookEvent, match?: HookMatch): ConfiguredHook[] {
@@ -78,7 +87,7 @@ export class HookRunner {
           env,
           input,
           timeoutSeconds: hook.timeoutSeconds,
-          signal: opts.signal,
+          signal: eitherAborts(opts.signal, this.ending.signal),
           sandbox: this.opts.sandbox,
         });
         const verdict = interpret(event, redacted(result), hook.timeoutSeconds);
@@ -95,6 +104,17 @@ export class HookRunner {
     );
     return combine(verdicts);
   }
+}
+
+/** A signal that aborts when either does (AbortSignal.any is not in every Node 20). */
+function eitherAborts(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  if (!a) return b;
+  const both = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) both.abort();
+    else s.addEventListener("abort", () => both.abort(), { once: true });
+  }
+  return both.signal;
 }
 
 /** A hook's output reaches the model and the screen: keys in it are redacted like a tool result's. */

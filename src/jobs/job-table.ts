@@ -5,24 +5,31 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { Job, type JobInfo, type JobProcess } from "./job.js";
+import { CappedLog, type LogCaps, LogBudget } from "./log-writer.js";
 
 export interface JobTableInit {
   /** Folder of the jobs' logs (under the session folder). */
   logDir: string;
   /** Jobs a previous run of this session started (from its record): their ids are not reused. */
   earlier?: readonly { id: string; command: string }[];
+  /** Bytes kept per job log and for all of them (config `jobs.logMaxBytes`, `jobs.sessionLogMaxBytes`). */
+  caps?: LogCaps;
 }
+
+/** Config's defaults, for a table made without caps. */
+const DEFAULT_CAPS: LogCaps = { jobBytes: 8 * 1024 * 1024, sessionBytes: 64 * 1024 * 1024 };
 
 export interface JobListener {
   onStart(job: JobInfo): void;
   onEnd(job: JobInfo): void;
 }
 
-/** A job about to start: its id and the log its output goes into (`outputFd`, for the spawn). */
+/** A job about to start: its id and the log its output goes into. */
 export interface JobSlot {
   id: string;
   path: string;
-  outputFd: number;
+  /** Where tern appends the job's (redacted) output. */
+  log: CappedLog;
   readFd: number;
 }
 
@@ -31,11 +38,13 @@ export class JobTable {
   private readonly earlier: Map<string, string>;
   private readonly listeners = new Set<JobListener>();
   private next: number;
+  private readonly budget: LogBudget;
 
   constructor(private readonly init: JobTableInit) {
     this.earlier = new Map((init.earlier ?? []).map((j) => [j.id, j.command]));
     const numbers = [...this.earlier.keys()].map((id) => Number(/^job-(\d+)$/.exec(id)?.[1] ?? 0));
     this.next = Math.max(0, ...numbers) + 1;
+    this.budget = new LogBudget(init.caps ?? DEFAULT_CAPS);
   }
 
   watch(listener: JobListener): () => void {
@@ -43,24 +52,30 @@ export class JobTable {
     return () => this.listeners.delete(listener);
   }
 
-  /** The next job's id and log, opened for the job to write (append) and for tern to read. */
+  /** The next job's id and log, opened for tern to write (within the caps) and to read. */
   open(): JobSlot {
     const id = `job-${this.next++}`;
     mkdirSync(this.init.logDir, { recursive: true, mode: 0o700 });
     const path = join(this.init.logDir, `${id}.log`);
-    const outputFd = openSync(path, "a", 0o600);
-    return { id, path, outputFd, readFd: openSync(path, "r") };
+    const log = new CappedLog(openSync(path, "w+", 0o600), this.budget);
+    return { id, path, log, readFd: openSync(path, "r") };
   }
 
   /** A slot whose spawn failed: its descriptors are closed. */
   abandon(slot: JobSlot): void {
-    for (const fd of [slot.outputFd, slot.readFd]) closeQuietly(fd);
+    slot.log.close();
+    closeQuietly(slot.readFd);
   }
 
-  /** Registers the started process of `slot` as a job (tern's copy of the output descriptor is closed). */
+  /** Registers the started process of `slot` as a job. */
   add(slot: JobSlot, command: string, proc: JobProcess): Job {
-    closeQuietly(slot.outputFd);
-    const job = new Job(slot.id, command, proc, { path: slot.path, readFd: slot.readFd });
+    const { log } = slot;
+    const job = new Job(slot.id, command, proc, {
+      path: slot.path,
+      readFd: slot.readFd,
+      dropped: () => log.dropped,
+      closeWriter: () => log.close(),
+    });
     this.jobs.set(slot.id, job);
     for (const l of this.listeners) l.onStart(job.info());
     void job.ended.then(() => {

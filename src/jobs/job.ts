@@ -1,7 +1,8 @@
 // One background job (R-JOB-1): a shell command's process group that outlives its tool call but
-// not its session. Its stdout and stderr go straight into a log file under the session folder
-// (the full output; tern holds none of it in memory, so a flood costs tern nothing), which
-// job_output reads from a cursor: what is new since the last read, head and tail when long.
+// not its session. Its stdout and stderr go into a log file under the session folder (redacted,
+// its newest part within the caps, log-writer.ts; tern holds none of it in memory), which
+// job_output reads from a cursor: what is new since the last read, head and tail when long, and
+// how much older output the caps dropped before it was read.
 import type { ChildProcess } from "node:child_process";
 import { closeSync } from "node:fs";
 import { LogReader } from "./log-reader.js";
@@ -16,6 +17,8 @@ export const READ_BYTES = 24_000;
 const EXIT_EVENT_MS = 1000;
 /** How often a waiting read looks at the log for new output. */
 const POLL_MS = 50;
+/** After the job's shell exits, how long its last output may take to reach the log. */
+const DRAIN_MS = 200;
 
 /** Why a job ended: on its own, by `job_kill` (or `/jobs`), or with its session (R-JOB-2). */
 export type JobEndReason = "exited" | "killed" | "session_ended";
@@ -31,8 +34,10 @@ export interface JobInfo {
   pid: number;
   tag: string;
   state: JobState;
-  /** Where the full output is kept. */
+  /** Where the output is kept (its newest part, within the caps). */
   log: string;
+  /** Bytes of its oldest output the log's caps dropped. */
+  dropped?: number;
 }
 
 export interface JobRead {
@@ -41,6 +46,8 @@ export interface JobRead {
   /** Bytes of the new output left out between `text` and `tail` (they are in the log). */
   elided: number;
   tail: string;
+  /** Bytes of output the log's caps dropped before they were read. */
+  dropped: number;
   state: JobState;
   /** Why the wait ended: `match`, `exit`, `timeout`, `cancelled`, or `none` (no wait). */
   waited: "match" | "exit" | "timeout" | "cancelled" | "none";
@@ -52,12 +59,18 @@ export interface JobProcess {
   tag: string;
   /** Ends the process group (SIGTERM, SIGKILL after 2 s); resolves when it is gone. */
   stop(): Promise<void>;
+  /** Resolves once the output pipes are read to their end (a job whose output tern copies). */
+  drained?: Promise<void>;
 }
 
 /** The log a job writes into: its path, and a descriptor tern reads it through. */
 export interface JobLog {
   path: string;
   readFd: number;
+  /** Bytes of output dropped from the front of the log by its caps. */
+  dropped?: () => number;
+  /** Closes what writes the log (once the job has ended). */
+  closeWriter?: () => void;
 }
 
 export function stateText(state: JobState): string {
@@ -79,7 +92,7 @@ export class Job {
     private readonly proc: JobProcess,
     private readonly logFile: JobLog,
   ) {
-    this.reader = new LogReader(logFile.readFd);
+    this.reader = new LogReader(logFile.readFd, logFile.dropped);
     const { child } = proc;
     // A write into a stdin the job closed fails here too; job_input reports it from its callback.
     child.stdin?.on("error", () => {});
@@ -91,7 +104,13 @@ export class Job {
         for (const listener of [...this.exitListeners]) listener();
         resolve();
       };
-      child.on("exit", (code, signal) => finish(signal ?? code ?? "unknown"));
+      // The last output reaches the log before the job reads as ended (unless a child it left
+      // behind keeps the pipes open).
+      const drained = (status: number | string) =>
+        Promise.race([proc.drained, new Promise((r) => setTimeout(r, DRAIN_MS))]).then(() => finish(status));
+      child.on("exit", (code, signal) =>
+        proc.drained ? void drained(signal ?? code ?? "unknown") : finish(signal ?? code ?? "unknown"),
+      );
       child.on("error", () => finish("unknown"));
     });
   }
@@ -110,7 +129,16 @@ export class Job {
   }
   info(): JobInfo {
     const { id, command, pid, log } = this;
-    return { id, command, pid, tag: this.proc.tag, state: this._state, log };
+    const dropped = this.reader.dropped();
+    return {
+      id,
+      command,
+      pid,
+      tag: this.proc.tag,
+      state: this._state,
+      log,
+      ...(dropped > 0 ? { dropped } : {}),
+    };
   }
   lastLines(n: number): string[] {
     return this.reader.lastLines(n);
@@ -118,6 +146,7 @@ export class Job {
 
   /** Once the session is done with the job: the log's read descriptor is closed. */
   close(): void {
+    this.logFile.closeWriter?.();
     try {
       closeSync(this.logFile.readFd);
     } catch {
@@ -181,16 +210,18 @@ export class Job {
   /** The new output, head and tail when it is longer than a read returns; `advance` marks it read. */
   private unread(waited: JobRead["waited"], advance: boolean): JobRead {
     const end = this.reader.size();
-    const from = this.cursor;
+    const dropped = Math.max(0, this.reader.dropped() - this.cursor);
+    const from = this.cursor + dropped;
     if (advance) this.cursor = end;
     const state = this._state;
     if (end - from <= READ_BYTES)
-      return { text: this.reader.text(from, end), elided: 0, tail: "", state, waited };
+      return { text: this.reader.text(from, end), elided: 0, tail: "", dropped, state, waited };
     const half = READ_BYTES / 2;
     return {
       text: this.reader.text(from, from + half),
       elided: end - from - READ_BYTES,
       tail: this.reader.text(end - half, end),
+      dropped,
       state,
       waited,
     };

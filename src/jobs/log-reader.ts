@@ -1,6 +1,7 @@
-// Reading a job's log, which the job's own stdout and stderr write into (the kernel appends; tern
-// copies nothing while the job runs): a range as text, a head and tail of a long range, the last
-// lines, and a scan of what is new for a pattern — each in bounded memory however big the log.
+// Reading a job's log (log-writer.ts appends to it within its caps): a range as text, a head and
+// tail of a long range, the last lines, and a scan of what is new for a pattern — each in bounded
+// memory however big the output. Offsets count the whole output; what the caps dropped from the
+// front of the file (`dropped`) reads as nothing.
 import { fstatSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 
@@ -12,22 +13,32 @@ const CARRY_CHARS = 64 * 1024;
 export class LogReader {
   private readonly scratch = Buffer.alloc(SCAN_BYTES);
 
-  constructor(private readonly fd: number) {}
+  constructor(
+    private readonly fd: number,
+    /** Bytes of the output dropped from the front of the file. */
+    readonly dropped: () => number = () => 0,
+  ) {}
 
-  /** Bytes written so far. */
+  /** Bytes written so far (dropped ones included). */
   size(): number {
     try {
-      return fstatSync(this.fd).size;
+      return this.dropped() + fstatSync(this.fd).size;
     } catch {
       return 0;
     }
   }
 
+  /** Reads at output offset `at` (at or after the dropped part) into `buf`; the bytes read. */
+  readAt(buf: Buffer, length: number, at: number): number {
+    return readSync(this.fd, buf, 0, length, at - this.dropped());
+  }
+
   /** Bytes [from, to) as text; a character cut at either end is left out. */
   text(from: number, to: number): string {
+    from = Math.max(from, this.dropped());
     if (to <= from) return "";
     const buf = Buffer.alloc(to - from);
-    const n = readSync(this.fd, buf, 0, buf.length, from);
+    const n = this.readAt(buf, buf.length, from);
     let start = 0;
     // A tail that starts inside a character skips its continuation bytes.
     while (start < n && start < 3 && (buf[start] & 0xc0) === 0x80) start++;
@@ -43,7 +54,7 @@ export class LogReader {
 
   /** A scan of the log from `from` on, for `wait_for` (see LogScan). */
   scan(from: number): LogScan {
-    return new LogScan(this.fd, this.scratch, from);
+    return new LogScan(this, this.scratch, from);
   }
 }
 
@@ -56,7 +67,7 @@ export class LogScan {
   private carry = "";
 
   constructor(
-    private readonly fd: number,
+    private readonly reader: LogReader,
     private readonly scratch: Buffer,
     private at: number,
   ) {}
@@ -64,7 +75,12 @@ export class LogScan {
   /** True once `test` holds for the new text (the carried line included). */
   advance(test: (text: string) => boolean): boolean {
     for (;;) {
-      const n = readSync(this.fd, this.scratch, 0, this.scratch.length, this.at);
+      if (this.at < this.reader.dropped()) {
+        // The caps dropped what was not scanned yet: go on from what is left.
+        this.at = this.reader.dropped();
+        this.carry = "";
+      }
+      const n = this.reader.readAt(this.scratch, this.scratch.length, this.at);
       if (n === 0) return false;
       this.at += n;
       const text = this.carry + this.decoder.write(this.scratch.subarray(0, n));

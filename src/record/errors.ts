@@ -14,6 +14,8 @@ const DISK_CONDITIONS: Readonly<Record<string, string>> = {
   EFBIG: "file too large",
   EROFS: "read-only file system",
   EIO: "input/output error",
+  // A folder tern writes into (the session's) removed under it: the disk no longer holds it (#39).
+  ENOENT: "the folder was removed",
 };
 
 /**
@@ -25,7 +27,11 @@ export class DiskError extends Error {
     readonly path: string,
     readonly code: string,
   ) {
-    super(`${DISK_CONDITIONS[code] ?? code} (${code}) writing ${path}; free some space and try again`);
+    super(
+      code === "ENOENT"
+        ? `the session folder was removed while tern was writing ${path} (ENOENT); what this session records from now on is lost`
+        : `${DISK_CONDITIONS[code] ?? code} (${code}) writing ${path}; free some space and try again`,
+    );
     this.name = "DiskError";
   }
 }

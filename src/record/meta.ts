@@ -121,6 +121,19 @@ export function writeMeta(sessionDir: string, meta: SessionMeta): void {
 }
 
 /** The stored summary if it still describes the record, else undefined. */
+/**
+ * Whether a parent's `task` call started the session (a sub-agent's: the person reaches it through
+ * its parent). `parent` never changes, so a stale meta.json still says; none counts as top-level.
+ */
+export function startedByTask(sessionDir: string): boolean {
+  try {
+    const meta = JSON.parse(readFileSync(join(sessionDir, META_FILE), "utf8")) as SessionMeta;
+    return meta.parent?.call !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 export function readFreshMeta(sessionDir: string): SessionMeta | undefined {
   try {
     const meta = JSON.parse(readFileSync(join(sessionDir, META_FILE), "utf8")) as SessionMeta;

@@ -13,6 +13,7 @@ import {
   RECORD_FILE,
   readFreshMeta,
   type SessionMeta,
+  startedByTask,
   totalCost,
   updateMeta,
   writeMeta,
@@ -223,13 +224,12 @@ export function findSession(home: string, idOrPrefix: string): SessionDirRef | u
   return hits[0];
 }
 
-/** The most recently written session of this workspace (record mtime), for `--continue`. */
+/** The newest top-level session of this workspace (record mtime), for `--continue` (R-REC amended). */
 export function latestSession(home: string, cwd: string): SessionDirRef | undefined {
-  let best: (SessionDirRef & { mtime: number }) | undefined;
-  for (const s of workspaceSessions(home, cwd)) {
-    const mtime = statSync(join(s.dir, RECORD_FILE)).mtimeMs;
-    if (!best || mtime > best.mtime || (mtime === best.mtime && s.id > best.id)) best = { ...s, mtime };
-  }
+  const byAge = workspaceSessions(home, cwd)
+    .map((s) => ({ ...s, mtime: statSync(join(s.dir, RECORD_FILE)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime || b.id.localeCompare(a.id));
+  const best = byAge.find((s) => !startedByTask(s.dir));
   return best && { id: best.id, dir: best.dir };
 }
 

@@ -13,7 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { redactDeep } from "../config/secrets.js";
-import { RecordError, rethrowAsDisk } from "./errors.js";
+import { DiskError, RecordError, rethrowAsDisk } from "./errors.js";
 import { normalizeLine } from "./load.js";
 import { type NewRecord, RECORD_VERSION, type RecordLine } from "./types.js";
 import { isoTimestamp } from "../vocab/timestamp.js";
@@ -147,6 +147,9 @@ export class RecordWriter {
       ...stripStamp(rec),
     }) as RecordLine;
     const buf = Buffer.from(`${JSON.stringify(line)}\n`, "utf8");
+    // A record whose folder was removed (rm -rf of the session) takes writes without complaint
+    // and keeps none of them: it is a disk failure and said as one.
+    if (fstatSync(this.fd).nlink === 0) throw new DiskError(this.file, "ENOENT");
     try {
       let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);

@@ -43,7 +43,7 @@ function fileKey(abs: string): string {
   const real = realPathLoose(abs);
   try {
     const st = statSync(real);
-    return `inode:${st.dev}:${st.ino}`;
+    return `${st.isDirectory() ? "dir" : "inode"}:${st.dev}:${st.ino}`;
   } catch {
     return `path:${real}`;
   }
@@ -83,7 +83,11 @@ export async function runInOrder(
     const keys = group.map((i) => absolutePaths(i).map(fileKey));
     const tasks: Promise<void>[] = [];
     group.forEach((i, g) => {
-      const before = tasks.filter((_, h) => keys[h].some((k) => keys[g].includes(k)));
+      // Two reads of one folder (grep, glob) name no file, so neither waits for the other: two
+      // runaway greps of one batch must not hold it for twice their timer (R-BIG-1).
+      const reads = (h: number) => kinds[group[h]] === "read" && kinds[i] === "read";
+      const shared = (h: number) => keys[h].filter((k) => keys[g].includes(k));
+      const before = tasks.filter((_, h) => shared(h).some((k) => !(reads(h) && k.startsWith("dir:"))));
       tasks.push(Promise.all(before).then(() => run(i)));
     });
     await Promise.all(tasks);

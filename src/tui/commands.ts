@@ -20,7 +20,8 @@ export const KEY_HINTS = [
 
 /** `/resume` without an id: the picker of the workspace's sessions opens (R-UI-17, picker-flow.ts). */
 function openPicker(ctl: UiControl): void {
-  const entries = sessionsOf(ctl.deps.home, ctl.deps.cwd).filter((s) => !s.error);
+  // The person's sessions: a sub-agent's is reached through its parent (R-REC amended 2026-12-07).
+  const entries = sessionsOf(ctl.deps.home, ctl.deps.cwd).filter((s) => !s.error && !s.parent?.call);
   ctl.store.dispatch({ type: "picker", picker: newPicker(entries, ctl.session.id) });
 }
 

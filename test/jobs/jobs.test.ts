@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { JobTable } from "../../src/jobs/job-table.js";
 import { READ_BYTES } from "../../src/jobs/job.js";
 import { BoundedPattern, PatternError } from "../../src/jobs/pattern.js";
+import { copyOutput } from "../../src/tools/builtin/job-tools.js";
 import { settleProcessKills, spawnShell, stopGroup } from "../../src/tools/builtin/process-groups.js";
 import { running } from "../support/process-state.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
@@ -44,11 +45,9 @@ describe("a real job", () => {
 
   function start(command: string) {
     const slot = table.open();
-    const { child, tag } = spawnShell(command, dirs.workspace, undefined, undefined, {
-      stdin: "pipe",
-      output: slot.outputFd,
-    });
-    return table.add(slot, command, { child, tag, stop: () => stopGroup(child.pid!, tag) });
+    const { child, tag } = spawnShell(command, dirs.workspace, undefined, undefined, { stdin: "pipe" });
+    const drained = copyOutput(slot.log, child);
+    return table.add(slot, command, { child, tag, stop: () => stopGroup(child.pid!, tag), drained });
   }
 
   it("reads only new output, waits for a line, takes input, and logs everything", async () => {

@@ -119,6 +119,19 @@ describe("ToolExecutor (R-TOOL-3)", () => {
     expect(log.results.map((r) => r.index)).toEqual([1, 0, 2]);
   });
 
+  it("two reads of one folder (grep, glob) do not wait for each other: a folder names no file (R-BIG-1)", async () => {
+    const { registry, exec } = setup();
+    const events: string[] = [];
+    registry.register(sleeper(events));
+    const { h } = hooks();
+    await exec.runBatch(
+      [call("sleeper", { path: ".", ms: 150 }), call("sleeper", { path: ".", ms: 10 })],
+      makeCtx(dirs.workspace),
+      h,
+    );
+    expect(events).toEqual(["begin .", "begin .", "end .", "end ."]);
+  });
+
   it("runs one after another when parallel is off", async () => {
     const { registry, exec } = setup("yolo", false);
     const events: string[] = [];

@@ -94,8 +94,16 @@ export function recentRoundsStart(entries: readonly Readonly<Entry>[], keepRound
   return start;
 }
 
-/** Placeholders for the shed stage (and the tokens they save), or undefined when nothing old is worth shedding. */
-export function planShed(view: CompactionView, keepRounds: number): ShedPlan | undefined {
+/**
+ * Placeholders for the shed stage (and the tokens they save), or undefined when nothing old is
+ * worth shedding. Old tool results over `resultsOver` chars are shed (any longer than its
+ * placeholder when 0: the pass before a recent result may be cut, seed 003).
+ */
+export function planShed(
+  view: CompactionView,
+  keepRounds: number,
+  resultsOver = SHED_TOOL_RESULT_OVER,
+): ShedPlan | undefined {
   const { entries, rounds } = view;
   const tailStart = recentRoundsStart(entries, keepRounds);
   const plan: ShedPlan = { placeholders: {}, arguments: {}, saved: 0 };
@@ -106,11 +114,13 @@ export function planShed(view: CompactionView, keepRounds: number): ShedPlan | u
       const text = textOf(m);
       if (isShed(text)) continue;
       const size = text.length + m.content.filter((p) => p.type === "image").length * IMAGE_TOKENS * 4;
-      if (size <= SHED_TOOL_RESULT_OVER) continue;
-      const where = rounds.byCall.get(m.toolCallId) ?? { turn: entry.turn, round: 0 };
+      if (size <= resultsOver) continue;
+      const where = rounds.bySeq.get(entry.seq) ?? { turn: entry.turn, round: 0 };
       const original = rounds.resultChars.get(entry.seq) ?? text.length;
-      plan.placeholders[entry.seq] = toolPlaceholder(m.toolName, original, where);
-      savedChars += size - plan.placeholders[entry.seq].length;
+      const placeholder = toolPlaceholder(m.toolName, original, where);
+      if (placeholder.length >= size) continue;
+      plan.placeholders[entry.seq] = placeholder;
+      savedChars += size - placeholder.length;
     } else if (m.role === "assistant") {
       const where = rounds.bySeq.get(entry.seq) ?? { turn: entry.turn, round: 0 };
       let saved = m.reasoning.length;
@@ -147,7 +157,7 @@ export function shedCopy(entries: readonly Readonly<Entry>[], rounds: RoundIndex
       const text = textOf(m);
       if (isShed(text) || (text.length <= SHED_TOOL_RESULT_OVER && m.content.every((p) => p.type === "text")))
         return m;
-      const where = rounds.byCall.get(m.toolCallId) ?? fallback;
+      const where = rounds.bySeq.get(entry.seq) ?? fallback;
       return {
         ...m,
         content: [
@@ -221,7 +231,7 @@ export function planOversize(
   const plan: ShedPlan = { placeholders: {}, arguments: {}, saved: 0 };
   for (const { entry, text } of results) {
     if (text.length <= lo || entry.msg.role !== "tool") continue;
-    const w = rounds.byCall.get(entry.msg.toolCallId) ?? { turn: entry.turn, round: 0 };
+    const w = rounds.bySeq.get(entry.seq) ?? { turn: entry.turn, round: 0 };
     plan.placeholders[entry.seq] =
       `${text.slice(0, lo)}\n[shed by compaction: ${text.length - lo} more chars of this ${entry.msg.toolName} result ` +
       `left out, more than the context window has room for; ${recallHint(w)} reads this round in pages]`;

@@ -10,9 +10,13 @@ export interface Where {
 }
 
 export interface RoundIndex {
-  /** Turn and round of every assistant message, by seq. */
+  /**
+   * Turn and round of every assistant message and of every tool result (its call's), by seq: a
+   * provider that reuses call ids across rounds (`call_0` each time) still gets each placeholder
+   * its own recall hint.
+   */
   bySeq: Map<number, Where>;
-  /** Turn and round of every tool call, by call id. */
+  /** Turn and round of every tool call, by call id (the newest round using the id). */
   byCall: Map<string, Where>;
   /** Text length of every tool result as the tool returned it, by record seq. */
   resultChars: Map<number, number>;
@@ -41,11 +45,15 @@ export interface CompactionView {
 export function roundIndexOf(archive: readonly RecordLine[]): RoundIndex {
   const index: RoundIndex = { bySeq: new Map(), byCall: new Map(), resultChars: new Map() };
   for (const line of archive) {
-    if (line.type === "tool_result")
+    if (line.type === "tool_result") {
       index.resultChars.set(
         line.seq,
         line.content.reduce((n, p) => n + (p.type === "text" ? p.text.length : 0), 0),
       );
+      // The call this result answers is the latest one of that id before it.
+      const w = index.byCall.get(line.id);
+      if (w) index.bySeq.set(line.seq, w);
+    }
     if (line.type !== "assistant_message") continue;
     const w = { turn: line.turn, round: line.round };
     index.bySeq.set(line.seq, w);

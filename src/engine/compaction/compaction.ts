@@ -84,6 +84,14 @@ export async function compact(ports: CompactionPorts, force: boolean): Promise<C
   // Still over: the newest round's own results are too big for the window. Cut them to fit, with
   // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
   if (size() > limit) {
+    // Seed 003: every old result becomes its placeholder before any recent one is cut.
+    const rest = planShed(ports.view(), 1, 0);
+    if (rest) {
+      commitShed(ports, rest);
+      ran = true;
+    }
+  }
+  if (size() > limit) {
     const over = (target: number) => Math.ceil((estimate() - target / scale) * 4);
     const oversize = planOversize(ports.view(), {
       chars: over(limit),

@@ -73,8 +73,12 @@ export class SessionHookPoints implements HookPoints {
   }
 
   /** UserPromptSubmit: refused (with why), or the notes to add beside the prompt. */
-  async promptSubmitted(prompt: string): Promise<{ blocked?: string; notes: string[] }> {
-    const outcome = await this.runner.run("UserPromptSubmit", { prompt });
+  async promptSubmitted(
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<{ blocked?: string; notes: string[] }> {
+    // A cancel (SIGTERM) ends the hooks' wait too, however they hold their pipes (#39).
+    const outcome = await this.runner.run("UserPromptSubmit", { prompt }, { signal });
     const blocked = outcome.block ?? outcome.stop;
     return blocked !== undefined ? { blocked, notes: [] } : { notes: labelled("UserPromptSubmit", outcome) };
   }
@@ -156,6 +160,7 @@ export class SessionHookPoints implements HookPoints {
 
   async sessionEnd(reason: string): Promise<void> {
     clearTimeout(this.idleTimer);
+    this.runner.stopRunning();
     await this.runner.run("SessionEnd", { reason }).catch(() => undefined);
   }
 }

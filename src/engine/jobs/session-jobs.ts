@@ -4,6 +4,7 @@
 import { join, relative } from "node:path";
 import type { JobInfo } from "../../jobs/job.js";
 import { JobTable } from "../../jobs/job-table.js";
+import type { LogCaps } from "../../jobs/log-writer.js";
 import type { NewRecord, RecordLine } from "../../record/types.js";
 import type { EngineEvent } from "../door/events.js";
 
@@ -11,6 +12,8 @@ export interface JobRecordPorts {
   dir: string;
   archive: readonly RecordLine[];
   commit(record: NewRecord): unknown;
+  /** Bytes kept per job log and per session (config `jobs`). */
+  caps?: LogCaps;
   publish(event: EngineEvent): void;
 }
 
@@ -19,7 +22,7 @@ export function sessionJobs(ports: JobRecordPorts): JobTable {
   const earlier = ports.archive.flatMap((l) =>
     l.type === "job_start" ? [{ id: l.id, command: l.command }] : [],
   );
-  const table = new JobTable({ logDir: join(ports.dir, "jobs"), earlier });
+  const table = new JobTable({ logDir: join(ports.dir, "jobs"), earlier, caps: ports.caps });
   table.watch({
     onStart(job: JobInfo) {
       ports.commit({

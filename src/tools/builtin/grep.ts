@@ -50,6 +50,27 @@ const timedOut = (pattern: string) =>
       "may backtrack catastrophically (nested quantifiers such as (a+)+), or the search is too wide; simplify the pattern or narrow path/glob.",
   );
 
+/**
+ * Searches that ran out of time, by workspace, path, glob and pattern, with when: the same search
+ * again within RUNAWAY_MEMORY_MS fails at once, so a model retrying a runaway pattern does not
+ * hold its turn another 10 s each time (R-BIG-1).
+ */
+const runaways = new Map<string, number>();
+const RUNAWAY_MEMORY_MS = 10 * 60_000;
+
+function ranAway(key: string): number | undefined {
+  const at = runaways.get(key);
+  if (at === undefined || performance.now() - at > RUNAWAY_MEMORY_MS) return undefined;
+  return at;
+}
+
+function rememberRunaway(key: string): void {
+  runaways.delete(key);
+  runaways.set(key, performance.now());
+  // The oldest go first: a bounded memory.
+  for (const old of runaways.keys()) if (runaways.size > 100) runaways.delete(old);
+}
+
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
@@ -74,6 +95,17 @@ export const grepTool: Tool<Args> = {
         `Invalid regex ${clip(JSON.stringify(args.pattern), 200)}: ${clip(errorMessage(err), 300)}`,
       );
     }
+    const key = [ctx.cwd, args.path ?? ".", args.glob ?? "", args.pattern].join("\0");
+    const before = ranAway(key);
+    if (before !== undefined)
+      return fail(
+        `grep not run: the same search stopped after ${LISTING_TIMEOUT_MS / 1000}s without finishing ` +
+          `${Math.round((performance.now() - before) / 1000)}s ago; simplify the pattern ${clip(JSON.stringify(args.pattern), 200)} or narrow path/glob.`,
+      );
+    const stopped = () => {
+      rememberRunaway(key);
+      return timedOut(args.pattern);
+    };
     const deadline = performance.now() + LISTING_TIMEOUT_MS;
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     const readings = readPattern(args.pattern);
@@ -98,7 +130,7 @@ export const grepTool: Tool<Args> = {
             signal: ctx.signal,
           });
           if (found.kind === "cancelled") return fail("cancelled");
-          if (found.kind === "timeout") return timedOut(args.pattern);
+          if (found.kind === "timeout") return stopped();
           if (found.kind === "done") return report(args, ctx.cwd, base, found);
           // ripgrep refused the pattern or failed: the built-in search answers.
         }
@@ -113,7 +145,7 @@ export const grepTool: Tool<Args> = {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
         return fail(`Path not found: ${displayPath(ctx.cwd, base)}`);
       if ((err as Error).name === "ListingStopped" && (err as { why?: string }).why === "timeout")
-        return timedOut(args.pattern);
+        return stopped();
       return fail(`Cannot search ${displayPath(ctx.cwd, base)}: ${errorMessage(err)}`);
     }
     const outcome = await searchFiles(
@@ -131,7 +163,7 @@ export const grepTool: Tool<Args> = {
       ctx.signal,
     );
     if (outcome.kind === "cancelled") return fail("cancelled");
-    if (outcome.kind === "timeout") return timedOut(args.pattern);
+    if (outcome.kind === "timeout") return stopped();
     if (outcome.kind === "failed") return fail(`grep failed: ${outcome.message}`);
     const pathOf = underDir(listing.dir);
     const matches = outcome.matches.map((m) => ({

@@ -6,6 +6,7 @@
 import { onFirstUse } from "../../config/on-first-use.js";
 import type { DeferredDefinition } from "../registry.js";
 import type { Tool } from "../types.js";
+import { ownTagPrefix } from "./process-tags.js";
 
 /** What the registry knows of a built-in tool before its code is loaded. */
 export type BuiltinDefinition = DeferredDefinition;
@@ -40,7 +41,7 @@ export async function stopTaggedProcesses(tag: string): Promise<void> {
   await (await all.load()).stopTagged(tag);
 }
 
-/** Stops what bash calls left running (see bash.ts); nothing to stop when no tool ever loaded. */
+/** Stops what bash calls and hooks left running (see bash.ts); nothing when none ever started. */
 export async function settleProcessKills(): Promise<void> {
-  if (all.started) await (await all.load()).settleProcessKills();
+  if (all.started || ownTagPrefix() !== null) await (await all.load()).settleProcessKills();
 }

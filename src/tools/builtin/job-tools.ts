@@ -2,7 +2,11 @@
 // bash tool's own spawn path (sandbox, scrubbed environment, process tag, own group);
 // `job_output`, `job_input` and `job_kill` act on the session's jobs (jobs/). Results pass the
 // R-TOOL-6 gate like every tool's, and the full output is in the job's log under the session.
+import { StringDecoder } from "node:string_decoder";
+import type { Readable } from "node:stream";
 import * as z from "zod/mini";
+import { StreamRedactor } from "../../config/secrets.js";
+import type { CappedLog } from "../../jobs/log-writer.js";
 import type { Job, JobRead } from "../../jobs/job.js";
 import type { JobSlot } from "../../jobs/job-table.js";
 import { stateText } from "../../jobs/job.js";
@@ -28,10 +32,8 @@ export async function startJob(command: string, ctx: ToolContext): Promise<ToolR
   } catch (err) {
     return fail(`could not create the job's log: ${errorMessage(err)}`);
   }
-  const { child, tag } = spawnShell(command, ctx.cwd, ctx.env, ctx.sandbox, {
-    stdin: "pipe",
-    output: slot.outputFd,
-  });
+  const { child, tag } = spawnShell(command, ctx.cwd, ctx.env, ctx.sandbox, { stdin: "pipe" });
+  const drained = copyOutput(slot.log, child);
   const pid = child.pid;
   if (pid === undefined) {
     ctx.jobs.abandon(slot);
@@ -40,7 +42,7 @@ export async function startJob(command: string, ctx: ToolContext): Promise<ToolR
   }
   // Something the job's shell left behind in its group is stopped when the session ends.
   child.once("exit", () => keepLeftover(pid, tag));
-  const job = ctx.jobs.add(slot, command, { child, tag, stop: () => stopGroup(pid, tag) });
+  const job = ctx.jobs.add(slot, command, { child, tag, stop: () => stopGroup(pid, tag), drained });
   if ((await job.nextOutput(FIRST_OUTPUT_MS)) && job.running)
     await new Promise((r) => setTimeout(r, FIRST_BURST_MS));
   const read = job.peek();
@@ -48,6 +50,37 @@ export async function startJob(command: string, ctx: ToolContext): Promise<ToolR
     `Started ${job.id} in the background (pid ${job.pid}). Read new output with job_output ` +
     `{id: "${job.id}"} (wait_for a regex to wait for a line), send input with job_input, stop it with job_kill.`;
   return withSandbox(ok(`${head}\n${readText(job, read)}`), ctx);
+}
+
+/** Copies a job's stdout and stderr into its log; resolves when both have ended. */
+export function copyOutput(
+  log: CappedLog,
+  child: { stdout: Readable | null; stderr: Readable | null },
+): Promise<void> {
+  return Promise.all([copyInto(log, child.stdout), copyInto(log, child.stderr)]).then(() => {});
+}
+
+/**
+ * Copies a job's output stream into its log, redacted as tool results are (R-CFG-3: a key the
+ * job prints never reaches the disk); resolves when the stream ends.
+ */
+function copyInto(log: CappedLog, stream: Readable | null): Promise<void> {
+  if (!stream) return Promise.resolve();
+  const decoder = new StringDecoder("utf8");
+  const redactor = new StreamRedactor();
+  stream.on("data", (chunk: Buffer) => log.append(redactor.push(decoder.write(chunk))));
+  return new Promise((resolve) => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      log.append(redactor.push(decoder.end()) + redactor.flush());
+      resolve();
+    };
+    stream.once("end", end);
+    stream.once("error", end);
+    stream.once("close", end);
+  });
 }
 
 function withSandbox(result: ToolResult, ctx: ToolContext): ToolResult {
@@ -59,6 +92,10 @@ function readText(job: Job, read: JobRead, waitFor?: string, seconds?: number): 
   const lines = [
     `[${job.id} ${stateText(read.state)}${read.state.kind === "running" ? `; pid ${job.pid}` : ""}]`,
   ];
+  if (read.dropped > 0)
+    lines.push(
+      `[${read.dropped} bytes of earlier output were dropped: the job's log keeps only its newest part (jobs.logMaxBytes, jobs.sessionLogMaxBytes)]`,
+    );
   const body =
     read.elided > 0
       ? `${read.text}\n… [${read.elided} bytes elided; the full log is ${job.log}: read it with read_file offset/limit or grep] …\n${read.tail}`

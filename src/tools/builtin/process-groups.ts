@@ -9,6 +9,7 @@ import { defaultConfig } from "../../config/defaults.js";
 import { scrubbedEnv } from "../../config/secrets.js";
 import { holdPlaceholders } from "../../sandbox/placeholders.js";
 import type { ShellSandbox } from "../types.js";
+import { contained, stopContained } from "./process-cgroup.js";
 import { newCallTag, ownTagPrefix, signalAll, TAG_VAR, taggedPids } from "./process-tags.js";
 import { shellProgram } from "../../programs/program-path.js";
 
@@ -51,7 +52,13 @@ export function spawnShell(
   const stdio: ("ignore" | "pipe" | number)[] = [io.stdin ?? "ignore", out, out];
   if (fd3) stdio.push("pipe");
   const tag = newCallTag();
-  const child = spawn(file, args, { cwd, env: { ...env, [TAG_VAR]: tag }, detached: true, stdio });
+  const entry = contained(file, args);
+  const child = spawn(entry.file, entry.args, {
+    cwd,
+    env: { ...env, [TAG_VAR]: tag },
+    detached: true,
+    stdio,
+  });
   child.once("exit", release);
   child.once("error", release);
   // The sandbox's seccomp filter, read once by bubblewrap before the command starts.
@@ -188,5 +195,7 @@ export async function settleProcessKills(): Promise<void> {
   // Whatever any call started that left its group and still runs.
   const prefix = ownTagPrefix();
   if (prefix && taggedPids(prefix, false).length > 0) trackEscalation(escalate(null, prefix, false));
+  // Whatever left its group and dropped its tag too: the cgroup still holds it (process-cgroup.ts).
+  trackEscalation(stopContained());
   while (escalations.size > 0) await Promise.all([...escalations]);
 }
