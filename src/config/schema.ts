@@ -249,6 +249,8 @@ const layerShape = {
     ),
   hooks: () =>
     optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
+  // R-HOOK-2 (amended): "tern" keeps tern's tool names in this config's own hook payloads.
+  hookToolNames: () => optional(z.enum(["claude", "tern"])),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
   shellEnv: () =>

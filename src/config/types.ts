@@ -112,6 +112,8 @@ export interface Config {
   sandbox: SandboxConfig;
   /** The user's programs at fixed points of the loop, in Claude Code's shape (R-HOOK-1). */
   hooks?: Record<string, HookGroupConfig[]>;
+  /** R-HOOK-2 (amended): the tool names this config's own hooks see; Claude Code's unless "tern". */
+  hookToolNames?: "claude" | "tern";
   /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */
   telemetry?: TelemetryConfig;
   /** A command whose first output line replaces the status line, in Claude Code's shape (R-UI-23). */

@@ -40,6 +40,8 @@ export interface ConfiguredHook {
   command: string;
   timeoutSeconds: number;
   source: string;
+  /** Which names its payloads give tools: Claude Code's (the default) or tern's (`"hookToolNames": "tern"`). */
+  toolNames?: "claude" | "tern";
 }
 
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;

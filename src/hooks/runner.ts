@@ -30,6 +30,15 @@ export interface HookRunnerOptions {
   onRun?(report: HookRunReport): void;
 }
 
+/**
+ * A tool event's fields as a hook with `"hookToolNames": "tern"` sees them, and the way back from
+ * a Claude-shaped `updatedInput` to tern's arguments (the default payload is Claude Code's).
+ */
+export interface TernShape {
+  fields: Record<string, unknown>;
+  fromClaude(updated: Record<string, unknown>): Record<string, unknown>;
+}
+
 /** What to match an event's hooks against: a tool name (with its other names) or a source. */
 export interface HookMatch {
   value: string;
@@ -56,18 +65,21 @@ export class HookRunner {
   async run(
     event: HookEvent,
     fields: Record<string, unknown>,
-    opts: { match?: HookMatch; signal?: AbortSignal } = {},
+    opts: { match?: HookMatch; signal?: AbortSignal; tern?: TernShape } = {},
   ): Promise<HookOutcome> {
     const hooks = this.commandsFor(event, opts.match);
     if (hooks.length === 0) return NO_OUTCOME;
-    const input = JSON.stringify({
-      session_id: this.opts.sessionId,
-      transcript_path: this.opts.transcriptPath,
-      cwd: this.opts.cwd,
-      permission_mode: this.opts.permissionMode(),
-      hook_event_name: event,
-      ...fields,
-    });
+    const payload = (own: Record<string, unknown>) =>
+      JSON.stringify({
+        session_id: this.opts.sessionId,
+        transcript_path: this.opts.transcriptPath,
+        cwd: this.opts.cwd,
+        permission_mode: this.opts.permissionMode(),
+        hook_event_name: event,
+        ...own,
+      });
+    const claudeInput = payload(fields);
+    const ternInput = opts.tern ? payload(opts.tern.fields) : claudeInput;
     const env = { ...this.opts.env, TERN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
     const verdicts = await Promise.all(
       hooks.map(async (hook) => {
@@ -76,12 +88,14 @@ export class HookRunner {
           command: hook.command,
           cwd: this.opts.cwd,
           env,
-          input,
+          input: hook.toolNames === "tern" ? ternInput : claudeInput,
           timeoutSeconds: hook.timeoutSeconds,
           signal: opts.signal,
           sandbox: this.opts.sandbox,
         });
         const verdict = interpret(event, redacted(result), hook.timeoutSeconds);
+        if (verdict.updatedInput && opts.tern && hook.toolNames !== "tern")
+          verdict.updatedInput = opts.tern.fromClaude(verdict.updatedInput);
         this.opts.onRun?.({
           event,
           command: hook.command,

@@ -27,9 +27,11 @@ export interface CollectedHooks {
 export function collectHooks(opts: HookSourceOptions): CollectedHooks {
   const hooks: ConfiguredHook[] = [];
   const notices: string[] = [];
+  // R-HOOK-2 (amended): a tern config may keep tern's tool names for its own hooks.
+  const toolNames = opts.config.hookToolNames === "tern" ? "tern" : "claude";
   for (const [event, groups] of Object.entries(opts.config.hooks ?? {}))
     for (const [i, group] of groups.entries())
-      add(hooks, notices, event, group, opts.sources[`hooks.${event}[${i}]`] ?? "config");
+      add(hooks, notices, event, group, opts.sources[`hooks.${event}[${i}]`] ?? "config", toolNames);
   if (!opts.claude) return { hooks, notices };
   const home = opts.env.HOME;
   if (home) fromClaudeFile(join(home, ".claude", "settings.json"), hooks, notices);
@@ -51,6 +53,7 @@ function add(
   event: string,
   group: HookGroupConfig,
   source: string,
+  toolNames: "claude" | "tern" = "claude",
 ) {
   if (!isHookEvent(event)) return;
   const matcher = group.matcher ?? "";
@@ -68,6 +71,7 @@ function add(
       command: entry.command,
       timeoutSeconds: entry.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
       source,
+      toolNames,
     });
 }
 
