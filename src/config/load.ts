@@ -15,6 +15,8 @@ import type { ConfigLayer } from "./schema.js";
 import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
 import { unknownToolSetWarnings } from "./rule-sets.js";
+import { applyClaudePermissions } from "./claude-permissions-apply.js";
+import { readClaudePermissions, type ClaudeSettingsReport } from "./claude-permissions.js";
 
 export interface LoadConfigOptions {
   /** $TERN_HOME */
@@ -35,6 +37,8 @@ export interface LoadedConfig {
   /** Flattened key path → "default" | file label | flag name (e.g. "--model"). */
   sources: Record<string, string>;
   warnings: string[];
+  /** R-WF-5: each Claude Code settings file's permissions, with what was taken and what was not. */
+  claudeSettings?: ClaudeSettingsReport[];
   /** Whether the workspace is in the user's trustedWorkspaces (its own hooks and servers may run). */
   workspaceTrusted?: boolean;
 }
@@ -186,7 +190,17 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     config.statusLine = claudeLine.statusLine;
     for (const key of Object.keys(claudeLine.statusLine)) sources.set(`statusLine.${key}`, claudeLine.file);
   }
+  // R-WF-5: Claude Code's permission rules; the trust decision above decides what a project's may loosen.
+  const claudeSettings = config.compat.claude
+    ? applyClaudePermissions(
+        config,
+        sources,
+        readClaudePermissions({ cwd: opts.cwd, home: opts.env.HOME, trusted: workspaceTrusted }),
+        warnings,
+      )
+    : undefined;
   return {
+    claudeSettings,
     config,
     sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))),
     warnings,

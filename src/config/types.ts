@@ -77,6 +77,8 @@ export interface PermissionsConfig {
   mode: PermissionMode;
   allow: string[];
   deny: string[];
+  /** R-WF-5: Claude Code's `ask` rules: a call they match asks whatever the mode (deny still wins). */
+  ask?: string[];
 }
 
 export interface Config {

@@ -166,6 +166,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     mode: config.permissions.mode,
     allow: config.permissions.allow,
     deny: config.permissions.deny,
+    ask: config.permissions.ask,
     cwd,
     sandboxedShell: sandbox !== undefined,
     ternHome: home,
