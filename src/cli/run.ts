@@ -48,6 +48,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     try {
       content = buildPromptContent(text, process.cwd(), opts.image ?? [], model.endpoint.api, {
         textLimit: config.toolOutputLimit,
+        deny: config.permissions.deny,
       });
     } catch (err) {
       if (err instanceof InputError) throw new UsageError(err.message);

@@ -3,6 +3,7 @@
 // GIF or WebP files (SPEC §10), refused over the provider's limit.
 import { readdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { readDeniedBy } from "../config/attach-deny.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import type { ProviderApi } from "../config/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
@@ -90,7 +91,12 @@ function listFolder(abs: string): string[] | undefined {
  * R-WF-4: `@path` names a text file (whole, or `:40-80` lines) or a folder that exists; anything
  * else (a mention, a missing file, a FIFO, a binary file) stays as typed text only.
  */
-function attachText(token: string, cwd: string, limit: number): TextPart | undefined {
+function attachText(
+  token: string,
+  cwd: string,
+  limit: number,
+  deny: readonly string[],
+): TextPart | undefined {
   for (const candidate of [token, token.replace(/[.,;:!?)\]]+$/, "")]) {
     const { path, from, to } = splitLineRange(candidate);
     const abs = resolve(cwd, path);
@@ -100,6 +106,8 @@ function attachText(token: string, cwd: string, limit: number): TextPart | undef
     } catch {
       continue;
     }
+    const denied = readDeniedBy(deny, abs, cwd);
+    if (denied) throw new InputError(`@${path}: not attached: reading it is denied by rule ${denied}`);
     if (st.isDirectory()) {
       const names = from === undefined ? listFolder(abs) : undefined;
       return names ? { type: "text", text: folderBlock(path, names, limit) } : undefined;
@@ -128,7 +136,12 @@ export function buildPromptContent(
   cwd: string,
   imageFiles: string[],
   api: ProviderApi,
-  opts: { textLimit?: number; pastedImages?: ReadonlyMap<string, Buffer> } = {},
+  opts: {
+    textLimit?: number;
+    pastedImages?: ReadonlyMap<string, Buffer>;
+    /** `permissions.deny`: a file a `read_file` deny rule covers is not attached (R-WF-5). */
+    deny?: readonly string[];
+  } = {},
 ): ContentPart[] {
   const images: ContentPart[] = [];
   const texts: TextPart[] = [];
@@ -142,7 +155,7 @@ export function buildPromptContent(
     }
     if (seen.has(path)) continue;
     seen.add(path);
-    const part = attachText(path, cwd, opts.textLimit ?? DEFAULT_TEXT_LIMIT);
+    const part = attachText(path, cwd, opts.textLimit ?? DEFAULT_TEXT_LIMIT, opts.deny ?? []);
     if (part) texts.push(part);
   }
   for (const file of imageFiles) images.push(readImageFile(file, cwd, api));

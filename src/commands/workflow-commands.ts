@@ -49,6 +49,7 @@ export async function runWorkflowPrompt(host: CommandHost, prompt: WorkflowPromp
   try {
     content = buildPromptContent(prompt.text, host.cwd, [], host.session.status().model.endpoint.api, {
       textLimit: host.config.toolOutputLimit,
+      deny: host.config.permissions.deny,
     });
   } catch (err) {
     if (err instanceof InputError) return host.error(err.message);

@@ -66,6 +66,7 @@ export class TuiController implements UiControl {
       cwd: deps.cwd,
       expandPastes: (text) => this.composer.pastes.expand(text),
       textLimit: () => this.config.toolOutputLimit,
+      denyRules: () => this.config.permissions.deny,
       pastedImages: (text) => this.composer.clipboard.imagesFor(text),
       print: (kind, text) => this.print(kind, text),
       exiting: () => this.exiting,

@@ -18,6 +18,8 @@ export interface TurnRunnerDeps {
   expandPastes(text: string): string;
   /** The configured `toolOutputLimit`: an `@file` is cut to it, as in `tern run` (R-WF-4). */
   textLimit(): number;
+  /** `permissions.deny`: an `@file` a read deny rule covers is not attached (R-WF-5). */
+  denyRules?(): readonly string[];
   /** Images pasted with Ctrl+V that `text` names as `@clipboard-N.png` (R-UI-21; kept ones too). */
   pastedImages(text: string): ReadonlyMap<string, Buffer>;
   print(kind: ItemKind, text: string): void;
@@ -87,6 +89,7 @@ export class TurnRunner {
       const expanded = this.deps.expandPastes(text);
       return buildPromptContent(expanded, this.deps.cwd, [], session.status().model.endpoint.api, {
         textLimit: this.deps.textLimit(),
+        deny: this.deps.denyRules?.(),
         pastedImages: this.deps.pastedImages(expanded),
       });
     } catch (err) {

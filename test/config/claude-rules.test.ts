@@ -2,9 +2,9 @@
 // permissions page (code.claude.com/docs/en/permissions, "Permission rule syntax" and the path
 // pattern table: `//path`, `~/path`, `/path`, `path` / `./path`).
 import { describe, expect, it } from "vitest";
-import { mapClaudeRule } from "../../src/config/claude-rules.js";
+import { type ClaudeRuleContext, mapClaudeRule } from "../../src/config/claude-rules.js";
 
-const ctx = { cwd: "/w/proj", root: "/w/proj", home: "/home/u" };
+const ctx: ClaudeRuleContext = { cwd: "/w/proj", root: "/w/proj", home: "/home/u" };
 const map = (rule: string, c = ctx) => mapClaudeRule(rule, c);
 
 describe("Claude Code permission rules", () => {
