@@ -2,6 +2,7 @@
 // file, `/skill:<name>` per skill. Running one expands its body ($ARGUMENTS, $1…$9), attaches
 // its `@path` files (R-WF-4) and sends it as the prompt, its `allowed-tools` allowing those
 // calls for that turn. `tern run "/name args"` uses the same expansion (`prompt`).
+import { CLAUDE_TOOL_NAMES } from "../config/claude-tools.js";
 import type { Config } from "../config/types.js";
 import {
   type CustomCommand,
@@ -17,20 +18,6 @@ import { withCommandModel } from "./command-model.js";
 import { parseCommandLine, setMcpPromptCommands, setWorkflowCommands } from "./table.js";
 import type { Session } from "../engine/session.js";
 
-/** Claude Code's tool names in `allowed-tools`, as tern names its tools. */
-const CLAUDE_TOOLS: Record<string, string> = {
-  Bash: "bash",
-  Read: "read_file",
-  Edit: "edit_file",
-  MultiEdit: "edit_file",
-  Write: "write_file",
-  Grep: "grep",
-  Glob: "glob",
-  LS: "glob",
-  WebFetch: "web_fetch",
-  TodoWrite: "todo_write",
-};
-
 /**
  * One `allowed-tools` entry as a tern rule (R-TOOL-2): `Bash(git add:*)` → `bash(git add*)`
  * (Claude's `:*` is "this prefix"), `Read` → `read_file`, `mcp__set__tool` → `set__tool`.
@@ -38,7 +25,8 @@ const CLAUDE_TOOLS: Record<string, string> = {
 export function toTernRule(entry: string): string {
   const m = /^([\w.*-]+)(?:\((.*)\))?$/s.exec(entry.trim());
   if (!m) return entry.trim();
-  const tool = CLAUDE_TOOLS[m[1]] ?? m[1].replace(/^mcp__/, "");
+  // Claude Code's names from the one table (config/claude-tools.ts).
+  const tool = CLAUDE_TOOL_NAMES[m[1]]?.[0] ?? m[1].replace(/^mcp__/, "");
   if (m[2] === undefined) return tool;
   return `${tool}(${m[2].replace(/:\*$/, "*")})`;
 }
