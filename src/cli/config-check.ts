@@ -35,6 +35,7 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   for (const agent of agents.agents) {
     process.stdout.write(`agent: ${agent.name}  (${agent.path ?? "built in"})\n`);
     for (const problem of agent.problems) process.stdout.write(`agent problem: ${problem}\n`);
+    for (const note of agent.dropped) process.stdout.write(`agent note: ${note}\n`);
   }
   for (const warning of agents.warnings) process.stdout.write(`agent problem: ${warning}\n`);
   return 0;
