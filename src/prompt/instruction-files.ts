@@ -50,7 +50,13 @@ export function repositoryRoot(cwd: string): string {
 
 /** The instruction file names a folder is searched for, in order (the first present wins). */
 export function instructionNames(compat: CompatSwitches): string[] {
-  return ["AGENTS.md", ...(compat.claude ? ["CLAUDE.md"] : []), ...(compat.agents ? ["GEMINI.md"] : [])];
+  return [
+    // Codex: AGENTS.override.md wins over AGENTS.md in its folder (R-WF-7).
+    ...(compat.agents ? ["AGENTS.override.md"] : []),
+    "AGENTS.md",
+    ...(compat.claude ? ["CLAUDE.md"] : []),
+    ...(compat.agents ? ["GEMINI.md"] : []),
+  ];
 }
 
 /** The folders from `top` down to `bottom` (both included); [] when bottom is not under top. */
@@ -157,7 +163,10 @@ export class InstructionReader {
     for (const token of importTokens(text)) {
       const target = this.resolveImport(path, token);
       if (!target) continue;
-      if (!this.roots.some((root) => inside(root, realOrSelf(target)))) {
+      if (
+        !this.roots.some((root) => inside(root, realOrSelf(target))) &&
+        !this.userImport(chain, token, target)
+      ) {
         // Only a name that looks like a path is worth a notice; `@alice` is a mention.
         if (token.includes("/") && existsSync(target))
           this.warnings.push(
@@ -174,6 +183,18 @@ export class InstructionReader {
       }
       this.readFile(target, `Imported by ${path}`, path, chain);
     }
+  }
+
+  /**
+   * `@~/…` from the user's own instruction file (TERN_HOME's, and what it imports): Claude Code
+   * lets user-level memory import from the home folder. A workspace's files never reach it.
+   */
+  private userImport(chain: readonly string[], token: string, target: string): boolean {
+    const home = this.ctx.userHome;
+    if (!home || !(token === "~" || token.startsWith("~/")) || chain.length === 0) return false;
+    return (
+      inside(realOrSelf(resolve(this.ctx.home)), chain[0]) && inside(realOrSelf(home), realOrSelf(target))
+    );
   }
 
   private resolveImport(from: string, token: string): string | undefined {
