@@ -63,7 +63,10 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
       const expanded = custom(slash.parseCommandLine(prompt).rest);
       ({ text, allow, model: commandModel, shell } = expanded);
     } else if (firstWord.startsWith("/mcp__") && config.toolSets.length > 0) return void (mcpPrompt = true);
-    else if (SLASH_COMMAND.test(firstWord)) throw slashCommandError(firstWord);
+    else if (SLASH_COMMAND.test(firstWord))
+      throw new UsageError(
+        `${firstWord}: no such command (custom commands come from .tern/commands, .claude/commands and .gemini/commands)`,
+      );
     attach(text, model, config);
   };
   const prepared = await prepareSession(

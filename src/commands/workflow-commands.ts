@@ -81,12 +81,16 @@ function commandEntry(c: CustomCommand): SlashCommand {
     c.name,
     `${c.description} (${label})`,
     c.argumentHint,
-    (rest) => ({
-      text: expandArguments(c.body, rest),
-      allow: c.allowedTools.map(toTernRule),
-      model: c.model,
-      ...(c.body.includes("!`") ? { shell: true } : {}),
-    }),
+    (rest) => {
+      // A Gemini CLI command expands itself ({{args}}, !{…}, @{…}: R-WF-7).
+      const text = c.expand ? c.expand(rest) : expandArguments(c.body, rest);
+      return {
+        text,
+        allow: c.allowedTools.map(toTernRule),
+        model: c.model,
+        ...((c.expand ? text : c.body).includes("!`") ? { shell: true } : {}),
+      };
+    },
     c.path,
   );
 }
