@@ -9,6 +9,7 @@ import { listField, splitFrontMatter, textField } from "../config/front-matter.j
 import { readTextBounded, UnreadableFile } from "../prompt/bounded-read.js";
 import { workflowRoots } from "../prompt/workflow-roots.js";
 import { type AgentDefinition, type AgentSource, BUILTIN_AGENTS } from "./definition.js";
+import { manifestPaths, type PluginRoot } from "../config/plugins.js";
 
 export interface AgentRoots {
   cwd: string;
@@ -17,6 +18,8 @@ export interface AgentRoots {
   /** The person's home folder (HOME), for `~/.claude/agents`. */
   userHome?: string;
   compat: { claude: boolean };
+  /** Claude Code plugins (R-WF-6): their `agents/` (and manifest `agents`), named `<plugin>:<agent>`. */
+  plugins?: readonly PluginRoot[];
 }
 
 /** An agent file is read whole up to this; past it the file is refused with a problem. */
@@ -90,6 +93,13 @@ export function findAgents(opts: AgentRoots): { agents: AgentDefinition[]; warni
         agents.push(read);
       }
     }
+  for (const plugin of opts.plugins ?? [])
+    for (const dir of [join(plugin.root, "agents"), ...manifestPaths(plugin, "agents")])
+      for (const file of markdownIn(dir)) {
+        const read = readAgentFile(join(dir, file), "plugin");
+        if (typeof read === "string") warnings.push(read);
+        else agents.push({ ...read, name: `${plugin.name}:${read.name}` });
+      }
   for (const builtin of BUILTIN_AGENTS) if (!taken.has(builtin.name)) agents.push(builtin);
   return { agents, warnings };
 }

@@ -21,6 +21,8 @@ export interface CommonOptions {
   mode?: string;
   /** `tern --plain`: the line mode instead of the Ink UI. */
   plain?: boolean;
+  /** `--plugin-dir DIR`, repeatable: Claude Code plugin folders (R-WF-6). */
+  pluginDir?: string[];
 }
 
 export interface RunOptions extends CommonOptions {

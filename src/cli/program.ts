@@ -33,6 +33,7 @@ function addCommonOptions(cmd: Command): Command {
       .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
       .option("--thinking <level>", "reasoning level: off, low, medium or high")
       .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")
+      .option("--plugin-dir <dir>", "load a Claude Code plugin folder (repeatable)", collect)
   );
 }
 

@@ -13,7 +13,8 @@ import { jsonEventWriter } from "./json-events.js";
 import { loadOutputSchema } from "./output-schema.js";
 import { runJsonLines } from "./run-jsonl.js";
 
-const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
+// `/name`, or a namespaced `/ns:name` (a subfolder, a plugin: R-WF-2, R-WF-6).
+const SLASH_COMMAND = /^\/[A-Za-z][\w-]*(?::[\w.-]+)*$/;
 export const CANCEL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /** 128 + the signal number, as shells report it. */
 export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {

@@ -7,6 +7,7 @@ const SOURCES: Record<AgentSummary["source"], string> = {
   user: "user",
   "claude-project": "project, Claude Code",
   "claude-user": "user, Claude Code",
+  plugin: "Claude Code plugin",
   builtin: "built in",
 };
 

@@ -109,7 +109,7 @@ function skillEntry(s: Skill): SlashCommand {
 export function workflowCommands(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat">;
+  config: Pick<Config, "compat" | "pluginRoots">;
   env?: NodeJS.ProcessEnv;
 }): { commands: SlashCommand[]; warnings: string[] } {
   const files = loadWorkflowFiles(opts);

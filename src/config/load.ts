@@ -16,6 +16,8 @@ import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
 import { unknownToolSetWarnings } from "./rule-sets.js";
 import { applyClaudePermissions } from "./claude-permissions-apply.js";
+import { findPlugins } from "./plugins.js";
+import { pluginToolSets } from "./plugin-servers.js";
 import { readClaudePermissions, type ClaudeSettingsReport } from "./claude-permissions.js";
 
 export interface LoadConfigOptions {
@@ -28,6 +30,8 @@ export interface LoadConfigOptions {
   /** Already mapped from CLI flags (see flagsToConfig); `permissions.allow` here appends. */
   flags: ConfigLayer | Partial<Config>;
   env: NodeJS.ProcessEnv;
+  /** `--plugin-dir DIR`, repeatable (R-WF-6). */
+  pluginDirs?: string[];
 }
 
 export interface LoadedConfig {
@@ -199,6 +203,23 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
         warnings,
       )
     : undefined;
+  // R-WF-6: Claude Code plugins, and their MCP servers as tool sets.
+  const plugins = findPlugins({
+    cwd: opts.cwd,
+    userHome: opts.env.HOME,
+    flagDirs: opts.pluginDirs ?? [],
+    configDirs: (config.plugins ?? []).map((dir) => ({ dir, source: sources.get("plugins") ?? "config" })),
+    claude: config.compat.claude,
+    trusted: workspaceTrusted,
+  });
+  warnings.push(...plugins.warnings);
+  config.pluginRoots = plugins.plugins;
+  const pluginSets = pluginToolSets(
+    plugins.plugins,
+    config.toolSets.map((s) => s.name),
+  );
+  config.toolSets.push(...pluginSets.toolSets);
+  warnings.push(...pluginSets.warnings);
   return {
     claudeSettings,
     config,

@@ -249,6 +249,8 @@ const layerShape = {
     ),
   hooks: () =>
     optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
+  // R-WF-6: Claude Code plugin folders to load.
+  plugins: () => optional(z.array(z.string().check(z.minLength(1)))),
   // R-HOOK-2 (amended): "tern" keeps tern's tool names in this config's own hook payloads.
   hookToolNames: () => optional(z.enum(["claude", "tern"])),
   toolOutputLimit: () =>

@@ -149,7 +149,13 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
 
   const registry = createBuiltinRegistry();
   const env = opts.env ?? process.env;
-  const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat });
+  const agents = findAgents({
+    cwd,
+    home,
+    userHome: env.HOME,
+    compat: config.compat,
+    plugins: config.pluginRoots,
+  });
   if (!opts.child) warnings.push(...agents.warnings);
   offerTools(registry, agents.agents, opts.child);
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);

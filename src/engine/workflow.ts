@@ -24,7 +24,7 @@ export interface WorkflowFiles {
 export function loadWorkflowFiles(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat">;
+  config: Pick<Config, "compat" | "pluginRoots">;
   env?: NodeJS.ProcessEnv;
 }): WorkflowFiles {
   const roots = {
@@ -32,6 +32,7 @@ export function loadWorkflowFiles(opts: {
     home: opts.home,
     userHome: (opts.env ?? process.env).HOME,
     compat: opts.config.compat,
+    plugins: opts.config.pluginRoots,
   };
   const commands = findCustomCommands(roots);
   // The prompt's skills index reports broken skills already; here they are just left out.

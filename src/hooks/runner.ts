@@ -87,7 +87,7 @@ export class HookRunner {
         const result = await runHookProcess({
           command: hook.command,
           cwd: this.opts.cwd,
-          env,
+          env: hook.env ? { ...env, ...hook.env } : env,
           input: hook.toolNames === "tern" ? ternInput : claudeInput,
           timeoutSeconds: hook.timeoutSeconds,
           signal: opts.signal,

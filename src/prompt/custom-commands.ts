@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
 import { readTextBounded, UnreadableFile } from "./bounded-read.js";
 import { readGeminiCommand } from "./gemini-commands.js";
+import { manifestPaths, type PluginRoot } from "../config/plugins.js";
 import type { CompatSwitches } from "./instruction-files.js";
 import { workflowRoots } from "./workflow-roots.js";
 
@@ -35,6 +36,8 @@ export interface CommandRoots {
   compat: CompatSwitches;
   /** Entries looked at per commands folder, all depths; MAX_COMMAND_ENTRIES unless given. */
   maxEntries?: number;
+  /** Claude Code plugins (R-WF-6): their `commands/` (and manifest `commands`) as `/<plugin>:<name>`. */
+  plugins?: readonly PluginRoot[];
 }
 
 /** A command file is read whole up to this; past it the file is refused with a notice. */
@@ -48,6 +51,8 @@ interface CommandRoot {
   dir: string;
   scope: "project" | "user";
   ext: ".md" | ".toml";
+  /** A plugin's namespace (`/<plugin>:<name>`). */
+  plugin?: string;
 }
 
 export function commandRoots(opts: CommandRoots): CommandRoot[] {
@@ -56,6 +61,9 @@ export function commandRoots(opts: CommandRoots): CommandRoot[] {
     scope,
     ext: ".md",
   }));
+  for (const plugin of opts.plugins ?? [])
+    for (const dir of [join(plugin.root, "commands"), ...manifestPaths(plugin, "commands")])
+      roots.push({ dir, scope: "user", ext: ".md", plugin: plugin.name });
   if (!opts.compat.agents) return roots;
   // Gemini CLI's (R-WF-7) come after tern's and Claude Code's at each level.
   const lastProject = roots.findLastIndex((r) => r.scope === "project");
@@ -161,7 +169,7 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
         `${root.dir}: more than ${found.max} entries; the commands past them (by name) are not read`,
       );
     for (const file of found.files) {
-      const name = `/${file.parts.join(":")}`;
+      const name = `/${(root.plugin ? [root.plugin, ...file.parts] : file.parts).join(":")}`;
       if (names.has(name)) continue;
       if (!file.parts.every((p) => SEGMENT.test(p))) {
         warnings.push(

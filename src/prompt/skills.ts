@@ -25,6 +25,8 @@ export interface SkillRoots {
   compat?: CompatSwitches;
   /** Entries read per skills folder; MAX_SKILL_ENTRIES unless given. */
   maxEntries?: number;
+  /** Claude Code plugins (R-WF-6): their `skills/` folders, each skill named `<plugin>:<skill>`. */
+  plugins?: readonly { name: string; root: string }[];
 }
 
 const MAX_DESCRIPTION = 600;
@@ -103,6 +105,11 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
     scan(root, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES);
     for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
     for (const s of found) names.add(s.name);
+  }
+  for (const plugin of opts.plugins ?? []) {
+    const found: Skill[] = [];
+    scan(join(plugin.root, "skills"), found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES);
+    for (const s of found) skills.push({ ...s, name: `${plugin.name}:${s.name}` });
   }
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.path < b.path ? -1 : 1));
   return { skills, warnings };

@@ -16,6 +16,7 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
     home: opts.home,
     userHome: opts.env.HOME,
     compat: opts.config.compat,
+    plugins: opts.config.pluginRoots,
   });
   const sets = opts.config.toolSets.map((s) => s.name);
   const mcpNames = found.agents
