@@ -1,6 +1,6 @@
 // `tern config check`: validate the merged configuration and show where each value came from.
 import { formatConfigCheck } from "../config/check.js";
-import { claudeSettingsLines } from "../config/claude-permissions-apply.js";
+import { claudeCompatLines } from "../config/claude-settings-report.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { sandboxAvailability } from "../engine/sandbox.js";
 import { configuredHooks } from "../engine/hook-prompt.js";
@@ -16,7 +16,8 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
   // R-WF-5: Claude Code's permission rules, each with what tern made of it and its file.
-  for (const line of claudeSettingsLines(loaded.claudeSettings ?? [])) process.stdout.write(`${line}\n`);
+  for (const line of claudeCompatLines(loaded, process.cwd(), process.env.HOME))
+    process.stdout.write(`${line}\n`);
   const { hooks, notices } = configuredHooks(loaded, process.cwd(), process.env);
   for (const hook of hooks)
     process.stdout.write(

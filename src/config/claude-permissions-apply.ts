@@ -29,19 +29,3 @@ export function applyClaudePermissions(
   }
   return claude.reports;
 }
-
-/** `tern config check`: each Claude settings file's rules, what each became or why it was not taken. */
-export function claudeSettingsLines(reports: readonly ClaudeSettingsReport[]): string[] {
-  const lines: string[] = [];
-  for (const report of reports) {
-    lines.push(`claude settings: ${report.file}`);
-    for (const r of report.rules)
-      lines.push(
-        r.tern.length > 0
-          ? `  permissions.${r.list} ${JSON.stringify(r.rule)} → ${r.tern.join(", ")}`
-          : `  permissions.${r.list} ${JSON.stringify(r.rule)} not taken: ${r.skipped}`,
-      );
-    for (const note of report.notes) lines.push(`  permissions.${note}`);
-  }
-  return lines;
-}

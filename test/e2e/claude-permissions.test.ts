@@ -119,7 +119,11 @@ describe("Claude Code permission rules", () => {
   });
 
   it("a rule tern cannot map is one line at start and in config check; config check shows every mapping with its file", async () => {
-    const user = userSettings({ permissions: { deny: ["WebSearch"], allow: ["Bash(npm run test:*)"] } });
+    const user = userSettings({
+      permissions: { deny: ["WebSearch"], allow: ["Bash(npm run test:*)"] },
+      model: "opus",
+      statusLine: { type: "command", command: "echo status" },
+    });
     const local = projectSettings(
       {
         permissions: { deny: ["NotebookEdit(x.ipynb)", "Edit(/src/**)"], additionalDirectories: ["../docs"] },
@@ -150,6 +154,11 @@ describe("Claude Code permission rules", () => {
       `permissions.deny "Edit(/src/**)" → edit_file(src/**), edit_lineno(src/**), write_file(src/**)`,
     );
     expect(check.stdout).toContain(unmapped);
+    // Every key of the file: what was taken and what was not.
+    expect(check.stdout).toContain(`claude settings: ${user}\n`);
+    expect(check.stdout).toContain("  model: not taken: tern has no such setting\n");
+    expect(check.stdout).toContain("  statusLine: taken\n");
+    expect(check.stdout).toContain('  permissions.deny "WebSearch" not taken: tern has no tool like Claude Code\'s WebSearch\n');
     // The merged list names where its rules came from.
     expect(check.stdout).toMatch(
       new RegExp(`permissions\\.deny = .*edit_file\\(src/\\*\\*\\).*\\[${local.replaceAll(".", "\\.")}\\]`),
