@@ -196,6 +196,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
       toolNames,
       userHome: env.HOME,
       compat: config.compat,
+      plugins: config.pluginRoots,
     });
   const systemFor = (toolNames: string[]) => promptFor(toolNames).text;
   const assembled = promptFor(tools.map((t) => t.name));

@@ -18,6 +18,8 @@ export interface AssembleOptions {
   userHome?: string;
   /** R-WF-5: reading Claude Code's and other agents' files (default: both on). */
   compat?: CompatSwitches;
+  /** Claude Code plugins (R-WF-6): their skills join the index as `<plugin>:<skill>`. */
+  plugins?: readonly { name: string; root: string }[];
 }
 
 export interface AssembledPrompt {
@@ -42,6 +44,7 @@ export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPromp
     home: opts.home,
     userHome: opts.userHome,
     compat,
+    plugins: opts.plugins,
   });
   if (skills.length > 0) sections.push(formatSkillsIndex(skills));
   return {

@@ -78,6 +78,8 @@ describe("Claude Code plugins (R-WF-6)", () => {
     const hello = await ternRun(e, ["--plugin-dir", plugin], "/audit-kit:hello the team");
     expect(hello.code, hello.stderr).toBe(0);
     expect(firstText(0)).toBe("Say hello to the team.");
+    // Its skill is in the system prompt's skills index, namespaced.
+    expect(e.provider.requests[0].body.messages[0].content).toContain("- audit-kit:style: House style");
 
     e.provider.enqueue(openaiText("styled"));
     expect((await ternRun(e, ["--plugin-dir", plugin], "/skill:audit-kit:style now")).code).toBe(0);
