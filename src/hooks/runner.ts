@@ -47,6 +47,14 @@ export interface HookMatch {
 
 const NO_OUTCOME: HookOutcome = { context: [], messages: [] };
 
+/** tern's permission modes as Claude Code names them in `permission_mode`. */
+const CLAUDE_MODES: Record<string, string> = {
+  ask: "default",
+  "auto-edit": "acceptEdits",
+  plan: "plan",
+  yolo: "bypassPermissions",
+};
+
 export class HookRunner {
   constructor(private readonly opts: HookRunnerOptions) {}
 
@@ -69,17 +77,19 @@ export class HookRunner {
   ): Promise<HookOutcome> {
     const hooks = this.commandsFor(event, opts.match);
     if (hooks.length === 0) return NO_OUTCOME;
-    const payload = (own: Record<string, unknown>) =>
+    const mode = this.opts.permissionMode();
+    const payload = (own: Record<string, unknown>, permissionMode: string) =>
       JSON.stringify({
         session_id: this.opts.sessionId,
         transcript_path: this.opts.transcriptPath,
         cwd: this.opts.cwd,
-        permission_mode: this.opts.permissionMode(),
+        permission_mode: permissionMode,
         hook_event_name: event,
         ...own,
       });
-    const claudeInput = payload(fields);
-    const ternInput = opts.tern ? payload(opts.tern.fields) : claudeInput;
+    // Claude Code's names for the mode too (R-HOOK-2 amended); tern's for a "tern" config's hooks.
+    const claudeInput = payload(fields, CLAUDE_MODES[mode] ?? mode);
+    const ternInput = payload(opts.tern?.fields ?? fields, mode);
     const env = { ...this.opts.env, TERN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
     const verdicts = await Promise.all(
       hooks.map(async (hook) => {

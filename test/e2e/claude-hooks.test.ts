@@ -209,7 +209,15 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updated
     );
     const r = await run(["--yes"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(payloads("mine")[0]).toMatchObject({ tool_name: "bash", tool_input: { command: "echo hi" } });
-    expect(payloads("claudes")[0]).toMatchObject({ tool_name: "Bash", tool_input: { command: "echo hi" } });
+    expect(payloads("mine")[0]).toMatchObject({
+      tool_name: "bash",
+      tool_input: { command: "echo hi" },
+      permission_mode: "yolo",
+    });
+    expect(payloads("claudes")[0]).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "echo hi" },
+      permission_mode: "bypassPermissions",
+    });
   });
 });

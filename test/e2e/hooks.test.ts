@@ -47,8 +47,8 @@ describe("hooks", () => {
     expect(first).toMatchObject({
       session_id: sessionId,
       cwd: e.dirs.workspace,
-      // --yes approves everything: the session's mode is yolo.
-      permission_mode: "yolo",
+      // --yes approves everything: the session's mode is yolo, Claude Code's bypassPermissions.
+      permission_mode: "bypassPermissions",
       hook_event_name: "PreToolUse",
       // Claude Code's name for the tool (R-HOOK-2 amended).
       tool_name: "Bash",
