@@ -113,10 +113,16 @@ export function workflowCommands(opts: {
   env?: NodeJS.ProcessEnv;
 }): { commands: SlashCommand[]; warnings: string[] } {
   const files = loadWorkflowFiles(opts);
+  const skills = files.skills.filter((s) => /^[\w.:-]+$/.test(s.name));
+  const names = new Set(files.commands.map((c) => c.name));
   return {
     commands: [
       ...files.commands.map(commandEntry),
-      ...files.skills.filter((s) => /^[\w.:-]+$/.test(s.name)).map(skillEntry),
+      ...skills.map(skillEntry),
+      // A plugin's skill also answers to `/<plugin>:<skill>`, as in Claude Code (R-WF-6).
+      ...skills
+        .filter((s) => s.name.includes(":") && !names.has(`/${s.name}`))
+        .map((s) => ({ ...skillEntry(s), name: `/${s.name}` })),
     ],
     warnings: files.warnings,
   };

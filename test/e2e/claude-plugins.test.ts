@@ -84,6 +84,9 @@ describe("Claude Code plugins (R-WF-6)", () => {
     e.provider.enqueue(openaiText("styled"));
     expect((await ternRun(e, ["--plugin-dir", plugin], "/skill:audit-kit:style now")).code).toBe(0);
     expect(firstText(1)).toContain("Write short sentences.");
+    e.provider.enqueue(openaiText("styled again"));
+    expect((await ternRun(e, ["--plugin-dir", plugin], "/audit-kit:style now")).code).toBe(0);
+    expect(firstText(2)).toContain("Write short sentences.");
 
     e.provider.enqueue(
       openaiToolCalls([
