@@ -63,6 +63,7 @@ export function manifestPaths(plugin: PluginRoot, key: string): string[] {
 
 /** `${CLAUDE_PLUGIN_ROOT}` in a hook command or a server's command, args and env. */
 export function withPluginRoot(text: string, plugin: PluginRoot): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, written as is
   return text.replaceAll("${CLAUDE_PLUGIN_ROOT}", plugin.root);
 }
 

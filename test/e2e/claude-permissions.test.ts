@@ -49,7 +49,9 @@ describe("Claude Code permission rules", () => {
     const before = e.provider.requests.length;
     const mention = await ternRun(e, ["--yes"], "summarise @.env please", { env: { HOME: HOME() } });
     expect(mention.code).toBe(2);
-    expect(mention.stderr.trim()).toBe("tern: @.env: not attached: reading it is denied by rule read_file(.env)");
+    expect(mention.stderr.trim()).toBe(
+      "tern: @.env: not attached: reading it is denied by rule read_file(.env)",
+    );
     expect(e.provider.requests.length).toBe(before);
   });
 
@@ -158,7 +160,9 @@ describe("Claude Code permission rules", () => {
     expect(check.stdout).toContain(`claude settings: ${user}\n`);
     expect(check.stdout).toContain("  model: not taken: tern has no such setting\n");
     expect(check.stdout).toContain("  statusLine: taken\n");
-    expect(check.stdout).toContain('  permissions.deny "WebSearch" not taken: tern has no tool like Claude Code\'s WebSearch\n');
+    expect(check.stdout).toContain(
+      '  permissions.deny "WebSearch" not taken: tern has no tool like Claude Code\'s WebSearch\n',
+    );
     // The merged list names where its rules came from.
     expect(check.stdout).toMatch(
       new RegExp(`permissions\\.deny = .*edit_file\\(src/\\*\\*\\).*\\[${local.replaceAll(".", "\\.")}\\]`),

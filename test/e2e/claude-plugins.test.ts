@@ -13,6 +13,8 @@ import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { offeredTools, scriptBySession } from "./subagents-support.js";
 import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
 
+/** Claude Code's placeholder, written as plugin files write it. */
+const ROOT = ["$", "{CLAUDE_PLUGIN_ROOT}"].join("");
 const SERVER = join(import.meta.dirname, "..", "tools", "fixtures", "mcp-server.mjs");
 const e = useE2E();
 
@@ -47,7 +49,7 @@ if "rm -rf" in command:
         PreToolUse: [
           {
             matcher: "Bash|mcp__plugin_audit-kit_files__.*",
-            hooks: [{ type: "command", command: "python3 ${CLAUDE_PLUGIN_ROOT}/scripts/guard.py" }],
+            hooks: [{ type: "command", command: `python3 ${ROOT}/scripts/guard.py` }],
           },
         ],
       },
@@ -57,7 +59,7 @@ if "rm -rf" in command:
   file(
     ".mcp.json",
     JSON.stringify({
-      mcpServers: { files: { command: process.execPath, args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } },
+      mcpServers: { files: { command: process.execPath, args: [`${ROOT}/server.mjs`] } },
     }),
   );
   return at;
