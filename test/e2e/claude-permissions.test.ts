@@ -37,6 +37,8 @@ describe("Claude Code permission rules", () => {
         { id: "r", name: "read_file", args: { path: ".env" } },
         { id: "g", name: "grep", args: { pattern: "API", path: ".env" } },
         { id: "w", name: "web_fetch", args: { url: "http://127.0.0.1:9/" } },
+        // A search of the whole workspace leaves the denied file out (Claude: Read rules cover Grep).
+        { id: "all", name: "grep", args: { pattern: "API_TOKEN" } },
       ]),
       openaiText("ok"),
     );
@@ -44,6 +46,8 @@ describe("Claude Code permission rules", () => {
     expect(r.code, r.stderr).toBe(0);
     for (const id of ["r", "g", "w"]) expect(result(r, id)).toMatchObject({ outcome: "denied" });
     expect(result(r, "r").content).toContain("read_file(.env)");
+    expect(result(r, "all")).toMatchObject({ outcome: "ok" });
+    expect(result(r, "all").content).not.toContain("very-secret-value");
     expect(sent()).not.toContain("very-secret-value");
     // `@.env` in the prompt is a read too: one line, nothing sent.
     const before = e.provider.requests.length;
