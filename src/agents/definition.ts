@@ -3,7 +3,7 @@
 // of its file, which the child's system prompt adds. `explore` is built in.
 
 /** Where an agent came from: tern's own folders, Claude Code's (with `compat.claude`), or built in. */
-export type AgentSource = "project" | "user" | "claude-project" | "claude-user" | "builtin";
+export type AgentSource = "project" | "user" | "claude-project" | "claude-user" | "plugin" | "builtin";
 
 export interface AgentDefinition {
   name: string;

@@ -11,6 +11,7 @@ import { workspaceTrusted } from "../config/workspace-trust.js";
 import { readTextBounded, UnreadableFile } from "../prompt/bounded-read.js";
 import { workflowRoots } from "../prompt/workflow-roots.js";
 import { type AgentDefinition, type AgentSource, BUILTIN_AGENTS } from "./definition.js";
+import { manifestPaths, type PluginRoot } from "../config/plugins.js";
 
 export interface AgentRoots {
   cwd: string;
@@ -21,6 +22,8 @@ export interface AgentRoots {
   compat: { claude: boolean };
   /** The person's `trustedWorkspaces`: an untrusted workspace's agent leading outside it is not read (§10). */
   trustedWorkspaces?: readonly string[];
+  /** Claude Code plugins (R-WF-6): their `agents/` (and manifest `agents`), named `<plugin>:<agent>`. */
+  plugins?: readonly PluginRoot[];
 }
 
 /** An agent file is read whole up to this; past it the file is refused with a problem. */
@@ -108,6 +111,13 @@ export function findAgents(opts: AgentRoots): { agents: AgentDefinition[]; warni
         agents.push(read);
       }
     }
+  for (const plugin of opts.plugins ?? [])
+    for (const dir of [join(plugin.root, "agents"), ...manifestPaths(plugin, "agents")])
+      for (const file of markdownIn(dir)) {
+        const read = readAgentFile(join(dir, file), "plugin");
+        if (typeof read === "string") warnings.push(read);
+        else agents.push({ ...read, name: `${plugin.name}:${read.name}` });
+      }
   for (const builtin of BUILTIN_AGENTS) if (!taken.has(builtin.name)) agents.push(builtin);
   return { agents, warnings };
 }

@@ -1,5 +1,6 @@
 // `tern config check`: validate the merged configuration and show where each value came from.
 import { formatConfigCheck } from "../config/check.js";
+import { claudeCompatLines } from "../config/claude-settings-report.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
 import { sandboxAvailability } from "../sandbox/availability.js";
 import { configuredHooks } from "../hooks/configured.js";
@@ -16,6 +17,9 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   process.stdout.write(`${formatConfigCheck(loaded, process.env)}${local.join("\n")}\n`);
   process.stdout.write(`sandbox: ${sandboxAvailability()}\n`);
   process.stdout.write(`${programLines(process.cwd(), loaded.config.trustedWorkspaces).join("\n")}\n`);
+  // R-WF-5: Claude Code's permission rules, each with what tern made of it and its file.
+  for (const line of claudeCompatLines(loaded, process.cwd(), process.env.HOME))
+    process.stdout.write(`${line}\n`);
   const { hooks, notices } = configuredHooks(loaded, process.cwd(), process.env);
   for (const hook of hooks)
     process.stdout.write(
@@ -34,6 +38,7 @@ export async function configCheckCommand(opts: { config?: string; model?: string
   for (const agent of agents.agents) {
     process.stdout.write(`agent: ${agent.name}  (${agent.path ?? "built in"})\n`);
     for (const problem of agent.problems) process.stdout.write(`agent problem: ${problem}\n`);
+    for (const note of agent.dropped) process.stdout.write(`agent note: ${note}\n`);
   }
   for (const warning of agents.warnings) process.stdout.write(`agent problem: ${warning}\n`);
   return 0;

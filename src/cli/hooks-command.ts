@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { scrubbedEnv } from "../config/secrets.js";
 import { configuredHooks } from "../hooks/configured.js";
 import { HOOK_EVENTS, isHookEvent } from "../hooks/events.js";
+import { CLAUDE_TOOL_NAMES } from "../config/claude-tools.js";
+import { fromClaudeInput, toClaudeCall, toClaudeResponse } from "../hooks/claude-payload.js";
 import { namesOf } from "../hooks/match.js";
 import { type HookRunReport, HookRunner } from "../hooks/runner.js";
 import { loadSettings, ternHome } from "./setup.js";
@@ -29,10 +31,33 @@ export async function hooksTestCommand(
     permissionMode: () => loaded.config.permissions.mode,
     onRun: (report) => reports.push(report),
   });
-  const tool = opts.tool ?? "bash";
+  // `--tool Bash` (Claude Code's name) and `--tool bash` are the same tool.
+  const tool = CLAUDE_TOOL_NAMES[opts.tool ?? ""]?.[0] ?? opts.tool ?? "bash";
   const match =
     event === "PreToolUse" || event === "PostToolUse" ? { value: tool, aliases: namesOf(tool) } : undefined;
-  const outcome = await runner.run(event, samplePayload(event, tool, cwd), { match });
+  const args = tool === "bash" ? { command: "echo hello" } : { path: "example.txt" };
+  const claude = toClaudeCall(tool, args, cwd);
+  const outcome = await runner.run(
+    event,
+    samplePayload(
+      event,
+      claude.name,
+      claude.input,
+      toClaudeResponse(tool, claude.input, { outcome: "ok", text: "hello" }),
+    ),
+    {
+      match,
+      tern: {
+        fields: samplePayload(
+          event,
+          tool,
+          { ...args, file_path: join(cwd, "example.txt") },
+          { outcome: "ok", content: "hello" },
+        ),
+        fromClaude: (updated) => fromClaudeInput(tool, updated, args),
+      },
+    },
+  );
   if (reports.length === 0) {
     process.stdout.write(`no hook runs for ${event}${match ? ` on ${tool}` : ""}\n`);
     return 0;
@@ -54,11 +79,12 @@ export async function hooksTestCommand(
   return 0;
 }
 
-function samplePayload(event: string, tool: string, cwd: string): Record<string, unknown> {
-  const toolInput =
-    tool === "bash"
-      ? { command: "echo hello" }
-      : { path: "example.txt", file_path: join(cwd, "example.txt") };
+function samplePayload(
+  event: string,
+  tool: string,
+  toolInput: unknown,
+  response: unknown,
+): Record<string, unknown> {
   switch (event) {
     case "PreToolUse":
       return { tool_name: tool, tool_input: toolInput, tool_use_id: "hooks-test-1" };
@@ -66,7 +92,7 @@ function samplePayload(event: string, tool: string, cwd: string): Record<string,
       return {
         tool_name: tool,
         tool_input: toolInput,
-        tool_response: { outcome: "ok", content: "hello" },
+        tool_response: response,
         tool_use_id: "hooks-test-1",
       };
     case "UserPromptSubmit":
@@ -78,7 +104,7 @@ function samplePayload(event: string, tool: string, cwd: string): Record<string,
         stop_hook_active: false,
         agent_id: "hooks-test-agent",
         agent_type: "explore",
-        agent_transcript_path: join(cwd, "agent-record.jsonl"),
+        agent_transcript_path: join(process.cwd(), "agent-record.jsonl"),
         last_assistant_message: "hello",
       };
     case "SessionStart":

@@ -23,6 +23,8 @@ export interface CommonOptions {
   plain?: boolean;
   /** `--worktree [name]` (R-WT-1): `true` when no name was given (one is generated). */
   worktree?: string | true;
+  /** `--plugin-dir DIR`, repeatable: Claude Code plugin folders (R-WF-6). */
+  pluginDir?: string[];
 }
 
 export interface RunOptions extends CommonOptions {

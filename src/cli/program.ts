@@ -34,6 +34,7 @@ function addCommonOptions(cmd: Command): Command {
       .option("--thinking <level>", "reasoning level: off, low, medium or high")
       .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")
       .option("--worktree [name]", "run in a new git worktree on branch tern/<name> (kept only if changed)")
+      .option("--plugin-dir <dir>", "load a Claude Code plugin folder (repeatable)", collect)
   );
 }
 

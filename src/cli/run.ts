@@ -13,7 +13,8 @@ import { jsonEventWriter } from "./json-events.js";
 import { loadOutputSchema } from "./output-schema.js";
 import { runJsonLines } from "./run-jsonl.js";
 
-const SLASH_COMMAND = /^\/[A-Za-z][\w-]*$/;
+// `/name`, or a namespaced `/ns:name` (a subfolder, a plugin: R-WF-2, R-WF-6).
+const SLASH_COMMAND = /^\/[A-Za-z][\w-]*(?::[\w.-]+)*$/;
 export const CANCEL_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /** 128 + the signal number, as shells report it. */
 export const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = {
@@ -48,6 +49,7 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     try {
       content = buildPromptContent(text, process.cwd(), opts.image ?? [], model.endpoint.api, {
         textLimit: config.toolOutputLimit,
+        deny: config.permissions.deny,
       });
     } catch (err) {
       if (err instanceof InputError) throw new UsageError(err.message);
@@ -62,7 +64,10 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
       const expanded = custom(slash.parseCommandLine(prompt).rest);
       ({ text, allow, model: commandModel, shell } = expanded);
     } else if (firstWord.startsWith("/mcp__") && config.toolSets.length > 0) return void (mcpPrompt = true);
-    else if (SLASH_COMMAND.test(firstWord)) throw slashCommandError(firstWord);
+    else if (SLASH_COMMAND.test(firstWord))
+      throw new UsageError(
+        `${firstWord}: no such command (custom commands come from .tern/commands, .claude/commands and .gemini/commands)`,
+      );
     attach(text, model, config);
   };
   const prepared = await prepareSession(

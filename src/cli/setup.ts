@@ -41,7 +41,14 @@ export async function loadSettings(opts: CommonOptions, home: string, cwd: strin
       mode: opts.mode,
     });
     const thinking = opts.thinking !== undefined ? parseThinking(opts.thinking) : undefined;
-    const loaded = loadConfig({ home, cwd, configFile: opts.config, flags, env: process.env });
+    const loaded = loadConfig({
+      home,
+      cwd,
+      configFile: opts.config,
+      flags,
+      env: process.env,
+      pluginDirs: opts.pluginDir,
+    });
     if (thinking) loaded.config.thinking = thinking;
     return loaded;
   } catch (err) {

@@ -7,6 +7,7 @@ const SOURCES: Record<AgentSummary["source"], string> = {
   user: "user",
   "claude-project": "project, Claude Code",
   "claude-user": "user, Claude Code",
+  plugin: "Claude Code plugin",
   builtin: "built in",
 };
 
@@ -25,6 +26,7 @@ export function agentsText({
     const where = a.path ? `${SOURCES[a.source]}: ${a.path}` : SOURCES[a.source];
     lines.push(`${a.name.padEnd(width)}  ${a.description || "(no description)"}  (${where})`);
     for (const problem of a.problems) lines.push(`${" ".repeat(width)}  problem: ${problem}`);
+    for (const note of a.dropped ?? []) lines.push(`${" ".repeat(width)}  note: ${note}`);
   }
   for (const warning of warnings) lines.push(`problem: ${warning}`);
   return lines.join("\n");

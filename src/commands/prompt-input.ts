@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { readDeniedBy } from "../config/attach-deny.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import { type PathReach, pathReach } from "../config/workspace-reach.js";
 import type { ProviderApi } from "../config/types.js";
@@ -102,7 +103,12 @@ function listFolder(abs: string): string[] | undefined {
  * R-WF-4: `@path` names a text file (whole, or `:40-80` lines) or a folder that exists; anything
  * else (a mention, a missing file, a FIFO, a binary file) stays as typed text only.
  */
-function attachText(token: string, where: AttachPlace, limit: number): TextPart | undefined {
+function attachText(
+  token: string,
+  where: AttachPlace,
+  limit: number,
+  deny: readonly string[],
+): TextPart | undefined {
   for (const candidate of [token, token.replace(/[.,;:!?)\]]+$/, "")]) {
     const { path, from, to } = splitLineRange(candidate);
     const abs = resolve(where.cwd, path);
@@ -112,6 +118,8 @@ function attachText(token: string, where: AttachPlace, limit: number): TextPart 
     } catch {
       continue;
     }
+    const denied = readDeniedBy(deny, abs, where.cwd);
+    if (denied) throw new InputError(`@${path}: not attached: reading it is denied by rule ${denied}`);
     // §10: judged on the real path (a symlinked file or folder, `..`), as instruction imports are.
     const reach = attachReach(abs, where);
     if (reach.verdict === "never")
@@ -179,7 +187,13 @@ export function buildPromptContent(
   cwd: string,
   imageFiles: string[],
   api: ProviderApi,
-  opts: { textLimit?: number; pastedImages?: ReadonlyMap<string, Buffer>; home?: string } = {},
+  opts: {
+    textLimit?: number;
+    pastedImages?: ReadonlyMap<string, Buffer>;
+    home?: string;
+    /** `permissions.deny`: a file a `read_file` deny rule covers is not attached (R-WF-5). */
+    deny?: readonly string[];
+  } = {},
 ): ContentPart[] {
   const where: AttachPlace = { cwd, home: opts.home ?? defaultHome() };
   const images: ContentPart[] = [];
@@ -194,7 +208,7 @@ export function buildPromptContent(
     }
     if (seen.has(path)) continue;
     seen.add(path);
-    const part = attachText(path, where, opts.textLimit ?? DEFAULT_TEXT_LIMIT);
+    const part = attachText(path, where, opts.textLimit ?? DEFAULT_TEXT_LIMIT, opts.deny ?? []);
     if (part) texts.push(part);
   }
   for (const file of imageFiles) images.push(readImageFile(file, cwd, api));

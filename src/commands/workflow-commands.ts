@@ -2,6 +2,7 @@
 // file, `/skill:<name>` per skill. Running one expands its body ($ARGUMENTS, $1…$9), attaches
 // its `@path` files (R-WF-4) and sends it as the prompt, its `allowed-tools` allowing those
 // calls for that turn. `tern run "/name args"` uses the same expansion (`prompt`).
+import { CLAUDE_TOOL_NAMES } from "../config/claude-tools.js";
 import type { Config } from "../config/types.js";
 import { workspaceFileTrust } from "../config/workspace-trust.js";
 import {
@@ -18,20 +19,6 @@ import { withCommandModel } from "./command-model.js";
 import { parseCommandLine, setMcpPromptCommands, setWorkflowCommands } from "./table.js";
 import type { Session } from "../engine/session.js";
 
-/** Claude Code's tool names in `allowed-tools`, as tern names its tools. */
-const CLAUDE_TOOLS: Record<string, string> = {
-  Bash: "bash",
-  Read: "read_file",
-  Edit: "edit_file",
-  MultiEdit: "edit_file",
-  Write: "write_file",
-  Grep: "grep",
-  Glob: "glob",
-  LS: "glob",
-  WebFetch: "web_fetch",
-  TodoWrite: "todo_write",
-};
-
 /**
  * One `allowed-tools` entry as a tern rule (R-TOOL-2): `Bash(git add:*)` → `bash(git add*)`
  * (Claude's `:*` is "this prefix"), `Read` → `read_file`, `mcp__set__tool` → `set__tool`.
@@ -39,7 +26,8 @@ const CLAUDE_TOOLS: Record<string, string> = {
 export function toTernRule(entry: string): string {
   const m = /^([\w.*-]+)(?:\((.*)\))?$/s.exec(entry.trim());
   if (!m) return entry.trim();
-  const tool = CLAUDE_TOOLS[m[1]] ?? m[1].replace(/^mcp__/, "");
+  // Claude Code's names from the one table (config/claude-tools.ts).
+  const tool = CLAUDE_TOOL_NAMES[m[1]]?.[0] ?? m[1].replace(/^mcp__/, "");
   if (m[2] === undefined) return tool;
   return `${tool}(${m[2].replace(/:\*$/, "*")})`;
 }
@@ -50,6 +38,7 @@ export async function runWorkflowPrompt(host: CommandHost, prompt: WorkflowPromp
   try {
     content = buildPromptContent(prompt.text, host.cwd, [], host.session.status().model.endpoint.api, {
       textLimit: host.config.toolOutputLimit,
+      deny: host.config.permissions.deny,
     });
   } catch (err) {
     if (err instanceof InputError) return host.error(err.message);
@@ -117,12 +106,16 @@ function commandEntry(c: CustomCommand, place: TrustPlace): SlashCommand {
     c.name,
     `${c.description} (${label})`,
     c.argumentHint,
-    (rest) => ({
-      text: expandArguments(c.body, rest),
-      allow,
-      model: c.model,
-      ...(c.body.includes("!`") ? { shell: true } : {}),
-    }),
+    (rest) => {
+      // A Gemini CLI command expands itself ({{args}}, !{…}, @{…}: R-WF-7).
+      const text = c.expand ? c.expand(rest) : expandArguments(c.body, rest);
+      return {
+        text,
+        allow,
+        model: c.model,
+        ...((c.expand ? text : c.body).includes("!`") ? { shell: true } : {}),
+      };
+    },
     c.path,
   );
 }
@@ -142,7 +135,7 @@ function skillEntry(s: Skill, place: TrustPlace): SlashCommand {
 export function workflowCommands(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat" | "trustedWorkspaces">;
+  config: Pick<Config, "compat" | "trustedWorkspaces" | "pluginRoots">;
   env?: NodeJS.ProcessEnv;
 }): { commands: SlashCommand[]; warnings: string[] } {
   const files = loadWorkflowFiles(opts);
@@ -151,9 +144,15 @@ export function workflowCommands(opts: {
     trustedWorkspaces: opts.config.trustedWorkspaces,
     notices: [],
   };
+  const skills = files.skills.filter((s) => /^[\w.:-]+$/.test(s.name));
+  const names = new Set(files.commands.map((c) => c.name));
   const commands = [
     ...files.commands.map((c) => commandEntry(c, place)),
-    ...files.skills.filter((s) => /^[\w.:-]+$/.test(s.name)).map((s) => skillEntry(s, place)),
+    ...skills.map((s) => skillEntry(s, place)),
+    // A plugin's skill also answers to `/<plugin>:<skill>`, as in Claude Code (R-WF-6).
+    ...skills
+      .filter((s) => s.name.includes(":") && !names.has(`/${s.name}`))
+      .map((s) => ({ ...skillEntry(s, place), name: `/${s.name}` })),
   ];
   return { commands, warnings: [...files.warnings, ...place.notices] };
 }

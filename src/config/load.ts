@@ -16,6 +16,10 @@ import type { Config } from "./types.js";
 import { restrictUntrusted } from "./untrusted.js";
 import { workspaceTrusted as isTrusted } from "./workspace-trust.js";
 import { unknownToolSetWarnings } from "./rule-sets.js";
+import { applyClaudePermissions } from "./claude-permissions-apply.js";
+import { findPlugins } from "./plugins.js";
+import { pluginToolSets } from "./plugin-servers.js";
+import { readClaudePermissions, type ClaudeSettingsReport } from "./claude-permissions.js";
 
 export interface LoadConfigOptions {
   /** $TERN_HOME */
@@ -27,6 +31,8 @@ export interface LoadConfigOptions {
   /** Already mapped from CLI flags (see flagsToConfig); `permissions.allow` here appends. */
   flags: ConfigLayer | Partial<Config>;
   env: NodeJS.ProcessEnv;
+  /** `--plugin-dir DIR`, repeatable (R-WF-6). */
+  pluginDirs?: string[];
 }
 
 export interface LoadedConfig {
@@ -36,6 +42,8 @@ export interface LoadedConfig {
   /** Flattened key path → "default" | file label | flag name (e.g. "--model"). */
   sources: Record<string, string>;
   warnings: string[];
+  /** R-WF-5: each Claude Code settings file's permissions, with what was taken and what was not. */
+  claudeSettings?: ClaudeSettingsReport[];
   /** Whether the workspace is in the user's trustedWorkspaces (its own hooks and servers may run). */
   workspaceTrusted?: boolean;
 }
@@ -187,7 +195,34 @@ export function loadConfig(opts: LoadConfigOptions): LoadedConfig {
     config.statusLine = claudeLine.statusLine;
     for (const key of Object.keys(claudeLine.statusLine)) sources.set(`statusLine.${key}`, claudeLine.file);
   }
+  // R-WF-5: Claude Code's permission rules; the trust decision above decides what a project's may loosen.
+  const claudeSettings = config.compat.claude
+    ? applyClaudePermissions(
+        config,
+        sources,
+        readClaudePermissions({ cwd: opts.cwd, home: opts.env.HOME, trusted: workspaceTrusted }),
+        warnings,
+      )
+    : undefined;
+  // R-WF-6: Claude Code plugins, and their MCP servers as tool sets.
+  const plugins = findPlugins({
+    cwd: opts.cwd,
+    userHome: opts.env.HOME,
+    flagDirs: opts.pluginDirs ?? [],
+    configDirs: (config.plugins ?? []).map((dir) => ({ dir, source: sources.get("plugins") ?? "config" })),
+    claude: config.compat.claude,
+    trusted: workspaceTrusted,
+  });
+  warnings.push(...plugins.warnings);
+  config.pluginRoots = plugins.plugins;
+  const pluginSets = pluginToolSets(
+    plugins.plugins,
+    config.toolSets.map((s) => s.name),
+  );
+  config.toolSets.push(...pluginSets.toolSets);
+  warnings.push(...pluginSets.warnings);
   return {
+    claudeSettings,
     config,
     sources: Object.fromEntries([...sources].sort(([a], [b]) => (a < b ? -1 : 1))),
     warnings,

@@ -51,7 +51,7 @@ const stringMap = (v: unknown): Record<string, string> =>
     : {};
 
 /** One `.mcp.json` entry as a tool set, or why it cannot be one. */
-function toToolSet(set: string, entry: Record<string, unknown>): ToolSetConfig | string {
+export function toToolSet(set: string, entry: Record<string, unknown>): ToolSetConfig | string {
   const type = entry.type ?? (typeof entry.url === "string" ? "http" : "stdio");
   if (type === "stdio") {
     if (typeof entry.command !== "string" || !entry.command) return "needs a command";

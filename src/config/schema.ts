@@ -5,6 +5,7 @@
 // config file validates it, and the full API cost a start ~20 ms and ~5 MB.
 import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
+import { toolSet } from "./schema-tool-set.js";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
 import type { PermissionMode } from "./types.js";
 import {
@@ -30,43 +31,10 @@ import {
   stringList,
   type THINKING_NAMES,
   timerSeconds,
-  TOOL_SET_NAME_RE,
 } from "./schema-rules.js";
 
 const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
-
-/** One MCP server (R-EXT): stdio (`command`) or Streamable HTTP (`url`), never both. */
-const toolSet = () =>
-  z
-    .strictObject({
-      name: rule<string>((v) => typeof v === "string" && TOOL_SET_NAME_RE.test(v), "must match [a-z0-9_-]+"),
-      command: optional(
-        rule<string>((v) => typeof v === "string" && v.length > 0, "must be a non-empty string"),
-      ),
-      args: z._default(stringList(), []),
-      env: z._default(stringMap(), {}),
-      url: optional(httpUrl()),
-      headers: optional(stringMap()),
-      timeoutSeconds: z._default(timerSeconds(), 120),
-      startTimeoutSeconds: z._default(timerSeconds(), 30),
-    })
-    .check(
-      z.superRefine((set, ctx) => {
-        if (set.command === undefined && set.url === undefined)
-          ctx.addIssue({
-            code: "custom",
-            path: ["command"],
-            message: "required (or url for an HTTP server)",
-          });
-        if (set.command !== undefined && set.url !== undefined)
-          ctx.addIssue({
-            code: "custom",
-            path: ["url"],
-            message: "a tool set has either command or url, not both",
-          });
-      }),
-    );
 
 const provider = () =>
   z.strictObject({
@@ -254,6 +222,10 @@ const layerShape = {
     ),
   hooks: () =>
     optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
+  // R-WF-6: Claude Code plugin folders to load.
+  plugins: () => optional(z.array(z.string().check(z.minLength(1)))),
+  // R-HOOK-2 (amended): "tern" keeps tern's tool names in this config's own hook payloads.
+  hookToolNames: () => optional(z.enum(["claude", "tern"])),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
   shellEnv: () =>

@@ -1,5 +1,6 @@
 // The merged configuration after validation (SPEC §2). Names are camelCase; every key has a default.
 import type { Pricing } from "../vocab/cost.js";
+import type { PluginRoot } from "./plugins.js";
 import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
 import type { WireApi } from "../vocab/messages.js";
 
@@ -79,6 +80,8 @@ export interface PermissionsConfig {
   mode: PermissionMode;
   allow: string[];
   deny: string[];
+  /** R-WF-5: Claude Code's `ask` rules: a call they match asks whatever the mode (deny still wins). */
+  ask?: string[];
 }
 
 export interface Config {
@@ -116,6 +119,12 @@ export interface Config {
   sandbox: SandboxConfig;
   /** The user's programs at fixed points of the loop, in Claude Code's shape (R-HOOK-1). */
   hooks?: Record<string, HookGroupConfig[]>;
+  /** R-WF-6: Claude Code plugin folders to load (config `plugins`). */
+  plugins?: string[];
+  /** R-WF-6: the plugins found (flags, config, Claude Code's installed ones), set when the config loads. */
+  pluginRoots?: PluginRoot[];
+  /** R-HOOK-2 (amended): the tool names this config's own hooks see; Claude Code's unless "tern". */
+  hookToolNames?: "claude" | "tern";
   /** OpenTelemetry export (R-AUTO-3); absent = off unless TERN_ENABLE_TELEMETRY=1. */
   telemetry?: TelemetryConfig;
   /** A command whose first output line replaces the status line, in Claude Code's shape (R-UI-23). */

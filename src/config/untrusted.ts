@@ -71,6 +71,11 @@ export function restrictUntrusted(
     ignore("statusLine", " (its command never runs)");
     delete out.statusLine;
   }
+  // A plugin runs its own hooks and servers (R-WF-6).
+  if (out.plugins !== undefined) {
+    ignore("plugins", " (its plugins are not loaded)");
+    delete out.plugins;
+  }
   // Telemetry sends what the session did to an endpoint: a workspace cannot choose one.
   if (out.telemetry !== undefined) {
     ignore("telemetry");

@@ -154,7 +154,14 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   const registry = createBuiltinRegistry();
   const env = opts.env ?? process.env;
   const { trustedWorkspaces } = config;
-  const agents = findAgents({ cwd, home, userHome: env.HOME, compat: config.compat, trustedWorkspaces });
+  const agents = findAgents({
+    cwd,
+    home,
+    userHome: env.HOME,
+    compat: config.compat,
+    trustedWorkspaces,
+    plugins: config.pluginRoots,
+  });
   if (!opts.child) warnings.push(...agents.warnings);
   offerTools(registry, agents.agents, opts.child);
   offerEditTool(registry, editToolFor(model.id, model.info));
@@ -172,6 +179,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     mode: config.permissions.mode,
     allow: config.permissions.allow,
     deny: config.permissions.deny,
+    ask: config.permissions.ask,
     cwd,
     sandboxedShell: sandbox !== undefined,
     ternHome: home,
@@ -196,6 +204,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
       userHome: env.HOME,
       compat: config.compat,
       trustedWorkspaces: config.trustedWorkspaces,
+      plugins: config.pluginRoots,
     });
   const systemFor = (toolNames: string[]) => promptFor(toolNames).text;
   const assembled = promptFor(tools.map((t) => t.name));

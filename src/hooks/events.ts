@@ -40,6 +40,10 @@ export interface ConfiguredHook {
   command: string;
   timeoutSeconds: number;
   source: string;
+  /** Which names its payloads give tools: Claude Code's (the default) or tern's (`"hookToolNames": "tern"`). */
+  toolNames?: "claude" | "tern";
+  /** Added to its environment: a plugin's hooks get CLAUDE_PLUGIN_ROOT (R-WF-6). */
+  env?: Record<string, string>;
 }
 
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;

@@ -1,14 +1,17 @@
 // Which hooks an event runs (R-HOOK-1): a matcher is a regular expression over the tool name (or,
 // for SessionStart and PreCompact, the source or trigger), "" or "*" or none matching everything.
 // Tools answer to tern's names and to Claude Code's for the same tools, so a `"Bash"` or
-// `"Edit|Write"` matcher written for Claude Code fires on tern's `bash`, `edit_file`, `write_file`.
+// `"Edit|Write"` matcher written for Claude Code fires on tern's `bash`, `edit_file`, `write_file`,
+// and `mcp__github__.*` on the MCP tool tern calls `github__create_issue`.
 
-import { CLAUDE_TOOL_NAMES as CLAUDE_NAMES } from "../config/claude-tools.js";
+import { CLAUDE_TOOL_NAMES as CLAUDE_NAMES, claudeMcpName } from "../config/claude-tools.js";
 
-/** Every name a tern tool answers to: its own and Claude Code's. */
+/** Every name a tern tool answers to: its own and Claude Code's (`mcp__<server>__<tool>` for an MCP tool). */
 export function namesOf(tool: string): string[] {
   const names = [tool];
   for (const [claude, tern] of Object.entries(CLAUDE_NAMES)) if (tern.includes(tool)) names.push(claude);
+  const mcp = claudeMcpName(tool);
+  if (mcp && !names.some((n) => n !== tool)) names.push(mcp);
   return names;
 }
 

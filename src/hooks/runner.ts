@@ -30,6 +30,15 @@ export interface HookRunnerOptions {
   onRun?(report: HookRunReport): void;
 }
 
+/**
+ * A tool event's fields as a hook with `"hookToolNames": "tern"` sees them, and the way back from
+ * a Claude-shaped `updatedInput` to tern's arguments (the default payload is Claude Code's).
+ */
+export interface TernShape {
+  fields: Record<string, unknown>;
+  fromClaude(updated: Record<string, unknown>): Record<string, unknown>;
+}
+
 /** What to match an event's hooks against: a tool name (with its other names) or a source. */
 export interface HookMatch {
   value: string;
@@ -37,6 +46,14 @@ export interface HookMatch {
 }
 
 const NO_OUTCOME: HookOutcome = { context: [], messages: [] };
+
+/** tern's permission modes as Claude Code names them in `permission_mode`. */
+const CLAUDE_MODES: Record<string, string> = {
+  ask: "default",
+  "auto-edit": "acceptEdits",
+  plan: "plan",
+  yolo: "bypassPermissions",
+};
 
 export class HookRunner {
   /** Aborted when the session ends: hooks still running then (a SessionStart's) are stopped. */
@@ -65,18 +82,23 @@ export class HookRunner {
   async run(
     event: HookEvent,
     fields: Record<string, unknown>,
-    opts: { match?: HookMatch; signal?: AbortSignal } = {},
+    opts: { match?: HookMatch; signal?: AbortSignal; tern?: TernShape } = {},
   ): Promise<HookOutcome> {
     const hooks = this.commandsFor(event, opts.match);
     if (hooks.length === 0) return NO_OUTCOME;
-    const input = JSON.stringify({
-      session_id: this.opts.sessionId,
-      transcript_path: this.opts.transcriptPath,
-      cwd: this.opts.cwd,
-      permission_mode: this.opts.permissionMode(),
-      hook_event_name: event,
-      ...fields,
-    });
+    const mode = this.opts.permissionMode();
+    const payload = (own: Record<string, unknown>, permissionMode: string) =>
+      JSON.stringify({
+        session_id: this.opts.sessionId,
+        transcript_path: this.opts.transcriptPath,
+        cwd: this.opts.cwd,
+        permission_mode: permissionMode,
+        hook_event_name: event,
+        ...own,
+      });
+    // Claude Code's names for the mode too (R-HOOK-2 amended); tern's for a "tern" config's hooks.
+    const claudeInput = payload(fields, CLAUDE_MODES[mode] ?? mode);
+    const ternInput = payload(opts.tern?.fields ?? fields, mode);
     const env = { ...this.opts.env, TERN_PROJECT_DIR: this.opts.cwd, CLAUDE_PROJECT_DIR: this.opts.cwd };
     const verdicts = await Promise.all(
       hooks.map(async (hook) => {
@@ -84,13 +106,15 @@ export class HookRunner {
         const result = await runHookProcess({
           command: hook.command,
           cwd: this.opts.cwd,
-          env,
-          input,
+          env: hook.env ? { ...env, ...hook.env } : env,
+          input: hook.toolNames === "tern" ? ternInput : claudeInput,
           timeoutSeconds: hook.timeoutSeconds,
           signal: eitherAborts(opts.signal, this.ending.signal),
           sandbox: this.opts.sandbox,
         });
         const verdict = interpret(event, redacted(result), hook.timeoutSeconds);
+        if (verdict.updatedInput && opts.tern && hook.toolNames !== "tern")
+          verdict.updatedInput = opts.tern.fromClaude(verdict.updatedInput);
         this.opts.onRun?.({
           event,
           command: hook.command,

@@ -20,6 +20,8 @@ export interface AssembleOptions {
   compat?: CompatSwitches;
   /** The person's `trustedWorkspaces`: only a trusted workspace's files may import from TERN_HOME (§10). */
   trustedWorkspaces?: readonly string[];
+  /** Claude Code plugins (R-WF-6): their skills join the index as `<plugin>:<skill>`. */
+  plugins?: readonly { name: string; root: string }[];
 }
 
 export interface AssembledPrompt {
@@ -51,6 +53,7 @@ export function assembleSystemPromptParts(opts: AssembleOptions): AssembledPromp
     userHome: opts.userHome,
     compat,
     trustedWorkspaces: opts.trustedWorkspaces,
+    plugins: opts.plugins,
   });
   if (skills.length > 0) sections.push(formatSkillsIndex(skills));
   return {

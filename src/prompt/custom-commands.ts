@@ -3,12 +3,15 @@
 // folders over Claude's) is a slash command named after its path, a subfolder giving a namespace
 // (`commands/git/pr.md` is `/git:pr`). Claude Code's front matter: `description`,
 // `argument-hint`, `model`, `allowed-tools`; without a description, the body's first line.
+// With `compat.agents`, Gemini CLI's `.gemini/commands/**/*.toml` too (gemini-commands.ts).
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { listField, splitFrontMatter, textField } from "../config/front-matter.js";
 import { foreignWorkspaceFile } from "../config/workspace-reach.js";
 import { workspaceTrusted } from "../config/workspace-trust.js";
 import { readTextBounded, UnreadableFile } from "./bounded-read.js";
+import { readGeminiCommand } from "./gemini-commands.js";
+import { manifestPaths, type PluginRoot } from "../config/plugins.js";
 import type { CompatSwitches } from "./instruction-files.js";
 import { workflowRoots } from "./workflow-roots.js";
 
@@ -24,6 +27,8 @@ export interface CustomCommand {
   /** Absolute path of the file. */
   path: string;
   scope: "project" | "user";
+  /** A Gemini CLI command (R-WF-7): its own expansion of the typed text, instead of `body`'s. */
+  expand?(rest: string): string;
 }
 
 export interface CommandRoots {
@@ -35,6 +40,8 @@ export interface CommandRoots {
   maxEntries?: number;
   /** The person's `trustedWorkspaces`: an untrusted workspace's command leading outside it is not read (§10). */
   trustedWorkspaces?: readonly string[];
+  /** Claude Code plugins (R-WF-6): their `commands/` (and manifest `commands`) as `/<plugin>:<name>`. */
+  plugins?: readonly PluginRoot[];
 }
 
 /** A command file is read whole up to this; past it the file is refused with a notice. */
@@ -44,8 +51,34 @@ const MAX_DEPTH = 4;
 export const MAX_COMMAND_ENTRIES = 1000;
 const SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 
-export function commandRoots(opts: CommandRoots): { dir: string; scope: "project" | "user" }[] {
-  return workflowRoots(opts, "commands").map(({ dir, scope }) => ({ dir, scope }));
+interface CommandRoot {
+  dir: string;
+  scope: "project" | "user";
+  ext: ".md" | ".toml";
+  /** A plugin's namespace (`/<plugin>:<name>`). */
+  plugin?: string;
+}
+
+export function commandRoots(opts: CommandRoots): CommandRoot[] {
+  const roots: CommandRoot[] = workflowRoots(opts, "commands").map(({ dir, scope }) => ({
+    dir,
+    scope,
+    ext: ".md",
+  }));
+  for (const plugin of opts.plugins ?? [])
+    for (const dir of [join(plugin.root, "commands"), ...manifestPaths(plugin, "commands")])
+      roots.push({ dir, scope: "user", ext: ".md", plugin: plugin.name });
+  if (!opts.compat.agents) return roots;
+  // Gemini CLI's (R-WF-7) come after tern's and Claude Code's at each level.
+  const lastProject = roots.findLastIndex((r) => r.scope === "project");
+  roots.splice(lastProject + 1, 0, {
+    dir: join(opts.cwd, ".gemini", "commands"),
+    scope: "project",
+    ext: ".toml",
+  });
+  if (opts.userHome)
+    roots.push({ dir: join(opts.userHome, ".gemini", "commands"), scope: "user", ext: ".toml" });
+  return roots;
 }
 
 /** What one commands folder's walk has found, and how many entries it looked at (the bound). */
@@ -55,7 +88,7 @@ interface Found {
   max: number;
 }
 
-function markdownFiles(dir: string, prefix: string[], depth: number, out: Found): void {
+function commandFiles(dir: string, ext: string, prefix: string[], depth: number, out: Found): void {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -72,8 +105,9 @@ function markdownFiles(dir: string, prefix: string[], depth: number, out: Found)
       continue;
     }
     if (st.isDirectory()) {
-      if (depth < MAX_DEPTH && SEGMENT.test(entry)) markdownFiles(path, [...prefix, entry], depth + 1, out);
-    } else if (entry.endsWith(".md")) out.files.push({ path, parts: [...prefix, entry.slice(0, -3)] });
+      if (depth < MAX_DEPTH && SEGMENT.test(entry))
+        commandFiles(path, ext, [...prefix, entry], depth + 1, out);
+    } else if (entry.endsWith(ext)) out.files.push({ path, parts: [...prefix, entry.slice(0, -ext.length)] });
   }
 }
 
@@ -94,6 +128,20 @@ function readCommand(path: string, name: string, scope: "project" | "user"): Cus
   if (!read) return `${path}: cannot read it; command ${name} skipped`;
   if (read.size > MAX_COMMAND_BYTES)
     return `${path}: ${Math.round(read.size / 1024)} KB is over the ${MAX_COMMAND_BYTES / 1024} KB a command file may hold; command ${name} skipped`;
+  if (path.endsWith(".toml")) {
+    const gemini = readGeminiCommand(read.text, name);
+    if ("error" in gemini) return `${path}: ${gemini.error}; command ${name} skipped`;
+    const body = gemini.expand("");
+    return {
+      name,
+      description: gemini.description || firstLine(body) || "custom command",
+      allowedTools: [],
+      body,
+      path,
+      scope,
+      expand: gemini.expand,
+    };
+  }
   const parsed = splitFrontMatter(read.text.replace(/\r\n?/g, "\n"));
   if (!parsed.ok) return `${path}: ${parsed.error}; command ${name} skipped`;
   const body = parsed.body.trim();
@@ -120,13 +168,13 @@ export function findCustomCommands(opts: CommandRoots): { commands: CustomComman
   const trusted = workspaceTrusted(opts.cwd, opts.trustedWorkspaces ?? []);
   for (const root of commandRoots(opts)) {
     const found: Found = { files: [], seen: 0, max: opts.maxEntries ?? MAX_COMMAND_ENTRIES };
-    markdownFiles(root.dir, [], 0, found);
+    commandFiles(root.dir, root.ext, [], 0, found);
     if (found.seen > found.max)
       warnings.push(
         `${root.dir}: more than ${found.max} entries; the commands past them (by name) are not read`,
       );
     for (const file of found.files) {
-      const name = `/${file.parts.join(":")}`;
+      const name = `/${(root.plugin ? [root.plugin, ...file.parts] : file.parts).join(":")}`;
       if (names.has(name)) continue;
       if (!file.parts.every((p) => SEGMENT.test(p))) {
         warnings.push(

@@ -54,7 +54,13 @@ export function repositoryRoot(cwd: string): string {
 
 /** The instruction file names a folder is searched for, in order (the first present wins). */
 export function instructionNames(compat: CompatSwitches): string[] {
-  return ["AGENTS.md", ...(compat.claude ? ["CLAUDE.md"] : []), ...(compat.agents ? ["GEMINI.md"] : [])];
+  return [
+    // Codex: AGENTS.override.md wins over AGENTS.md in its folder (R-WF-7).
+    ...(compat.agents ? ["AGENTS.override.md"] : []),
+    "AGENTS.md",
+    ...(compat.claude ? ["CLAUDE.md"] : []),
+    ...(compat.agents ? ["GEMINI.md"] : []),
+  ];
 }
 
 /** The folders from `top` down to `bottom` (both included); [] when bottom is not under top. */
@@ -184,7 +190,11 @@ export class InstructionReader {
       const target = this.resolveImport(path, token);
       if (!target) continue;
       const reach = pathReach(target, { roots: this.roots.slice(0, 2), home: this.ctx.home, homeAllowed });
-      if (reach.verdict !== "inside") {
+      // `@~/…` from the person's own instruction file reaches their home folder, as in Claude Code.
+      if (
+        reach.verdict !== "inside" &&
+        !(reach.verdict === "outside" && this.userImport(chain, token, target))
+      ) {
         // Only a name that looks like a path is worth a notice; `@alice` is a mention.
         if (token.includes("/") && existsSync(target))
           this.warnings.push(
@@ -203,6 +213,18 @@ export class InstructionReader {
       }
       this.readFile(target, `Imported by ${path}`, path, chain);
     }
+  }
+
+  /**
+   * `@~/…` from the user's own instruction file (TERN_HOME's, and what it imports): Claude Code
+   * lets user-level memory import from the home folder. A workspace's files never reach it.
+   */
+  private userImport(chain: readonly string[], token: string, target: string): boolean {
+    const home = this.ctx.userHome;
+    if (!home || !(token === "~" || token.startsWith("~/")) || chain.length === 0) return false;
+    return (
+      inside(realOrSelf(resolve(this.ctx.home)), chain[0]) && inside(realOrSelf(home), realOrSelf(target))
+    );
   }
 
   private resolveImport(from: string, token: string): string | undefined {

@@ -31,6 +31,8 @@ export interface SkillRoots {
   maxEntries?: number;
   /** The person's `trustedWorkspaces`: an untrusted workspace's skill leading outside it is not read (§10). */
   trustedWorkspaces?: readonly string[];
+  /** Claude Code plugins (R-WF-6): their `skills/` folders, each skill named `<plugin>:<skill>`. */
+  plugins?: readonly { name: string; root: string }[];
 }
 
 const MAX_DESCRIPTION = 600;
@@ -138,6 +140,19 @@ export function findSkills(opts: SkillRoots): { skills: Skill[]; warnings: strin
     scan(root, scope, found, warnings, opts.maxEntries ?? MAX_SKILL_ENTRIES, mayRead);
     for (const s of found.filter((s) => !names.has(s.name))) skills.push(s);
     for (const s of found) names.add(s.name);
+  }
+  for (const plugin of opts.plugins ?? []) {
+    const found: Skill[] = [];
+    // A plugin loads only by the person's choice (a project's only in a trusted workspace): its skills are theirs.
+    scan(
+      join(plugin.root, "skills"),
+      "user",
+      found,
+      warnings,
+      opts.maxEntries ?? MAX_SKILL_ENTRIES,
+      () => undefined,
+    );
+    for (const s of found) skills.push({ ...s, name: `${plugin.name}:${s.name}` });
   }
   skills.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.path < b.path ? -1 : 1));
   return { skills, warnings };

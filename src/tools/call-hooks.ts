@@ -30,7 +30,9 @@ interface CallHooks {
 const text = (t: string): ToolResult["content"] => [{ type: "text", text: t }];
 
 /**
- * PreToolUse for the calls no deny rule refuses: a deny or block becomes the call's result;
+ * PreToolUse for every call the model made that reached a tool (as in Claude Code, so an audit hook
+ * misses nothing); for one a deny rule refuses the hook runs but the deny wins. Otherwise a deny or
+ * block becomes the call's result;
  * `updatedInput` replaces its arguments (planned, and so judged, again); allow / ask are returned
  * for the approval that follows. A hook that fails decides nothing.
  */
@@ -43,9 +45,10 @@ export async function runCallHooks<P extends HookedCall>(
   const before = hooks.beforeCall;
   if (!before) return says;
   const runs = planned.map(async (p, i) => {
-    if (p.result || !p.tool || deps.denied(p)) return;
+    if (p.result || !p.tool) return;
+    const refused = deps.denied(p);
     const decision = await before(p.call, p.args).catch(() => undefined);
-    if (!decision) return;
+    if (!decision || refused) return;
     if (decision.permission === "deny" || decision.block !== undefined) {
       const why = decision.block ?? decision.reason ?? "denied";
       p.result = { outcome: "denied", content: text(`blocked by a PreToolUse hook: ${why}`) };

@@ -64,6 +64,11 @@ export interface ToolContext {
   /** Real paths of folders grep and glob never list (TERN_HOME: reading it asks, §10). */
   hidden?: string[];
   /**
+   * The read deny rule (Claude Code's `Read(…)` too, R-WF-5) that covers a file, if any: grep
+   * does not search such a file, as the read tool does not read it.
+   */
+  readDenied?: (absPath: string) => string | undefined;
+  /**
    * web_fetch: the addresses its host resolved to when the call was judged; it connects only to
    * these, never looking the name up again (a second answer could rebind it to a private one, §10).
    */

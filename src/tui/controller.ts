@@ -65,7 +65,7 @@ export class TuiController implements UiControl {
       session: () => this.session,
       cwd: deps.cwd,
       expandPastes: (text) => this.composer.pastes.expand(text),
-      textLimit: () => this.config.toolOutputLimit,
+      config: () => this.config,
       pastedImages: (text) => this.composer.clipboard.imagesFor(text),
       print: (kind, text) => this.print(kind, text),
       exiting: () => this.exiting,

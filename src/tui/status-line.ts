@@ -30,7 +30,9 @@ function runCommand(
   track: (c?: ChildProcess) => void,
 ): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(command, { shell: true, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    // Claude Code gives a status line command CLAUDE_PROJECT_DIR, as it gives hooks (R-UI-23).
+    const env = { ...process.env, CLAUDE_PROJECT_DIR: cwd, TERN_PROJECT_DIR: cwd };
+    const child = spawn(command, { shell: true, cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     track(child);
     let stdout = "";
     let stderr = "";

@@ -1,6 +1,7 @@
 // Engine work one piece at a time: a prompt becomes a turn, /compact a compaction; the UI is
 // busy while it runs and until the session is idle. Follow-ups typed meanwhile go to the
 // engine's queue (`Session.followUp`), which joins them to the running turn or starts the next.
+import type { Config } from "../config/types.js";
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { Session } from "../engine/session.js";
 import type { WorkPhase } from "./controller-types.js";
@@ -16,8 +17,11 @@ export interface TurnRunnerDeps {
   cwd: string;
   /** Large pastes are placeholders in the composer until the text is sent. */
   expandPastes(text: string): string;
-  /** The configured `toolOutputLimit`: an `@file` is cut to it, as in `tern run` (R-WF-4). */
-  textLimit(): number;
+  /**
+   * The config in force: an `@file` is cut to `toolOutputLimit`, as in `tern run` (R-WF-4), and a
+   * file a read deny rule covers is not attached (R-WF-5).
+   */
+  config(): Pick<Config, "toolOutputLimit" | "permissions">;
   /** Images pasted with Ctrl+V that `text` names as `@clipboard-N.png` (R-UI-21; kept ones too). */
   pastedImages(text: string): ReadonlyMap<string, Buffer>;
   print(kind: ItemKind, text: string): void;
@@ -86,7 +90,8 @@ export class TurnRunner {
       const session = this.deps.session();
       const expanded = this.deps.expandPastes(text);
       return buildPromptContent(expanded, this.deps.cwd, [], session.status().model.endpoint.api, {
-        textLimit: this.deps.textLimit(),
+        textLimit: this.deps.config().toolOutputLimit,
+        deny: this.deps.config().permissions.deny,
         pastedImages: this.deps.pastedImages(expanded),
       });
     } catch (err) {

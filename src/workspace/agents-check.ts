@@ -19,6 +19,7 @@ export function agentsForCheck(opts: { cwd: string; home: string; config: Config
     userHome: opts.env.HOME,
     compat: opts.config.compat,
     trustedWorkspaces: opts.config.trustedWorkspaces,
+    plugins: opts.config.pluginRoots,
   });
   const sets = opts.config.toolSets.map((s) => s.name);
   const mcpNames = found.agents

@@ -24,7 +24,7 @@ export interface WorkflowFiles {
 export function loadWorkflowFiles(opts: {
   cwd: string;
   home: string;
-  config: Pick<Config, "compat"> & Partial<Pick<Config, "trustedWorkspaces">>;
+  config: Pick<Config, "compat" | "pluginRoots"> & Partial<Pick<Config, "trustedWorkspaces">>;
   env?: NodeJS.ProcessEnv;
 }): WorkflowFiles {
   const roots = {
@@ -33,6 +33,7 @@ export function loadWorkflowFiles(opts: {
     userHome: (opts.env ?? process.env).HOME,
     compat: opts.config.compat,
     trustedWorkspaces: opts.config.trustedWorkspaces,
+    plugins: opts.config.pluginRoots,
   };
   const commands = findCustomCommands(roots);
   // The prompt's skills index reports broken skills already; here they are just left out.

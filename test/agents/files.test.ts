@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { agentProblems } from "../../src/agents/check.js";
+import { agentProblems, droppedTools } from "../../src/agents/check.js";
 import { findAgents } from "../../src/agents/files.js";
 import { resolveToolEntries } from "../../src/agents/tool-names.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
@@ -92,7 +92,7 @@ describe("agent files", () => {
     ]);
   });
 
-  it("names the file and key of a tool that does not exist and a model that is not configured", () => {
+  it("names the file and key of a model that is not configured; a tool tern lacks is dropped with a note (R-WF-7)", () => {
     const path = agentFile(
       join(dirs.workspace, ".tern", "agents"),
       "bad.md",
@@ -102,8 +102,10 @@ describe("agent files", () => {
     expect(
       agentProblems(bad, { toolNames: ["read_file", "bash"], providers: ["openai", "anthropic"] }),
     ).toEqual([
-      `${path}: tools: 'WebSearch' is not a tool (tools: read_file, bash)`,
       `${path}: model: 'nowhere/model-x' is not configured (provider 'nowhere' is not in providers)`,
+    ]);
+    expect(droppedTools(bad, { toolNames: ["read_file", "bash"] })).toEqual([
+      `${path}: tools: 'WebSearch' dropped: tern has no such tool; the agent runs with the rest`,
     ]);
   });
 

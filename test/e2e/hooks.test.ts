@@ -47,10 +47,11 @@ describe("hooks", () => {
     expect(first).toMatchObject({
       session_id: sessionId,
       cwd: e.dirs.workspace,
-      // --yes approves everything: the session's mode is yolo.
-      permission_mode: "yolo",
+      // --yes approves everything: the session's mode is yolo, Claude Code's bypassPermissions.
+      permission_mode: "bypassPermissions",
       hook_event_name: "PreToolUse",
-      tool_name: "bash",
+      // Claude Code's name for the tool (R-HOOK-2 amended).
+      tool_name: "Bash",
       tool_use_id: "c1",
       tool_input: { command: "rm -rf keep.txt" },
     });
@@ -79,9 +80,9 @@ describe("hooks", () => {
     expect(readFileSync(join(e.dirs.workspace, "a.txt"), "utf8")).toBe("HELLO\n");
     expect(received("format")[0]).toMatchObject({
       hook_event_name: "PostToolUse",
-      tool_name: "write_file",
-      tool_input: { path: "a.txt", file_path: join(e.dirs.workspace, "a.txt") },
-      tool_response: { outcome: "ok" },
+      tool_name: "Write",
+      tool_input: { file_path: join(e.dirs.workspace, "a.txt"), content: "hello\n" },
+      tool_response: { filePath: join(e.dirs.workspace, "a.txt"), success: true },
     });
   });
 
@@ -148,12 +149,13 @@ process.stdout.write(JSON.stringify(out));`,
     // The swapped command asks (it writes a file, no rule covers it), so headless it is denied.
     expect(result("c").outcome).toBe("denied");
     expect(existsSync(join(e.dirs.workspace, "swapped.txt"))).toBe(false);
-    // The deny rule refused `b` before any hook ran (the others' hooks run side by side, in any order).
+    // As in Claude Code, PreToolUse sees every call, `b` too (the deny rule still refused it, whatever
+    // the hook said); the hooks run side by side, in any order.
     expect(
       received("decide")
         .map((r) => r.tool_input.command)
         .sort(),
-    ).toEqual(["echo please", "echo swap"]);
+    ).toEqual(["echo please", "echo swap", "rm -rf nothing"]);
   });
 
   it("a UserPromptSubmit block refuses the prompt: nothing is sent, the reason is shown", async () => {
@@ -231,7 +233,7 @@ describe("tern hooks test and tern config check", () => {
     expect(out.stdout).toContain(`PreToolUse  ${guard}  exit 0  deny`);
     expect(out.stdout).toContain("permission: deny");
     expect(out.stdout).toContain("blocked: not today");
-    expect(received("guard")[0]).toMatchObject({ tool_name: "bash", tool_input: { command: "echo hello" } });
+    expect(received("guard")[0]).toMatchObject({ tool_name: "Bash", tool_input: { command: "echo hello" } });
     const other = await e.run(["hooks", "test", "PreToolUse", "--tool", "read_file"]);
     expect(other.stdout).toContain("no hook runs for PreToolUse on read_file");
     const bad = await e.run(["hooks", "test", "Nope"]);

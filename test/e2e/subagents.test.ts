@@ -177,7 +177,9 @@ describe("agent files in a run", () => {
     expect(check.code).toBe(0);
     const path = join(dir, "bad.md");
     expect(check.stdout).toContain(`agent: bad  (${path})`);
-    expect(check.stdout).toContain(`agent problem: ${path}: tools: 'Teleport' is not a tool`);
+    expect(check.stdout).toContain(
+      `agent note: ${path}: tools: 'Teleport' dropped: tern has no such tool; the agent runs with the rest`,
+    );
     expect(check.stdout).toContain(
       `agent problem: ${path}: model: 'nowhere/x' is not configured (provider 'nowhere' is not in providers)`,
     );

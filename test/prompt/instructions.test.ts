@@ -35,6 +35,47 @@ describe("instruction files", () => {
     expect(load({ claude: false, agents: false }).files.map((f) => f.path)).toEqual([agents]);
   });
 
+  it("Codex's AGENTS.override.md wins over AGENTS.md in its folder (R-WF-7), only with compat.agents", () => {
+    write("AGENTS.md", "shared rules");
+    const override = write("AGENTS.override.md", "my local override");
+    const sub = write("pkg/AGENTS.md", "package rules");
+    const files = loadInstructions({ cwd: join(dirs.workspace, "pkg"), home: dirs.home, compat: BOTH }).files;
+    expect(files.map((f) => f.path)).toEqual([override, sub]);
+    expect(load({ claude: true, agents: false }).files.map((f) => f.path)).toEqual([
+      join(dirs.workspace, "AGENTS.md"),
+    ]);
+  });
+
+  it("@~/ imports from TERN_HOME's AGENTS.md read the home folder, as Claude Code's user memory does; a workspace's do not", () => {
+    const userHome = join(dirs.root, "person");
+    mkdirSync(join(userHome, ".claude"), { recursive: true });
+    const personal = join(userHome, ".claude", "my-instructions.md");
+    writeFileSync(personal, "personal rules");
+    writeFileSync(join(dirs.home, "AGENTS.md"), "@~/.claude/my-instructions.md");
+    write("AGENTS.md", "project rules");
+    const { files, warnings } = loadInstructions({
+      cwd: dirs.workspace,
+      home: dirs.home,
+      userHome,
+      compat: BOTH,
+    });
+    expect(files.map((f) => f.path)).toEqual([
+      join(dirs.home, "AGENTS.md"),
+      personal,
+      join(dirs.workspace, "AGENTS.md"),
+    ]);
+    expect(files[1].importedBy).toBe(join(dirs.home, "AGENTS.md"));
+    expect(warnings).toEqual([]);
+    // A workspace's file importing it is refused with a notice.
+    writeFileSync(join(dirs.home, "AGENTS.md"), "nothing imported");
+    write("AGENTS.md", "@~/.claude/my-instructions.md");
+    const alone = loadInstructions({ cwd: dirs.workspace, home: dirs.home, userHome, compat: BOTH });
+    expect(alone.files.map((f) => f.path)).not.toContain(personal);
+    expect(alone.warnings).toEqual([
+      `${join(dirs.workspace, "AGENTS.md")}: import @~/.claude/my-instructions.md is outside the repository, workspace and TERN_HOME; not loaded`,
+    ]);
+  });
+
   it("reads each import once (a diamond is no cycle) and stops past five levels with a notice", () => {
     write("AGENTS.md", "@a.md @b.md");
     write("a.md", "@shared.md");

@@ -26,7 +26,7 @@ describe("statusLine command", () => {
   it("shows the first line, cleaned, fed the session as Claude Code's JSON, and runs again after a turn", async () => {
     const command = script(
       "line.sh",
-      `cat > "$OUT/input.json"; echo run >> "$OUT/runs"
+      `cat > "$OUT/input.json"; echo run >> "$OUT/runs"; printf %s "$CLAUDE_PROJECT_DIR" > "$OUT/project-dir"
 printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "$(wc -l < "$OUT/runs" | tr -d ' ')"`,
     );
     t.provider.enqueue(openaiText("answered"));
@@ -63,6 +63,8 @@ printf '\\033[31mmy status\\033[0m runs=%s\\033]0;title\\007\\nsecond line\\n' "
     });
     expect(input.context_window.total_input_tokens).toBeGreaterThan(0);
     expect(input.context_window.total_output_tokens).toBeGreaterThan(0);
+    // As Claude Code does, so `$CLAUDE_PROJECT_DIR/.claude/status_lines/x.py` resolves.
+    expect(readFileSync(join(t.dirs.root, "project-dir"), "utf8")).toBe(t.dirs.workspace);
   });
 
   it("tells a script what Claude Code does: transcript, lines added and removed, API time, cache use", async () => {

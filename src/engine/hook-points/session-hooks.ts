@@ -3,6 +3,7 @@
 // before and after a tool call, when a prompt arrives, when the model would stop, at the start and
 // end of the session, before compaction, and when tern waits for the person.
 import type { ConfiguredHook } from "../../hooks/events.js";
+import { fromClaudeInput, toClaudeCall, toClaudeResponse } from "../../hooks/claude-payload.js";
 import { namesOf } from "../../hooks/match.js";
 import type { HookOutcome } from "../../hooks/protocol.js";
 import { HookRunner } from "../../hooks/runner.js";
@@ -83,7 +84,7 @@ export class SessionHookPoints implements HookPoints {
     return blocked !== undefined ? { blocked, notes: [] } : { notes: labelled("UserPromptSubmit", outcome) };
   }
 
-  /** PreToolUse, for one call: what the hooks decided (undefined when none ran). */
+  /** PreToolUse, for one call: what the hooks decided (undefined when none ran); `updatedInput` in tern's shape. */
   async beforeTool(
     id: string,
     name: string,
@@ -91,10 +92,18 @@ export class SessionHookPoints implements HookPoints {
     signal: AbortSignal,
   ): Promise<HookOutcome | undefined> {
     if (this.runner.commandsFor("PreToolUse", toolMatch(name)).length === 0) return undefined;
+    const claude = toClaudeCall(name, args, this.core.cwd);
     return this.runner.run(
       "PreToolUse",
-      { tool_name: name, tool_input: claudeInput(args, this.core.cwd), tool_use_id: id },
-      { match: toolMatch(name), signal },
+      { tool_name: claude.name, tool_input: claude.input, tool_use_id: id },
+      {
+        match: toolMatch(name),
+        signal,
+        tern: {
+          fields: { tool_name: name, tool_input: ternInput(args, this.core.cwd), tool_use_id: id },
+          fromClaude: (updated) => fromClaudeInput(name, updated, args),
+        },
+      },
     );
   }
 
@@ -107,15 +116,29 @@ export class SessionHookPoints implements HookPoints {
     signal: AbortSignal,
   ): Promise<string | undefined> {
     if (this.runner.commandsFor("PostToolUse", toolMatch(name)).length === 0) return undefined;
+    const claude = toClaudeCall(name, args, this.core.cwd);
+    const text = contentToText(result.content);
     const outcome = await this.runner.run(
       "PostToolUse",
       {
-        tool_name: name,
-        tool_input: claudeInput(args, this.core.cwd),
-        tool_response: { outcome: result.outcome, content: contentToText(result.content) },
+        tool_name: claude.name,
+        tool_input: claude.input,
+        tool_response: toClaudeResponse(name, claude.input, { outcome: result.outcome, text }),
         tool_use_id: id,
       },
-      { match: toolMatch(name), signal },
+      {
+        match: toolMatch(name),
+        signal,
+        tern: {
+          fields: {
+            tool_name: name,
+            tool_input: ternInput(args, this.core.cwd),
+            tool_response: { outcome: result.outcome, content: text },
+            tool_use_id: id,
+          },
+          fromClaude: (updated) => updated,
+        },
+      },
     );
     const parts = [
       ...(outcome.block !== undefined ? [`[hook PostToolUse] ${outcome.block}`] : []),
@@ -187,10 +210,10 @@ function labelled(event: string, outcome: HookOutcome): string[] {
 }
 
 /**
- * The arguments as tern's tool got them, plus Claude Code's `file_path` (absolute) where the call
- * names a path, so a formatter hook written for Claude Code finds the file it expects.
+ * `"hookToolNames": "tern"`: the arguments as tern's tool got them, plus Claude Code's `file_path`
+ * (absolute) where the call names a path, as tern sent them before payloads spoke Claude's names.
  */
-function claudeInput(args: unknown, cwd: string): unknown {
+function ternInput(args: unknown, cwd: string): unknown {
   if (typeof args !== "object" || args === null) return args;
   const path = (args as { path?: unknown }).path;
   if (typeof path !== "string") return args;

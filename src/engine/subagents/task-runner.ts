@@ -5,7 +5,7 @@
 // events reach the parent's subscribers that ask for children, carrying the child's session id.
 import type { AgentDefinition } from "../../agents/definition.js";
 import { GENERAL_AGENT } from "../../agents/definition.js";
-import { agentProblems } from "../../agents/check.js";
+import { agentProblems, droppedTools } from "../../agents/check.js";
 
 export type { AgentSummary } from "../../agents/check.js";
 import { resolveModel } from "../../config/resolve.js";
@@ -78,6 +78,8 @@ export class TaskRunner {
   private readonly asking = new Serial();
   /** Children running now (the UI's status line counts them). */
   running = 0;
+  /** Dropped-tool notices already given. */
+  private readonly noticed = new Set<string>();
 
   constructor(private readonly parent: TaskParent) {
     this.slots = new Slots(parent.settings.agents.maxParallel);
@@ -99,6 +101,12 @@ export class TaskRunner {
     const toolNames = parent.toolNames();
     const problems = agentProblems(agent, { toolNames, providers: this.providers() });
     if (problems.length > 0) return fail(`task: agent '${name}' cannot run:\n${problems.join("\n")}`);
+    // R-WF-7: tools tern lacks are dropped, one notice each per session.
+    for (const text of droppedTools(agent, { toolNames }))
+      if (!this.noticed.has(text)) {
+        this.noticed.add(text);
+        parent.publish({ type: "notice", text });
+      }
     let model = parent.model;
     if (agent.model && agent.model !== parent.model.id) {
       try {

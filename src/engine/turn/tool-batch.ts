@@ -1,5 +1,6 @@
 // One round's tool batch: publish the calls, let the executor decide approval once for the batch
 // and run it, and commit `tool_start` / `tool_result` as each happens (R-REC-4).
+import { readDeniedBy } from "../../config/attach-deny.js";
 import type { ToolProgress, ToolResult } from "../../tools/types.js";
 import { contentToText } from "../event-fields.js";
 import type { SessionCore } from "../core.js";
@@ -11,7 +12,12 @@ import type { ToolCall } from "../../vocab/messages.js";
 
 /** What every call a session runs is given: its folder, sandbox, environment and state. */
 export function sessionToolContext(core: SessionCore, signal: AbortSignal) {
+  const deny = core.settings.permissions.deny;
   return {
+    // R-WF-5: grep leaves out what a read deny rule covers (only looked up when there is one).
+    ...(deny.some((r) => r.startsWith("read_file(") || r === "read_file")
+      ? { readDenied: (abs: string) => readDeniedBy(deny, abs, core.cwd) }
+      : {}),
     cwd: core.cwd,
     // Planning: bash only inside the read-only sandbox (the policy asks where there is none).
     sandbox: core.policy.getMode() === "plan" ? core.planSandbox?.() : core.sandbox,

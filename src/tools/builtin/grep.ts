@@ -2,7 +2,7 @@
 // searches when it is on the PATH and reads the pattern the same way (regex-translate.ts); the
 // built-in workers search otherwise. Either way the same lines come out, in path order.
 import { stat } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { displayPath, isInside, resolvePath } from "../paths.js";
@@ -116,7 +116,8 @@ export const grepTool: Tool<Args> = {
         const plan = planGlob(base, args.glob ?? "**/*");
         const root = isInside(ctx.cwd, plan.dir) ? ctx.cwd : plan.dir;
         // ripgrep cannot be told to leave TERN_HOME out: a search that holds it uses the built-in walk.
-        const holdsHidden = ctx.hidden?.some((h) => isInside(plan.dir, h)) ?? false;
+        // Nor which files a read deny rule covers (R-WF-5): then the built-in walk, filtered below.
+        const holdsHidden = (ctx.hidden?.some((h) => isInside(plan.dir, h)) ?? false) || !!ctx.readDenied;
         const rg = readings && !holdsHidden && ripgrepFor(root, plan.dir);
         if (rg) {
           const found = await ripgrepSearch({
@@ -139,6 +140,10 @@ export const grepTool: Tool<Args> = {
           timeoutMs: deadline - performance.now(),
           hidden: ctx.hidden,
         });
+        if (ctx.readDenied) {
+          const dir = listing.dir;
+          listing = { ...listing, rels: listing.rels.filter((rel) => !ctx.readDenied?.(join(dir, rel))) };
+        }
       } else if (st.isFile()) listing = { dir: dirname(base), rels: [basename(base)], total: 1 };
       else return fail(`${displayPath(ctx.cwd, base)} is ${fileKind(st)}; grep searches regular files only.`);
     } catch (err) {

@@ -33,6 +33,8 @@ export interface ApprovalPolicyOptions {
   mode: PermissionMode;
   allow: string[];
   deny: string[];
+  /** R-WF-5: rules whose calls ask whatever the mode (Claude Code's `permissions.ask`). */
+  ask?: string[];
   cwd: string;
   /** The shell runs inside an OS sandbox (R-SBX-3): it needs no asking; deny rules still apply. */
   sandboxedShell?: boolean;
@@ -49,6 +51,7 @@ export interface PolicyState {
   /** The configured rules, plus a custom command's `allowed-tools` while its turn runs. */
   allow: string[];
   readonly deny: string[];
+  readonly ask?: string[];
   readonly cwd: string;
   readonly realCwd: string;
   readonly sandboxedShell: boolean;

@@ -46,6 +46,7 @@ export class ApprovalPolicy {
       yoloOnce: false,
       allow: checkRules(opts.allow, "allow"),
       deny: checkRules(opts.deny, "deny"),
+      ask: checkRules(opts.ask ?? [], "ask"),
       cwd: opts.cwd,
       realCwd: realPathLoose(opts.cwd),
       sandboxedShell: opts.sandboxedShell === true,

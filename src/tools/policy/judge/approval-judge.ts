@@ -23,21 +23,23 @@ import {
 import { parseShell } from "../../shell/shell-parse.js";
 import { readLiteralLine } from "../literal-line.js";
 import { literalRedirectConcerns } from "../literal-redirects.js";
+import { globToRegExp } from "../../../config/wildcard.js";
 import { evaluatePlanning } from "../plan-mode.js";
 
 /**
  * A policy's rules, parsed once per policy and again when its allow list is replaced (a custom
  * command's turn rules, R-WF-2); the texts were checked when they were set.
  */
-const parsedRules = new WeakMap<PolicyState, { from: string[]; allow: Rule[]; deny: Rule[] }>();
+const parsedRules = new WeakMap<PolicyState, { from: string[]; allow: Rule[]; deny: Rule[]; ask: Rule[] }>();
 
-function rulesOf(state: PolicyState): { allow: Rule[]; deny: Rule[] } {
+function rulesOf(state: PolicyState): { allow: Rule[]; deny: Rule[]; ask: Rule[] } {
   let rules = parsedRules.get(state);
   if (!rules || rules.from !== state.allow) {
     rules = {
       from: state.allow,
       allow: parseRules(state.allow, "allow"),
       deny: parseRules(state.deny, "deny"),
+      ask: parseRules(state.ask ?? [], "ask"),
     };
     parsedRules.set(state, rules);
   }
@@ -65,10 +67,13 @@ function commandOf(args: unknown): string | null {
 export function evaluate(state: PolicyState, given: ApprovalCall): ApprovalVerdict {
   // Input to a job's shell runs code: judged as that text would be as a `bash` command (R-JOB-1).
   const call = given.name === "job_input" ? asBashCall(given) : given;
-  const { allow, deny } = rulesOf(state);
+  const { allow, deny, ask } = rulesOf(state);
   const denied = deny.find((r) => ruleMatches(state, r, call, "deny"));
   if (denied) return { decision: "deny", rule: denied.text };
   if (state.mode === "plan") return evaluatePlanning(given, state.planSandbox);
+  // Claude Code's ask rules (R-WF-5) ask in every mode, matched as broadly as a deny rule.
+  const asked = ask.find((r) => ruleMatches(state, r, call, "deny"));
+  if (asked) return { decision: "ask", reason: `ask rule ${asked.text}` };
   if (state.mode === "yolo" || state.yoloOnce) return { decision: "allow" };
 
   if (call.kind === "fetch" && call.privateAddress && !isGranted(state, call)) {
@@ -202,6 +207,9 @@ function ruleMatches(state: PolicyState, rule: Rule, call: ApprovalCall, which: 
   if (call.mcp) return mcpRuleMatches(rule.tool, rule.pattern, call.name, call.mcp, call.args, which);
   if (!toolNameMatches(rule, call.name, call.kind)) return false;
   if (rule.pattern === null) return true;
+  // `task(explore)`: Claude Code's `Task(agent)` names the sub-agent (R-WF-5).
+  if (call.name === "task")
+    return globToRegExp(rule.pattern).test(String((call.args as { agent?: unknown })?.agent ?? ""));
   if (call.kind === "fetch") {
     // `web_fetch(docs.python.org)`: rules name domains, matched against the URL's host.
     const host = fetchHost((call.args as { url?: unknown } | undefined)?.url);
