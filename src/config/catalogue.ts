@@ -102,14 +102,28 @@ export const DEFAULT_MODEL_BY_PROVIDER: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The catalogue id a cloud route's model is sold under when the route has no entry of its own: an
+ * Azure deployment named after its OpenAI model, a Vertex Claude (`claude-sonnet-4-5@20250929`) or
+ * Gemini model (R-PROV-13/15).
+ */
+export function catalogueAlias(providerId: string, name: string): string | undefined {
+  if (providerId === "azure") return `openai/${name}`;
+  if (providerId === "vertex") {
+    return name.startsWith("claude-") ? `anthropic/${name.replace(/@.*$/, "")}` : `google/${name}`;
+  }
+  return undefined;
+}
+
+/**
  * Catalogue entry with config overrides applied key by key (pricing too). A model the catalogue
  * does not know gets the conservative fallback and a notice, unless config gives its window.
  */
 export function modelInfo(
   id: string,
   overrides: Partial<ModelInfo> | undefined,
+  alias?: string,
 ): { info: ModelInfo; notice?: string } {
-  const known = CATALOGUE[id];
+  const known = CATALOGUE[id] ?? (alias ? CATALOGUE[alias] : undefined);
   const base: ModelInfo = known ? structuredClone(known) : { ...UNKNOWN_MODEL_INFO };
   const info: ModelInfo = { ...base };
   if (overrides) {

@@ -33,6 +33,27 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderConfig>> = {
     headers: {},
   },
   ollama: { api: "openai-chat", baseUrl: "http://localhost:11434/v1", headers: {} },
+  // Cloud providers (R-PROV-12..15): where their requests go is read from the vendor's own
+  // variables at resolve time (cloud-providers.ts); these base URLs are the defaults it starts from.
+  google: {
+    api: "google-gemini",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    apiKeyEnv: "GEMINI_API_KEY",
+    headers: {},
+  },
+  vertex: { api: "google-gemini", baseUrl: "https://aiplatform.googleapis.com/v1", headers: {} },
+  bedrock: {
+    api: "bedrock-converse",
+    baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    apiKeyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+    headers: {},
+  },
+  azure: {
+    api: "openai-chat",
+    baseUrl: "https://resource.openai.azure.com/openai/v1",
+    apiKeyEnv: "AZURE_OPENAI_API_KEY",
+    headers: {},
+  },
 };
 
 /** Environment variables that move a built-in provider's base URL (R-PROV-0). */

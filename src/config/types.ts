@@ -1,7 +1,7 @@
 // The merged configuration after validation (SPEC §2). Names are camelCase; every key has a default.
 import type { Pricing } from "../vocab/cost.js";
 import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
-import type { WireApi } from "../vocab/messages.js";
+import type { EndpointAuth, WireApi } from "../vocab/messages.js";
 
 /** A provider's `api` key: one of the wire protocols. */
 export type ProviderApi = WireApi;
@@ -169,6 +169,8 @@ export interface ResolvedModel {
     apiKey?: string;
     headers: Record<string, string>;
     compat?: ModelCompat & { reasoningEffort?: boolean; encryptedReasoning?: boolean };
+    auth?: EndpointAuth;
+    vertexAnthropic?: boolean;
   };
   info: ModelInfo;
   /** The reasoning level in force (R-PROV-10). */

@@ -35,7 +35,13 @@ export const PROVIDER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export const TOOL_SET_NAME_RE = /^[a-z0-9_-]+$/;
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
+export const API_NAMES = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "google-gemini",
+  "bedrock-converse",
+] as const;
 export const THINKING_NAMES = ["off", "low", "medium", "high"] as const;
 export const isThinkingLevel = (v: unknown): v is (typeof THINKING_NAMES)[number] =>
   (THINKING_NAMES as readonly unknown[]).includes(v);
