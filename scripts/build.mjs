@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
+  catalogueAsJsonText,
   dropZodLocales,
   inkMeasureText,
   fastStringWidth,
@@ -97,6 +98,7 @@ const result = await build({
     inkMeasureText,
     inkNeverInCi,
     fastStringWidth,
+    catalogueAsJsonText,
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).

@@ -7,6 +7,7 @@ import type * as Checkpoint from "./checkpoint-commands.js";
 import type * as ConfigCheck from "./config-check.js";
 import type * as HooksCommand from "./hooks-command.js";
 import type * as Interactive from "./interactive.js";
+import type * as Models from "./models-command.js";
 
 export { acpCommand } from "./acp.js";
 export { runCommand } from "./run.js";
@@ -33,3 +34,5 @@ export const interactiveCommand: typeof Interactive.interactiveCommand = async (
   (await import("./interactive.js")).interactiveCommand(...a);
 export const hooksTestCommand: typeof HooksCommand.hooksTestCommand = async (...a) =>
   (await import("./hooks-command.js")).hooksTestCommand(...a);
+export const modelsCommand: typeof Models.modelsCommand = async (...a) =>
+  (await import("./models-command.js")).modelsCommand(...a);

@@ -180,6 +180,17 @@ function addConfigCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
+function addModelsCommand(program: Command, ctx: CommandContext): void {
+  program
+    .command("models")
+    .description("list the model catalogue (window, output limit, prices) with its source's date")
+    .argument("[provider]", "only this provider's models")
+    .option("--config <file>", "extra config file")
+    .action((provider: string | undefined, opts: { config?: string }) => {
+      ctx.setResult(commands.modelsCommand(provider, opts));
+    });
+}
+
 /** Each subcommand's registration, by the name that selects it. */
 const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => void>([
   ["run", addRunCommand],
@@ -193,6 +204,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["diff", addDiffCommand],
   ["config", addConfigCommand],
   ["hooks", addHooksCommand],
+  ["models", addModelsCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {

@@ -110,6 +110,7 @@ const model = () =>
     ),
     hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
     structuredOutput: optional(z.boolean()),
+    editTool: optional(z.enum(["apply_patch", "edit_file"])),
   });
 
 /** A shell command line of Claude Code's `{"type": "command", "command": …}` entries. */

@@ -36,6 +36,11 @@ export interface ModelInfo {
   hostedTools?: HostedTool[];
   /** Whether the wire enforces `--output-schema` itself; absent = by protocol (R-AUTO-1). */
   structuredOutput?: boolean;
+  /**
+   * The file-editing tool the model is trained on (R-PROV-16): `apply_patch` for OpenAI's GPT-5
+   * and codex models (Codex's patch format); absent = tern's `edit_file`.
+   */
+  editTool?: "apply_patch" | "edit_file";
 }
 
 export interface RetryConfig {
