@@ -30,6 +30,7 @@ function addCommonOptions(cmd: Command): Command {
       .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
       .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
       .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
+      .option("--max-budget-usd <usd>", "stop a turn once it has cost this many US dollars")
       .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
       .option("--thinking <level>", "reasoning level: off, low, medium or high")
       .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")

@@ -154,6 +154,7 @@ const budgetObject = () =>
     maximumModelCalls: budgetField("maximumModelCalls"),
     maximumToolCalls: budgetField("maximumToolCalls"),
     maximumDurationSeconds: budgetField("maximumDurationSeconds"),
+    maximumCostUsd: budgetField("maximumCostUsd"),
   });
 
 /**

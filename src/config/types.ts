@@ -56,6 +56,8 @@ export interface ExecutionBudget {
   maximumModelCalls: number | null;
   maximumToolCalls: number | null;
   maximumDurationSeconds: number | null;
+  /** R-PROV-17: USD the ledger may bill for one turn before the next request; absent or `null` = no cap. */
+  maximumCostUsd?: number | null;
 }
 
 /** An MCP server (R-EXT): stdio when `command` is set, Streamable HTTP when `url` is. */

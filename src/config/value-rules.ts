@@ -19,6 +19,11 @@ export const BUDGET_RULES = {
     check: (v: unknown) => v === null || (isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS),
     expected: `must be a number > 0 and <= ${MAX_TIMER_SECONDS}, or null`,
   },
+  // R-PROV-17: a spending cap in USD per turn.
+  maximumCostUsd: {
+    check: (v: unknown) => v === null || (isNum(v) && v > 0),
+    expected: "must be a number of US dollars > 0, or null",
+  },
 } as const;
 
 export const PERMISSION_MODE_NAMES = ["ask", "auto-edit", "yolo", "plan"] as const;

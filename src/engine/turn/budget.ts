@@ -2,7 +2,7 @@
 // step fits; a front end may grant more through the `onLimit` hook (R-BUD-3).
 import type { ExecutionBudget } from "../../config/types.js";
 
-export type LimitName = "model_calls" | "tool_calls" | "duration";
+export type LimitName = "model_calls" | "tool_calls" | "duration" | "cost";
 
 /** What a front end answers when a limit is reached: `yes` grants one more allowance, `all` = yyy. */
 export type LimitAnswer = "yes" | "no" | "all";
@@ -11,6 +11,8 @@ export type OnLimit = (limit: LimitName, used: number, allowed: number) => Promi
 export class TurnBudget {
   modelCallLimit: number | null;
   toolCallLimit: number | null;
+  /** R-PROV-17: USD the turn may cost before the next request (`maximumCostUsd`). */
+  costLimit: number | null;
   /** Rounds started (the maximumModelCalls budget counts rounds started, R-TURN-5). */
   roundsStarted = 0;
   toolCallsRun = 0;
@@ -25,6 +27,7 @@ export class TurnBudget {
     this.autoContinue = autoContinue;
     this.modelCallLimit = budget.maximumModelCalls;
     this.toolCallLimit = budget.maximumToolCalls;
+    this.costLimit = budget.maximumCostUsd ?? null;
   }
 
   get durationMs(): number | null {
@@ -52,6 +55,17 @@ export class TurnBudget {
         this.toolCallLimit + (this.budget.maximumToolCalls ?? 0),
         this.toolCallsRun + count,
       );
+      return true;
+    }
+    return false;
+  }
+
+  /** True when the turn's cost so far leaves room for another request (asking first when not). */
+  async allowSpend(spentUsd: number, publish: (used: number, allowed: number) => void): Promise<boolean> {
+    if (this.costLimit === null || spentUsd < this.costLimit) return true;
+    publish(spentUsd, this.costLimit);
+    if (await this.ask("cost", spentUsd, this.costLimit)) {
+      this.costLimit = Math.max(this.costLimit, spentUsd) + (this.budget.maximumCostUsd ?? 0);
       return true;
     }
     return false;

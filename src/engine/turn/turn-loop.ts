@@ -3,6 +3,7 @@
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
 import { TurnBudget } from "./budget.js";
+import { allowSpend } from "./cost-cap.js";
 import { endTurn } from "./turn-end.js";
 import type { TurnState } from "./turn-state.js";
 import { admitCalls } from "./turn-admit.js";
@@ -140,6 +141,7 @@ async function runRound(
     ports.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),
   );
   if (!fits) return stopped(stopWith("model_call_limit_reached"));
+  if (!(await allowSpend(ports, state))) return stopped(stopWith("cost_limit_reached"));
   budget.roundsStarted++;
   ports.publish({ type: "round_start", turn, round });
 
