@@ -18,11 +18,14 @@ export async function sigV4Headers(
   headers: Record<string, string>,
   body: string,
 ): Promise<Record<string, string>> {
-  const [{ SignatureV4 }, { Sha256 }, { defaultProvider }] = await Promise.all([
+  const [signing, hashing, providers] = await Promise.all([
     import("@smithy/signature-v4"),
     import("@aws-crypto/sha256-js"),
     import("@aws-sdk/credential-provider-node"),
   ]);
+  const SignatureV4 = named(signing, "SignatureV4");
+  const Sha256 = named(hashing, "Sha256");
+  const defaultProvider = named(providers, "defaultProvider");
   chain ??= defaultProvider() as CredentialProvider;
   const credentials = chain;
   // Bedrock is not S3: the signer encodes the (already encoded) path once more, `:` → `%253A`.
@@ -52,6 +55,14 @@ export async function sigV4Headers(
       message: `no AWS credentials for Bedrock (${credentialFailure(error)}): set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, run \`aws sso login\`, or set AWS_BEARER_TOKEN_BEDROCK`,
     });
   }
+}
+
+/**
+ * A CommonJS package's export through `import()`: named in Node, under `default` once the build
+ * has split the package into a chunk of its own (scripts/build.mjs).
+ */
+export function named<M extends object, K extends keyof M>(mod: M, name: K): M[K] {
+  return (mod as Record<K, M[K]>)[name] ?? (mod as { default?: Record<K, M[K]> }).default?.[name]!;
 }
 
 /** Forgets the process's credential chain (tests that change the environment). */

@@ -114,7 +114,9 @@ async function serviceAccountToken(json: Record<string, unknown>, file: string):
 
 /** gcloud's user credentials or the metadata server, by google-auth-library (its retries off). */
 async function libraryToken(): Promise<CachedToken> {
-  const { GoogleAuth } = await import("google-auth-library");
+  const library = await import("google-auth-library");
+  // Named in Node, under `default` once the build has split the package into its own chunk.
+  const GoogleAuth = library.GoogleAuth ?? library.default?.GoogleAuth;
   try {
     const auth = new GoogleAuth({ scopes: [SCOPE] });
     const client = await auth.getClient();
