@@ -56,6 +56,7 @@ export const DEFAULT_MODEL_BY_PROVIDER: Readonly<Record<string, string>> = {
   deepseek: "deepseek/deepseek-chat",
   groq: "groq/openai/gpt-oss-120b",
   ollama: "ollama/qwen3",
+  google: "google/gemini-2.5-pro",
 };
 
 /**

@@ -63,7 +63,14 @@ export const BASE_URL_ENV: Readonly<Record<string, string>> = {
 };
 
 /** R-CFG-4: which provider's key wins when no model is configured (Anthropic first). */
-export const AUTO_PROVIDER_ORDER = ["anthropic", "openai", "openrouter", "deepseek", "groq"] as const;
+export const AUTO_PROVIDER_ORDER = [
+  "anthropic",
+  "openai",
+  "openrouter",
+  "deepseek",
+  "groq",
+  "google",
+] as const;
 
 /** Assumed for a model the catalogue does not know (R-CFG-4, §10); no pricing = unknown cost. */
 export const UNKNOWN_MODEL_INFO = { contextWindow: 128000, maxOutputTokens: 8192, images: false } as const;

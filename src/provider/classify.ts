@@ -184,7 +184,10 @@ function extractErrorInfo(value: unknown): ErrorInfo {
       type: nested.type ?? stringField(value, "type"),
     };
   }
-  return { message: stringField(value, "message") ?? stringField(value, "detail"), ...codeFields(value) };
+  // AWS services spell it `Message` in some error bodies.
+  const message =
+    stringField(value, "message") ?? stringField(value, "Message") ?? stringField(value, "detail");
+  return { message, ...codeFields(value) };
 }
 
 function codeFields(value: Record<string, unknown>): ErrorInfo {

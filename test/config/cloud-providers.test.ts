@@ -22,6 +22,12 @@ describe("google/<model> (R-PROV-12)", () => {
     expect(resolve("google/x", { GEMINI_API_KEY: "a", GOOGLE_API_KEY: "b" }).endpoint.apiKey).toBe("a");
   });
 
+  it("is picked when GEMINI_API_KEY is the only key set", () => {
+    const { model, notices } = resolveModel(defaultConfig(), { GEMINI_API_KEY: "k" });
+    expect(model.id).toBe("google/gemini-2.5-pro");
+    expect(notices[0]).toContain("GEMINI_API_KEY is set");
+  });
+
   it("says which key is missing", () => {
     expect(() => resolve("google/gemini-2.5-pro", {})).toThrow(ConfigError);
     expect(() => resolve("google/gemini-2.5-pro", {})).toThrow(/GEMINI_API_KEY is not set/);

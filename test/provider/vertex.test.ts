@@ -24,6 +24,7 @@ interface Grant {
   claims: any;
   verified: boolean;
   grantType: string | null;
+  form: Record<string, string>;
 }
 
 let tokenServer: Server;
@@ -41,6 +42,19 @@ beforeAll(async () => {
     req.on("data", (c) => (body += c));
     req.on("end", () => {
       const form = new URLSearchParams(body);
+      if (form.get("grant_type") === "refresh_token") {
+        grants.push({
+          header: null,
+          claims: null,
+          verified: true,
+          grantType: "refresh_token",
+          form: Object.fromEntries(form),
+        });
+        tokenCounter++;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ access_token: `ya29.user-token-${tokenCounter}`, expires_in: 3600 }));
+        return;
+      }
       const [head, claims, signature] = (form.get("assertion") ?? "..").split(".");
       const verified = createVerify("RSA-SHA256")
         .update(`${head}.${claims}`)
@@ -50,6 +64,7 @@ beforeAll(async () => {
         claims: JSON.parse(Buffer.from(claims, "base64url").toString()),
         verified,
         grantType: form.get("grant_type"),
+        form: Object.fromEntries(form),
       });
       res.writeHead(verified ? 200 : 400, { "content-type": "application/json" });
       tokenCounter++;
@@ -191,6 +206,49 @@ describe("vertex: Application Default Credentials from a service-account file", 
     expect(error.message).toContain("invalid_grant");
     expect(error.message).not.toContain("PRIVATE KEY");
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("vertex: gcloud's user credentials", () => {
+  it("refreshes at the file's token_uri when no GOOGLE_APPLICATION_CREDENTIALS is set", async () => {
+    delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+    const saved = process.env.CLOUDSDK_CONFIG;
+    process.env.CLOUDSDK_CONFIG = dirs.root;
+    try {
+      writeFileSync(
+        join(dirs.root, "application_default_credentials.json"),
+        JSON.stringify({
+          type: "authorized_user",
+          client_id: "client-1.apps.googleusercontent.com",
+          client_secret: "client-secret-1",
+          refresh_token: "1//refresh-token-1",
+          token_uri: tokenUri,
+        }),
+      );
+      const adapter = createGeminiAdapter({
+        api: "google-gemini",
+        baseUrl: `${base()}/google`,
+        headers: {},
+        auth: { kind: "google-adc" },
+      });
+      fake.enqueue(geminiAnswer());
+      await drain(adapter, request);
+      expect(grants).toEqual([
+        expect.objectContaining({
+          grantType: "refresh_token",
+          form: {
+            grant_type: "refresh_token",
+            client_id: "client-1.apps.googleusercontent.com",
+            client_secret: "client-secret-1",
+            refresh_token: "1//refresh-token-1",
+          },
+        }),
+      ]);
+      expect(fake.requests[0].headers.authorization).toBe(`Bearer ya29.user-token-${tokenCounter}`);
+    } finally {
+      if (saved === undefined) delete process.env.CLOUDSDK_CONFIG;
+      else process.env.CLOUDSDK_CONFIG = saved;
+    }
   });
 });
 
