@@ -50,9 +50,22 @@ export function buildBedrockBody(request: NormalizedRequest): Record<string, unk
     };
   }
   const messages = buildMessages(request.messages, request.images, toolsAsText);
+  if (thinking && !toolLoopStartsWithReasoning(messages)) {
+    // As on Anthropic's API: a tool loop whose answer did not open with signed reasoning cannot
+    // go on with thinking on; this one request goes without (anthropic-request.ts).
+    delete body.additionalModelRequestFields;
+    body.inferenceConfig = { maxTokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS };
+  }
   if (claude) messages.at(-1)?.content.push({ ...CACHE_POINT });
   body.messages = messages;
   return body;
+}
+
+function toolLoopStartsWithReasoning(messages: WireMessage[]): boolean {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user" || !last.content.some((b) => "toolResult" in b)) return true;
+  const assistant = messages[messages.length - 2];
+  return assistant?.role !== "assistant" || "reasoningContent" in (assistant.content[0] ?? {});
 }
 
 function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {

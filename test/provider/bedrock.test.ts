@@ -174,6 +174,43 @@ describe("bedrock adapter: the request", () => {
   });
 });
 
+describe("bedrock adapter: Claude's thinking", () => {
+  const loop = (thinkingBlocks: { thinking: string; signature: string }[]): NormalizedRequest => ({
+    ...base,
+    thinking: "medium",
+    maxOutputTokens: 4000,
+    messages: [
+      ...base.messages,
+      {
+        role: "assistant",
+        text: "",
+        reasoning: "",
+        thinkingBlocks,
+        toolCalls: [{ id: "t1", name: "read", arguments: "{}" }],
+      },
+      {
+        role: "tool",
+        toolCallId: "t1",
+        toolName: "read",
+        content: [{ type: "text", text: "x" }],
+        isError: false,
+      },
+    ],
+  });
+
+  it("asks for thinking with a budget below maxTokens, and drops it for a loop whose answer did not think", async () => {
+    fake.enqueue(stream(framesOf(recorded.toolCall)), stream(framesOf(recorded.toolCall)));
+    await run(loop([{ thinking: "hm", signature: "sig" }]));
+    await run(loop([]));
+    const [thinking, plain] = fake.requests.map((r) => r.body);
+    expect(thinking.additionalModelRequestFields).toEqual({
+      thinking: { type: "enabled", budget_tokens: 2000 },
+    });
+    expect(thinking.inferenceConfig.maxTokens).toBe(4000);
+    expect(plain.additionalModelRequestFields).toBeUndefined();
+  });
+});
+
 describe("bedrock adapter: streams", () => {
   it("reads a recorded reasoning stream: reasoning and its signature, text, end_turn, usage after the stop", async () => {
     fake.enqueue(stream(framesOf(recorded.reasoningText)));
