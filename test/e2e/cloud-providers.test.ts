@@ -195,3 +195,58 @@ describe("vertex/<model> through tern run", () => {
     }
   });
 });
+
+describe("vertex/<model> on the metadata server", () => {
+  it("takes the token google-auth-library gets from the metadata server and calls Gemini", async () => {
+    const TOKEN = "ya29.ternE2EmetadataToken0123456789abcdef";
+    const asked: string[] = [];
+    const metadata = createServer((req, res) => {
+      asked.push(`${req.url} ${req.headers["metadata-flavor"]}`);
+      const headers = { "metadata-flavor": "Google", "content-type": "application/json" };
+      if (req.url?.startsWith("/computeMetadata/v1/instance/service-accounts/default/token")) {
+        res.writeHead(200, headers);
+        res.end(JSON.stringify({ access_token: TOKEN, expires_in: 3599, token_type: "Bearer" }));
+      } else if (req.url?.startsWith("/computeMetadata/v1/project/project-id")) {
+        res.writeHead(200, { ...headers, "content-type": "text/plain" });
+        res.end("proj");
+      } else {
+        res.writeHead(200, headers);
+        res.end("{}");
+      }
+    });
+    await new Promise<void>((resolve) => metadata.listen(0, "127.0.0.1", resolve));
+    try {
+      e.provider.enqueue({
+        frames: [
+          gemini([{ text: "Hi from Vertex Gemini." }], "STOP", {
+            promptTokenCount: 5,
+            candidatesTokenCount: 4,
+          }),
+        ],
+      });
+      const env = {
+        GCE_METADATA_HOST: `127.0.0.1:${(metadata.address() as AddressInfo).port}`,
+        METADATA_SERVER_DETECTION: "assume-present",
+        CLOUDSDK_CONFIG: join(e.dirs.root, "no-gcloud"),
+        HOME: e.dirs.root,
+        GOOGLE_CLOUD_PROJECT: "proj",
+        GOOGLE_CLOUD_LOCATION: "europe-west4",
+      };
+      const args = ["run", "--json", "--model", "vertex/gemini-2.5-flash", "--base-url", e.provider.url];
+      const run = await e.run([...args, "hi"], env);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(jsonEvents(run.stdout).find((ev) => ev.type === "turn_end").stop_reason).toBe("completed");
+      const sent = e.provider.requests[0];
+      expect(sent.path).toBe(
+        "/v1/projects/proj/locations/europe-west4/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      );
+      expect(sent.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(asked.filter((a) => a.includes("/token")).every((a) => a.endsWith(" Google"))).toBe(true);
+      expect(asked.filter((a) => a.includes("/token"))).toHaveLength(1);
+      expect(filesContaining(e.dirs.home, TOKEN)).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => metadata.close(() => resolve()));
+    }
+  });
+});
