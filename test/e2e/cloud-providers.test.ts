@@ -93,6 +93,32 @@ describe("google/<model> through tern run", () => {
   });
 });
 
+describe("long-context prices per request", () => {
+  it("bills each request at its own tier: two 150k-token requests are no 300k-token one", async () => {
+    e.provider.enqueue(
+      {
+        frames: [
+          gemini([{ functionCall: { name: "bash", args: { command: "echo hi" } } }], "STOP", {
+            promptTokenCount: 150_000,
+            candidatesTokenCount: 10,
+          }),
+        ],
+      },
+      {
+        frames: [gemini([{ text: "done" }], "STOP", { promptTokenCount: 250_000, candidatesTokenCount: 10 })],
+      },
+    );
+    const run = await e.run(["run", "--json", "--yes", "--model", "google/gemini-2.5-pro", "go"], {
+      GEMINI_API_KEY: "AIzaSyTernTestKey_tiers_0123456789abc",
+      GOOGLE_GEMINI_BASE_URL: e.provider.url,
+    });
+    expect(run.code).toBe(0);
+    const end = jsonEvents(run.stdout).find((ev) => ev.type === "turn_end");
+    // gemini-2.5-pro: $1.25 / $10 up to 200k prompt tokens, $2.5 / $15 above.
+    expect(end.cost).toBeCloseTo((150_000 * 1.25 + 10 * 10 + 250_000 * 2.5 + 10 * 15) / 1e6, 8);
+  });
+});
+
 describe("bedrock/<modelId> through tern run", () => {
   it("signs with the environment's AWS credentials, prices cache reads and writes, leaks no secret", async () => {
     const creds = {

@@ -10,8 +10,7 @@ import type { TurnState } from "./turn-state.js";
 export async function allowSpend(ports: TurnPorts, state: TurnState): Promise<boolean> {
   const { budget } = state;
   if (budget.costLimit === null) return true;
-  const pricing = ports.pricing?.();
-  const spent = computeCost(state.usage, pricing);
+  const spent = state.cost !== undefined ? state.cost : computeCost(state.usage, ports.pricing?.());
   if (spent === null) {
     if (!state.costCapUnenforced) {
       state.costCapUnenforced = true;

@@ -15,6 +15,7 @@ import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
 import { monotonicMs } from "../../vocab/clock.js";
+import { addCost, computeCost } from "../../vocab/cost.js";
 
 /** One turn's abort: the user's cancel and the duration budget both end it. */
 interface TurnAbort {
@@ -254,6 +255,8 @@ async function compactStep(
 
 function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {
   state.usage = addUsage(state.usage, usage);
+  // Priced per request: a long-context tier applies to a request over its size, not to a sum.
+  if (ports.pricing) state.cost = addCost(state.cost ?? 0, computeCost(usage, ports.pricing()));
   ports.publish({ type: "usage", ...toUsageFields(usage) });
 }
 
