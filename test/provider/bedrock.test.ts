@@ -297,6 +297,24 @@ describe("bedrock adapter: errors", () => {
     expect(await run().catch((e) => e)).toMatchObject({ errorClass, retryable });
   });
 
+  it("fails as an auth error, sending nothing, when the credential chain finds no credentials", async () => {
+    const keys = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] as const;
+    const held = keys.map((k) => process.env[k]);
+    for (const k of keys) delete process.env[k];
+    forgetAwsCredentials();
+    try {
+      const error = await run().catch((e) => e);
+      expect(error).toMatchObject({ errorClass: "auth", retryable: false });
+      expect(error.message).toMatch(/^no AWS credentials for Bedrock/);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      keys.forEach((k, i) => {
+        process.env[k] = held[i];
+      });
+      forgetAwsCredentials();
+    }
+  });
+
   it("never puts the AWS secret or session token in an error", async () => {
     fake.enqueue({ status: 403, body: JSON.stringify({ message: `bad token ${CREDENTIALS.sessionToken}` }) });
     const error = await run().catch((e) => e);
