@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { anthropicStream } from "../support/anthropic-script.js";
 import { EVENT_STREAM_HEADERS, eventFrame, expectedAuthorization } from "../support/aws-event-stream.js";
 import { jsonEvents } from "../support/cli.js";
+import { openaiText } from "../support/openai-script.js";
 import { useE2E } from "./tools-support.js";
 
 const e = useE2E();
@@ -88,6 +89,26 @@ describe("google/<model> through tern run", () => {
     });
     expect(second.body.contents[2].parts[0].functionResponse.name).toBe("bash");
     expect(JSON.stringify(second.body.contents[2])).toContain("from-gemini");
+    expect(run.stdout).not.toContain(KEY);
+    expect(filesContaining(e.dirs.home, KEY)).toEqual([]);
+  });
+});
+
+describe("azure/<deployment> through tern run", () => {
+  it("sends the key in api-key to {endpoint}/openai/v1 and keeps it out of everything written", async () => {
+    const KEY = "azTernE2Ekey0123456789abcdef0123456789";
+    e.provider.enqueue(openaiText("Hi from Azure.", { prompt_tokens: 10, completion_tokens: 4 }));
+    const run = await e.run(["run", "--json", "--model", "azure/team-gpt41", "hi"], {
+      AZURE_OPENAI_ENDPOINT: e.provider.url,
+      AZURE_OPENAI_API_KEY: KEY,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const sent = e.provider.requests[0];
+    expect(sent.path).toBe("/openai/v1/chat/completions");
+    expect(sent.headers["api-key"]).toBe(KEY);
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(sent.body.model).toBe("team-gpt41");
     expect(run.stdout).not.toContain(KEY);
     expect(filesContaining(e.dirs.home, KEY)).toEqual([]);
   });
