@@ -8,11 +8,11 @@ import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
 import type { ProviderItem, ToolCall } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 
-const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"]);
+const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT"]);
 
 /** R-PROV-12: Gemini's finish values in tern's words; the engine fails a turn on `other:`. */
 export function mapGeminiFinish(raw: string, hasCalls: boolean): FinishReason {
-  if (raw === "STOP" || raw === "FINISH_REASON_UNSPECIFIED") return hasCalls ? "tool_calls" : "stop";
+  if (raw === "STOP") return hasCalls ? "tool_calls" : "stop";
   if (raw === "MAX_TOKENS") return "length";
   if (FILTERED.has(raw)) return "content_filter";
   return `other:${raw}`;

@@ -214,6 +214,8 @@ describe("gemini adapter: streams", () => {
     ["PROHIBITED_CONTENT", "content_filter"],
     ["MALFORMED_FUNCTION_CALL", "other:MALFORMED_FUNCTION_CALL"],
     ["OTHER", "other:OTHER"],
+    ["SPII", "other:SPII"],
+    ["FINISH_REASON_UNSPECIFIED", "other:FINISH_REASON_UNSPECIFIED"],
   ])("maps finish reason %s to %s", async (raw, finish) => {
     fake.enqueue({ frames: frames([candidate([{ text: "x" }], raw)]) });
     const { result } = await run();
