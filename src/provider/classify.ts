@@ -137,6 +137,8 @@ function decide(status: number, info: ErrorInfo): { errorClass: ProviderErrorCla
     return { errorClass: "quota", retryable: false };
   }
   if (code === "invalid_prompt") return { errorClass: "invalid_prompt", retryable: false };
+  // Gemini answers a bad key with 400 INVALID_ARGUMENT "API key not valid".
+  if (/\bAPI key not valid\b/i.test(message)) return { errorClass: "auth", retryable: false };
   if (status === 529 || type === "overloaded_error") return { errorClass: "overloaded", retryable: true };
   if (status >= 500) return { errorClass: "server", retryable: true };
   if (status === 429) return { errorClass: "rate_limit", retryable: true };

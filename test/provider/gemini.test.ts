@@ -291,6 +291,20 @@ describe("gemini adapter: errors", () => {
     expect(error.message).not.toContain(KEY);
   });
 
+  it("takes Gemini's 400 'API key not valid' as an auth error", async () => {
+    fake.enqueue({
+      status: 400,
+      body: JSON.stringify({
+        error: {
+          code: 400,
+          message: "API key not valid. Please pass a valid API key.",
+          status: "INVALID_ARGUMENT",
+        },
+      }),
+    });
+    expect(await run().catch((e) => e)).toMatchObject({ errorClass: "auth", retryable: false, status: 400 });
+  });
+
   it("classifies an error object inside the stream", async () => {
     fake.enqueue({
       frames: frames([{ error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } }]),
