@@ -31,7 +31,12 @@ const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
 };
 
 export function buildGeminiBody(request: NormalizedRequest): Record<string, unknown> {
-  const body: Record<string, unknown> = { contents: buildContents(request.messages, request.images) };
+  // With no tools defined (a side question) earlier calls and results travel as text, as on the
+  // Anthropic wire: a function part needs its declaration.
+  const toolsAsText = request.tools.length === 0;
+  const body: Record<string, unknown> = {
+    contents: buildContents(request.messages, request.images, toolsAsText),
+  };
   if (request.system.trim() !== "") body.systemInstruction = { parts: [{ text: request.system }] };
   if (request.tools.length > 0) {
     body.tools = [
@@ -62,7 +67,7 @@ export function buildGeminiBody(request: NormalizedRequest): Record<string, unkn
   return body;
 }
 
-function buildContents(messages: Message[], images: boolean): Content[] {
+function buildContents(messages: Message[], images: boolean, toolsAsText: boolean): Content[] {
   const out: Content[] = [];
   // Consecutive contents of one role are merged: a turn's tool results share one user content.
   const push = (role: Content["role"], parts: Part[]) => {
@@ -80,6 +85,11 @@ function buildContents(messages: Message[], images: boolean): Content[] {
         .filter((part) => part.type === "text")
         .map((part) => part.text)
         .join("\n");
+      if (toolsAsText) {
+        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
+        push("user", [{ text: head }, ...contentParts(message.content, images)]);
+        continue;
+      }
       const id = wireIds.get(message.toolCallId);
       const response = message.isError ? { error: text } : { output: text };
       const imagesOnly = message.content.filter((part) => part.type === "image");
@@ -92,7 +102,7 @@ function buildContents(messages: Message[], images: boolean): Content[] {
         const id = geminiExtra(call)?.id;
         if (id) wireIds.set(call.id, id);
       }
-      push("model", modelParts(message));
+      push("model", toolsAsText ? textParts(message) : modelParts(message));
     }
   }
   return out;
@@ -119,6 +129,13 @@ function modelParts(message: AssistantMessage): Part[] {
     else if (!extra && call === message.toolCalls[0]) part.thoughtSignature = FOREIGN_CALL_SIGNATURE;
     parts.push(part);
   }
+  return parts;
+}
+
+function textParts(message: AssistantMessage): Part[] {
+  const parts: Part[] = message.text.trim() !== "" ? [{ text: message.text }] : [];
+  for (const call of message.toolCalls)
+    parts.push({ text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
   return parts;
 }
 

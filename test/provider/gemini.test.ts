@@ -161,6 +161,41 @@ describe("gemini adapter: the request", () => {
   });
 });
 
+describe("gemini adapter: no tools defined", () => {
+  it("sends earlier calls and results as text, since function parts need declarations", async () => {
+    fake.enqueue({ frames: frames(recorded.textWithTrailingSignature) });
+    await run({
+      ...base,
+      tools: [],
+      messages: [
+        ...base.messages,
+        {
+          role: "assistant",
+          text: "Checking.",
+          reasoning: "",
+          toolCalls: [{ id: "c1", name: "weather", arguments: '{"location":"Oslo"}' }],
+        } as AssistantMessage,
+        {
+          role: "tool",
+          toolCallId: "c1",
+          toolName: "weather",
+          content: [{ type: "text", text: "rain" }],
+          isError: false,
+        },
+      ],
+    });
+    const body = fake.requests[0].body;
+    expect(body.tools).toBeUndefined();
+    expect(body.contents.slice(1)).toEqual([
+      {
+        role: "model",
+        parts: [{ text: "Checking." }, { text: '[tool call c1: weather {"location":"Oslo"}]' }],
+      },
+      { role: "user", parts: [{ text: "[result of tool call c1 (weather)]" }, { text: "rain" }] },
+    ]);
+  });
+});
+
 describe("gemini adapter: streams", () => {
   it("reads a recorded text stream: text, usage with thoughts as output, STOP", async () => {
     fake.enqueue({ frames: frames(recorded.textWithTrailingSignature) });
