@@ -156,6 +156,24 @@ export const inkMeasureText = {
   },
 };
 
+// The UI's own frame writer (src/tui/frame-writer.ts: changed lines only, a resize-aware erase;
+// 8 B per streamed character) and Output with its shortcut for rows written whole
+// (src/tui/ink-output.ts) take the places of Ink's `log-update.js` and `output.js`. Ink 6.8 has no
+// option for either, and its package exports only its entry, so tern owns both modules and the
+// build resolves Ink's own imports of them to tern's: no file of tern reaches Ink's build by path.
+const INK_OWNED = {
+  "./log-update.js": resolvePath("src/tui/ink-log-update.ts"),
+  "./output.js": resolvePath("src/tui/ink-output.ts"),
+};
+export const inkOwnedModules = {
+  name: "ink-owned-modules",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(log-update|output)\.js$/ }, (args) =>
+      fromInk(args) ? { path: INK_OWNED[args.path] } : undefined,
+    );
+  },
+};
+
 // Ink draws only its last frame, at exit, when CI or CONTINUOUS_INTEGRATION is set (is-in-ci):
 // a log-friendly mode for programs that print into a CI job's log. tern starts Ink only on a
 // terminal (cli/interactive.ts), so a shell that happens to export CI=true (containers, CI

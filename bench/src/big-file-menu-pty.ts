@@ -9,7 +9,7 @@
 // slowest echo is in the notes. Tab then must complete the target file (the first item).
 import xterm from "@xterm/headless";
 import { spawn } from "node-pty";
-import { workspaceFiles } from "../../src/engine/workspace-files.js";
+import { workspaceFiles } from "../../src/workspace/workspace-files.js";
 import { stripAnsi } from "../../src/tui/ansi.js";
 import { fileMenu } from "../../src/tui/completion.js";
 import { menuRows } from "../../src/tui/slash-menu.js";

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
-import { WorkspaceFileIndex } from "../../src/engine/workspace-files.js";
+import { WorkspaceFileIndex } from "../../src/workspace/workspace-files.js";
 import { fileMenu } from "../../src/tui/completion.js";
 import type { BigTree } from "./big-tree.js";
 import { type Plan, stats } from "./harness.js";

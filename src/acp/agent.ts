@@ -5,9 +5,9 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { redactDeep } from "../config/secrets.js";
 import type { PermissionMode } from "../config/types.js";
-import { type OpenOptions, openConfiguredSession } from "../engine/library.js";
+import { type OpenOptions, openConfiguredSession } from "../engine/open.js";
 import type { Session } from "../engine/session.js";
-import type { TurnOutcome } from "../engine/turn/stop.js";
+import type { TurnOutcome } from "../engine/door/outcome.js";
 
 type StopReason = TurnOutcome["stopReason"];
 import { CommandList, remoteCommand, runRemoteCommand, SideQuestions, unknownCommand } from "./commands.js";

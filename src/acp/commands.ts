@@ -9,8 +9,8 @@ import { COMMANDS, findCommand, parseCommandLine, setMcpPromptCommands } from ".
 import { mcpPromptCommands } from "../commands/workflow-commands.js";
 import type { Config } from "../config/types.js";
 import type { Session } from "../engine/session.js";
-import type { SideExchange } from "../engine/side.js";
-import type { TurnOutcome } from "../engine/turn/stop.js";
+import type { SideExchange } from "../engine/door/side.js";
+import type { TurnOutcome } from "../engine/door/outcome.js";
 import { addCost } from "../vocab/cost.js";
 
 const LOCAL_ONLY = new Set(["/help", "/resume", "/fork", "/quit"]);

@@ -5,7 +5,7 @@
 // one the rest of the batch is not asked about.
 import type * as acp from "@agentclientprotocol/sdk";
 import { redactDeep } from "../config/secrets.js";
-import type { SessionHooks } from "../engine/requests.js";
+import type { SessionHooks } from "../engine/door/requests.js";
 import { parseArgs, toolLocations, toolTitle } from "./tool-info.js";
 
 type PendingCalls = Parameters<SessionHooks["approve"]>[0];

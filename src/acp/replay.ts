@@ -4,7 +4,7 @@
 // conversation as it stands: turns the user took back (undo, /rewind) or cleared are not shown.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CallPresenter, TranscriptLine } from "../engine/session.js";
-import { undoHistory } from "../engine/undo/undo.js";
+import { undoHistory } from "../workspace/offline-undo.js";
 import { statusOf, textContent, UpdateStream } from "./updates.js";
 
 type Part = { type: "text"; text: string } | { type: "image"; mediaType: string; ref: string };

@@ -5,8 +5,8 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import type { OpenOptions } from "../engine/library.js";
-import { SessionNotFoundError } from "../engine/open.js";
+import type { OpenOptions } from "../engine/open.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 
 type ExtraToolSets = NonNullable<OpenOptions["toolSets"]>;
 

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { redactSecrets } from "../config/secrets.js";
-import type { CallPresentation } from "../engine/events.js";
+import type { CallPresentation } from "../engine/door/events.js";
 import { argumentsObject } from "../vocab/messages.js";
 
 /** A call's arguments as ACP's `rawInput` (an object; `{}` when they are not one). */

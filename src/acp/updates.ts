@@ -3,9 +3,9 @@
 // (kind, title, locations, raw input), its result a `tool_call_update` (completed, or failed
 // for a rejected or failed call) carrying the output and, for edits, a diff of the file.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import type { Session } from "../engine/session.js";
-import type { CallPresentation } from "../engine/events.js";
+import type { CallPresentation } from "../engine/door/events.js";
 import { editedPath, parseArgs, readText, toolLocations, toolTitle } from "./tool-info.js";
 
 type TodoItem = ReturnType<Session["todos"]>[number];

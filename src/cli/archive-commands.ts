@@ -1,5 +1,5 @@
 // `tern sessions`, `tern export`, `tern fork`, `tern metrics`: read the archive and the ledger.
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import {
   exportArchive,
   forkArchive,
@@ -9,8 +9,8 @@ import {
   readMetrics,
   type SessionTotals,
   sessionsOf,
-} from "../engine/session-queries.js";
-import { SessionNotFoundError } from "../engine/open.js";
+} from "../workspace/session-queries.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import { formatTable } from "./table.js";
 import { indented, underParents } from "./session-tree.js";
 import { ternHome } from "./setup.js";

@@ -1,5 +1,5 @@
 // `tern undo`, `tern redo`, `tern diff`: take back what a session's turns did to the files.
-import { SessionNotFoundError } from "../engine/open.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import {
   diffCommand as diffFiles,
   formatRestored,
@@ -7,7 +7,7 @@ import {
   UndoError,
   type UndoReport,
   undoCommand as undoFiles,
-} from "../engine/undo/undo-commands.js";
+} from "../workspace/offline-undo.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
 

@@ -1,12 +1,12 @@
 // `tern config check`: validate the merged configuration and show where each value came from.
 import { formatConfigCheck } from "../config/check.js";
 import { discoverLocalServers, formatLocalServers, probeTargets } from "../config/local-servers.js";
-import { sandboxAvailability } from "../engine/sandbox.js";
-import { configuredHooks } from "../engine/hook-prompt.js";
+import { sandboxAvailability } from "../sandbox/availability.js";
+import { configuredHooks } from "../hooks/configured.js";
 import { loadSettings, ternHome } from "./setup.js";
-import { workflowSources } from "../engine/workflow.js";
+import { workflowSources } from "../workspace/workflow.js";
 import { workflowLines } from "../commands/workflow-report.js";
-import { agentsForCheck } from "../engine/subagents/agents-check.js";
+import { agentsForCheck } from "../workspace/agents-check.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());

@@ -2,7 +2,7 @@
 // a sample payload, and prints what each decided — the way to try a hook before a session meets it.
 import { join } from "node:path";
 import { scrubbedEnv } from "../config/secrets.js";
-import { configuredHooks } from "../engine/hook-prompt.js";
+import { configuredHooks } from "../hooks/configured.js";
 import { HOOK_EVENTS, isHookEvent } from "../hooks/events.js";
 import { namesOf } from "../hooks/match.js";
 import { type HookRunReport, HookRunner } from "../hooks/runner.js";

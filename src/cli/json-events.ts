@@ -2,7 +2,7 @@
 // huge tool argument printed once: the `assistant_message` carries it, and the `tool_call` that
 // follows for the same call says how long it was instead of repeating it (a 50 MB argument
 // otherwise costs 100 MB of output).
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import { jsonText } from "../vocab/json-text.js";
 
 /** Arguments at least this long are not repeated in `tool_call`. */

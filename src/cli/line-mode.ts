@@ -6,9 +6,9 @@
 import type { Interface } from "node:readline/promises";
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import type { Session } from "../engine/session.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { addCost, money } from "../vocab/cost.js";
 import { runLineCommand } from "./line-commands.js";
 import { lineRequests } from "./line-requests.js";

@@ -1,8 +1,8 @@
 // What the line mode answers when the engine asks a person (the door's requests, beside the
 // TUI's approval-flow.ts and limit-flow.ts): a batch of calls to approve (y / n / a) and a budget
 // limit to go past (y / n / yyy). Each asks one question on the terminal and maps the answer.
-import type { PersonRequests } from "../engine/requests.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { PersonRequests } from "../engine/door/requests.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 
 /** `ask` shows a question and resolves with the typed answer, trimmed and lower-cased. */
 export function lineRequests(ask: (question: string) => Promise<string>): PersonRequests {

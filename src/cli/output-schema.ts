@@ -2,7 +2,7 @@
 // session opens, so a bad file is a one-line usage error (exit 2) with nothing written. Validation
 // is ajv's (a well-kept JSON Schema validator); the draft follows the schema's own `$schema`.
 import { readFileSync } from "node:fs";
-import type { OutputContract } from "../engine/turn/output-contract.js";
+import type { OutputContract } from "../engine/door/commands.js";
 import { UsageError } from "./usage-error.js";
 
 interface CompiledValidator {

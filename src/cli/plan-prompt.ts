@@ -1,7 +1,7 @@
 // The line mode's answer to `exit_plan` (R-PLAN-1, SessionHooks.reviewPlan): the plan, then
 // the three choices; keeping planning asks for a note to the model.
-import { stripControlSequences } from "../engine/terminal-text.js";
-import type { PlanReview } from "../engine/requests.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
+import type { PlanReview } from "../engine/door/requests.js";
 
 export function linePlanReview(ask: (question: string) => Promise<string>) {
   return async (plan: string): Promise<PlanReview> => {

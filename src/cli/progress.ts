@@ -1,6 +1,6 @@
 // One stderr line per interesting event for headless runs without --json.
-import type { EngineEvent } from "../engine/events.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { EngineEvent } from "../engine/door/events.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 
 const MAX_ARGS = 200;
 

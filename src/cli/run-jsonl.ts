@@ -6,8 +6,8 @@
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { ProviderApi } from "../config/types.js";
 import type { Session } from "../engine/session.js";
-import type { OutputContract } from "../engine/turn/output-contract.js";
-import type { TurnOutcome } from "../engine/turn/stop.js";
+import type { OutputContract } from "../engine/door/commands.js";
+import type { TurnOutcome } from "../engine/door/outcome.js";
 import type { ContentPart } from "../vocab/messages.js";
 
 export interface JsonLinesRun {

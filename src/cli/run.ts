@@ -2,9 +2,9 @@
 // without, stdout carries only the final assistant text and stderr the progress (R-CLI-3).
 import { buildPromptContent, exitCodeFor, InputError, loadSlashCommands } from "../commands/index.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import type { EngineEvent } from "../engine/events.js";
-import type { TurnOutcome } from "../engine/turn/stop.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { EngineEvent } from "../engine/door/events.js";
+import type { TurnOutcome } from "../engine/door/outcome.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import type { RunOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
 import { prepareSession } from "./setup.js";

@@ -4,20 +4,18 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { flagsToConfig, parseThinking } from "../config/flags.js";
-import { requireSandbox, SandboxUnavailableError } from "../engine/sandbox.js";
+import { requireSandbox, SandboxUnavailableError } from "../sandbox/availability.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 import { loadConfig, prepareConfigLoad } from "../config/load.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import { type OpenedSession, openSession, peekSessionModel, SessionNotFoundError } from "../engine/open.js";
-import type { SessionHooks } from "../engine/requests.js";
+import { type OpenedSession, openEngineSession, peekSessionModel } from "../engine/open.js";
+import type { SessionHooks } from "../engine/door/requests.js";
 import type { CommonOptions } from "./options.js";
 import { loadSlashCommands } from "../commands/index.js";
 import { UsageError } from "./usage-error.js";
-import { configuredHooks } from "../engine/hook-prompt.js";
-import type { Session } from "../engine/session.js";
-import type { ObservedSession } from "../telemetry/otel.js";
-import { loadTelemetry, telemetrySettings } from "../telemetry/index.js";
+import { configuredHooks } from "../hooks/configured.js";
 
 export function ternHome(): string {
   return process.env.TERN_HOME || join(homedir(), ".tern");
@@ -88,7 +86,7 @@ export async function prepareSession(
   const config = loaded.config;
   const warnings = [...loaded.warnings];
   try {
-    requireSandbox(config);
+    requireSandbox(config.sandbox.mode);
   } catch (err) {
     if (err instanceof SandboxUnavailableError) throw new UsageError(err.message);
     throw err;
@@ -120,7 +118,7 @@ export async function prepareSession(
     beforeOpen?.(model, config);
     const userHooks = configuredHooks(loaded, cwd, process.env);
     warnings.push(...userHooks.notices);
-    const opened = await openSession({
+    const opened = await openEngineSession({
       home,
       cwd,
       config,
@@ -131,13 +129,6 @@ export async function prepareSession(
       userHooks: userHooks.hooks,
     });
     warnings.push(...opened.warnings);
-    // R-AUTO-3: the SDK loads only when telemetry is on.
-    const telemetry = telemetrySettings(config, process.env);
-    if (telemetry) {
-      warnings.push(...telemetry.notices);
-      const { attachTelemetry } = await loadTelemetry();
-      attachTelemetry(telemetry, observed(opened.session));
-    }
     if (slash && config.toolSets.length > 0) slash.registerMcpPrompts(opened.session);
     return { ...opened, config, model, warnings };
   } catch (err) {
@@ -150,22 +141,4 @@ export async function prepareSession(
       throw new UsageError(err.message);
     throw err;
   }
-}
-
-/** What telemetry reads of a session: its events and, at a turn's start, the prompt's text. */
-function observed(session: Session): ObservedSession {
-  return {
-    id: session.id,
-    modelId: () => session.status().model.id,
-    subscribe: (listener) => session.subscribe(listener),
-    lastPrompt() {
-      const lines = session.transcript();
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const line = lines[i];
-        if (line.type === "user_prompt")
-          return line.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
-      }
-      return undefined;
-    },
-  };
 }

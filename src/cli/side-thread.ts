@@ -1,7 +1,7 @@
 // Side questions in the line mode (`/btw`, R-SIDE-1..4): the thread of this process that goes
 // with the next question, what they cost (shown apart, never in the ledger), and Ctrl+C.
 import type { Session } from "../engine/session.js";
-import type { SideExchange } from "../engine/side.js";
+import type { SideExchange } from "../engine/door/side.js";
 import { addCost } from "../vocab/cost.js";
 
 /** Side questions of this process (R-SIDE-1): the thread that goes with the next question. */

@@ -1,6 +1,6 @@
 // `/agents` (R-AGENT-2): each agent a `task` call may name, its description and where it comes
 // from (its file, or built in), and under it what keeps it from running.
-import type { AgentSummary } from "../engine/subagents/task-runner.js";
+import type { AgentSummary } from "../workspace/agents-check.js";
 
 const SOURCES: Record<AgentSummary["source"], string> = {
   project: "project",

@@ -1,6 +1,6 @@
 // Slash commands that change what the model sees next: summarize (`/compact`), start over
 // (`/clear`), withdraw turns (`/rewind`, optionally with their files) and run the last turn again.
-import { turnsThatWrote } from "../engine/undo/undo-commands.js";
+import { turnsThatWrote } from "../workspace/offline-undo.js";
 import { fileChange } from "./file-commands.js";
 import { errorText, type SlashCommand } from "./host.js";
 

@@ -1,6 +1,6 @@
 // Slash commands over the files the session's turns changed: take turns back (`/undo`), put
 // them back (`/redo`), and show what changed (`/diff`), all through the session's checkpoints.
-import { formatRestored, UndoError, type UndoReport } from "../engine/undo/undo-commands.js";
+import { formatRestored, UndoError, type UndoReport } from "../workspace/offline-undo.js";
 import type { CommandHost, SlashCommand } from "./host.js";
 
 export const fileCommands = {

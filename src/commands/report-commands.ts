@@ -1,12 +1,12 @@
 // Slash commands that only report: they read the session's queries and print, busy or not.
-import { approveProjectServers, projectServerLines, projectServers } from "../engine/project-servers.js";
-import { exportArchive } from "../engine/session-queries.js";
+import { approveProjectServers, projectServerLines, projectServers } from "../workspace/project-servers.js";
+import { exportArchive } from "../workspace/session-queries.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
 import { costReport, jobsText, statsText, statusText } from "./reports.js";
 import { agentsText } from "./agents-report.js";
-import { agentsForCheck } from "../engine/subagents/agents-check.js";
+import { agentsForCheck } from "../workspace/agents-check.js";
 
 export const reportCommands = {
   status: {

@@ -1,6 +1,6 @@
 // Report texts of the slash commands, from the session's read-only queries.
 import type { JobSummary, TranscriptLine } from "../engine/session.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import type { CommandHost } from "./host.js";
 import { money } from "../vocab/cost.js";
 

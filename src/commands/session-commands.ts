@@ -1,6 +1,6 @@
 // Slash commands that leave this session's thread: list or switch sessions (`/resume`), continue
 // in a copy (`/fork`), ask beside it (`/btw`), and quit.
-import { forkArchive, sessionsOf } from "../engine/session-queries.js";
+import { forkArchive, sessionsOf } from "../workspace/session-queries.js";
 import type { SlashCommand } from "./host.js";
 
 export const sessionCommands = {

@@ -2,7 +2,7 @@
 // (`/model`) and its reasoning level (`/thinking`).
 import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
-import { thinkingCommand } from "../engine/thinking-command.js";
+import { thinkingCommand } from "./thinking-command.js";
 import type { CommandHost, SlashCommand } from "./host.js";
 import { modelListText } from "./model-list.js";
 

@@ -10,7 +10,7 @@ import {
   loadWorkflowFiles,
   type Skill,
   skillPrompt,
-} from "../engine/workflow.js";
+} from "../workspace/workflow.js";
 import { type CommandHost, errorText, type SlashCommand, type WorkflowPrompt } from "./host.js";
 import { buildPromptContent, InputError } from "./prompt-input.js";
 import { withCommandModel } from "./command-model.js";

@@ -1,6 +1,6 @@
 // The workflow part of `/context` and `tern config check` (R-WF-1, R-UI-24): every instruction
 // file, custom command, skill and server source read, with token estimates.
-import type { WorkflowSource } from "../engine/workflow.js";
+import type { WorkflowSource } from "../workspace/workflow.js";
 
 const HEADS: Record<WorkflowSource["kind"], string> = {
   instructions: "instruction files",

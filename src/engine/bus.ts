@@ -1,8 +1,6 @@
 // The engine's event subscription: front ends subscribe, the engine publishes. Synchronous
 // delivery keeps event order identical to commit order.
-import type { EngineEvent } from "./events.js";
-
-export type Listener = (event: EngineEvent) => void;
+import type { EngineEvent, Listener } from "./door/events.js";
 
 export class EventBus {
   private readonly listeners = new Set<Listener>();

@@ -13,11 +13,11 @@ import type { ApprovalPolicy } from "../tools/policy/approval.js";
 import type { ToolSets } from "../tools/mcp/mcp.js";
 import type { ToolExecutor } from "../tools/executor.js";
 import type { ReadTracker, ShellSandbox, ToolResult } from "../tools/types.js";
-import type { SessionHooks } from "./requests.js";
+import type { SessionHooks } from "./door/requests.js";
 import type { Checkpointer } from "./undo/checkpoints.js";
 import type { InstructionNotes } from "./instruction-notes.js";
 import { RecordCommitter } from "./committer.js";
-import type { EngineEvent } from "./events.js";
+import type { EngineEvent } from "./door/events.js";
 import { RequestBuilder } from "./turn/request-builder.js";
 import { TodoState } from "./todo-state.js";
 import { FollowUpQueue } from "./follow-ups.js";
@@ -29,7 +29,7 @@ import type { HookOutcome } from "../hooks/protocol.js";
 import type { TaskCall } from "./subagents/task-runner.js";
 
 /** What a front end answers for the engine: the door's requests to a person (requests.ts). */
-export type { PlanReview, SessionHooks } from "./requests.js";
+export type { PlanReview, SessionHooks } from "./door/requests.js";
 
 /** The user's hooks at the session's points (hook-points/); absent when none are configured. */
 export interface HookPoints {

@@ -1,5 +1,5 @@
 // Small conversions between the engine's internal shapes and the event / record shapes.
-import type { UsageFields } from "./events.js";
+import type { UsageFields } from "./door/events.js";
 import type { Usage } from "../vocab/usage.js";
 
 export function toUsageFields(usage: Usage): UsageFields {

@@ -4,26 +4,9 @@
 // Every change is published as a `follow_up` event carrying the whole queue, which is all a
 // front end needs to draw its panel; no front end keeps a queue of its own.
 import type { ContentPart } from "../vocab/messages.js";
-import type { FollowUpChange, EngineEvent } from "./events.js";
-import type { TurnOutcome } from "./turn/stop.js";
-
-/** A queued follow-up as a front end may see it. */
-export interface QueuedFollowUp {
-  id: number;
-  /** What the person typed, as their front end showed it (paste placeholders kept). */
-  text: string;
-}
-
-/** What `Session.followUp` hands back. */
-export interface FollowUp {
-  readonly id: number;
-  /**
-   * Settles when the turn the follow-up joined or started has ended, with that turn's outcome;
-   * `undefined` when it was dropped or taken back before it reached a turn. Rejects only when
-   * that turn threw (a bug); a caller that never awaits it cannot get an unhandled rejection.
-   */
-  readonly outcome: Promise<TurnOutcome | undefined>;
-}
+import type { FollowUpChange, EngineEvent } from "./door/events.js";
+import type { TurnOutcome } from "./door/outcome.js";
+import type { FollowUp, QueuedFollowUp } from "./door/commands.js";
 
 interface Entry extends QueuedFollowUp {
   content: ContentPart[];

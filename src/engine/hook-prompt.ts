@@ -2,10 +2,8 @@
 // the way of a prompt (and of a follow-up joining a running turn) through UserPromptSubmit, and a
 // limit prompt announced to Notification hooks. Light on purpose: the runner (and child_process)
 // load with hook-points/ only when a hook is configured.
-import type { LoadedConfig } from "../config/load.js";
-import { type CollectedHooks, collectHooks } from "../hooks/sources.js";
 import type { SessionCore } from "./core.js";
-import type { TurnOutcome } from "./turn/stop.js";
+import type { TurnOutcome } from "./door/outcome.js";
 import type { TurnInput } from "./turn/turn-ports.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";
@@ -78,16 +76,4 @@ function blockedPrompt(core: SessionCore, turn: number, reason: string): TurnOut
   const error = { class: "hook" as const, message: `prompt blocked by a UserPromptSubmit hook: ${reason}` };
   core.publish({ type: "error", ...error });
   return { turn, stopReason: "failed", finalText: "", error };
-}
-
-/** A session's hooks from its loaded config (and, with `compat.claude`, Claude Code's settings files). */
-export function configuredHooks(loaded: LoadedConfig, cwd: string, env: NodeJS.ProcessEnv): CollectedHooks {
-  return collectHooks({
-    config: loaded.config,
-    sources: loaded.sources,
-    cwd,
-    env,
-    workspaceTrusted: loaded.workspaceTrusted === true,
-    claude: loaded.config.compat?.claude !== false,
-  });
 }

@@ -8,24 +8,6 @@ import type { ShellSandbox } from "../tools/types.js";
 import type { SessionHooks } from "./core.js";
 import type { ApprovalPolicy } from "../tools/policy/approval.js";
 
-/** A sandbox was asked for and this machine cannot provide one: a configuration error, exit 2. */
-export class SandboxUnavailableError extends Error {
-  override name = "SandboxUnavailableError";
-}
-
-/** For `tern config check`: whether the mechanism works here, in one line. */
-export function sandboxAvailability(): string {
-  const m = sandboxMechanism();
-  return m.available ? `available (${m.name}, ${m.path})` : `not available: ${m.why}`;
-}
-
-/** Throws SandboxUnavailableError when `sandbox.mode` asks for a sandbox this machine cannot make. */
-export function requireSandbox(config: Config): void {
-  if (config.sandbox.mode === "off") return;
-  const m = sandboxMechanism();
-  if (!m.available) throw new SandboxUnavailableError(`sandbox.mode ${config.sandbox.mode}: ${m.why}`);
-}
-
 /** Plan mode (R-PLAN-1): whether bash can run read-only here; the probe runs once, when first asked. */
 export function planSandboxAvailable(): boolean {
   return sandboxMechanism().available;

@@ -4,31 +4,36 @@ import { withoutSecrets } from "./public-model.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
 import type { TodoItem } from "../tools/types.js";
-import type { EventBus, Listener } from "./bus.js";
+import type { EventBus } from "./bus.js";
 import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import type { SessionCore } from "./core.js";
-import { askSide, type SideExchange, type SideEvent, type SideResult } from "./side.js";
+import { askSide } from "./side.js";
 import { loadCompaction } from "./compaction/index.js";
-import type { TurnOutcome } from "./turn/stop.js";
 import { runTurn } from "./turn/turn.js";
 import { hookedPrompt } from "./hook-prompt.js";
-import type { UndoReport } from "./undo/undo.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
-import type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
 import type {
   CallPresenter,
   CompactResult,
+  FollowUp,
   JobSummary,
+  Listener,
   QueueOnCancel,
+  QueuedFollowUp,
   SessionCommand,
+  SessionDoor,
   SessionStatus,
+  SideEvent,
+  SideExchange,
+  SideResult,
   TranscriptLine,
-} from "./door.js";
+  TurnOutcome,
+  UndoReport,
+} from "./door/index.js";
 
-export type * from "./door.js";
-export type { FollowUp, QueuedFollowUp } from "./follow-ups.js";
+export type * from "./door/commands.js";
 export { renderTodos } from "../tools/todos-text.js";
 
 /**
@@ -37,7 +42,7 @@ export { renderTodos } from "../tools/todos-text.js";
  * `followUps`). The engine state behind it stays private, so no front end can change it around
  * the queue.
  */
-export class Session {
+export class Session implements SessionDoor {
   private tail: Promise<unknown> = Promise.resolve();
   private running: AbortController | undefined;
   private closed = false;
@@ -292,9 +297,4 @@ export class Session {
       this.running = undefined;
     }
   }
-}
-
-/** The engine state behind a session, for engine tests only; front ends must not use it. */
-export function coreOf(session: Session): SessionCore {
-  return Session.internals(session);
 }

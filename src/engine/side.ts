@@ -5,10 +5,10 @@
 // The face of side/: its types, and the question, whose code (planning in `side/plan.ts`, the run
 // over ports in `side/ask.ts`, the session's ports in `side/ports.ts`) loads with the first one.
 import type { SessionCore } from "./core.js";
-import type { SideOptions, SideResult } from "./side/ask.js";
+import type { SideOptions } from "./side/ask.js";
+import type { SideResult } from "./door/side.js";
 
-export type { SideEvent, SideOptions, SideResult } from "./side/ask.js";
-export type { SideExchange } from "./side/plan.js";
+export type { SideOptions } from "./side/ask.js";
 
 export async function askSide(core: SessionCore, question: string, opts: SideOptions): Promise<SideResult> {
   return (await import("./side/ports.js")).askSessionSide(core, question, opts);

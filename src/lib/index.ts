@@ -1,44 +1,20 @@
 // The library API (`import { openSession } from "tern"`): the same `Session` door the terminal
 // front ends and `tern acp` use — commands in (`send`, `cancel`, `askSide`), events out
 // (`subscribe`), read-only queries (`status`, `transcript`, `todos`). Nothing here reaches behind it.
-import { type OpenOptions, type OpenResult, openConfiguredSession } from "../engine/library.js";
+import { type OpenOptions, type OpenResult, openConfiguredSession } from "../engine/open.js";
 import type { Session } from "../engine/session.js";
 
-export type { OpenOptions } from "../engine/library.js";
-export {
-  ConfigError,
-  SandboxUnavailableError,
-  SessionLockedError,
-  SessionNotFoundError,
-} from "../engine/library.js";
-export type {
-  LimitAnswer,
-  LimitName,
-  OnLimit,
-  PersonRequests,
-  SessionHooks,
-} from "../engine/requests.js";
-export type {
-  EngineEvent,
-  EngineEventType,
-  FollowUpChange,
-  ToolCallFields,
-  UsageFields,
-} from "../engine/events.js";
-export type { Listener } from "../engine/bus.js";
-export type {
-  CompactResult,
-  FollowUp,
-  QueuedFollowUp,
-  QueueOnCancel,
-  Session,
-  SessionCommand,
-  SessionStatus,
-  TranscriptLine,
-} from "../engine/session.js";
-export type { TurnError, TurnOutcome } from "../engine/turn/stop.js";
-export type { SideEvent, SideExchange, SideResult } from "../engine/side.js";
-export type { UndoReport } from "../engine/undo/undo.js";
+export type { OpenOptions } from "../engine/open.js";
+// The door's words, every one (engine/door/): commands and their results, events, the requests
+// made of a person with their answers, a turn's outcome, side questions, and the opening errors.
+export * from "../engine/door/errors.js";
+export type * from "../engine/door/commands.js";
+export type * from "../engine/door/events.js";
+export type * from "../engine/door/requests.js";
+export type * from "../engine/door/outcome.js";
+export type * from "../engine/door/side.js";
+export type * from "../engine/door/session-door.js";
+export type { Session } from "../engine/session.js";
 export type { PendingCall, ApprovalAnswer } from "../tools/executor.js";
 export type { ContentPart, Message, ToolCall } from "../vocab/messages.js";
 export type { Usage } from "../vocab/usage.js";

@@ -12,16 +12,27 @@ import { detectResources, envDetector, resourceFromAttributes } from "@opentelem
 import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { redactSecrets } from "../config/secrets.js";
-import type { EngineEvent } from "../engine/events.js";
 import { registerTelemetry } from "./lifecycle.js";
 import type { TelemetrySettings } from "./settings.js";
+
+/**
+ * The events telemetry reads, as the session publishes them (the `--json` contract, R-CLI-3),
+ * written out here so this room stays below the engine that opens sessions and attaches it.
+ */
+type ObservedEvent =
+  | { type: "turn_start" | "round_start" | "retry_scheduled" }
+  | { type: "usage"; prompt: number; completion: number; cache_read: number; cache_write: number }
+  | { type: "tool_call"; id: string; name: string }
+  | { type: "approval"; id: string; decision: string }
+  | { type: "tool_result"; id: string; name: string; outcome: string }
+  | { type: "turn_end"; cost?: number | null; duration_ms: number; stop_reason: string };
 
 /** What telemetry reads of a session: its events, and the prompt a turn started with. */
 export interface ObservedSession {
   readonly id: string;
   /** The model in use (a `/model` switch takes effect from the next turn). */
   modelId(): string;
-  subscribe(listener: (event: EngineEvent) => void): () => void;
+  subscribe(listener: (event: { type: string }) => void): () => void;
   lastPrompt(): string | undefined;
 }
 
@@ -100,7 +111,8 @@ class EventObserver {
     });
   }
 
-  observe(event: EngineEvent): void {
+  observe(published: { type: string }): void {
+    const event = published as ObservedEvent;
     switch (event.type) {
       case "turn_start":
         this.common = { "session.id": this.session.id, model: this.session.modelId() };
@@ -132,7 +144,7 @@ class EventObserver {
     }
   }
 
-  private usage(event: Extract<EngineEvent, { type: "usage" }>): void {
+  private usage(event: Extract<ObservedEvent, { type: "usage" }>): void {
     const types = {
       input: event.prompt,
       output: event.completion,
@@ -150,7 +162,7 @@ class EventObserver {
     });
   }
 
-  private toolResult(event: Extract<EngineEvent, { type: "tool_result" }>): void {
+  private toolResult(event: Extract<ObservedEvent, { type: "tool_result" }>): void {
     const start = this.toolStarts.get(event.id);
     this.toolStarts.delete(event.id);
     this.toolCalls.add(1, { ...this.common, tool: event.name, outcome: event.outcome });

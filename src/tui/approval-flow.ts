@@ -1,8 +1,8 @@
 // The engine's approval hook as the UI answers it (R-UI-8): the batch goes into the store as
 // a prompt, each call is answered on its own (approval-keys.ts), and the engine gets its map
 // of decisions once every call has an answer.
-import type { SessionHooks } from "../engine/requests.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { SessionHooks } from "../engine/door/requests.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { type ApprovalAnswer, done } from "./approval.js";
 import type { Store } from "./store.js";
 

@@ -4,7 +4,7 @@
 // GUARD_MS of it) never answer it.
 import { count, sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { diffRows } from "./diff-view.js";
-import type { CallPresentation } from "../engine/events.js";
+import type { CallPresentation } from "../engine/door/events.js";
 import { previewRows } from "./tool-view.js";
 import { argumentsObject } from "../vocab/messages.js";
 

@@ -2,10 +2,10 @@
 // tool calls, as the engine publishes them with `parent_call` to a listener that asks for
 // children, become short lines under that call: the newest few while it runs, one summary line
 // once it is done, all of them with Ctrl+O. Nothing else of a child (its text, its turns) is drawn.
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import type { CallPresenter } from "../engine/session.js";
-import type { ChildRecord } from "../engine/session-queries.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { ChildRecord } from "../workspace/session-queries.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { count, sanitize, style, truncate } from "./ansi.js";
 
 /** One tool call of a child, as its line shows it. */

@@ -6,7 +6,7 @@ import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { UiControl } from "./controller-types.js";
-import { sessionsOf } from "../engine/session-queries.js";
+import { sessionsOf } from "../workspace/session-queries.js";
 import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
 

@@ -2,8 +2,8 @@
 // buffer for Ctrl+Y, paste collapsing, the per-workspace history, taking queued follow-ups
 // back, and $EDITOR. Keys decide which of these to call (composer-keys.ts).
 import type { Key } from "ink";
-import { sessionsOf } from "../engine/session-queries.js";
-import { WorkspaceFileIndex } from "../engine/workspace-files.js";
+import { sessionsOf } from "../workspace/session-queries.js";
+import { WorkspaceFileIndex } from "../workspace/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
 import { ClipboardStore } from "./clipboard-store.js";

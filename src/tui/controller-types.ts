@@ -2,7 +2,7 @@
 // cli passes in) and the part of it that slash commands and /btw use. Types only, importing
 // nothing from the controller, so those modules and the controller never import each other.
 import type { Config } from "../config/types.js";
-import type { SessionHooks } from "../engine/requests.js";
+import type { SessionHooks } from "../engine/door/requests.js";
 import type { Session } from "../engine/session.js";
 import type { Store } from "./store.js";
 import type { ItemKind, UiState } from "./ui-state.js";

@@ -2,8 +2,8 @@
 // the live stream is committed piece by piece as pieces complete (R-UI-13, stream-cuts.ts), an interrupted
 // answer stays on screen marked as such (R-UI-12), tool calls are kept structured for their
 // readable lines (R-UI-11), and the phase says what is really happening (R-UI-15).
-import type { EngineEvent } from "../engine/events.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { EngineEvent } from "../engine/door/events.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { addCost } from "../vocab/cost.js";
 import { foldChild, parentCall } from "./child-fold.js";
 import { streamCut } from "./stream-cuts.js";

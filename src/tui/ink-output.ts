@@ -10,60 +10,41 @@
 // - the other rows (the composer's border beside its text) go through Ink's own `get()`, with
 //   the cells of the last frame's lines carried over (a line's cells are a pure function of it;
 //   only one frame's lines are kept, so nothing grows over a session).
-// Patched like frame-writer-hook.ts patches Ink's writer: Ink 6.8 is the last for Node 20.
-import Output from "../../node_modules/ink/build/output.js";
+// The build puts this class where Ink's renderer imports its Output (scripts/build-plugins.mjs,
+// `inkOutput`); Ink's own class is owned in ink-output-grid.ts, so nothing reaches Ink's build
+// files by path. Ink 6.8 is the last for Node 20.
+import { type Operation, OutputGrid } from "./ink-output-grid.js";
 
-type Op =
-  | {
-      type: "write";
-      x: number;
-      y: number;
-      text: string;
-      transformers: ((line: string, index: number) => string)[];
+type Get = OutputGrid["get"];
+const gridGet: Get = OutputGrid.prototype.get;
+/** The last frame's cells by line, carried to the next frame's slow rows. */
+let previous = new Map<string, unknown>();
+
+/** Ink's own get(), with the last frame's cells carried over. */
+function slowGet(output: OutputGrid): ReturnType<Get> {
+  const caches = output.caches as unknown as { getStyledChars(line: string): unknown };
+  const own = caches.getStyledChars.bind(caches);
+  const carried = previous;
+  const used = new Map<string, unknown>();
+  caches.getStyledChars = (line) => {
+    let cells = used.get(line);
+    if (cells === undefined) {
+      cells = carried.get(line) ?? own(line);
+      used.set(line, cells);
     }
-  | { type: "clip" | "unclip" };
-
-interface OutputInternals {
-  width: number;
-  height: number;
-  operations: Op[];
-  caches: { getStyledChars(line: string): unknown };
+    return cells;
+  };
+  try {
+    return gridGet.call(output);
+  } finally {
+    previous = used;
+  }
 }
 
-type Get = Output["get"];
-
-let installed = false;
-
-export function installInkOutput(): void {
-  if (installed) return;
-  installed = true;
-  const inkGet: Get = Output.prototype.get;
-  let previous = new Map<string, unknown>();
-
-  /** Ink's own get(), with the last frame's cells carried over. */
-  const slowGet = (output: Output): ReturnType<Get> => {
-    const { caches } = output as unknown as OutputInternals;
-    const own = caches.getStyledChars.bind(caches);
-    const carried = previous;
-    const used = new Map<string, unknown>();
-    caches.getStyledChars = (line) => {
-      let cells = used.get(line);
-      if (cells === undefined) {
-        cells = carried.get(line) ?? own(line);
-        used.set(line, cells);
-      }
-      return cells;
-    };
-    try {
-      return inkGet.call(output);
-    } finally {
-      previous = used;
-    }
-  };
-
-  Output.prototype.get = function (this: Output): ReturnType<Get> {
-    const { width, height, operations } = this as unknown as OutputInternals;
-    const writes: Extract<Op, { type: "write" }>[] = [];
+export default class TernOutput extends OutputGrid {
+  override get(): ReturnType<Get> {
+    const { width, height, operations } = this;
+    const writes: Extract<Operation, { type: "write" }>[] = [];
     for (const op of operations) {
       // A clip (overflow: hidden) or a write above the top: Ink's way, whole.
       if (op.type !== "write" || op.y < 0) return slowGet(this);
@@ -72,7 +53,7 @@ export function installInkOutput(): void {
     const covering = new Array<number>(height).fill(0);
     const line = new Array<string | undefined>(height);
     // Each write's lines, split once: the checks below read them again.
-    const linesOf = new Map<Op, string[]>();
+    const linesOf = new Map<Operation, string[]>();
     for (const op of writes) {
       const lines = op.text.split("\n");
       linesOf.set(op, lines);
@@ -97,13 +78,13 @@ export function installInkOutput(): void {
     if (mixed.length > 0) {
       top = Math.min(...mixed.map((op) => op.y));
       const bottom = Math.max(...mixed.map((op) => op.y + rowsOf(op)));
-      const part = new Output({ width, height: Math.min(height, bottom) - top });
-      (part as unknown as OutputInternals).operations.push(...mixed.map((op) => ({ ...op, y: op.y - top })));
+      const part = new OutputGrid({ width, height: Math.min(height, bottom) - top });
+      part.operations.push(...mixed.map((op) => ({ ...op, y: op.y - top })));
       inkRows = slowGet(part).output.split("\n");
     }
     const rows: string[] = [];
     for (let r = 0; r < height; r++)
       rows.push(whole(r) ? (line[r] as string).trimEnd() : covering[r] === 0 ? "" : (inkRows[r - top] ?? ""));
     return { output: rows.join("\n"), height };
-  };
+  }
 }

@@ -1,7 +1,7 @@
 // What a person sees of a tool's output (R-UI-18): the note a capped output carries for the
 // model (how to read the rest) becomes one line saying how much was not kept, and the counts
 // shown are of real lines, the elided middle included, never of wrapped rows.
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { count, style, wrapLines } from "./ansi.js";
 
 /** The cut a capped output carries (tools/output-limit.ts, tools/builtin/output-cap.ts). */

@@ -2,7 +2,7 @@
 // it (the plan is printed above; `1` implements in auto-edit, `2` in ask, `3 <note>` keeps
 // planning with the note; Ctrl+C or an exit keeps planning), and Shift+Tab's mode cycle.
 import type { PermissionMode } from "../config/types.js";
-import type { PlanReview } from "../engine/requests.js";
+import type { PlanReview } from "../engine/door/requests.js";
 import type { Store } from "./store.js";
 
 /** Shift+Tab: ask → auto-edit → plan → ask; yolo (only by /yolo) goes back to ask. */

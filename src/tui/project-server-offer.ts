@@ -2,7 +2,7 @@
 // approved yet are offered in one line, the way Claude Code asks about a project's new servers;
 // `/mcp approve` starts them at once and keeps the approval for this workspace.
 import type { Config } from "../config/types.js";
-import { projectServers } from "../engine/project-servers.js";
+import { projectServers } from "../workspace/project-servers.js";
 
 export function projectServerOffer(home: string, cwd: string, config: Config): string | undefined {
   const found = projectServers(home, cwd, config);

@@ -4,8 +4,8 @@
 // cost) so a resumed screen never says `0 tokens`. Only the conversation as it stands: turns
 // taken back (undo, /rewind) or cleared are not shown. Pure: the controller dispatches it.
 import type { CallPresenter, Session, TranscriptLine } from "../engine/session.js";
-import { type ChildRecord, childRecords } from "../engine/session-queries.js";
-import { undoHistory } from "../engine/undo/undo.js";
+import { type ChildRecord, childRecords } from "../workspace/session-queries.js";
+import { undoHistory } from "../workspace/offline-undo.js";
 import { addCost } from "../vocab/cost.js";
 import { childWorkOf } from "./child-fold.js";
 import { errorLine, turnLabel } from "./status-text.js";

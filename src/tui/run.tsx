@@ -4,8 +4,6 @@ import { render } from "ink";
 import { App, RENDER_MS } from "./app.js";
 import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
-import { installFrameWriter } from "./frame-writer-hook.js";
-import { installInkOutput } from "./ink-output.js";
 import { resumeAtStart } from "./session-picker-app.js";
 import {
   giveBackTypeAhead,
@@ -42,8 +40,6 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   // Frames go through frame-writer.ts (changed lines only, resize-aware erase), not Ink's own
   // writer; not Ink's incrementalRendering either: in Ink 6.8 it moves the cursor one row short
   // when the frame ends in a newline (every frame below a scrollback does).
-  installFrameWriter();
-  installInkOutput();
   const ink = render(<App ctl={ctl} />, { stdout: inkStdout(), exitOnCtrlC: false, patchConsole: false });
   // SIGTERM and SIGHUP (a closed terminal) cancel the running turn and leave, like /quit (R-REC-4).
   let signalled: number | undefined;

@@ -3,7 +3,7 @@
 // picker's rows are cleared once it is answered, so the UI that follows starts on a clean line.
 import { render, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import { sessionsOf } from "../engine/session-queries.js";
+import { sessionsOf } from "../workspace/session-queries.js";
 import { keyParts } from "./key-parts.js";
 import { newPicker, type PickerEntry, pickerKey, pickerRows } from "./session-picker.js";
 import { giveBackTypeAhead, holdTypeAhead } from "./terminal-modes.js";

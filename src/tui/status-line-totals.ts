@@ -9,7 +9,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { diffLines } from "diff";
-import type { EngineEvent, UsageFields } from "../engine/events.js";
+import type { EngineEvent, UsageFields } from "../engine/door/events.js";
 import { argumentsObject } from "../vocab/messages.js";
 
 /** A file bigger than this is not read to count a write's removed lines: only its new lines count. */

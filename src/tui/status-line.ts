@@ -6,9 +6,9 @@
 // Control sequences are stripped from what it prints, so it cannot drive the terminal.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { StatusLineConfig } from "../config/types.js";
-import type { EngineEvent } from "../engine/events.js";
-import { recordFileOf } from "../engine/session-queries.js";
-import { stripControlSequences } from "../engine/terminal-text.js";
+import type { EngineEvent } from "../engine/door/events.js";
+import { recordFileOf } from "../workspace/session-queries.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import { ternVersion } from "./greeting.js";
 import { statusLineInput } from "./status-line-input.js";
 import { StatusLineTotals } from "./status-line-totals.js";

@@ -1,6 +1,6 @@
 // The words of the progress row and the status line: what the phase is, how long it has run,
 // how many tokens the turn has made, what it cost. Pure functions of the state and the time.
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import type { Phase, UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
 

@@ -2,7 +2,7 @@
 // `edit_file  src/a.ts`), then the tail of its output, edits as coloured diffs, errors in red.
 // The raw JSON arguments are never shown.
 import { count, sanitize, style, truncate } from "./ansi.js";
-import type { CallPresentation } from "../engine/events.js";
+import type { CallPresentation } from "../engine/door/events.js";
 import { outputTail } from "./output-view.js";
 import { diffRows } from "./diff-view.js";
 import { type ChildWork, foldRows, foldSummary } from "./child-fold.js";

@@ -1,7 +1,7 @@
 // Transcript items made from engine events: a committed line, cleaned of control sequences
 // first (SPEC §10), and the one line a tool the provider ran itself leaves. Apart from
 // event-reducer.ts, which keeps within the size rule so.
-import { stripControlSequences } from "../engine/terminal-text.js";
+import { stripControlSequences } from "../workspace/terminal-text.js";
 import type { ToolRun } from "./tool-view.js";
 import type { Item, ItemKind, UiState } from "./ui-state.js";
 

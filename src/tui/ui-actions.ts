@@ -1,6 +1,6 @@
 // What can happen to the UI state: engine events (with the time they arrived, so the reducers
 // stay pure) and the UI's own actions. Types only.
-import type { EngineEvent } from "../engine/events.js";
+import type { EngineEvent } from "../engine/door/events.js";
 import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
 import type { ReplayAction } from "./replay.js";

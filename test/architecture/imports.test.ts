@@ -1,7 +1,8 @@
-// DESIGN.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
+// docs/design.md import rules: the shared vocabulary (vocab/: messages, content parts, usage and cost
 // arithmetic) is the ground floor and imports nothing; provider imports only vocab; engine may
-// import provider, tools, record, prompt, config; front ends (tui, cli, acp, commands) import
-// engine and config; nothing imports tui or cli, except single files with their why; no import
+// import provider, tools, record, prompt, config; front ends (tui, cli, acp, lib, commands) import
+// of the engine only its door (engine/door/, session.ts, the opener open.ts) and what runs no turn
+// from workspace/, and config; nothing imports tui or cli, except single files with their why; no import
 // cycles between files, not even type-only ones; and no file under src/ over 300 lines.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -12,14 +13,17 @@ const SRC = resolve(import.meta.dirname, "../../src");
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
   // The entry point starts the Ink front end; nothing else imports tui.
-  cli: ["engine", "config", "tui", "commands", "acp", "telemetry", "hooks"],
+  cli: ["engine", "workspace", "config", "tui", "commands", "acp", "telemetry", "hooks", "sandbox"],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
-  acp: ["engine", "config", "commands"],
+  acp: ["engine", "workspace", "config", "commands"],
   // The library entry: the Session door plus the types its commands and events are made of.
   lib: ["engine", "config", "commands", "tools", "record"],
-  tui: ["engine", "config", "commands"],
+  tui: ["engine", "workspace", "config", "commands"],
   // The slash-command table both front ends share.
-  commands: ["engine", "config"],
+  commands: ["engine", "workspace", "config"],
+  // What is on disk around sessions, for front ends; runs no turn (listings, workflow report,
+  // project servers, workspace files, offline undo, terminal text).
+  workspace: ["engine", "config", "record", "prompt", "tools", "agents"],
   engine: [
     "provider",
     "tools",
@@ -31,6 +35,8 @@ const ALLOWED: Record<string, string[]> = {
     "jobs",
     "hooks",
     "agents",
+    // The opener attaches telemetry for every front end (session-telemetry.ts).
+    "telemetry",
   ],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
@@ -48,13 +54,16 @@ const ALLOWED: Record<string, string[]> = {
   record: ["tools", "config"],
   prompt: ["config"],
   config: [],
-  // OpenTelemetry export: it reads a session's events (their types) and the config.
-  telemetry: ["engine", "config"],
+  // OpenTelemetry export: the config, and a session's events as it declares them itself.
+  telemetry: ["config"],
   // The ground floor.
   vocab: [],
 };
 
 const GROUND = "vocab";
+
+/** The folders that face a person or a program; they reach the engine through its door only. */
+const FRONT_ENDS = ["tui", "cli", "commands", "acp", "lib"];
 
 /**
  * Single files a folder may import although their folder is out of its reach, each with its why.
@@ -79,7 +88,7 @@ function files(dir: string): string[] {
 }
 
 describe("import rules", () => {
-  it("every cross-folder import follows DESIGN.md", () => {
+  it("every cross-folder import follows docs/design.md", () => {
     const violations: string[] = [];
     for (const file of files(SRC)) {
       const folder = relative(SRC, file).split("/")[0];
@@ -126,15 +135,58 @@ describe("import rules", () => {
     expect(reaches).toEqual([]);
   });
 
+  it("the door (engine/door/) is words only: types from lower rooms, nothing else of the engine", () => {
+    const bad: string[] = [];
+    const door = join(SRC, "engine", "door");
+    expect(files(door).length).toBeGreaterThan(0);
+    for (const file of files(door)) {
+      const name = relative(SRC, file);
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/(import|export)\s+(type\s+)?(\*|\{[^}]*\})\s*from\s*"(\.[^"]+)"/g)) {
+        const target = relative(SRC, resolve(file, "..", match[4]));
+        if (target.startsWith("engine/door/")) continue;
+        if (target.startsWith("engine/"))
+          bad.push(`${name} imports ${target}, an engine file outside the door`);
+        // The opening errors are classes a front end tests with instanceof; the rooms that find them own two.
+        else if (!match[2] && !(name === "engine/door/errors.ts" && match[1] === "export"))
+          bad.push(`${name} takes a value from ${target}`);
+      }
+      // A door file declares words, not behaviour: no function bodies (the error classes are one line each).
+      if (/^export (async )?function\b/m.test(text)) bad.push(`${name} declares a function`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("front ends import of the engine only its door: engine/door/, session.ts and the opener", () => {
+    const door = /^engine\/(door\/.*|session\.ts|open\.ts)$/;
+    const bad: string[] = [];
+    for (const [from, targets] of importGraph())
+      if (FRONT_ENDS.includes(from.split("/")[0]))
+        for (const target of targets)
+          if (target.startsWith("engine/") && !door.test(target)) bad.push(`${from} imports ${target}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("no engine file is used only from outside the engine (its door aside): such a file belongs above it", () => {
+    const door = /^engine\/(door\/.*|session\.ts|open\.ts)$/;
+    const users = new Map<string, string[]>();
+    for (const [from, targets] of importGraph())
+      for (const target of targets) users.set(target, [...(users.get(target) ?? []), from]);
+    const bad: string[] = [];
+    for (const [file, from] of users)
+      if (file.startsWith("engine/") && !door.test(file) && !from.some((f) => f.startsWith("engine/")))
+        bad.push(`${file} is imported only by ${from.join(", ")}`);
+    expect(bad).toEqual([]);
+  });
+
   it("front ends import no engine file behind the door: the state, the turn, the follow-up queue", () => {
-    // The door's own files (session.ts, door.ts, events.ts, requests.ts, library.ts…) are the way in.
+    // The door's own files (engine/door/, session.ts, the opener) are the way in.
     const behind = [
       /^engine\/core\.ts$/,
       /^engine\/commit(ter)?\.ts$/,
       /^engine\/follow-ups\.ts$/,
       /^engine\/tool-sync\.ts$/,
-      // A turn's outcome (stop.ts) and a prompt's `--output-schema` contract are the door's vocabulary.
-      /^engine\/turn\/(?!stop\.ts$|output-contract\.ts$)/,
+      /^engine\/turn\//,
       /^engine\/compaction\//,
     ];
     const graph = importGraph();
@@ -174,6 +226,20 @@ describe("import rules", () => {
       for (const [id] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+-\d+/g))
         if (!listed.has(`- ${id} `)) missing.add(`${id} (${relative(SRC, file)})`);
     expect(listed.size).toBeGreaterThan(0);
+    expect([...missing]).toEqual([]);
+  });
+
+  it("every family id and spec section (R-EXT, R-TODO, §n) a comment in src/ cites resolves in docs/requirements.md", () => {
+    const docs = readFileSync(resolve(SRC, "../docs/requirements.md"), "utf8");
+    const missing = new Set<string>();
+    for (const file of files(SRC))
+      for (const [cited] of readFileSync(file, "utf8").matchAll(/R-[A-Z]+(?![-A-Z0-9])|§\s?\d+/g)) {
+        const id = cited.replace(/\s/g, "");
+        // A family (R-HOOK) resolves to its heading, a number-less id (R-EXT) or a section to its line.
+        const heading = new RegExp(`^## .*\\(.*\\b${id}\\b.*\\)$`, "m");
+        if (!new RegExp(`^- ${id} `, "m").test(docs) && !(id.startsWith("R-") && heading.test(docs)))
+          missing.add(`${id} (${relative(SRC, file)})`);
+      }
     expect([...missing]).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
-import { coreOf } from "../../src/engine/session.js";
+import { coreOf } from "../../src/engine/core-of.js";
 import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runLineCommand } from "../../src/cli/line-commands.js";
 import { SideThread } from "../../src/cli/side-thread.js";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { coreOf } from "../../src/engine/session.js";
+import { coreOf } from "../../src/engine/core-of.js";
 import { lineHost } from "./line-support.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText } from "../support/openai-script.js";

@@ -24,14 +24,19 @@ export interface AcpClient {
   close(): Promise<number | null>;
 }
 
-export function startAcp(opts: { home: string; baseUrl: string; model?: string }): AcpClient {
+export function startAcp(opts: {
+  home: string;
+  baseUrl: string;
+  model?: string;
+  env?: Record<string, string>;
+}): AcpClient {
   const child = spawn(
     process.execPath,
     [TERN_BIN, "acp", "--model", opts.model ?? "openai/mock-1", "--base-url", opts.baseUrl],
     // The agent process starts somewhere else than the workspace: session/new names it.
     {
       cwd: opts.home,
-      env: cliEnv(opts.home, { OPENAI_API_KEY: "sk-test-secret-key" }),
+      env: cliEnv(opts.home, { OPENAI_API_KEY: "sk-test-secret-key", ...opts.env }),
       stdio: ["pipe", "pipe", "pipe"],
     },
   );

@@ -1,11 +1,12 @@
-// OpenTelemetry export (R-AUTO-3) through the built CLI against a real OTLP/HTTP receiver on
-// 127.0.0.1: what arrives is decoded (OTLP/JSON) and read for the SPEC's metric and log names,
+// OpenTelemetry export (R-AUTO-3) through the built CLI (`tern run`, and `tern acp`, which opens
+// its sessions through the same opener) against a real OTLP/HTTP receiver on 127.0.0.1: what arrives is decoded (OTLP/JSON) and read for the SPEC's metric and log names,
 // with `session.id` and `model` on each; prompt text only when asked; off by default; a collector
 // that is down or never answers changes neither the exit code nor the answer.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
+import { initialize, startAcp, text } from "./acp-support.js";
 import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
 
 interface Received {
@@ -203,5 +204,50 @@ describe("OpenTelemetry export", () => {
     expect(run.code).toBe(0);
     expect(run.events.some((ev) => ev.type === "notice" && /telemetry ignored/.test(ev.text))).toBe(true);
     expect(receiver.received).toHaveLength(0);
+  });
+});
+
+describe("OpenTelemetry export from `tern acp`", () => {
+  it("exports what `tern run` exports: the session, its token usage and its API requests", async () => {
+    const endpoint = await receiver.start();
+    writeUserConfig(e, { models: { "openai/mock-1": { pricing: { input: 1, output: 2 } } } });
+    e.provider.enqueue(openaiText("done", { prompt_tokens: 1000, completion_tokens: 100 }));
+    const client = startAcp({
+      home: e.dirs.home,
+      baseUrl: e.provider.baseUrl,
+      env: {
+        TERN_ENABLE_TELEMETRY: "1",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      },
+    });
+    await initialize(client);
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd: e.dirs.workspace,
+      mcpServers: [],
+    });
+    const answer = await client.agent.request("session/prompt", { sessionId, prompt: [text("hi there")] });
+    expect(answer.stopReason).toBe("end_turn");
+    // The agent exits when its client closes stdin; the exporters flush before it does.
+    expect(await client.close(), client.stderr()).toBe(0);
+
+    const metrics = metricsByName(receiver.json("/v1/metrics"));
+    for (const name of ["tern.session.count", "tern.token.usage", "tern.cost.usage", "tern.turn.duration"])
+      expect([...metrics.keys()]).toContain(name);
+    const tokens: Record<string, any>[] = metrics
+      .get("tern.token.usage")!
+      .map((p) => ({ ...attrs(p.attributes), value: Number(p.asInt ?? p.asDouble) }));
+    expect(tokens.find((t) => t.type === "input")).toMatchObject({
+      value: 1000,
+      "session.id": sessionId,
+      model: "openai/mock-1",
+    });
+    expect(tokens.find((t) => t.type === "output")?.value).toBe(100);
+    const logs = logRecords(receiver.json("/v1/logs"));
+    const request = logs.find((l) => l["event.name"] === "tern.api_request");
+    expect(request).toMatchObject({ "session.id": sessionId, input_tokens: 1000, output_tokens: 100 });
+    expect(logs.find((l) => l["event.name"] === "tern.user_prompt")).toMatchObject({
+      prompt_length: "hi there".length,
+    });
   });
 });

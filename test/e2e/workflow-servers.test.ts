@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
-import { approveProjectServers } from "../../src/engine/project-servers.js";
+import { approveProjectServers } from "../../src/workspace/project-servers.js";
 import { openaiText } from "../support/openai-script.js";
 import { ternRun, useE2E, writeUserConfig } from "./tools-support.js";
 import { claudeRepo, notices } from "./workflow-support.js";

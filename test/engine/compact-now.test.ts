@@ -3,7 +3,7 @@
 // `compaction`, R-REC-8), nothing to compact is no error, and session.cancel() aborts it.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { coreOf } from "../../src/engine/session.js";
+import { coreOf } from "../../src/engine/core-of.js";
 import { describe, expect, it } from "vitest";
 import { openLedger } from "../../src/record/ledger.js";
 import { loadRecord } from "../../src/record/load.js";

@@ -14,7 +14,7 @@ import {
 import { planShed } from "../../src/engine/compaction/compaction-shed.js";
 import { roundIndexOf, type CompactionView } from "../../src/engine/compaction/compaction-view.js";
 import { newestThatFit, planMerge, planPieces } from "../../src/engine/compaction/summary-plan.js";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { RecordFold } from "../../src/record/fold.js";
 import type { RecordLine } from "../../src/record/types.js";
 import type { Message } from "../../src/vocab/messages.js";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { openaiStream, openaiText } from "../support/openai-script.js";
 import { useHarness } from "./harness.js";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 
 const h = useHarness();
 const text = (t: string) => [{ type: "text" as const, text: t }];

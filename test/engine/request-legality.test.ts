@@ -5,14 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import type { Config } from "../../src/config/types.js";
 import { anthropicStream } from "../support/anthropic-script.js";
 import type { ScriptedResponse } from "../support/fake-provider.js";
 import { isSummaryRequest } from "../support/long-turn.js";
 import { responsesStream } from "../support/responses-script.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
-import { forkArchive } from "../../src/engine/session-queries.js";
+import { forkArchive } from "../../src/workspace/session-queries.js";
 import { type TestSession, toolMessages, useHarness } from "./harness.js";
 
 const h = useHarness();

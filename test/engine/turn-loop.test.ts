@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExecutionBudget } from "../../src/config/types.js";
 import type { LimitAnswer } from "../../src/engine/turn/budget.js";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { runTurnLoop } from "../../src/engine/turn/turn-loop.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "../../src/engine/turn/turn-ports.js";
 import { ProviderError } from "../../src/provider/errors.js";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { toolMessages, useHarness } from "./harness.js";
-import type { FollowUp } from "../../src/engine/follow-ups.js";
+import type { FollowUp } from "../../src/engine/door/commands.js";
 
 const h = useHarness();
 const ws = (name: string) => join(h.dirs.workspace, name);

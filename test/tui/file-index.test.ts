@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { WorkspaceFileIndex } from "../../src/engine/workspace-files.js";
+import { WorkspaceFileIndex } from "../../src/workspace/workspace-files.js";
 import { fileMenu } from "../../src/tui/completion.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { listedFiles } from "../../src/engine/workspace-files.js";
+import { listedFiles } from "../../src/workspace/workspace-files.js";
 import { ComposerInput } from "../../src/tui/composer-input.js";
 import { FileScan } from "../../src/tui/file-match.js";
 import { FileMenuSearch } from "../../src/tui/file-menu-search.js";

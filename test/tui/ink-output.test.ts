@@ -1,14 +1,16 @@
-// ink-output.ts's shortcut through Ink's Output.get(): every frame must put the same characters
-// in the same cells with the same colours as Ink's own get() (read back through a terminal
+// ink-output.ts's shortcut through Ink's Output.get() (and ink-output-grid.ts, tern's copy of
+// Ink's class): every frame must put the same characters in the same cells with the same colours
+// as Ink's own get() (read back through a terminal
 // emulator, @xterm/headless), for rows written whole, rows Ink composes (a border beside text)
 // and wide characters.
 import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
 import Output from "../../node_modules/ink/build/output.js";
 import { style } from "../../src/tui/ansi.js";
-import { installInkOutput } from "../../src/tui/ink-output.js";
+import TernOutput from "../../src/tui/ink-output.js";
+import { OutputGrid } from "../../src/tui/ink-output-grid.js";
 
-const inkGet = Output.prototype.get;
+type AnyOutput = Output | OutputGrid;
 
 interface Write {
   x: number;
@@ -20,8 +22,13 @@ interface Write {
 /** Like a <Text>: Ink writes every text through its transform (identity without colour props). */
 const asText = (line: string) => line;
 
-function output(width: number, height: number, writes: Write[]): Output {
-  const out = new Output({ width, height });
+function output(
+  Kind: new (o: { width: number; height: number }) => AnyOutput,
+  width: number,
+  height: number,
+  writes: Write[],
+): AnyOutput {
+  const out = new Kind({ width, height });
   for (const w of writes) out.write(w.x, w.y, w.text, { transformers: w.upper ? [upper] : [asText] });
   return out;
 }
@@ -81,34 +88,38 @@ function frame(cols: number): Write[] {
 
 describe("Ink's output, rows written whole", () => {
   it("gives the cells Ink's own get() gives, frame after frame", async () => {
-    installInkOutput();
     const cols = 60;
     const rows = 11;
     for (const writes of [frame(cols), frame(cols), [{ x: 0, y: 0, text: "only one row" }], frame(cols)]) {
-      const ours = output(cols, rows, writes).get();
-      const ink = inkGet.call(output(cols, rows, writes));
+      const ours = output(TernOutput, cols, rows, writes).get();
+      const ink = output(Output, cols, rows, writes).get();
+      expect(output(OutputGrid, cols, rows, writes).get()).toEqual(ink);
       expect(ours.height).toBe(ink.height);
       expect(ours.output.split("\n")).toHaveLength(ink.output.split("\n").length);
       expect(await cells(ours.output, cols, rows)).toEqual(await cells(ink.output, cols, rows));
     }
     // The whole rows are the UI's own lines (not re-encoded), the composer's row is Ink's.
     const writes = frame(cols);
-    const [ours, ink] = [output(cols, rows, writes).get(), inkGet.call(output(cols, rows, writes))];
+    const [ours, ink] = [
+      output(TernOutput, cols, rows, writes).get(),
+      output(Output, cols, rows, writes).get(),
+    ];
     expect(ours.output.split("\n")[1]).toBe(writes[0].text.split("\n")[1].trimEnd());
     expect(ours.output.split("\n")[6]).toBe(ink.output.split("\n")[6]);
     expect(ours.output.split("\n")[9]).toBe("0:A TRANSFORMED ROW");
   });
 
   it("leaves a clipped frame to Ink whole", () => {
-    installInkOutput();
-    const out = output(20, 2, []);
-    out.clip({ x1: 0, x2: 5, y1: 0, y2: 1 });
-    out.write(0, 0, "clipped to five columns", { transformers: [] });
-    out.unclip();
-    const ink = new Output({ width: 20, height: 2 });
-    ink.clip({ x1: 0, x2: 5, y1: 0, y2: 1 });
-    ink.write(0, 0, "clipped to five columns", { transformers: [] });
-    ink.unclip();
-    expect(out.get()).toEqual(inkGet.call(ink));
+    const clipped = (out: AnyOutput) => {
+      out.clip({ x1: 0, x2: 5, y1: 0, y2: 1 });
+      out.write(0, 0, "clipped to five columns", { transformers: [] });
+      out.write(3, 1, "beside", { transformers: [] });
+      out.unclip();
+      return out.get();
+    };
+    const ink = clipped(new Output({ width: 20, height: 2 }));
+    expect(ink.output).toBe("clipp\n");
+    expect(clipped(new TernOutput({ width: 20, height: 2 }))).toEqual(ink);
+    expect(clipped(new OutputGrid({ width: 20, height: 2 }))).toEqual(ink);
   });
 });

@@ -1,7 +1,7 @@
 // MCP progress notifications in the progress row (R-UI-7, R-EXT): `Running <tool> 2/3 step 2 · 4s`,
 // back to Thinking when the result arrives.
 import { describe, expect, it } from "vitest";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { reduce } from "../../src/tui/reducer.js";
 import { phaseText } from "../../src/tui/status-text.js";
 import type { UiAction } from "../../src/tui/ui-actions.js";

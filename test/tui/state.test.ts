@@ -1,7 +1,7 @@
 // The UI reducer: engine events and UI actions in, state out (pure, no terminal).
-import type { FollowUpChange } from "../../src/engine/events.js";
+import type { FollowUpChange } from "../../src/engine/door/events.js";
 import { describe, expect, it } from "vitest";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { reduce } from "../../src/tui/reducer.js";
 import { phaseText } from "../../src/tui/status-text.js";
 import type { UiAction } from "../../src/tui/ui-actions.js";

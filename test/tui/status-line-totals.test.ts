@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { StatusLineTotals } from "../../src/tui/status-line-totals.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { stripAnsi } from "../../src/tui/ansi.js";
 import { reduce } from "../../src/tui/reducer.js";
 import { runningRows } from "../../src/tui/tool-view.js";

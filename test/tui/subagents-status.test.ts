@@ -1,7 +1,7 @@
 // The UI while sub-agents work (R-AGENT-1): the status line counts the running `task` calls, and a
 // child's progress (its task call's tool_progress) is the progress row's detail.
 import { describe, expect, it } from "vitest";
-import type { EngineEvent } from "../../src/engine/events.js";
+import type { EngineEvent } from "../../src/engine/door/events.js";
 import { statusText } from "../../src/tui/live-view.js";
 import { reduce } from "../../src/tui/reducer.js";
 import { phaseText } from "../../src/tui/status-text.js";

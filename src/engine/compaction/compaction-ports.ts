@@ -3,7 +3,7 @@
 // never sees the session; unit tests hand `compact` plain ports instead.
 import { callModel } from "../turn/model-call.js";
 import type { CompactionBill, NewRecord, RecordLine } from "../../record/types.js";
-import type { EngineEvent } from "../events.js";
+import type { EngineEvent } from "../door/events.js";
 import type { SessionCore } from "../core.js";
 import { compactionLimit, contextEstimate, fixedEstimate, requestLimit } from "./compaction-estimate.js";
 import { roundIndexOf, type CompactionView } from "./compaction-view.js";

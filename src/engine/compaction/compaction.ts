@@ -11,7 +11,7 @@ import { planOversize, planShed, type ShedPlan } from "./compaction-shed.js";
 import { startOutOfTurn, type SummarySpent } from "./compaction-bill.js";
 import { writeSummary } from "./summary-run.js";
 import { toUsageFields } from "../event-fields.js";
-import type { CompactionStage } from "../events.js";
+import type { CompactionStage } from "../door/events.js";
 import type { SessionCore } from "../core.js";
 
 export { compactionLimit, contextEstimate, estimateTokens, overBudget } from "./compaction-estimate.js";

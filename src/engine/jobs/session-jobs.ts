@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import type { JobInfo } from "../../jobs/job.js";
 import { JobTable } from "../../jobs/job-table.js";
 import type { NewRecord, RecordLine } from "../../record/types.js";
-import type { EngineEvent } from "../events.js";
+import type { EngineEvent } from "../door/events.js";
 
 export interface JobRecordPorts {
   dir: string;

@@ -4,20 +4,8 @@
 import type { RecordLine } from "../../record/types.js";
 import type { Message } from "../../vocab/messages.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
-import { archiveEntries, fitCopy, type SideExchange, sideTail } from "./plan.js";
-
-/** Deltas of the answer as it streams; after a retried attempt the final `SideResult.text` is what counts. */
-export type SideEvent = { type: "reasoning_delta" | "text_delta"; text: string };
-export interface SideResult {
-  ok: boolean;
-  text: string;
-  error?: string;
-  /**
-   * USD the question's requests cost (every attempt that reported usage); null = unknown price.
-   * Never in the ledger (R-SIDE-4); a status line may show it apart.
-   */
-  cost: number | null;
-}
+import { archiveEntries, fitCopy, sideTail } from "./plan.js";
+import type { SideEvent, SideExchange, SideResult } from "../door/side.js";
 
 export const TOOL_CALL_ONLY = "the model answered with a tool call instead of text; ask again";
 

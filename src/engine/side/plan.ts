@@ -4,13 +4,9 @@
 import { RecordFold } from "../../record/fold.js";
 import type { RecordLine } from "../../record/types.js";
 import type { Message } from "../../vocab/messages.js";
+import type { SideExchange } from "../door/side.js";
 import { estimateTokens } from "../compaction/compaction-estimate.js";
 import { CUT_TEXT_OVER, CUT_TEXT_TO, SHED_TOOL_RESULT_OVER } from "../compaction/shrink-policy.js";
-
-export interface SideExchange {
-  question: string;
-  answer: string;
-}
 
 /** R-SIDE-1: the newest side exchanges of this process that go with a question. */
 export const SIDE_HISTORY = 20;

@@ -7,7 +7,8 @@ import { computeCost } from "../../vocab/cost.js";
 import { requestLimitFor } from "../compaction/shrink-policy.js";
 import type { SessionCore } from "../core.js";
 import { callModel } from "../turn/model-call.js";
-import { askThrough, type SideOptions, type SidePorts, type SideResult } from "./ask.js";
+import { askThrough, type SideOptions, type SidePorts } from "./ask.js";
+import type { SideResult } from "../door/side.js";
 
 /** A side question of this session: its ports, taken now, and the question over them. */
 export function askSessionSide(core: SessionCore, question: string, opts: SideOptions): Promise<SideResult> {

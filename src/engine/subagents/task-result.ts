@@ -2,7 +2,7 @@
 // the child's session (to resume or export it). A child that failed, hit its budget or was
 // cancelled is an error result saying so, with what it answered before: the parent's turn goes on.
 import type { ToolResult } from "../../tools/types.js";
-import type { TurnOutcome } from "../turn/stop.js";
+import type { TurnOutcome } from "../door/outcome.js";
 
 const LIMITS: Record<string, string> = {
   model_call_limit_reached: "its model-call budget (agents.executionBudget.maximumModelCalls)",

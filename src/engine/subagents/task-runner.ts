@@ -14,9 +14,9 @@ import type { ConfiguredHook } from "../../hooks/events.js";
 import { Serial, Slots } from "../../tools/batch-order.js";
 import { fail } from "../../tools/results.js";
 import type { ToolProgress, ToolResult } from "../../tools/types.js";
-import type { EngineEvent } from "../events.js";
-import type { SessionHooks } from "../requests.js";
-import type { TurnOutcome } from "../turn/stop.js";
+import type { EngineEvent } from "../door/events.js";
+import type { SessionHooks } from "../door/requests.js";
+import type { ChildSessionHandle } from "../door/session-door.js";
 import { childConfig, childMode, childTools, type ChildOptions } from "./child-options.js";
 import { taskResult } from "./task-result.js";
 
@@ -26,14 +26,8 @@ const CHILD_HOOK_EVENTS: readonly string[] = ["PreToolUse", "PostToolUse", "Suba
 /** An event of a child (or grandchild), as the parent's subscribers that ask for children get it. */
 export type ChildEvent = EngineEvent & { session?: string; agent?: string; parent_call?: string };
 
-/** What the runner needs of a child session: the door's own members. */
-export interface ChildSession {
-  readonly id: string;
-  send(command: { type: "prompt"; content: { type: "text"; text: string }[] }): Promise<TurnOutcome>;
-  cancel(opts: { queue: "drop" }): void;
-  subscribe(listener: (event: ChildEvent) => void, opts: { children: boolean }): () => void;
-  close(): Promise<void>;
-}
+/** What the runner needs of a child session: a part of the door (`ChildSessionHandle`). */
+export type ChildSession = ChildSessionHandle;
 
 export interface ChildOpenRequest {
   home: string;
@@ -171,7 +165,9 @@ export class TaskRunner {
     const unsubscribe = child.subscribe(
       // `parent_call`: the top-level `task` call the work is under (each level sets its own, so
       // the outermost wins), for a front end that folds a child's lines under that call.
-      (event) => {
+      (published) => {
+        // A grandchild's events come through with the ids its own runner set.
+        const event = published as ChildEvent;
         if (event.type === "tool_call")
           call.progress?.({
             progress: ++toolCalls,

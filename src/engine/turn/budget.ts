@@ -1,12 +1,9 @@
 // Per-turn execution budget (R-BUD). Counts what the turn used and answers whether the next
 // step fits; a front end may grant more through the `onLimit` hook (R-BUD-3).
 import type { ExecutionBudget } from "../../config/types.js";
+import type { LimitName, OnLimit } from "../door/requests.js";
 
-export type LimitName = "model_calls" | "tool_calls" | "duration" | "cost";
-
-/** What a front end answers when a limit is reached: `yes` grants one more allowance, `all` = yyy. */
-export type LimitAnswer = "yes" | "no" | "all";
-export type OnLimit = (limit: LimitName, used: number, allowed: number) => Promise<LimitAnswer>;
+export type { LimitAnswer, LimitName, OnLimit } from "../door/requests.js";
 
 export class TurnBudget {
   modelCallLimit: number | null;

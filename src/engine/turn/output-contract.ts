@@ -4,13 +4,7 @@
 // `output_invalid`. The validator itself is the caller's (the CLI compiles the schema with ajv),
 // so the engine stays free of it and loads nothing for turns without a schema.
 import type { ResolvedModel } from "../../config/types.js";
-
-export interface OutputContract {
-  /** The JSON Schema as the file gave it (sent to providers that enforce it themselves). */
-  schema: Record<string, unknown>;
-  /** The validation errors of a parsed value, one line each; empty when it is valid. */
-  validate(value: unknown): string[];
-}
+import type { OutputContract } from "../door/commands.js";
 
 /** A turn's contract and how it went so far. */
 export interface OutputState {

@@ -2,7 +2,7 @@
 // last bytes and the number of lines so far, published as `tool_output` at most every
 // INTERVAL_MS (a flood of output costs at most ~10 events a second per call), and stopped once
 // the call's result is in. Not part of `--json` (R-CLI-3 lists its event types).
-import type { EngineEvent } from "../events.js";
+import type { EngineEvent } from "../door/events.js";
 
 export const INTERVAL_MS = 100;
 /** How much of the end of the output an event carries: enough for a few wrapped lines. */

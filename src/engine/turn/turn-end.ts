@@ -2,7 +2,7 @@
 // that refuses one of these lines does not lose the end: the turn stops `failed` naming the disk,
 // `turn_end` is still announced, and its line is written once there is room (committer.ts).
 import { redactDeep } from "../../config/secrets.js";
-import type { TurnOutcome } from "./stop.js";
+import type { TurnOutcome } from "../door/outcome.js";
 import type { TurnPorts } from "./turn-ports.js";
 import type { TurnState } from "./turn-state.js";
 import { internalError, stopWith, type TurnStop } from "./turn-stop.js";

@@ -10,7 +10,7 @@ import { admitCalls } from "./turn-admit.js";
 import { continuationNote, MAX_STOP_CONTINUES, PAUSED } from "./turn-continue.js";
 import { judgeFinalAnswer } from "./output-contract.js";
 import { toUsageFields } from "../event-fields.js";
-import type { TurnOutcome } from "./stop.js";
+import type { TurnOutcome } from "../door/outcome.js";
 import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";

@@ -4,7 +4,7 @@ import { ProviderError } from "../../provider/errors.js";
 import { DurationLimitError } from "../../provider/retry.js";
 import { DiskError } from "../../record/errors.js";
 import type { StopReason } from "../../record/types.js";
-import type { TurnError } from "./stop.js";
+import type { TurnError } from "../door/outcome.js";
 
 export interface TurnStop {
   reason: StopReason;

@@ -4,7 +4,7 @@ import { loadCompaction } from "../compaction/index.js";
 import { overBudget } from "../compaction/compaction-estimate.js";
 import type { RoundAttempts } from "../committer.js";
 import type { SessionCore } from "../core.js";
-import type { TurnOutcome } from "./stop.js";
+import type { TurnOutcome } from "../door/outcome.js";
 import { callModel } from "./model-call.js";
 import { enforcesSchema, schemaInstruction } from "./output-contract.js";
 import { runToolBatch } from "./tool-batch.js";

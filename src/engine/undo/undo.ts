@@ -5,37 +5,13 @@ import { UndoError } from "./undo-error.js";
 import { shownPath } from "../../checkpoint/empty-folders.js";
 import { type RestoredPath, restoreTree } from "../../checkpoint/restore.js";
 import type { ShadowRepo } from "../../checkpoint/shadow-repo.js";
-import type { NewRecord, RecordLine, UndoRecord } from "../../record/types.js";
+import type { NewRecord, RecordLine } from "../../record/types.js";
 import { newestTree } from "./checkpoints.js";
+import { undoHistory } from "../../record/undo-history.js";
+import type { UndoReport } from "../door/commands.js";
 
 export { UndoError } from "./undo-error.js";
-
-export interface UndoReport {
-  /** The turns withdrawn (undo) or put back (redo). */
-  turns: number[];
-  restored: RestoredPath[];
-}
-
-/** Turns still in the model context and the undos a redo could take back, replayed from the archive. */
-export function undoHistory(archive: readonly RecordLine[]): { live: number[]; undos: UndoRecord[] } {
-  let live: number[] = [];
-  let stack: { line: UndoRecord; turns: number[] }[] = [];
-  for (const line of archive) {
-    if (line.type === "user_prompt" && line.turn > (live.at(-1) ?? 0)) {
-      live.push(line.turn);
-      stack = [];
-    } else if (line.type === "cleared") stack = [];
-    else if (line.type === "rewound") live = live.filter((t) => t <= line.toTurn);
-    else if (line.type === "undo") {
-      stack.push({ line, turns: live.filter((t) => t > line.toTurn) });
-      live = live.filter((t) => t <= line.toTurn);
-    } else if (line.type === "redo") {
-      const top = stack.pop();
-      if (top) live = [...live, ...top.turns].sort((a, b) => a - b);
-    }
-  }
-  return { live, undos: stack.map((s) => s.line) };
-}
+export type { UndoReport } from "../door/commands.js";
 
 /**
  * The files as they were before `turn`. A "before" snapshot is only taken for a turn that runs

@@ -1,11 +1,12 @@
 // The door's vocabulary: every command a front end can send a `Session` and what it resolves to.
 // Events out are `events.ts`; the requests the engine makes of a person are `requests.ts`.
-import type { PermissionMode, ResolvedModel } from "../config/types.js";
-import type { ContentPart } from "../vocab/messages.js";
-import type { JobInfo } from "../jobs/job.js";
-import type { RecordLine } from "../record/types.js";
+import type { PermissionMode, ResolvedModel } from "../../config/types.js";
+import type { ContentPart } from "../../vocab/messages.js";
+import type { JobInfo } from "../../jobs/job.js";
+import type { RecordLine } from "../../record/types.js";
 import type { CallPresentation } from "./events.js";
-import type { OutputContract } from "./turn/output-contract.js";
+import type { RestoredPath } from "../../checkpoint/restore.js";
+import type { TurnOutcome } from "./outcome.js";
 
 /**
  * What `cancel` does to the follow-up queue: `hold` keeps it but moves nothing until
@@ -73,3 +74,39 @@ export interface SessionStatus {
 
 /** A recorded call's presentation, as its tool gives it (`Session.callPresenter`). */
 export type CallPresenter = (call: { name: string; arguments: string }) => CallPresentation;
+
+/**
+ * `tern run --output-schema` (R-AUTO-1): the turn's final answer must be one JSON value valid
+ * against this schema. The validator is the caller's, so the engine loads none for turns without one.
+ */
+export interface OutputContract {
+  /** The JSON Schema as the file gave it (sent to providers that enforce it themselves). */
+  schema: Record<string, unknown>;
+  /** The validation errors of a parsed value, one line each; empty when it is valid. */
+  validate(value: unknown): string[];
+}
+
+/** A queued follow-up as a front end may see it. */
+export interface QueuedFollowUp {
+  id: number;
+  /** What the person typed, as their front end showed it (paste placeholders kept). */
+  text: string;
+}
+
+/** What `Session.followUp` hands back. */
+export interface FollowUp {
+  readonly id: number;
+  /**
+   * Settles when the turn the follow-up joined or started has ended, with that turn's outcome;
+   * `undefined` when it was dropped or taken back before it reached a turn. Rejects only when
+   * that turn threw (a bug); a caller that never awaits it cannot get an unhandled rejection.
+   */
+  readonly outcome: Promise<TurnOutcome | undefined>;
+}
+
+/** What `undo`, `rewind_files` and `redo` resolve to. */
+export interface UndoReport {
+  /** The turns withdrawn (undo) or put back (redo). */
+  turns: number[];
+  restored: RestoredPath[];
+}

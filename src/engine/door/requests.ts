@@ -3,11 +3,16 @@
 // these answers, and every request of the session — its own turns' and, later, a sub-agent's —
 // reaches the person through them. What each gets, must return, and what happens when it throws
 // or the turn is cancelled is written on each member below; the engine keeps to it.
-import type { ApprovalAnswer, PendingCall } from "../tools/executor.js";
-import type { LimitAnswer, LimitName } from "./turn/budget.js";
+import type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
 
-export type { ApprovalAnswer, PendingCall } from "../tools/executor.js";
-export type { LimitAnswer, LimitName, OnLimit } from "./turn/budget.js";
+export type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
+
+/** A per-turn budget limit (R-BUD). */
+export type LimitName = "model_calls" | "tool_calls" | "duration" | "cost";
+
+/** What a front end answers when a limit is reached: `yes` grants one more allowance, `all` = yyy. */
+export type LimitAnswer = "yes" | "no" | "all";
+export type OnLimit = (limit: LimitName, used: number, allowed: number) => Promise<LimitAnswer>;
 
 export interface PersonRequests {
   /**

@@ -1,18 +1,26 @@
 // `tern undo`, `tern redo`, `tern diff` outside a running session: open the record the way a
 // resume does (a crash-cut exchange closed first), check every line before it is written, and
 // restore into the session's own workspace, wherever the command was started.
-import { RecordFold } from "../../record/fold.js";
-import { replayInto } from "../../record/replay.js";
-import { loadRecord } from "../../record/load.js";
-import { recoverOnLoad } from "../../record/quiesce.js";
-import { findSession, latestSession, openSessionWriter, recordFile } from "../../record/store.js";
-import type { NewRecord } from "../../record/types.js";
-import { shadowRepoFor } from "./checkpoints.js";
-import { SessionNotFoundError } from "../open.js";
-import { diffTurns, type RecordAccess, redoUndo, UndoError, type UndoReport, undoTurns } from "./undo.js";
+import { RecordFold } from "../record/fold.js";
+import { replayInto } from "../record/replay.js";
+import { loadRecord } from "../record/load.js";
+import { recoverOnLoad } from "../record/quiesce.js";
+import { findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
+import type { NewRecord } from "../record/types.js";
+import { shadowRepoFor } from "../engine/undo/checkpoints.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
+import {
+  diffTurns,
+  type RecordAccess,
+  redoUndo,
+  UndoError,
+  type UndoReport,
+  undoTurns,
+} from "../engine/undo/undo.js";
 
-export { UndoError, formatRestored, turnsThatWrote } from "./undo.js";
-export type { UndoReport } from "./undo.js";
+export { UndoError, formatRestored, turnsThatWrote } from "../engine/undo/undo.js";
+export type { UndoReport } from "../engine/undo/undo.js";
+export { undoHistory } from "../record/undo-history.js";
 
 interface Target {
   home: string;

@@ -1,11 +1,13 @@
 // The agents of a workspace as `tern config check` lists them (R-AGENT-2), without opening a
 // session: the built-in tools and the configured tool sets' names (an MCP tool counts as there
 // when its set is configured; its server is not started to ask) are what an agent may name.
-import { findAgents } from "../../agents/files.js";
-import { type AgentSummary, agentSummary } from "../../agents/check.js";
-import { entryTool } from "../../agents/tool-names.js";
-import type { Config } from "../../config/types.js";
-import { builtinDefinitions } from "../../tools/builtin/index.js";
+import { findAgents } from "../agents/files.js";
+import { type AgentSummary, agentSummary } from "../agents/check.js";
+
+export type { AgentSummary } from "../agents/check.js";
+import { entryTool } from "../agents/tool-names.js";
+import type { Config } from "../config/types.js";
+import { builtinDefinitions } from "../tools/builtin/index.js";
 
 export function agentsForCheck(opts: { cwd: string; home: string; config: Config; env: NodeJS.ProcessEnv }): {
   agents: AgentSummary[];

@@ -1,9 +1,8 @@
 // Puts frame-writer.ts where Ink writes its frames. Ink 6.8 builds its writer with
-// `logUpdate.create(stdout)` when the UI is rendered and has no option for another one; its
-// module object is mutable, so the factory is swapped before `render()`. The file is reached by
-// path because Ink's package exports only its entry (the build bundles it, so the path is read
-// at build time only). Ink 7+ needs Node 22, so 6.8 is the last version for Node 20.
-import logUpdate from "../../node_modules/ink/build/log-update.js";
+// `logUpdate.create(stdout)` when the UI is rendered and has no option for another one, so the
+// build puts this module where Ink imports its `log-update.js` (scripts/build-plugins.mjs,
+// `inkLogUpdate`): Ink's own writer is never bundled and no build file of Ink is reached by path.
+// Ink 7+ needs Node 22, so 6.8 is the last version for Node 20.
 import { createFrameWriter } from "./frame-writer.js";
 
 interface TtyHandle {
@@ -23,7 +22,10 @@ function terminalColumns(stream: Partial<NodeJS.WriteStream>): number {
   return stream.columns || 80;
 }
 
-export function installFrameWriter(): void {
-  logUpdate.create = (stream) =>
-    createFrameWriter(stream, () => terminalColumns(stream as NodeJS.WriteStream));
-}
+/** Ink's `logUpdate` as Ink's renderer uses it: one `create` per rendered stdout. */
+const logUpdate = {
+  create: (stream: NodeJS.WritableStream) =>
+    createFrameWriter(stream, () => terminalColumns(stream as NodeJS.WriteStream)),
+};
+
+export default logUpdate;

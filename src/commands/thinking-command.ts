@@ -4,7 +4,7 @@ import { ConfigError } from "../config/errors.js";
 import { parseThinking } from "../config/flags.js";
 import { resolveModel } from "../config/resolve.js";
 import type { Config, ResolvedModel } from "../config/types.js";
-import type { Session } from "./session.js";
+import type { Session } from "../engine/session.js";
 
 export const THINKING_HELP = "/thinking [level]   reasoning level: off, low, medium or high";
 

@@ -14,7 +14,7 @@ import {
 import { rebuildLedger } from "../record/ledger-rebuild.js";
 import { loadRecord } from "../record/load.js";
 import { findSession, listSessions, recordFile, type SessionSummary, sessionsRoot } from "../record/store.js";
-import { SessionNotFoundError } from "./open.js";
+import { SessionNotFoundError } from "../engine/door/errors.js";
 
 export type { LedgerRow, ModelTotals, SessionSummary, SessionTotals };
 export { LedgerDamagedError };

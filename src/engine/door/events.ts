@@ -1,12 +1,12 @@
 // Engine events. Their shape IS the `--json` contract of R-CLI-3 (snake_case), so the run
 // front end prints them as they are. More fields may be added; none renamed. Fields with a closed
 // set of values are typed by the union that defines them, so front ends switch without casts.
-import type { RecordLine, StopReason } from "../record/types.js";
-import type { CallPresentation, ToolOutcome } from "../tools/types.js";
-import type { TurnErrorClass } from "./turn/stop.js";
-import type { LimitName } from "./turn/budget.js";
+import type { RecordLine, StopReason } from "../../record/types.js";
+import type { CallPresentation, ToolOutcome } from "../../tools/types.js";
+import type { TurnErrorClass } from "./outcome.js";
+import type { LimitName } from "./requests.js";
 
-export type { CallKind, CallPresentation, CallPreview } from "../tools/types.js";
+export type { CallKind, CallPresentation, CallPreview } from "../../tools/types.js";
 
 /** The stage a `compaction` event reports (SPEC §7): as its record line says. */
 export type CompactionStage = Extract<RecordLine, { type: "compaction" }>["stage"];
@@ -121,3 +121,6 @@ export type EngineEvent =
     };
 
 export type EngineEventType = EngineEvent["type"];
+
+/** What `Session.subscribe` calls with each event, in commit order. */
+export type Listener = (event: EngineEvent) => void;
