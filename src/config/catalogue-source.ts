@@ -25,20 +25,20 @@ export const CATALOGUE_SOURCE: Readonly<{ source: string; date: string; commit: 
 };
 
 /**
- * models.dev's entries as tern's ModelInfo: OpenAI's reasoning models speak the Responses API so
- * their reasoning survives between rounds (R-PROV-9); OpenAI's and Anthropic's reasoning models
- * carry the hosted web search price (R-PROV-11).
+ * models.dev's entries as tern's ModelInfo, the parsed data itself (made once, on the start path:
+ * copying 500-odd entries cost a run's start several ms): OpenAI's reasoning models speak the
+ * Responses API so their reasoning survives between rounds (R-PROV-9); OpenAI's and Anthropic's
+ * reasoning models carry the hosted web search price (R-PROV-11).
  */
 export function sourceCatalogue(): Record<string, ModelInfo> {
-  const out: Record<string, ModelInfo> = {};
-  for (const [id, raw] of Object.entries(data.models as Record<string, SourceEntry>)) {
-    const info: ModelInfo = { ...raw, ...(raw.pricing ? { pricing: { ...raw.pricing } } : {}) };
+  const models = data.models as Record<string, SourceEntry & ModelInfo>;
+  for (const id in models) {
+    const info = models[id];
+    if (!info.reasoning) continue;
     const provider = id.slice(0, id.indexOf("/"));
-    if (raw.reasoning && (provider === "openai" || provider === "azure")) info.api = "openai-responses";
-    if (raw.reasoning && info.pricing && (provider === "openai" || provider === "anthropic")) {
+    if (provider === "openai" || provider === "azure") info.api = "openai-responses";
+    if (info.pricing && (provider === "openai" || provider === "anthropic"))
       info.pricing.webSearch = WEB_SEARCH_PRICE;
-    }
-    out[id] = info;
   }
-  return out;
+  return models;
 }

@@ -23,30 +23,24 @@ const TERN_ENTRIES: Readonly<Record<string, ModelInfo>> = {
     cacheWrite: 1,
   }),
   // Reasoning, but it takes no reasoning_effort: it always thinks.
-  "deepseek/deepseek-reasoner": { ...sourceEntry("deepseek/deepseek-reasoner"), reasoning: undefined },
+  "deepseek/deepseek-reasoner": withoutReasoning(
+    SOURCE["deepseek/deepseek-reasoner"] ?? m(128000, 8192, false),
+  ),
   // Local models cost nothing: a known price of 0, unlike an unknown model's unknown price.
   "ollama/qwen3": m(40960, 8192, false, { input: 0, output: 0 }),
   "ollama/llama3.2": m(131072, 8192, false, { input: 0, output: 0 }),
   "ollama/gpt-oss:20b": m(131072, 32768, false, { input: 0, output: 0 }),
 };
 
-function sourceEntry(id: string): ModelInfo {
-  return SOURCE[id] ?? m(128000, 8192, false);
+function withoutReasoning(info: ModelInfo): ModelInfo {
+  const { reasoning: _always, ...rest } = info;
+  return rest;
 }
 
-export const CATALOGUE: Readonly<Record<string, ModelInfo>> = { ...SOURCE, ...dropUndefined(TERN_ENTRIES) };
+/** models.dev's entries with tern's over them (assigned into the parsed data: no copy of it). */
+export const CATALOGUE: Readonly<Record<string, ModelInfo>> = Object.assign(SOURCE, TERN_ENTRIES);
 
 export { CATALOGUE_SOURCE };
-
-function dropUndefined(entries: Record<string, ModelInfo>): Record<string, ModelInfo> {
-  const out: Record<string, ModelInfo> = {};
-  for (const [id, info] of Object.entries(entries)) {
-    out[id] = Object.fromEntries(
-      Object.entries(info).filter(([, v]) => v !== undefined),
-    ) as unknown as ModelInfo;
-  }
-  return out;
-}
 
 /** The model picked when only this provider's key is in the environment (R-CFG-4). */
 export const DEFAULT_MODEL_BY_PROVIDER: Readonly<Record<string, string>> = {
