@@ -62,7 +62,9 @@ export async function sigV4Headers(
  * has split the package into a chunk of its own (scripts/build.mjs).
  */
 export function named<M extends object, K extends keyof M>(mod: M, name: K): M[K] {
-  return (mod as Record<K, M[K]>)[name] ?? (mod as { default?: Record<K, M[K]> }).default?.[name]!;
+  const direct = (mod as Record<K, M[K]>)[name];
+  if (direct !== undefined) return direct;
+  return ((mod as { default?: Record<K, M[K]> }).default ?? (mod as Record<K, M[K]>))[name];
 }
 
 /** Forgets the process's credential chain (tests that change the environment). */
