@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { pathToFileURL } from "node:url";
 import {
+  catalogueAsJsonText,
   dropZodLocales,
   inkMeasureText,
   inkOwnedModules,
@@ -99,6 +100,7 @@ const result = await build({
     inkOwnedModules,
     inkNeverInCi,
     fastStringWidth,
+    catalogueAsJsonText,
   ],
   // Loaded with require() on first use (skills front matter), never on the start path.
   // better-sqlite3's JavaScript is bundled (src/record/ledger.ts opens its addon by path).

@@ -65,6 +65,7 @@ export function acpStopReason(stop: StopReason): acp.StopReason {
     case "tool_call_limit_reached":
     case "model_call_limit_reached":
     case "duration_limit_reached":
+    case "cost_limit_reached":
       return "max_turn_requests";
     default:
       return "cancelled";

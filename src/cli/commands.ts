@@ -9,6 +9,7 @@ import type * as HooksCommand from "./hooks-command.js";
 import type * as Interactive from "./interactive.js";
 import type * as WorktreeCommands from "./worktree-commands.js";
 import type * as WorktreeSession from "./worktree-session.js";
+import type * as Models from "./models-command.js";
 
 export { acpCommand } from "./acp.js";
 export { runCommand } from "./run.js";
@@ -45,3 +46,5 @@ export const worktreesCommand: typeof WorktreeCommands.worktreesCommand = async 
   (await import("./worktree-commands.js")).worktreesCommand(...a);
 export const worktreeRemoveCommand: typeof WorktreeCommands.worktreeRemoveCommand = async (...a) =>
   (await import("./worktree-commands.js")).worktreeRemoveCommand(...a);
+export const modelsCommand: typeof Models.modelsCommand = async (...a) =>
+  (await import("./models-command.js")).modelsCommand(...a);

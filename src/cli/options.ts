@@ -13,6 +13,7 @@ export interface CommonOptions {
   maxModelCalls?: string;
   maxToolCalls?: string;
   maxDuration?: string;
+  maxBudgetUsd?: string;
   /** `--sandbox <mode>`: off | read-only | workspace-write (checked with the config, one-line error). */
   sandbox?: string;
   /** `--thinking <level>`: off | low | medium | high (R-PROV-10). */

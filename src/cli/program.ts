@@ -8,6 +8,12 @@ import { UsageError } from "./usage-error.js";
 // Static: the bundle's start path is then one chunk (see startPathAnchor in
 // scripts/build-plugins.mjs); only `tern --help` and usage errors pay for compiling what they do not run.
 import * as commands from "./commands.js";
+import {
+  addModelsCommand,
+  addWorktreesCommand,
+  type CommandContext,
+  type SetResult,
+} from "./program-more.js";
 import { shutdownTelemetry } from "../telemetry/lifecycle.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -30,19 +36,13 @@ function addCommonOptions(cmd: Command): Command {
       .option("--max-model-calls <n>", "override executionBudget.maximumModelCalls")
       .option("--max-tool-calls <n>", "override executionBudget.maximumToolCalls")
       .option("--max-duration <seconds>", "override executionBudget.maximumDurationSeconds")
+      .option("--max-budget-usd <usd>", "stop a turn once it has cost this many US dollars")
       .option("--sandbox <mode>", "run bash in the OS sandbox: off, read-only or workspace-write")
       .option("--thinking <level>", "reasoning level: off, low, medium or high")
       .option("--mode <mode>", "permission mode: ask, auto-edit, yolo or plan")
       .option("--worktree [name]", "run in a new git worktree on branch tern/<name> (kept only if changed)")
       .option("--plugin-dir <dir>", "load a Claude Code plugin folder (repeatable)", collect)
   );
-}
-
-type SetResult = (p: Promise<number>) => void;
-/** What a subcommand's action needs: where to hand its result, and tern's version. */
-interface CommandContext {
-  setResult: SetResult;
-  version: string;
 }
 
 function addRunCommand(program: Command, ctx: CommandContext): void {
@@ -196,24 +196,6 @@ function addConfigCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
-function addWorktreesCommand(program: Command, ctx: CommandContext): void {
-  const worktrees = program
-    .command("worktrees")
-    .description("the git worktrees tern made in this repository (R-WT)")
-    .option("--json", "print JSON")
-    .action((opts: { json?: boolean }) => {
-      ctx.setResult(commands.worktreesCommand(opts));
-    });
-  worktrees
-    .command("remove")
-    .description("remove a worktree (and its branch when it holds no new commit)")
-    .argument("<name>", "the worktree's name")
-    .option("--force", "remove it even with uncommitted changes, and its branch even with new commits")
-    .action((name: string, opts: { force?: boolean }) => {
-      ctx.setResult(commands.worktreeRemoveCommand(name, opts));
-    });
-}
-
 /** Each subcommand's registration, by the name that selects it. */
 const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => void>([
   ["run", addRunCommand],
@@ -228,6 +210,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["config", addConfigCommand],
   ["hooks", addHooksCommand],
   ["worktrees", addWorktreesCommand],
+  ["models", addModelsCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {

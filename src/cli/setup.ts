@@ -37,6 +37,7 @@ export async function loadSettings(opts: CommonOptions, home: string, cwd: strin
       maxModelCalls: opts.maxModelCalls,
       maxToolCalls: opts.maxToolCalls,
       maxDuration: opts.maxDuration,
+      maxBudgetUsd: opts.maxBudgetUsd,
       sandbox: opts.sandbox,
       mode: opts.mode,
     });

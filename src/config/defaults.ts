@@ -33,6 +33,27 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderConfig>> = {
     headers: {},
   },
   ollama: { api: "openai-chat", baseUrl: "http://localhost:11434/v1", headers: {} },
+  // Cloud providers (R-PROV-12..15): where their requests go is read from the vendor's own
+  // variables at resolve time (cloud-providers.ts); these base URLs are the defaults it starts from.
+  google: {
+    api: "google-gemini",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+    apiKeyEnv: "GEMINI_API_KEY",
+    headers: {},
+  },
+  vertex: { api: "google-gemini", baseUrl: "https://aiplatform.googleapis.com/v1", headers: {} },
+  bedrock: {
+    api: "bedrock-converse",
+    baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    apiKeyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+    headers: {},
+  },
+  azure: {
+    api: "openai-chat",
+    baseUrl: "https://resource.openai.azure.com/openai/v1",
+    apiKeyEnv: "AZURE_OPENAI_API_KEY",
+    headers: {},
+  },
 };
 
 /** Environment variables that move a built-in provider's base URL (R-PROV-0). */
@@ -42,7 +63,14 @@ export const BASE_URL_ENV: Readonly<Record<string, string>> = {
 };
 
 /** R-CFG-4: which provider's key wins when no model is configured (Anthropic first). */
-export const AUTO_PROVIDER_ORDER = ["anthropic", "openai", "openrouter", "deepseek", "groq"] as const;
+export const AUTO_PROVIDER_ORDER = [
+  "anthropic",
+  "openai",
+  "openrouter",
+  "deepseek",
+  "groq",
+  "google",
+] as const;
 
 /** Assumed for a model the catalogue does not know (R-CFG-4, §10); no pricing = unknown cost. */
 export const UNKNOWN_MODEL_INFO = { contextWindow: 128000, maxOutputTokens: 8192, images: false } as const;

@@ -33,6 +33,7 @@ export interface ConfigFlags {
   maxModelCalls?: string | number;
   maxToolCalls?: string | number;
   maxDuration?: string | number;
+  maxBudgetUsd?: string | number;
   /** `--sandbox <mode>`: `sandbox.mode` for this run. */
   sandbox?: string;
   /** `--mode <mode>`: `permissions.mode` for this run (R-PLAN-1), over the yolo of `--yes`. */
@@ -74,6 +75,7 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
     maximumModelCalls?: number | null;
     maximumToolCalls?: number | null;
     maximumDurationSeconds?: number | null;
+    maximumCostUsd?: number | null;
   } = {};
   if (opts.maxModelCalls !== undefined) {
     budget.maximumModelCalls = budgetValue(
@@ -95,6 +97,9 @@ export function flagsToConfig(opts: ConfigFlags): ConfigLayer {
       opts.maxDuration,
       BUDGET_RULES.maximumDurationSeconds,
     );
+  }
+  if (opts.maxBudgetUsd !== undefined) {
+    budget.maximumCostUsd = budgetValue("--max-budget-usd", opts.maxBudgetUsd, BUDGET_RULES.maximumCostUsd);
   }
   if (Object.keys(budget).length > 0) layer.executionBudget = budget;
   if (opts.sandbox !== undefined) {

@@ -6,4 +6,7 @@ export const IMAGE_LIMIT_BYTES: Record<ProviderApi, number> = {
   "anthropic-messages": 5 * 1024 * 1024,
   "openai-chat": 20 * 1024 * 1024,
   "openai-responses": 20 * 1024 * 1024,
+  // Gemini: inline data up to 20 MB per request; Bedrock Converse: 3.75 MB per image.
+  "google-gemini": 20 * 1024 * 1024,
+  "bedrock-converse": 3.75 * 1024 * 1024,
 };

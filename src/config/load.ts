@@ -58,6 +58,7 @@ const FLAG_NAMES: Record<string, string> = {
   "executionBudget.maximumModelCalls": "--max-model-calls",
   "executionBudget.maximumToolCalls": "--max-tool-calls",
   "executionBudget.maximumDurationSeconds": "--max-duration",
+  "executionBudget.maximumCostUsd": "--max-budget-usd",
 };
 
 // The parser and schema of config files (file/, with zod) load only where a file exists:

@@ -84,6 +84,8 @@ export class ConfigMerger {
         this.config.executionBudget[f] = null;
         this.sources.set(`executionBudget.${f}`, sourceOf("executionBudget"));
       }
+      // No limit at all: the spending cap goes too (R-PROV-17).
+      delete this.config.executionBudget.maximumCostUsd;
       return;
     }
     if (this.budgetUnlimited) {

@@ -39,6 +39,7 @@ const budget = fields({
   maximumModelCalls: BUDGET_RULES.maximumModelCalls.check,
   maximumToolCalls: BUDGET_RULES.maximumToolCalls.check,
   maximumDurationSeconds: BUDGET_RULES.maximumDurationSeconds.check,
+  maximumCostUsd: BUDGET_RULES.maximumCostUsd.check,
 });
 
 /** The keys checked here; a key whose schema transforms its value or has nested maps is not one. */

@@ -1,8 +1,9 @@
 // Turns the merged config plus the environment into one callable model (R-CFG-3, R-CFG-4,
 // R-PROV-0, §10). Keys are read only from the variable named by `apiKeyEnv` and never appear
 // in a message.
-import { CATALOGUE, DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
+import { CATALOGUE, catalogueAlias, DEFAULT_MODEL_BY_PROVIDER, modelInfo } from "./catalogue.js";
 import { AUTO_PROVIDER_ORDER, BASE_URL_ENV, BUILTIN_PROVIDERS } from "./defaults.js";
+import { cloudEndpoint } from "./cloud-providers.js";
 import { ConfigError } from "./errors.js";
 import { MODEL_ID_RE } from "./value-rules.js";
 import type { Config, ProviderApi, ProviderConfig, ResolvedModel } from "./types.js";
@@ -86,7 +87,11 @@ export function resolveModel(
   let keyEnv = provider?.apiKeyEnv;
   let keyRequired = keyEnv !== undefined;
   let baseUrl: string;
-  if (!provider) {
+  const cloud = provider ? cloudEndpoint(providerId, name, provider, env, opts.baseUrl) : undefined;
+  if (cloud) {
+    baseUrl = cloud.baseUrl;
+    keyRequired = false;
+  } else if (!provider) {
     if (opts.baseUrl === undefined) {
       const known = Object.keys(config.providers).sort().join(", ");
       throw new ConfigError(
@@ -113,20 +118,22 @@ export function resolveModel(
     }
   }
 
-  const apiKey = present(env, keyEnv);
+  const apiKey = cloud ? cloud.apiKey : present(env, keyEnv);
   if (apiKey === undefined && keyRequired) {
     throw new ConfigError(
       `${keyEnv} is not set: export it, or use --base-url <url> with --model <provider>/<model> for a local server`,
     );
   }
-  const { info, notice } = modelInfo(id, config.models[id]);
+  const { info, notice } = modelInfo(id, config.models[id], catalogueAlias(providerId, name));
   if (notice) notices.push(notice);
   const endpoint: ResolvedModel["endpoint"] = {
-    api: pickApi(providerId, provider, config.models[id]?.api, info.api),
+    api: config.models[id]?.api ?? cloud?.api ?? pickApi(providerId, provider, undefined, info.api),
     baseUrl,
     headers: { ...provider.headers },
   };
   if (apiKey !== undefined) endpoint.apiKey = apiKey;
+  if (cloud?.auth) endpoint.auth = cloud.auth;
+  if (cloud?.vertexAnthropic) endpoint.vertexAnthropic = true;
   // DeepSeek's thinking mode refuses a tool continuation without the reasoning echoed (R-PROV-3).
   const compat = {
     ...(providerId === "deepseek" ? { echoReasoning: true } : {}),

@@ -73,6 +73,6 @@ export const ruleList = once(() =>
 export const apiRule = once(() =>
   rule<(typeof API_NAMES)[number]>(
     (v) => (API_NAMES as readonly unknown[]).includes(v),
-    'must be "openai-chat", "openai-responses" or "anthropic-messages"',
+    'must be "openai-chat", "openai-responses", "anthropic-messages", "google-gemini" or "bedrock-converse"',
   ),
 );

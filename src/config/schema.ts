@@ -122,6 +122,7 @@ const budgetObject = () =>
     maximumModelCalls: budgetField("maximumModelCalls"),
     maximumToolCalls: budgetField("maximumToolCalls"),
     maximumDurationSeconds: budgetField("maximumDurationSeconds"),
+    maximumCostUsd: budgetField("maximumCostUsd"),
   });
 
 /**

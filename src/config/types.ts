@@ -2,7 +2,7 @@
 import type { Pricing } from "../vocab/cost.js";
 import type { PluginRoot } from "./plugins.js";
 import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
-import type { WireApi } from "../vocab/messages.js";
+import type { EndpointAuth, WireApi } from "../vocab/messages.js";
 
 /** A provider's `api` key: one of the wire protocols. */
 export type ProviderApi = WireApi;
@@ -37,7 +37,10 @@ export interface ModelInfo {
   hostedTools?: HostedTool[];
   /** Whether the wire enforces `--output-schema` itself; absent = by protocol (R-AUTO-1). */
   structuredOutput?: boolean;
-  /** The edit tool offered (R-EDIT-1); absent = config/edit-tool.ts's default rule. */
+  /**
+   * The file-editing tool the model is trained on (R-EDIT-1, R-PROV-16): `apply_patch` for OpenAI's
+   * GPT-5 and codex models (Codex's patch format); absent = config/edit-tool.ts's default rule.
+   */
   editTool?: "apply_patch" | "edit_file";
 }
 
@@ -54,6 +57,8 @@ export interface ExecutionBudget {
   maximumModelCalls: number | null;
   maximumToolCalls: number | null;
   maximumDurationSeconds: number | null;
+  /** R-PROV-17: USD the ledger may bill for one turn before the next request; absent or `null` = no cap. */
+  maximumCostUsd?: number | null;
 }
 
 /** An MCP server (R-EXT): stdio when `command` is set, Streamable HTTP when `url` is. */
@@ -182,6 +187,8 @@ export interface ResolvedModel {
     apiKey?: string;
     headers: Record<string, string>;
     compat?: ModelCompat & { reasoningEffort?: boolean; encryptedReasoning?: boolean };
+    auth?: EndpointAuth;
+    vertexAnthropic?: boolean;
   };
   info: ModelInfo;
   /** The reasoning level in force (R-PROV-10). */

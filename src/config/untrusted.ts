@@ -10,7 +10,12 @@ import type { Config, PermissionMode } from "./types.js";
 // `plan` runs only what cannot change the workspace: stricter than `ask`, so a workspace may set it.
 const LOOSENESS: Record<PermissionMode, number> = { plan: -1, ask: 0, "auto-edit": 1, yolo: 2 };
 const SANDBOX_STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const;
-const BUDGET_FIELDS = ["maximumModelCalls", "maximumToolCalls", "maximumDurationSeconds"] as const;
+const BUDGET_FIELDS = [
+  "maximumModelCalls",
+  "maximumToolCalls",
+  "maximumDurationSeconds",
+  "maximumCostUsd",
+] as const;
 
 /** `null` is "no limit", the loosest value of all. */
 function raises(next: number | null, current: number | null): boolean {
@@ -134,14 +139,14 @@ function restrictLimits(
   const onlyLower = " (it may only lower it)";
   const budget = out.executionBudget;
   if (budget === "unlimited") {
-    if (BUDGET_FIELDS.some((f) => current.executionBudget[f] !== null)) {
+    if (BUDGET_FIELDS.some((f) => (current.executionBudget[f] ?? null) !== null)) {
       ignore("executionBudget", onlyLower);
       delete out.executionBudget;
     }
   } else if (budget) {
     for (const f of BUDGET_FIELDS) {
       const v = budget[f];
-      if (v === undefined || !raises(v, current.executionBudget[f])) continue;
+      if (v === undefined || !raises(v, current.executionBudget[f] ?? null)) continue;
       ignore(`executionBudget.${f}`, onlyLower);
       delete budget[f];
     }
@@ -150,7 +155,7 @@ function restrictLimits(
   const agentBudget = out.agents?.executionBudget;
   for (const f of BUDGET_FIELDS) {
     const v = agentBudget?.[f];
-    if (v === undefined || !raises(v, current.agents.executionBudget[f])) continue;
+    if (v === undefined || !raises(v, current.agents.executionBudget[f] ?? null)) continue;
     ignore(`agents.executionBudget.${f}`, onlyLower);
     delete agentBudget![f];
   }

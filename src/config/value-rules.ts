@@ -19,6 +19,11 @@ export const BUDGET_RULES = {
     check: (v: unknown) => v === null || (isNum(v) && v > 0 && v <= MAX_TIMER_SECONDS),
     expected: `must be a number > 0 and <= ${MAX_TIMER_SECONDS}, or null`,
   },
+  // R-PROV-17: a spending cap in USD per turn.
+  maximumCostUsd: {
+    check: (v: unknown) => v === null || (isNum(v) && v > 0),
+    expected: "must be a number of US dollars > 0, or null",
+  },
 } as const;
 
 export const PERMISSION_MODE_NAMES = ["ask", "auto-edit", "yolo", "plan"] as const;
@@ -35,7 +40,13 @@ export const PROVIDER_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export const TOOL_SET_NAME_RE = /^[a-z0-9_-]+$/;
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const API_NAMES = ["openai-chat", "openai-responses", "anthropic-messages"] as const;
+export const API_NAMES = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "google-gemini",
+  "bedrock-converse",
+] as const;
 export const THINKING_NAMES = ["off", "low", "medium", "high"] as const;
 export const isThinkingLevel = (v: unknown): v is (typeof THINKING_NAMES)[number] =>
   (THINKING_NAMES as readonly unknown[]).includes(v);

@@ -34,6 +34,8 @@ export interface TurnEndFacts {
   toolCalls: number;
   toolErrors: number;
   usage: Usage;
+  /** USD of the turn's requests each priced alone (R-PROV-16 tiers); absent = priced from `usage`. */
+  cost?: number | null;
   durationMs: number;
   startedAt: string;
   error?: TurnError;
@@ -138,7 +140,7 @@ export class RecordCommitter {
    */
   turnEnd(facts: TurnEndFacts, recorded = true): TurnEndFacts {
     let end = facts;
-    const cost = computeCost(end.usage, this.init.model().info.pricing);
+    const cost = end.cost !== undefined ? end.cost : computeCost(end.usage, this.init.model().info.pricing);
     try {
       if (recorded) {
         // Calls the turn's own quiesce could not answer (the same full disk) are answered first.

@@ -59,7 +59,12 @@ export async function joinFollowUp(core: SessionCore, turn: number): Promise<voi
   for (const note of submitted?.notes ?? []) core.records.notice(turn, note);
 }
 
-const LIMIT_WORDS = { model_calls: "model calls", tool_calls: "tool calls", duration: "seconds" } as const;
+const LIMIT_WORDS = {
+  model_calls: "model calls",
+  tool_calls: "tool calls",
+  duration: "seconds",
+  cost: "US dollars",
+} as const;
 
 /**
  * The front end's limit prompt (R-BUD-3), announced first to Notification hooks as tern waiting

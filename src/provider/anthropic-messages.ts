@@ -4,6 +4,7 @@ import { buildAnthropicBody } from "./anthropic-request.js";
 import { AnthropicStreamState } from "./anthropic-stream.js";
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { isProviderError, ProviderError } from "./errors.js";
+import { googleAccessToken } from "./google-credentials.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
@@ -28,8 +29,23 @@ export function anthropicHeaders(endpoint: ProviderEndpoint): Record<string, str
   return headers;
 }
 
+/** Vertex AI's Claude (R-PROV-13): its model in the path, its version in the body, a Google token. */
+export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
+
+async function vertexRequest(endpoint: ProviderEndpoint, request: NormalizedRequest) {
+  const { model, ...body } = buildAnthropicBody(request);
+  const headers = anthropicHeaders(endpoint);
+  delete headers["anthropic-version"];
+  headers.authorization = `Bearer ${await googleAccessToken()}`;
+  return {
+    url: `${endpoint.baseUrl.replace(/\/+$/, "")}/models/${encodeURIComponent(String(model)).replace("%40", "@")}:streamRawPredict`,
+    headers,
+    body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...body }),
+  };
+}
+
 export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
-  const url = `${endpoint.baseUrl.replace(/\/+$/, "")}/messages`;
+  const messagesUrl = `${endpoint.baseUrl.replace(/\/+$/, "")}/messages`;
   return {
     api: "anthropic-messages",
     async *stream(
@@ -40,9 +56,16 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
       // Its own signal: a connection held open after the answer is released alone.
       const link = linkedAbort(options.signal);
       try {
+        const { url, headers, body } = endpoint.vertexAnthropic
+          ? await vertexRequest(endpoint, request)
+          : {
+              url: messagesUrl,
+              headers: anthropicHeaders(endpoint),
+              body: JSON.stringify(buildAnthropicBody(request)),
+            };
         const response = await postStream(url, {
-          headers: anthropicHeaders(endpoint),
-          body: JSON.stringify(buildAnthropicBody(request)),
+          headers,
+          body,
           signal: link.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });

@@ -17,7 +17,7 @@ interface ErrorInfo {
 
 const CONTEXT_OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
 const CONTEXT_OVERFLOW_TEXT =
-  /prompt is too long|input length and `?max_tokens`? exceed context limit|maximum context length|exceeds? the available context size|input tokens exceed the configured limit|context[ _]length[ _]exceeded|context window (?:is )?exceeded/i;
+  /prompt is too long|input length and `?max_tokens`? exceed context limit|maximum context length|exceeds? the available context size|input tokens exceed the configured limit|context[ _]length[ _]exceeded|context window (?:is )?exceeded|input token count \(?\d*\)? ?exceeds the maximum|input is too long for requested model|too many input tokens/i;
 const QUOTA_TEXT =
   /exceeded your current quota|insufficient[ _]quota|quota (?:has been )?exceeded|credit balance is too low|insufficient credits|out of credits/i;
 
@@ -36,7 +36,7 @@ export function classifyHttpError(
     retryable,
     status,
     message,
-    retryAfterMs: retryable ? parseRetryAfter(headers) : undefined,
+    retryAfterMs: retryable ? (parseRetryAfter(headers) ?? googleRetryDelay(body)) : undefined,
     maxOutputTokensFit: maxOutputTokensFit(info.message),
   });
 }
@@ -98,6 +98,22 @@ export function redactSecrets(text: string): string {
   );
 }
 
+/**
+ * Gemini / Vertex 429 RESOURCE_EXHAUSTED: the wait is in the body, a `google.rpc.RetryInfo`
+ * detail with `retryDelay: "34.4s"` (R-PROV-12), not in a header.
+ */
+function googleRetryDelay(body: string): number | undefined {
+  const parsed = parseJson(body) as any;
+  const error = (Array.isArray(parsed) ? parsed[0] : parsed)?.error;
+  const details: unknown[] = Array.isArray(error?.details) ? error.details : [];
+  for (const detail of details) {
+    const delay = isObject(detail) ? detail.retryDelay : undefined;
+    const match = typeof delay === "string" ? /^(\d+(?:\.\d+)?)s$/.exec(delay.trim()) : null;
+    if (match) return Math.ceil(Number.parseFloat(match[1]) * 1000);
+  }
+  return undefined;
+}
+
 function decide(status: number, info: ErrorInfo): { errorClass: ProviderErrorClass; retryable: boolean } {
   const code = (info.code ?? "").toLowerCase();
   const type = (info.type ?? "").toLowerCase();
@@ -109,6 +125,8 @@ function decide(status: number, info: ErrorInfo): { errorClass: ProviderErrorCla
   ) {
     return { errorClass: "context_overflow", retryable: false };
   }
+  // Google's rate limit says "You exceeded your current quota" yet passes with the RetryInfo wait.
+  if (code === "resource_exhausted" && status === 429) return { errorClass: "rate_limit", retryable: true };
   if (
     code.startsWith("insufficient_quota") ||
     type.startsWith("insufficient_quota") ||
@@ -119,6 +137,8 @@ function decide(status: number, info: ErrorInfo): { errorClass: ProviderErrorCla
     return { errorClass: "quota", retryable: false };
   }
   if (code === "invalid_prompt") return { errorClass: "invalid_prompt", retryable: false };
+  // Gemini answers a bad key with 400 INVALID_ARGUMENT "API key not valid".
+  if (/\bAPI key not valid\b/i.test(message)) return { errorClass: "auth", retryable: false };
   if (status === 529 || type === "overloaded_error") return { errorClass: "overloaded", retryable: true };
   if (status >= 500) return { errorClass: "server", retryable: true };
   if (status === 429) return { errorClass: "rate_limit", retryable: true };
@@ -166,7 +186,10 @@ function extractErrorInfo(value: unknown): ErrorInfo {
       type: nested.type ?? stringField(value, "type"),
     };
   }
-  return { message: stringField(value, "message") ?? stringField(value, "detail"), ...codeFields(value) };
+  // AWS services spell it `Message` in some error bodies.
+  const message =
+    stringField(value, "message") ?? stringField(value, "Message") ?? stringField(value, "detail");
+  return { message, ...codeFields(value) };
 }
 
 function codeFields(value: Record<string, unknown>): ErrorInfo {

@@ -16,6 +16,10 @@ export function createAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
         endpoint,
         async () => (await import("./openai-responses.js")).createOpenAIResponsesAdapter,
       );
+    case "google-gemini":
+      return loadedOnFirstStream(endpoint, async () => (await import("./gemini.js")).createGeminiAdapter);
+    case "bedrock-converse":
+      return loadedOnFirstStream(endpoint, async () => (await import("./bedrock.js")).createBedrockAdapter);
     default:
       throw new Error(`unknown provider api: ${String((endpoint as { api: unknown }).api)}`);
   }

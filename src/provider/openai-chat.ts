@@ -28,7 +28,10 @@ export function createOpenAIChatAdapter(endpoint: ProviderEndpoint): ProviderAda
 /** The headers of a streamed request to an OpenAI API (Chat Completions or Responses). */
 export function openaiStreamHeaders(endpoint: ProviderEndpoint): Record<string, string> {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
+  // Azure OpenAI takes its key in `api-key` (R-PROV-15).
+  if (endpoint.apiKey && endpoint.auth?.kind === "key-header")
+    headers[endpoint.auth.header] = endpoint.apiKey;
+  else if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   return Object.assign(headers, endpoint.headers);
 }
 

@@ -4,6 +4,7 @@
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
 import { classifyHttpError, redactSecrets } from "./classify.js";
 import { cancelledError, ProviderError } from "./errors.js";
+import { flattenHeaders, lowerKeys } from "./http-headers.js";
 
 export interface StreamResponse {
   status: number;
@@ -19,6 +20,11 @@ export interface PostStreamInit {
   body: string | readonly Buffer[];
   signal: AbortSignal;
   idleTimeoutMs: number;
+  /**
+   * A binary body (Bedrock's AWS event stream): a 2xx body's chunks are latin1 strings, one
+   * character per byte (`Buffer.from(chunk, "latin1")` gives the bytes back). Error bodies stay UTF-8.
+   */
+  binary?: boolean;
 }
 
 /** Above this many buffered chunks the socket is paused until the consumer catches up. */
@@ -35,7 +41,7 @@ export async function postStream(url: string, init: PostStreamInit): Promise<Str
   const chunks = typeof init.body === "string" ? [Buffer.from(init.body, "utf8")] : init.body;
   headers["content-length"] = String(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
 
-  const call = new Call(init.signal, init.idleTimeoutMs);
+  const call = new Call(init.signal, init.idleTimeoutMs, init.binary === true);
   const req = send(target, { method: "POST", headers });
   call.attach(req);
   for (const chunk of chunks) req.write(chunk);
@@ -62,6 +68,7 @@ class Call {
   constructor(
     private readonly signal: AbortSignal,
     idleTimeoutMs: number,
+    private readonly binary = false,
   ) {
     this.response = new Promise<StreamResponse>((resolve, reject) => {
       this.resolveResponse = resolve;
@@ -97,15 +104,16 @@ class Call {
   private onResponse(res: IncomingMessage): void {
     this.res = res;
     this.touch();
-    res.setEncoding("utf8");
     const status = res.statusCode ?? 0;
+    const binary = this.binary && status >= 200 && status < 300;
+    res.setEncoding(binary ? "latin1" : "utf8");
     const headers = flattenHeaders(res.headers);
     let first = true;
     res.on("data", (chunk: string) => {
       this.touch();
       // A UTF-8 byte-order mark is no part of the text (an SSE parser would take it into the first
       // field's name and lose the first frame); TextDecoder drops it, setEncoding does not.
-      if (first && chunk !== "") [first, chunk] = [false, chunk.replace(/^\uFEFF/, "")];
+      if (first && chunk !== "" && !binary) [first, chunk] = [false, chunk.replace(/^\uFEFF/, "")];
       if (this.queue.push(chunk) > HIGH_WATER_CHUNKS) res.pause();
     });
     res.on("end", () => {
@@ -280,19 +288,4 @@ function idleError(ms: number): ProviderError {
     retryable: true,
     message: `no data from the provider for ${Math.round(ms / 100) / 10}s (stream idle timeout)`,
   });
-}
-
-function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) out[key.toLowerCase()] = value;
-  return out;
 }

@@ -3,6 +3,7 @@
 // messages inside come from the shared vocabulary (src/vocab/).
 import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
 import type {
+  EndpointAuth,
   Message,
   ProviderItem,
   ReasoningField,
@@ -102,4 +103,11 @@ export interface ProviderEndpoint {
   apiKey?: string;
   headers: Record<string, string>;
   compat?: ProviderCompat;
+  /** Absent = the protocol's own key header (R-PROV-12..15). */
+  auth?: EndpointAuth;
+  /**
+   * Vertex AI's Anthropic route: `<baseUrl>/models/<model>:streamRawPredict` with
+   * `anthropic_version: "vertex-2023-10-16"` and no `model` in the body (R-PROV-13).
+   */
+  vertexAnthropic?: boolean;
 }

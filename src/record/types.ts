@@ -261,5 +261,7 @@ export type StopReason =
   | "tool_call_limit_reached"
   | "model_call_limit_reached"
   | "duration_limit_reached"
+  /** R-PROV-17: the turn's cost reached `maximumCostUsd` / `--max-budget-usd`. */
+  | "cost_limit_reached"
   | "output_invalid"
   | "aborted";

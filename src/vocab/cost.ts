@@ -9,11 +9,35 @@ export interface Pricing {
   cacheWrite?: number;
   /** USD per 1,000 provider-run web searches (R-PROV-11). */
   webSearch?: number;
+  /**
+   * Long-context prices (R-PROV-16): a request whose prompt is over `above` tokens is billed at
+   * the highest such tier's prices (Gemini and GPT-5.4 above 200k / 272k tokens), each price it
+   * names replacing the base one.
+   */
+  tiers?: PriceTier[];
+}
+
+export interface PriceTier {
+  above: number;
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** The prices that apply to a request of `prompt` tokens. */
+export function pricesFor(pricing: Pricing, prompt: number): Pricing {
+  let tier: PriceTier | undefined;
+  for (const t of pricing.tiers ?? []) if (prompt > t.above && (!tier || t.above > tier.above)) tier = t;
+  if (!tier) return pricing;
+  const { above: _above, ...prices } = tier;
+  return { ...pricing, ...prices };
 }
 
 /** USD. `prompt` includes cached tokens, so the cached parts are taken out of the input price. */
-export function computeCost(usage: Usage, pricing?: Pricing): number | null {
-  if (!pricing) return null;
+export function computeCost(usage: Usage, basePricing?: Pricing): number | null {
+  if (!basePricing) return null;
+  const pricing = pricesFor(basePricing, usage.prompt);
   const uncached = Math.max(0, usage.prompt - usage.cacheRead - usage.cacheWrite);
   const micro =
     uncached * pricing.input +

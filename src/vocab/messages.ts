@@ -79,8 +79,27 @@ export interface AssistantMessage {
   providerItems?: ProviderItem[];
 }
 
-/** The wire protocols tern speaks; a provider's `api` in config. */
-export type WireApi = "openai-chat" | "openai-responses" | "anthropic-messages";
+/**
+ * The wire protocols tern speaks; a provider's `api` in config. `google-gemini` is Gemini's
+ * generateContent (Gemini API and Vertex AI), `bedrock-converse` Amazon Bedrock's ConverseStream.
+ */
+export type WireApi =
+  | "openai-chat"
+  | "openai-responses"
+  | "anthropic-messages"
+  | "google-gemini"
+  | "bedrock-converse";
+
+/**
+ * How a request proves who sends it, beyond the default of each protocol (Bearer for OpenAI,
+ * `x-api-key` for Anthropic): the key in a named header (Gemini `x-goog-api-key`, Azure `api-key`),
+ * a Google access token from Application Default Credentials (Vertex AI), or AWS SigV4 from the
+ * AWS credential chain (Bedrock; with an API key set, that key as a Bearer token instead).
+ */
+export type EndpointAuth =
+  | { kind: "key-header"; header: string }
+  | { kind: "google-adc" }
+  | { kind: "aws-sigv4"; region: string };
 
 export interface ProviderItem {
   api: WireApi;

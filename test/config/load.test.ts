@@ -47,11 +47,15 @@ describe("loadConfig: layers and provenance", () => {
     expect(config.model).toBeUndefined();
     expect(Object.keys(config.providers).sort()).toEqual([
       "anthropic",
+      "azure",
+      "bedrock",
       "deepseek",
+      "google",
       "groq",
       "ollama",
       "openai",
       "openrouter",
+      "vertex",
     ]);
     expect(config.providers.ollama.apiKeyEnv).toBeUndefined();
     expect(sources["retry.maxRetries"]).toBe("default");

@@ -79,7 +79,7 @@ describe("config schema (R-CFG-1)", () => {
     [{ permissions: { deny: [1] } }, "permissions.deny[0]: must be a string"],
     [
       { providers: { x: { api: "grpc" } } },
-      'providers.x.api: must be "openai-chat", "openai-responses" or "anthropic-messages"',
+      'providers.x.api: must be "openai-chat", "openai-responses", "anthropic-messages", "google-gemini" or "bedrock-converse"',
     ],
     [{ providers: { x: { baseUrl: "ftp://a" } } }, "providers.x.baseUrl: must be an http(s) URL"],
     [{ providers: { x: { apiKeyEnv: "sk-123 abc" } } }, "providers.x.apiKeyEnv: must be the NAME"],

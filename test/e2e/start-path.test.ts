@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
+import { offerEditTool } from "../../src/tools/edit-tool-offer.js";
 import { openaiText } from "../support/openai-script.js";
 import { useE2E } from "./tools-support.js";
 
@@ -97,9 +98,10 @@ describe("the start path of tern run", () => {
   it("sends the built-in tools' JSON schemas exactly as the sources derive them (the build computes them once)", async () => {
     await oneRound();
     const sent = e.provider.requests[0].body.tools.map((t: any) => [t.function.name, t.function.parameters]);
-    const derived = createBuiltinRegistry()
-      .definitions()
-      .map((d) => [d.name, d.parameters]);
+    // openai/mock-1 edits with edit_file: apply_patch is withheld as the session withholds it (R-EDIT-1).
+    const registry = createBuiltinRegistry();
+    offerEditTool(registry, "edit_file");
+    const derived = registry.definitions().map((d) => [d.name, d.parameters]);
     expect(sent).toEqual(derived);
   });
 });

@@ -43,6 +43,8 @@ export interface ScriptedResponse {
   body?: string;
   /** Raw SSE text, each element written as its own chunk (e.g. `data: {...}\n\n`). */
   frames?: string[];
+  /** Binary frames (Bedrock's AWS event stream), used when `frames` is absent; `sent` holds them as latin1. */
+  binaryFrames?: Uint8Array[];
   /** Pause between frames, in ms (default 0). */
   frameDelayMs?: number;
   /** Before sending frame N (the key), wait until its promise settles: a test acts mid-stream. */
@@ -228,7 +230,8 @@ export class FakeProvider {
       req.socket.destroy();
       return;
     }
-    if (!script.frames) {
+    const frames: (string | Uint8Array)[] | undefined = script.frames ?? script.binaryFrames;
+    if (!frames) {
       res.writeHead(script.status ?? 200, { "content-type": "application/json", ...script.headers });
       res.end(script.body ?? "");
       return;
@@ -239,13 +242,14 @@ export class FakeProvider {
       ...script.headers,
     });
     const fault = script.fault;
-    const limit = fault && "frames" in fault ? fault.frames : script.frames.length;
-    for (let i = 0; i < Math.min(limit, script.frames.length); i++) {
+    const limit = fault && "frames" in fault ? fault.frames : frames.length;
+    for (let i = 0; i < Math.min(limit, frames.length); i++) {
       if (res.destroyed) return;
       const hold = script.holds?.get(i);
       if (hold) await hold;
-      res.write(script.frames[i]);
-      recorded.sent.push(script.frames[i]);
+      const frame = frames[i];
+      res.write(frame);
+      recorded.sent.push(typeof frame === "string" ? frame : Buffer.from(frame).toString("latin1"));
       if (script.frameDelayMs) await sleep(script.frameDelayMs);
     }
     if (fault?.kind === "reset_after") {

@@ -7,7 +7,14 @@
 // there. A cut call answered by a `not_executed` / `interrupted` result is answered: the wire
 // sees a tool result like any other. Messages name the id, as the real APIs do.
 
-export type WireProtocol = "openai-chat" | "anthropic-messages" | "openai-responses";
+import { bedrockViolations, geminiViolations } from "./cloud-request-rules.js";
+
+export type WireProtocol =
+  | "openai-chat"
+  | "anthropic-messages"
+  | "openai-responses"
+  | "google-gemini"
+  | "bedrock-converse";
 
 /** The protocol a request path speaks (`…/chat/completions`, `…/messages`, `…/responses`). */
 export function protocolOfPath(path: string): WireProtocol | undefined {
@@ -15,6 +22,8 @@ export function protocolOfPath(path: string): WireProtocol | undefined {
   if (bare.endsWith("/chat/completions")) return "openai-chat";
   if (bare.endsWith("/messages")) return "anthropic-messages";
   if (bare.endsWith("/responses")) return "openai-responses";
+  if (bare.endsWith(":streamGenerateContent")) return "google-gemini";
+  if (bare.endsWith("/converse-stream")) return "bedrock-converse";
   return undefined;
 }
 
@@ -22,6 +31,8 @@ export function protocolOfPath(path: string): WireProtocol | undefined {
 export function requestViolations(protocol: WireProtocol, body: unknown): string[] {
   if (protocol === "openai-chat") return chatToolViolations(body);
   if (protocol === "anthropic-messages") return anthropicViolations(body);
+  if (protocol === "google-gemini") return geminiViolations(body);
+  if (protocol === "bedrock-converse") return bedrockViolations(body);
   return responsesViolations(body);
 }
 
@@ -35,6 +46,9 @@ export function refusalBody(protocol: WireProtocol, violations: readonly string[
       request_id: "req_fake_refused",
     });
   }
+  if (protocol === "google-gemini")
+    return JSON.stringify({ error: { code: 400, message, status: "INVALID_ARGUMENT" } });
+  if (protocol === "bedrock-converse") return JSON.stringify({ message });
   const param = protocol === "openai-chat" ? "messages" : "input";
   return JSON.stringify({ error: { message, type: "invalid_request_error", param, code: null } });
 }

@@ -47,7 +47,27 @@ describe("pricing (R-PROV-6)", () => {
       expect(id).toMatch(/^[^/]+\/\S+$/);
       expect(info.contextWindow, id).toBeGreaterThanOrEqual(info.maxOutputTokens);
       expect(info.maxOutputTokens, id).toBeGreaterThan(0);
-      expect(info.pricing, id).toBeDefined();
+      // models.dev names no price for a few (Gemma on the Gemini API, OpenRouter's auto router):
+      // their cost stays unknown, never 0.
+      if (!/^google\/gemma-|^openrouter\/openrouter\//.test(id)) expect(info.pricing, id).toBeDefined();
+      for (const tier of info.pricing?.tiers ?? []) expect(tier.above, id).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("long-context prices (R-PROV-16)", () => {
+  const pricing = {
+    input: 1.25,
+    output: 10,
+    cacheRead: 0.125,
+    tiers: [{ above: 200000, input: 2.5, output: 15, cacheRead: 0.25 }],
+  };
+  it("bills a prompt over the tier's size at the tier's prices, and one at or below it at the base prices", () => {
+    expect(
+      computeCost({ prompt: 200000, completion: 1000, cacheRead: 0, cacheWrite: 0 }, pricing),
+    ).toBeCloseTo((200000 * 1.25 + 1000 * 10) / 1e6);
+    expect(
+      computeCost({ prompt: 300000, completion: 1000, cacheRead: 100000, cacheWrite: 0 }, pricing),
+    ).toBeCloseTo((200000 * 2.5 + 100000 * 0.25 + 1000 * 15) / 1e6);
   });
 });

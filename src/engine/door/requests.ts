@@ -8,7 +8,7 @@ import type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
 export type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
 
 /** A per-turn budget limit (R-BUD). */
-export type LimitName = "model_calls" | "tool_calls" | "duration";
+export type LimitName = "model_calls" | "tool_calls" | "duration" | "cost";
 
 /** What a front end answers when a limit is reached: `yes` grants one more allowance, `all` = yyy. */
 export type LimitAnswer = "yes" | "no" | "all";

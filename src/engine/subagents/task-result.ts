@@ -8,6 +8,7 @@ const LIMITS: Record<string, string> = {
   model_call_limit_reached: "its model-call budget (agents.executionBudget.maximumModelCalls)",
   tool_call_limit_reached: "its tool-call budget (agents.executionBudget.maximumToolCalls)",
   duration_limit_reached: "its time budget (agents.executionBudget.maximumDurationSeconds)",
+  cost_limit_reached: "its spending cap (agents.executionBudget.maximumCostUsd)",
 };
 
 export function taskResult(agent: string, session: string, outcome: TurnOutcome): ToolResult {

@@ -19,7 +19,8 @@ import type { SessionHooks } from "../door/requests.js";
 import type { ChildSessionHandle } from "../door/session-door.js";
 import { childConfig, childMode, childTools, type ChildOptions } from "./child-options.js";
 import { taskResult } from "./task-result.js";
-import { closeIsolated, type Isolation, isolatedPlace } from "./isolation.js";
+import type { Isolation } from "./isolation.js";
+import { loadIsolation } from "./index.js";
 
 /** The user's hooks a child runs: its calls' and its stop's (no session start or end of its own). */
 const CHILD_HOOK_EVENTS: readonly string[] = ["PreToolUse", "PostToolUse", "SubagentStop"];
@@ -147,7 +148,8 @@ export class TaskRunner {
     const started = { id: "" };
     // The agent file's `isolation: worktree` or the call's own: the child works in its own worktree.
     const isolation = call.args.isolation ?? agent.isolation;
-    const place = isolation === "worktree" ? await isolatedPlace(parent.cwd, agent.name) : undefined;
+    const isolated = isolation === "worktree" ? await loadIsolation() : undefined;
+    const place = isolated ? await isolated.isolatedPlace(parent.cwd, agent.name) : undefined;
     if (typeof place === "string") return fail(`task: sub-agent '${agent.name}': ${place}`);
     try {
       ({ session: child } = await parent.open({
@@ -203,7 +205,7 @@ export class TaskRunner {
         content: [{ type: "text", text: call.args.prompt }],
       });
       const result = taskResult(agent.name, child.id, outcome);
-      return place ? await closeIsolated(place, call.args.description, result) : result;
+      return place && isolated ? await isolated.closeIsolated(place, call.args.description, result) : result;
     } catch (err) {
       return fail(
         `task: sub-agent '${agent.name}' (session ${child.id}) failed: ${err instanceof Error ? err.message : String(err)}`,

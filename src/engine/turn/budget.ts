@@ -8,6 +8,8 @@ export type { LimitAnswer, LimitName, OnLimit } from "../door/requests.js";
 export class TurnBudget {
   modelCallLimit: number | null;
   toolCallLimit: number | null;
+  /** R-PROV-17: USD the turn may cost before the next request (`maximumCostUsd`). */
+  costLimit: number | null;
   /** Rounds started (the maximumModelCalls budget counts rounds started, R-TURN-5). */
   roundsStarted = 0;
   toolCallsRun = 0;
@@ -22,6 +24,7 @@ export class TurnBudget {
     this.autoContinue = autoContinue;
     this.modelCallLimit = budget.maximumModelCalls;
     this.toolCallLimit = budget.maximumToolCalls;
+    this.costLimit = budget.maximumCostUsd ?? null;
   }
 
   get durationMs(): number | null {
@@ -49,6 +52,17 @@ export class TurnBudget {
         this.toolCallLimit + (this.budget.maximumToolCalls ?? 0),
         this.toolCallsRun + count,
       );
+      return true;
+    }
+    return false;
+  }
+
+  /** True when the turn's cost so far leaves room for another request (asking first when not). */
+  async allowSpend(spentUsd: number, publish: (used: number, allowed: number) => void): Promise<boolean> {
+    if (this.costLimit === null || spentUsd < this.costLimit) return true;
+    publish(spentUsd, this.costLimit);
+    if (await this.ask("cost", spentUsd, this.costLimit)) {
+      this.costLimit = Math.max(this.costLimit, spentUsd) + (this.budget.maximumCostUsd ?? 0);
       return true;
     }
     return false;

@@ -30,6 +30,7 @@ export async function endTurn(ports: TurnPorts, state: TurnState, given: TurnSto
     stopReason: stop.reason,
     ...state.counts,
     usage: state.usage,
+    ...(state.cost !== undefined ? { cost: state.cost } : {}),
     durationMs: elapsedMs(state.started),
     startedAt: isoTimestamp(state.startedAt),
     error: stop.error,

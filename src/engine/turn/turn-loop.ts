@@ -3,6 +3,7 @@
 // round asks for no tools or a stop applies), end (quiesce, commit turn_end). The stop is a value.
 // It reaches the session only through `TurnPorts`, so it runs in unit tests without HTTP.
 import { TurnBudget } from "./budget.js";
+import { allowSpend } from "./cost-cap.js";
 import { endTurn } from "./turn-end.js";
 import type { TurnState } from "./turn-state.js";
 import { admitCalls } from "./turn-admit.js";
@@ -14,6 +15,7 @@ import type { RoundAnswer, TurnInput, TurnPorts } from "./turn-ports.js";
 import { internalError, stopFromError, stopWith, type TurnStop } from "./turn-stop.js";
 import { addUsage, emptyUsage, type Usage } from "../../vocab/usage.js";
 import { monotonicMs } from "../../vocab/clock.js";
+import { addCost, computeCost } from "../../vocab/cost.js";
 
 /** One turn's abort: the user's cancel and the duration budget both end it. */
 interface TurnAbort {
@@ -140,6 +142,7 @@ async function runRound(
     ports.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),
   );
   if (!fits) return stopped(stopWith("model_call_limit_reached"));
+  if (!(await allowSpend(ports, state))) return stopped(stopWith("cost_limit_reached"));
   budget.roundsStarted++;
   ports.publish({ type: "round_start", turn, round });
 
@@ -252,6 +255,8 @@ async function compactStep(
 
 function addTurnUsage(ports: TurnPorts, state: TurnState, usage: Usage): void {
   state.usage = addUsage(state.usage, usage);
+  // Priced per request: a long-context tier applies to a request over its size, not to a sum.
+  if (ports.pricing) state.cost = addCost(state.cost ?? 0, computeCost(usage, ports.pricing()));
   ports.publish({ type: "usage", ...toUsageFields(usage) });
 }
 

@@ -9,6 +9,7 @@ import type { OutputContract } from "../door/commands.js";
 import type { RoundAttempts, TurnEndFacts } from "../committer.js";
 import type { EngineEvent } from "../door/events.js";
 import type { ContentPart, ToolCall } from "../../vocab/messages.js";
+import type { Pricing } from "../../vocab/cost.js";
 import type { Usage } from "../../vocab/usage.js";
 
 export interface TurnInput {
@@ -34,6 +35,8 @@ export interface StreamHooks {
 /** Everything the loop needs from its session: commit, stream, run a batch, compact, publish. */
 export interface TurnPorts {
   readonly executionBudget: ExecutionBudget;
+  /** The model's prices, for the spending cap (R-PROV-17); absent or undefined = unknown. */
+  pricing?(): Pricing | undefined;
   readonly maxTruncationContinues: number;
   readonly onLimit?: OnLimit;
   /** The newest turn in the record (0 before the first). */

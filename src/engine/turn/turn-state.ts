@@ -21,6 +21,10 @@ export interface TurnState extends AdmitState {
   continuing: boolean;
   usedTodoTool: boolean;
   overflowCompacted: boolean;
+  /** USD of this run's requests, each priced alone (null = unknown); absent = not priced here. */
+  cost?: number | null;
+  /** The spending cap's "cannot be enforced" notice was given (R-PROV-17). */
+  costCapUnenforced?: boolean;
   /** Rounds a Stop hook added in a row. */
   stopContinues: number;
   /** `--output-schema`: the contract, its corrective rounds so far, the valid value once seen. */

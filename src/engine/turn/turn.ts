@@ -54,6 +54,7 @@ function startPromptExtras(core: SessionCore, input: TurnInput): void {
 export function turnPorts(core: SessionCore, responseSchema?: Record<string, unknown>): TurnPorts {
   return {
     executionBudget: core.settings.executionBudget,
+    pricing: () => core.model.info.pricing,
     maxTruncationContinues: core.settings.maxTruncationContinues,
     onLimit: limitAsker(core),
     lastTurn: () => core.fold.lastTurn,

@@ -1,0 +1,166 @@
+// NormalizedRequest → Gemini generateContent request body (Gemini API and Vertex AI share it,
+// R-PROV-12/13). Gemini wants `user` / `model` contents, tool results as `functionResponse` parts
+// of a user content matched to their call by name and order (and `id` when the call had one), and
+// every thought signature sent back on the part that carried it, exactly as received.
+import { imagePlaceholder } from "./anthropic-request.js";
+import type { NormalizedRequest } from "./types.js";
+import type { ThinkingLevel } from "../vocab/levels.js";
+import type { AssistantMessage, ContentPart, Message, ToolCall } from "../vocab/messages.js";
+
+type Part = Record<string, unknown>;
+interface Content {
+  role: "user" | "model";
+  parts: Part[];
+}
+
+/** What a Gemini function call keeps in `ToolCall.extra` to go back as it came. */
+export interface GeminiCallExtra {
+  gemini: { thoughtSignature?: string; id?: string };
+}
+
+/**
+ * Google's documented stand-in for a function call that did not come from Gemini (a model switch
+ * mid-session): Gemini 3 refuses a replayed call without a signature, and accepts this one.
+ */
+export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
+
+const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
+  low: 2048,
+  medium: 8192,
+  high: 24576,
+};
+
+export function buildGeminiBody(request: NormalizedRequest): Record<string, unknown> {
+  // With no tools defined (a side question) earlier calls and results travel as text, as on the
+  // Anthropic wire: a function part needs its declaration.
+  const toolsAsText = request.tools.length === 0;
+  const body: Record<string, unknown> = {
+    contents: buildContents(request.messages, request.images, toolsAsText),
+  };
+  if (request.system.trim() !== "") body.systemInstruction = { parts: [{ text: request.system }] };
+  if (request.tools.length > 0) {
+    body.tools = [
+      {
+        functionDeclarations: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          // Full JSON Schema (`parameters` takes only Google's OpenAPI subset).
+          parametersJsonSchema: tool.parameters,
+        })),
+      },
+    ];
+    if (request.toolChoice === "none") body.toolConfig = { functionCallingConfig: { mode: "NONE" } };
+  }
+  const generation: Record<string, unknown> = {};
+  if (request.maxOutputTokens !== undefined) generation.maxOutputTokens = request.maxOutputTokens;
+  if (request.thinking && request.thinking !== "off") {
+    // Gemini 3 takes a level, Gemini 2.5 a token budget (R-PROV-10).
+    generation.thinkingConfig = /gemini-3/.test(request.model)
+      ? { includeThoughts: true, thinkingLevel: request.thinking === "low" ? "low" : "high" }
+      : { includeThoughts: true, thinkingBudget: THINKING_BUDGET[request.thinking] };
+  }
+  if (request.responseSchema) {
+    generation.responseMimeType = "application/json";
+    generation.responseJsonSchema = request.responseSchema;
+  }
+  if (Object.keys(generation).length > 0) body.generationConfig = generation;
+  return body;
+}
+
+function buildContents(messages: Message[], images: boolean, toolsAsText: boolean): Content[] {
+  const out: Content[] = [];
+  // Consecutive contents of one role are merged: a turn's tool results share one user content.
+  const push = (role: Content["role"], parts: Part[]) => {
+    if (parts.length === 0) return;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.parts.push(...parts);
+    else out.push({ role, parts });
+  };
+  // A call's Gemini id (when it had one) for its functionResponse.
+  const wireIds = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role === "user") push("user", contentParts(message.content, images));
+    else if (message.role === "tool") {
+      const text = message.content
+        .filter((part) => part.type === "text")
+        .map((part) => part.text)
+        .join("\n");
+      if (toolsAsText) {
+        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
+        push("user", [{ text: head }, ...contentParts(message.content, images)]);
+        continue;
+      }
+      const id = wireIds.get(message.toolCallId);
+      const response = message.isError ? { error: text } : { output: text };
+      const imagesOnly = message.content.filter((part) => part.type === "image");
+      push("user", [
+        { functionResponse: { ...(id ? { id } : {}), name: message.toolName, response } },
+        ...contentParts(imagesOnly, images),
+      ]);
+    } else {
+      for (const call of message.toolCalls) {
+        const id = geminiExtra(call)?.id;
+        if (id) wireIds.set(call.id, id);
+      }
+      push("model", toolsAsText ? textParts(message) : modelParts(message));
+    }
+  }
+  return out;
+}
+
+/** An assistant message as Gemini parts: its own parts as received when it came from Gemini. */
+function modelParts(message: AssistantMessage): Part[] {
+  const parts: Part[] = [];
+  const kept = (message.providerItems ?? []).filter((entry) => entry.api === "google-gemini");
+  if (kept.length > 0) for (const entry of kept) parts.push({ ...entry.item });
+  else if (message.text.trim() !== "") parts.push({ text: message.text });
+  for (const call of message.toolCalls) {
+    const extra = geminiExtra(call);
+    const part: Part = {
+      functionCall: {
+        ...(extra?.id ? { id: extra.id } : {}),
+        name: call.name,
+        args: argsObject(call.arguments),
+      },
+    };
+    if (extra?.thoughtSignature) part.thoughtSignature = extra.thoughtSignature;
+    // Only the first call of a parallel batch carries Gemini's signature; a call from another
+    // provider gets the documented stand-in on the first call of its message.
+    else if (!extra && call === message.toolCalls[0]) part.thoughtSignature = FOREIGN_CALL_SIGNATURE;
+    parts.push(part);
+  }
+  return parts;
+}
+
+function textParts(message: AssistantMessage): Part[] {
+  const parts: Part[] = message.text.trim() !== "" ? [{ text: message.text }] : [];
+  for (const call of message.toolCalls)
+    parts.push({ text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
+  return parts;
+}
+
+export function geminiExtra(call: ToolCall): GeminiCallExtra["gemini"] | undefined {
+  const extra = call.extra?.gemini;
+  return extra && typeof extra === "object" ? (extra as GeminiCallExtra["gemini"]) : undefined;
+}
+
+function contentParts(parts: ContentPart[], images: boolean): Part[] {
+  const out: Part[] = [];
+  for (const part of parts) {
+    if (part.type === "text") {
+      if (part.text !== "") out.push({ text: part.text });
+    } else if (images) out.push({ inlineData: { mimeType: part.mediaType, data: part.data } });
+    else out.push({ text: imagePlaceholder(part) });
+  }
+  return out;
+}
+
+/** The model's raw argument text → `args`; anything not a JSON object becomes `{}`. */
+function argsObject(raw: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(raw);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
