@@ -14,4 +14,5 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
   WebFetch: ["web_fetch"],
   TodoWrite: ["todo_write"],
   Task: ["task"],
+  LSP: ["lsp"],
 };

@@ -38,6 +38,8 @@ import { findAgents } from "../agents/files.js";
 import type { ChildOptions } from "./subagents/child-options.js";
 import { offerTools } from "./subagents/offered-tools.js";
 import { TaskRunner } from "./subagents/task-runner.js";
+import { LanguageServers } from "./language-servers.js";
+import type { EngineEvent } from "./events.js";
 
 export class SessionNotFoundError extends Error {
   override name = "SessionNotFoundError";
@@ -228,6 +230,9 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     commit: (record) => core.commit(record),
     notice: warn,
   });
+  // Sub-agents edit without diagnostics for now: a second TypeScript server per child costs ~100 MB.
+  const publish = (event: EngineEvent) => bus.publish(event);
+  core.languageServers = opts.child ? undefined : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
   core.tasks = new TaskRunner({
     ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: agents.agents, env: opts.env },
@@ -277,6 +282,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     writer.close();
     core.unbilled.close();
     await (await core.toolSetsLoading)?.close();
+    await core.languageServers?.close();
   });
   return { session, resumed: opts.resume !== undefined, warnings };
 }

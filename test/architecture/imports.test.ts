@@ -31,7 +31,10 @@ const ALLOWED: Record<string, string[]> = {
     "jobs",
     "hooks",
     "agents",
+    "lsp",
   ],
+  // Language servers (R-LSP): programs, JSON-RPC, documents, diagnostics; they know no turn.
+  lsp: ["config"],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').

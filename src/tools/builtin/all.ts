@@ -10,6 +10,7 @@ import { exitPlanTool } from "./exit-plan.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { jobInputTool, jobKillTool, jobOutputTool } from "./job-tools.js";
+import { lspTool } from "./lsp.js";
 import { readFileTool } from "./read-file.js";
 import { recallTool } from "./recall.js";
 import { taskTool } from "./task.js";
@@ -25,6 +26,7 @@ export const builtinTools: Tool[] = [
   editLinenoTool,
   grepTool,
   globTool,
+  lspTool,
   todoWriteTool,
   recallTool,
   webFetchTool,

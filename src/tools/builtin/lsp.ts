@@ -1,0 +1,57 @@
+// lsp: what the session's language servers know (R-LSP-3): diagnostics of a file or of every open
+// file, definition, references, hover, a file's symbols, workspace symbols. Read-only, so it runs
+// unasked in every mode, plan included; positions are 1-based like read_file's line numbers.
+import * as z from "zod/mini";
+import { lazySchema } from "../lazy-schema.js";
+import { resolvePath } from "../paths.js";
+import { errorMessage, fail, ok } from "../results.js";
+import { located, text } from "../present.js";
+import type { Tool } from "../types.js";
+
+const OPERATIONS = ["diagnostics", "definition", "references", "hover", "symbols", "workspace_symbols"] as const;
+const AT_POSITION = new Set(["definition", "references", "hover"]);
+
+const schema = lazySchema(() =>
+  z.object({
+    operation: z.enum(OPERATIONS).check(z.describe("What to ask the language server")),
+    path: z.optional(z.string()).check(z.describe("File (workspace-relative or absolute); diagnostics without it: every open file")),
+    line: z.optional(z.int().check(z.minimum(1))).check(z.describe("1-based line (definition, references, hover)")),
+    character: z.optional(z.int().check(z.minimum(1))).check(z.describe("1-based column (definition, references, hover)")),
+    query: z.optional(z.string()).check(z.describe("Symbol name or part of it (workspace_symbols)")),
+  }),
+);
+type Args = z.infer<ReturnType<typeof schema>>;
+
+export const lspTool: Tool<Args> = {
+  name: "lsp",
+  description:
+    "Ask the language server (TypeScript/JavaScript, Python, Go, Rust) about code: `diagnostics` " +
+    "(compiler errors and warnings of a file, or of every open file without path), `definition`, " +
+    "`references` and `hover` at path+line+character, `symbols` of a file, `workspace_symbols` " +
+    "matching query. Positions are 1-based; places come back as path:line:col lines.",
+  get schema() {
+    return schema();
+  },
+  kind: "read",
+  paths: (args) => (args.path ? [args.path] : []),
+  present: (args) => ({
+    title: `${text(args.operation)}${args.path ? ` ${text(args.path)}${args.line ? `:${text(args.line)}` : ""}` : ""}${args.query ? ` ${text(args.query)}` : ""}`,
+    kind: "search",
+    locations: located(args.path, args.line),
+  }),
+  async run(args, ctx) {
+    if (!ctx.codeIntel) return fail("No language servers in this session (lsp is off in the configuration).");
+    if (AT_POSITION.has(args.operation) && (!args.path || !args.line || !args.character))
+      return fail(`${args.operation} needs path, line and character (1-based).`);
+    if ((args.operation === "symbols") && !args.path) return fail("symbols needs a path.");
+    try {
+      const answer = await ctx.codeIntel.query(
+        { ...args, path: args.path === undefined ? undefined : resolvePath(ctx.cwd, args.path) },
+        ctx.signal,
+      );
+      return answer.ok ? ok(answer.text) : fail(answer.text);
+    } catch (err) {
+      return fail(`lsp ${args.operation} failed: ${errorMessage(err)}`);
+    }
+  },
+};
