@@ -32,7 +32,11 @@ export const lspSchema = () => {
           for (const [key, value] of Object.entries(rec)) {
             const parsed = (key === "diagnosticsTimeoutMs" ? timeout : servers).safeParse(value);
             if (key !== "diagnosticsTimeoutMs" && !SERVER_NAME_RE.test(key))
-              ctx.addIssue({ code: "custom", path: [key], message: "key must be a server name ([A-Za-z0-9_.-]+)" });
+              ctx.addIssue({
+                code: "custom",
+                path: [key],
+                message: "key must be a server name ([A-Za-z0-9_.-]+)",
+              });
             else if (!parsed.success)
               for (const issue of parsed.error.issues)
                 ctx.addIssue({ code: "custom", path: [key, ...issue.path], message: issue.message });
@@ -42,4 +46,3 @@ export const lspSchema = () => {
     ]),
   ) as unknown as z.ZodMiniOptional<z.ZodMiniType<LspConfig>>;
 };
-

@@ -50,7 +50,10 @@ export class LanguageServers implements CodeIntel {
     return report.text;
   }
 
-  async query(q: Parameters<CodeIntel["query"]>[0], signal: AbortSignal): Promise<{ ok: boolean; text: string }> {
+  async query(
+    q: Parameters<CodeIntel["query"]>[0],
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; text: string }> {
     return (await this.servers()).query(q as Parameters<SessionLanguageServers["query"]>[0], signal);
   }
 

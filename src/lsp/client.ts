@@ -137,7 +137,8 @@ export class LspClient {
         textDocument: { uri, version },
         contentChanges: [{ text }],
       });
-    if (save) connection.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri }, text });
+    if (save)
+      connection.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri }, text });
     return version;
   }
 
@@ -155,7 +156,8 @@ export class LspClient {
     if (this.stopping) return this.exited;
     this.stopping = true;
     const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    if (!proc?.pid) return;
+    if (proc.exitCode !== null || proc.signalCode !== null) return this.endGroup();
     const polite = this.connection
       ? this.connection
           .sendRequest(lsp.ShutdownRequest.type)
@@ -167,8 +169,23 @@ export class LspClient {
     this.killGroup("SIGTERM");
     const killed = await Promise.race([this.exited.then(() => true), delay(2000).then(() => false)]);
     if (!killed) this.killGroup("SIGKILL");
-    this.killGroup("SIGKILL");
     this.connection?.dispose();
+    await this.endGroup();
+  }
+
+  /** What the server started (tsserver, its typings installer) ends with it. */
+  private async endGroup(): Promise<void> {
+    this.killGroup("SIGKILL");
+    for (let waited = 0; waited < 2000 && this.groupAlive(); waited += 20) await delay(20);
+  }
+
+  private groupAlive(): boolean {
+    try {
+      process.kill(-this.proc!.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Ends the group at once (tern is exiting: no time to ask). */

@@ -60,7 +60,8 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
       const now = await errorsNow(entry, client, uri, deadline);
       const known = before.get(uri) ?? new Set();
       const fresh = now?.filter((d) => !known.has(errorKey(d))) ?? [];
-      if (fresh.length > 0) others.push({ path: manager.shown(fileURLToPath(uri)), errors: fresh, warnings: 0 });
+      if (fresh.length > 0)
+        others.push({ path: manager.shown(fileURLToPath(uri)), errors: fresh, warnings: 0 });
     }
   }
   return {
@@ -70,5 +71,7 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
 }
 
 function delayUntil(deadline: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now())).unref());
+  return new Promise((resolve) =>
+    setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now())).unref(),
+  );
 }

@@ -41,7 +41,10 @@ async function askTsserver(client: LspClient, uri: string, signal?: AbortSignal)
     const body = Array.isArray(answer) ? answer : (answer as { body?: unknown } | null)?.body;
     return Array.isArray(body) ? (body as TsDiagnostic[]).map(fromTsserver) : [];
   };
-  const [syntax, semantic] = await Promise.all([ask("syntacticDiagnosticsSync"), ask("semanticDiagnosticsSync")]);
+  const [syntax, semantic] = await Promise.all([
+    ask("syntacticDiagnosticsSync"),
+    ask("semanticDiagnosticsSync"),
+  ]);
   return [...syntax, ...semantic];
 }
 

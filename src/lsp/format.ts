@@ -16,7 +16,8 @@ const oneLine = (text: string | { value: string }) =>
   (typeof text === "string" ? text : text.value).replace(/\s*\n\s*/g, " ").trim();
 
 export function diagnosticLine(path: string, d: Diagnostic): string {
-  const level = d.severity === 2 ? "warning" : d.severity === 3 ? "info" : d.severity === 4 ? "hint" : "error";
+  const level =
+    d.severity === 2 ? "warning" : d.severity === 3 ? "info" : d.severity === 4 ? "hint" : "error";
   const code = d.code !== undefined && d.code !== "" ? `[${d.code}]` : "";
   return `${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${level}${code}: ${oneLine(d.message)}`;
 }
@@ -46,17 +47,23 @@ function listed(path: string, errors: Diagnostic[], max: number): string[] {
  * What an edit's result gets: the edited files' errors, then errors it newly caused in other open
  * files (at most 5 files); "" when there are none, warnings only counted beside errors.
  */
-export function editDiagnosticsText(edited: FileDiagnostics[], others: FileDiagnostics[], notes: string[]): string {
+export function editDiagnosticsText(
+  edited: FileDiagnostics[],
+  others: FileDiagnostics[],
+  notes: string[],
+): string {
   const lines: string[] = [];
   for (const file of edited) {
     if (file.errors.length === 0) continue;
     lines.push(...listed(file.path, file.errors, MAX_LISTED));
-    if (file.warnings > 0) lines.push(`(${file.warnings} warning${file.warnings === 1 ? "" : "s"} in ${file.path} not listed)`);
+    if (file.warnings > 0)
+      lines.push(`(${file.warnings} warning${file.warnings === 1 ? "" : "s"} in ${file.path} not listed)`);
   }
   const caused = others.filter((f) => f.errors.length > 0);
   if (caused.length > 0) {
     lines.push("Errors this edit caused in other open files:");
-    for (const file of caused.slice(0, MAX_OTHER_FILES)) lines.push(...listed(file.path, file.errors, MAX_LISTED));
+    for (const file of caused.slice(0, MAX_OTHER_FILES))
+      lines.push(...listed(file.path, file.errors, MAX_LISTED));
     if (caused.length > MAX_OTHER_FILES) lines.push(`… ${caused.length - MAX_OTHER_FILES} more files`);
   }
   lines.push(...notes);

@@ -13,7 +13,14 @@ import { isInside, resolveServerProgram } from "./programs.js";
 
 export const MAX_RESTARTS = 3;
 
-export type ServerState = "starting" | "running" | "crashed" | "unavailable" | "not run" | "missing" | "stopped";
+export type ServerState =
+  | "starting"
+  | "running"
+  | "crashed"
+  | "unavailable"
+  | "not run"
+  | "missing"
+  | "stopped";
 
 export interface ServerEntry {
   spec: ServerSpec;
@@ -56,7 +63,9 @@ export class LspManager {
     this.servers = servers;
     this.warnings = warnings;
     const lsp = opts.config.lsp;
-    this.timeoutMs = (lsp && typeof lsp.diagnosticsTimeoutMs === "number" && lsp.diagnosticsTimeoutMs) || DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS;
+    this.timeoutMs =
+      (lsp && typeof lsp.diagnosticsTimeoutMs === "number" && lsp.diagnosticsTimeoutMs) ||
+      DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS;
     const real = (p: string) => {
       try {
         return realpathSync(p);
@@ -92,7 +101,8 @@ export class LspManager {
   client(entry: ServerEntry): Promise<LspClient | undefined> {
     if (entry.client && entry.state === "running") return Promise.resolve(entry.client);
     if (entry.starting) return entry.starting;
-    if (this.closed || ["unavailable", "not run", "missing"].includes(entry.state)) return Promise.resolve(undefined);
+    if (this.closed || ["unavailable", "not run", "missing"].includes(entry.state))
+      return Promise.resolve(undefined);
     entry.starting = this.start(entry).finally(() => {
       entry.starting = undefined;
     });
@@ -148,6 +158,8 @@ export class LspManager {
   }
 
   private crashed(entry: ServerEntry, client: LspClient, detail: string): void {
+    // A crashed server's children (tsserver) go with it.
+    client.killGroup();
     if (entry.client !== client || this.closed) return;
     entry.client = undefined;
     entry.restarts++;
@@ -163,7 +175,8 @@ export class LspManager {
 
   /** The reason an entry cannot help, once (then undefined). */
   takeReport(entry: ServerEntry): string | undefined {
-    if (entry.reported || !entry.reason || !["unavailable", "not run"].includes(entry.state)) return undefined;
+    if (entry.reported || !entry.reason || !["unavailable", "not run"].includes(entry.state))
+      return undefined;
     entry.reported = true;
     return `${entry.spec.name} language server: ${entry.reason}`;
   }
@@ -172,7 +185,9 @@ export class LspManager {
   async openFile(
     path: string,
     save: boolean,
-  ): Promise<{ entry: ServerEntry; client: LspClient; uri: string; version: number; mark: number } | undefined> {
+  ): Promise<
+    { entry: ServerEntry; client: LspClient; uri: string; version: number; mark: number } | undefined
+  > {
     const entry = this.entryFor(path);
     if (!entry) return undefined;
     const client = await this.client(entry);

@@ -7,7 +7,14 @@ import { diagnosticsAfter, diagnosticsNow } from "./file-diagnostics.js";
 import { diagnosticLine, sortByPosition } from "./format.js";
 import type { LspManager } from "./manager.js";
 
-export const OPERATIONS = ["diagnostics", "definition", "references", "hover", "symbols", "workspace_symbols"] as const;
+export const OPERATIONS = [
+  "diagnostics",
+  "definition",
+  "references",
+  "hover",
+  "symbols",
+  "workspace_symbols",
+] as const;
 export type LspOperation = (typeof OPERATIONS)[number];
 
 export interface LspQuery {
@@ -25,9 +32,33 @@ export interface QueryAnswer {
 }
 
 const SYMBOL_KINDS = [
-  "", "file", "module", "namespace", "package", "class", "method", "property", "field", "constructor", "enum",
-  "interface", "function", "variable", "constant", "string", "number", "boolean", "array", "object", "key", "null",
-  "enum member", "struct", "event", "operator", "type parameter",
+  "",
+  "file",
+  "module",
+  "namespace",
+  "package",
+  "class",
+  "method",
+  "property",
+  "field",
+  "constructor",
+  "enum",
+  "interface",
+  "function",
+  "variable",
+  "constant",
+  "string",
+  "number",
+  "boolean",
+  "array",
+  "object",
+  "key",
+  "null",
+  "enum member",
+  "struct",
+  "event",
+  "operator",
+  "type parameter",
 ];
 
 const fail = (text: string): QueryAnswer => ({ ok: false, text });
@@ -49,7 +80,13 @@ class Previews {
   }
 }
 
-function placeLine(manager: LspManager, previews: Previews, uri: string, start: lsp.Position, label?: string): string {
+function placeLine(
+  manager: LspManager,
+  previews: Previews,
+  uri: string,
+  start: lsp.Position,
+  label?: string,
+): string {
   const path = uri.startsWith("file:") ? fileURLToPath(uri) : uri;
   const where = `${manager.shown(path)}:${start.line + 1}:${start.character + 1}`;
   const preview = uri.startsWith("file:") ? previews.line(path, start.line) : "";
@@ -70,15 +107,23 @@ function hoverText(hover: lsp.Hover | null): string {
   return parts
     .map((p) => (typeof p === "string" ? p : p.value))
     .join("\n\n")
+    .replace(/^```\w*\n?/gm, "")
     .trim();
 }
 
-function symbolLines(manager: LspManager, path: string, symbols: (lsp.DocumentSymbol | lsp.SymbolInformation)[], depth = 0): string[] {
+function symbolLines(
+  manager: LspManager,
+  path: string,
+  symbols: (lsp.DocumentSymbol | lsp.SymbolInformation)[],
+  depth = 0,
+): string[] {
   const out: string[] = [];
   for (const s of symbols) {
     const start = "location" in s ? s.location.range.start : s.selectionRange.start;
     const kind = SYMBOL_KINDS[s.kind] ?? "symbol";
-    out.push(`${"  ".repeat(depth)}${manager.shown(path)}:${start.line + 1}:${start.character + 1}: ${kind} ${s.name}`);
+    out.push(
+      `${"  ".repeat(depth)}${manager.shown(path)}:${start.line + 1}:${start.character + 1}: ${kind} ${s.name}`,
+    );
     if ("children" in s && s.children) out.push(...symbolLines(manager, path, s.children, depth + 1));
   }
   return out;
@@ -94,11 +139,17 @@ async function allDiagnostics(manager: LspManager, deadline: number): Promise<Qu
       files++;
       const list = (await diagnosticsNow(client, entry.spec.diagnostics, uri, deadline)) ?? [];
       const shown = manager.shown(fileURLToPath(uri));
-      lines.push(...sortByPosition(list.filter((d) => (d.severity ?? 1) <= 2)).map((d) => diagnosticLine(shown, d)));
+      lines.push(
+        ...sortByPosition(list.filter((d) => (d.severity ?? 1) <= 2)).map((d) => diagnosticLine(shown, d)),
+      );
     }
   }
-  if (files === 0) return { ok: true, text: "No files are open in a language server yet (read or edit one first)." };
-  return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No errors or warnings in ${files} open file(s).` };
+  if (files === 0)
+    return { ok: true, text: "No files are open in a language server yet (read or edit one first)." };
+  return {
+    ok: true,
+    text: lines.length > 0 ? lines.join("\n") : `No errors or warnings in ${files} open file(s).`,
+  };
 }
 
 export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSignal): Promise<QueryAnswer> {
@@ -106,13 +157,27 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
   if (q.operation === "diagnostics" && !q.path) return allDiagnostics(manager, deadline);
   if (q.operation === "workspace_symbols" && !q.path) {
     const running = manager.list().filter((e) => e.client && e.state === "running");
-    if (running.length === 0) return fail("No language server is running yet: give a path of the language to search.");
+    if (running.length === 0)
+      return fail("No language server is running yet: give a path of the language to search.");
     const lines: string[] = [];
     const previews = new Previews();
     for (const entry of running) {
-      const found = await entry.client!.request<lsp.SymbolInformation[] | null>("workspace/symbol", { query: q.query ?? "" }, signal);
+      const found = await entry.client!.request<lsp.SymbolInformation[] | null>(
+        "workspace/symbol",
+        { query: q.query ?? "" },
+        signal,
+      );
       for (const s of found ?? [])
-        if ("range" in s.location) lines.push(placeLine(manager, previews, s.location.uri, s.location.range.start, `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`));
+        if ("range" in s.location)
+          lines.push(
+            placeLine(
+              manager,
+              previews,
+              s.location.uri,
+              s.location.range.start,
+              `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`,
+            ),
+          );
     }
     return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No symbols match "${q.query ?? ""}".` };
   }
@@ -120,7 +185,11 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
   const entry = manager.entryFor(q.path);
   if (!entry) return fail(`No language server handles ${manager.shown(q.path)}.`);
   const opened = await manager.openFile(q.path, false);
-  if (!opened) return fail(manager.takeReport(entry) ?? `The ${entry.spec.name} language server is not available: ${entry.reason ?? "it did not start"}.`);
+  if (!opened)
+    return fail(
+      manager.takeReport(entry) ??
+        `The ${entry.spec.name} language server is not available: ${entry.reason ?? "it did not start"}.`,
+    );
   const { client, uri } = opened;
   const previews = new Previews();
   if (q.operation === "diagnostics") {
@@ -129,18 +198,39 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
         ? await diagnosticsAfter(client, entry.spec.diagnostics, opened, deadline)
         : await diagnosticsNow(client, entry.spec.diagnostics, uri, deadline);
     const shown = manager.shown(q.path);
-    const listed = sortByPosition((list ?? []).filter((d) => (d.severity ?? 1) <= 2)).map((d) => diagnosticLine(shown, d));
+    const listed = sortByPosition((list ?? []).filter((d) => (d.severity ?? 1) <= 2)).map((d) =>
+      diagnosticLine(shown, d),
+    );
     if (!list) return { ok: true, text: `No diagnostics from ${entry.spec.name} for ${shown} yet.` };
     return { ok: true, text: listed.length > 0 ? listed.join("\n") : `No errors or warnings in ${shown}.` };
   }
   if (q.operation === "symbols") {
-    const found = await client.request<(lsp.DocumentSymbol | lsp.SymbolInformation)[] | null>("textDocument/documentSymbol", { textDocument: { uri } }, signal);
+    const found = await client.request<(lsp.DocumentSymbol | lsp.SymbolInformation)[] | null>(
+      "textDocument/documentSymbol",
+      { textDocument: { uri } },
+      signal,
+    );
     const lines = symbolLines(manager, q.path, found ?? []);
-    return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No symbols in ${manager.shown(q.path)}.` };
+    return {
+      ok: true,
+      text: lines.length > 0 ? lines.join("\n") : `No symbols in ${manager.shown(q.path)}.`,
+    };
   }
   if (q.operation === "workspace_symbols") {
-    const found = await client.request<lsp.SymbolInformation[] | null>("workspace/symbol", { query: q.query ?? "" }, signal);
-    const lines = (found ?? []).map((s) => placeLine(manager, previews, s.location.uri, s.location.range.start, `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`));
+    const found = await client.request<lsp.SymbolInformation[] | null>(
+      "workspace/symbol",
+      { query: q.query ?? "" },
+      signal,
+    );
+    const lines = (found ?? []).map((s) =>
+      placeLine(
+        manager,
+        previews,
+        s.location.uri,
+        s.location.range.start,
+        `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`,
+      ),
+    );
     return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No symbols match "${q.query ?? ""}".` };
   }
   if (!q.line || !q.character) return fail(`${q.operation} needs line and character (1-based).`);
@@ -148,11 +238,20 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
   const at = { textDocument: { uri }, position };
   if (q.operation === "hover") {
     const text = hoverText(await client.request<lsp.Hover | null>("textDocument/hover", at, signal));
-    return { ok: true, text: text || `Nothing to show at ${manager.shown(q.path)}:${q.line}:${q.character}.` };
+    return {
+      ok: true,
+      text: text || `Nothing to show at ${manager.shown(q.path)}:${q.line}:${q.character}.`,
+    };
   }
   const method = q.operation === "definition" ? "textDocument/definition" : "textDocument/references";
   const params = q.operation === "references" ? { ...at, context: { includeDeclaration: true } } : at;
-  const found = locations(await client.request<lsp.Location[] | lsp.LocationLink[] | null>(method, params, signal));
-  if (found.length === 0) return { ok: true, text: `No ${q.operation} found at ${manager.shown(q.path)}:${q.line}:${q.character}.` };
+  const found = locations(
+    await client.request<lsp.Location[] | lsp.LocationLink[] | null>(method, params, signal),
+  );
+  if (found.length === 0)
+    return {
+      ok: true,
+      text: `No ${q.operation} found at ${manager.shown(q.path)}:${q.line}:${q.character}.`,
+    };
   return { ok: true, text: found.map((l) => placeLine(manager, previews, l.uri, l.range.start)).join("\n") };
 }

@@ -46,7 +46,8 @@ function candidates(program: string, lookup: ProgramLookup): string[] {
     dirs.push(join(dir, "node_modules", ".bin"));
     if (real(dir) === real(lookup.cwd)) break;
   }
-  for (const entry of (lookup.env.PATH ?? "").split(delimiter)) if (entry) dirs.push(resolve(lookup.cwd, entry));
+  for (const entry of (lookup.env.PATH ?? "").split(delimiter))
+    if (entry) dirs.push(resolve(lookup.cwd, entry));
   return dirs.map((dir) => join(dir, program));
 }
 

@@ -52,7 +52,13 @@ export class PublishedDiagnostics {
    * a quiet spell of `quietMs` with no publish of any document, or until `deadline`. True when it
    * got one.
    */
-  wait(uri: string, mark: number, version: number | undefined, deadline: number, quietMs = QUIET_MS): Promise<boolean> {
+  wait(
+    uri: string,
+    mark: number,
+    version: number | undefined,
+    deadline: number,
+    quietMs = QUIET_MS,
+  ): Promise<boolean> {
     return new Promise((resolve) => {
       let got = this.fresh(uri, mark, version);
       let quiet: NodeJS.Timeout | undefined;

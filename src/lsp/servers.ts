@@ -38,7 +38,13 @@ const BUILTIN: ServerSpec[] = [
     markers: ["pyproject.toml", "pyrightconfig.json", "setup.py", "setup.cfg", "requirements.txt"],
     diagnostics: "published",
   },
-  { name: "gopls", commands: [["gopls"]], extensions: [".go"], markers: ["go.work", "go.mod"], diagnostics: "published" },
+  {
+    name: "gopls",
+    commands: [["gopls"]],
+    extensions: [".go"],
+    markers: ["go.work", "go.mod"],
+    diagnostics: "published",
+  },
   {
     name: "rust-analyzer",
     commands: [["rust-analyzer"]],

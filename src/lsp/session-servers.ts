@@ -6,7 +6,6 @@ import { type LspQuery, type QueryAnswer, runQuery } from "./operations.js";
 
 export type { EditDiagnostics, LspQuery, QueryAnswer, ServerState };
 
-
 export interface ServerStatus {
   name: string;
   root: string;

@@ -7,7 +7,11 @@ import { resolvePath } from "./paths.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 /** Appends the diagnostics of `paths` (absolute) to an ok result; any other result is returned as it is. */
-export async function appendDiagnostics(result: ToolResult, paths: string[], ctx: ToolContext): Promise<ToolResult> {
+export async function appendDiagnostics(
+  result: ToolResult,
+  paths: string[],
+  ctx: ToolContext,
+): Promise<ToolResult> {
   if (!ctx.codeIntel || result.outcome !== "ok" || paths.length === 0) return result;
   let text = "";
   try {

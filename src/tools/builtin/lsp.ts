@@ -8,15 +8,28 @@ import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
 
-const OPERATIONS = ["diagnostics", "definition", "references", "hover", "symbols", "workspace_symbols"] as const;
+const OPERATIONS = [
+  "diagnostics",
+  "definition",
+  "references",
+  "hover",
+  "symbols",
+  "workspace_symbols",
+] as const;
 const AT_POSITION = new Set(["definition", "references", "hover"]);
 
 const schema = lazySchema(() =>
   z.object({
     operation: z.enum(OPERATIONS).check(z.describe("What to ask the language server")),
-    path: z.optional(z.string()).check(z.describe("File (workspace-relative or absolute); diagnostics without it: every open file")),
-    line: z.optional(z.int().check(z.minimum(1))).check(z.describe("1-based line (definition, references, hover)")),
-    character: z.optional(z.int().check(z.minimum(1))).check(z.describe("1-based column (definition, references, hover)")),
+    path: z
+      .optional(z.string())
+      .check(z.describe("File (workspace-relative or absolute); diagnostics without it: every open file")),
+    line: z
+      .optional(z.int().check(z.minimum(1)))
+      .check(z.describe("1-based line (definition, references, hover)")),
+    character: z
+      .optional(z.int().check(z.minimum(1)))
+      .check(z.describe("1-based column (definition, references, hover)")),
     query: z.optional(z.string()).check(z.describe("Symbol name or part of it (workspace_symbols)")),
   }),
 );
@@ -43,7 +56,7 @@ export const lspTool: Tool<Args> = {
     if (!ctx.codeIntel) return fail("No language servers in this session (lsp is off in the configuration).");
     if (AT_POSITION.has(args.operation) && (!args.path || !args.line || !args.character))
       return fail(`${args.operation} needs path, line and character (1-based).`);
-    if ((args.operation === "symbols") && !args.path) return fail("symbols needs a path.");
+    if (args.operation === "symbols" && !args.path) return fail("symbols needs a path.");
     try {
       const answer = await ctx.codeIntel.query(
         { ...args, path: args.path === undefined ? undefined : resolvePath(ctx.cwd, args.path) },
