@@ -1,5 +1,5 @@
 // How diagnostics and places read in a tool result (R-LSP-2/-3): `path:line:col` (1-based),
-// `error[CODE]: message` on one line each, at most 20 for the edited file, then "… N more".
+// `error[CODE]: message` each, at most 20 for the edited file, then "… N more".
 import type { Diagnostic } from "vscode-languageserver-protocol";
 
 export const MAX_LISTED = 20;
@@ -12,14 +12,15 @@ export interface FileDiagnostics {
   warnings: number;
 }
 
-const oneLine = (text: string | { value: string }) =>
-  (typeof text === "string" ? text : text.value).replace(/\s*\n\s*/g, " ").trim();
+/** The server's own words; a message of several lines (pyright's, tsserver's chains) keeps them. */
+const messageText = (text: string | { value: string }) =>
+  (typeof text === "string" ? text : text.value).trimEnd();
 
 export function diagnosticLine(path: string, d: Diagnostic): string {
   const level =
     d.severity === 2 ? "warning" : d.severity === 3 ? "info" : d.severity === 4 ? "hint" : "error";
   const code = d.code !== undefined && d.code !== "" ? `[${d.code}]` : "";
-  return `${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${level}${code}: ${oneLine(d.message)}`;
+  return `${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${level}${code}: ${messageText(d.message)}`;
 }
 
 export const isError = (d: Diagnostic) => d.severity === undefined || d.severity === 1;
@@ -33,7 +34,7 @@ export function sortByPosition(list: Diagnostic[]): Diagnostic[] {
 }
 
 export const errorKey = (d: Diagnostic) =>
-  `${d.range.start.line}:${d.range.start.character}:${String(d.code)}:${oneLine(d.message)}`;
+  `${d.range.start.line}:${d.range.start.character}:${String(d.code)}:${messageText(d.message)}`;
 
 function listed(path: string, errors: Diagnostic[], max: number): string[] {
   const lines = sortByPosition(errors)
