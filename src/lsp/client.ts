@@ -63,6 +63,7 @@ export class LspClient {
     proc.stdin!.on("error", () => undefined);
     proc.stderr!.resume();
     proc.once("exit", (code, signal) => {
+      this.published.end();
       this.connection?.dispose();
       if (!this.stopping) this.opts.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`);
     });
@@ -173,6 +174,13 @@ export class LspClient {
     await this.endGroup();
   }
 
+  /** Ends a server that failed to start at once: nothing to ask it. */
+  async abandon(): Promise<void> {
+    this.stopping = true;
+    this.connection?.dispose();
+    await this.endGroup();
+  }
+
   /** What the server started (tsserver, its typings installer) ends with it. */
   private async endGroup(): Promise<void> {
     this.killGroup("SIGKILL");
@@ -180,8 +188,9 @@ export class LspClient {
   }
 
   private groupAlive(): boolean {
+    if (this.proc?.pid === undefined) return false;
     try {
-      process.kill(-this.proc!.pid!, 0);
+      process.kill(-this.proc.pid, 0);
       return true;
     } catch {
       return false;

@@ -139,7 +139,7 @@ export class LspManager {
     try {
       await client.start();
     } catch (err) {
-      void client.stop();
+      await client.abandon();
       if (entry.client !== client) return undefined;
       entry.client = undefined;
       entry.state = "unavailable";

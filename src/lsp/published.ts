@@ -16,7 +16,14 @@ export const QUIET_MS = 150;
 export class PublishedDiagnostics {
   private readonly byUri = new Map<string, Entry>();
   private seq = 0;
-  private readonly listeners = new Set<(uri: string) => void>();
+  private readonly listeners = new Set<(uri: string | undefined) => void>();
+  /** The server is gone: nothing more will come, so no one waits. */
+  private ended = false;
+
+  end(): void {
+    this.ended = true;
+    for (const listener of [...this.listeners]) listener(undefined);
+  }
 
   add(params: PublishDiagnosticsParams): void {
     this.byUri.set(params.uri, { diagnostics: params.diagnostics, version: params.version, seq: ++this.seq });
@@ -72,13 +79,15 @@ export class PublishedDiagnostics {
         clearTimeout(quiet);
         quiet = setTimeout(done, Math.max(0, Math.min(quietMs, deadline - Date.now())));
       };
-      const listener = (published: string) => {
+      const listener = (published: string | undefined) => {
+        if (published === undefined) return done();
         if (!got && published === uri && this.fresh(uri, mark, version)) got = true;
         if (got) settle();
       };
       const limit = setTimeout(done, Math.max(0, deadline - Date.now()));
       this.listeners.add(listener);
-      if (got) settle();
+      if (this.ended) done();
+      else if (got) settle();
     });
   }
 }
