@@ -7,6 +7,7 @@ import { loadSettings, ternHome } from "./setup.js";
 import { workflowSources } from "../engine/workflow.js";
 import { workflowLines } from "../commands/workflow-report.js";
 import { agentsForCheck } from "../engine/subagents/agents-check.js";
+import { languageServerLines } from "../lsp/check.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -34,5 +35,8 @@ export async function configCheckCommand(opts: { config?: string; model?: string
     for (const problem of agent.problems) process.stdout.write(`agent problem: ${problem}\n`);
   }
   for (const warning of agents.warnings) process.stdout.write(`agent problem: ${warning}\n`);
+  // R-LSP-4: the language servers found, and those missing.
+  for (const line of languageServerLines(loaded.config, process.cwd(), process.env))
+    process.stdout.write(`${line}\n`);
   return 0;
 }
