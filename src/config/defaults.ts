@@ -48,7 +48,7 @@ export const AUTO_PROVIDER_ORDER = ["anthropic", "openai", "openrouter", "deepse
 export const UNKNOWN_MODEL_INFO = { contextWindow: 128000, maxOutputTokens: 8192, images: false } as const;
 
 /** How long an edit waits for its file's diagnostics (R-LSP-2); measured figures in src/lsp/README.md. */
-export const DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS = 5000;
+export const DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS = 8000;
 
 export const MAX_TIMER_SECONDS = 2147483;
 

@@ -209,6 +209,7 @@ export class LspClient {
   }
 }
 
+/** Held (not unref'd): a session's close waits on it even when nothing else keeps node running. */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

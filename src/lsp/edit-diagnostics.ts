@@ -36,7 +36,8 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
   for (const path of paths) {
     const entry = manager.entryFor(path);
     if (!entry) continue;
-    const client = await Promise.race([manager.client(entry), delayUntil(deadline)]);
+    const late = delayUntil(deadline);
+    const client = await Promise.race([manager.client(entry), late.promise]).finally(late.cancel);
     if (!client) {
       const report = manager.takeReport(entry);
       if (report) notes.push(report);
@@ -70,8 +71,10 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
   };
 }
 
-function delayUntil(deadline: number): Promise<undefined> {
-  return new Promise((resolve) =>
-    setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now())).unref(),
-  );
+function delayUntil(deadline: number): { promise: Promise<undefined>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
 }
