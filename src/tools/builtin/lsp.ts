@@ -18,19 +18,14 @@ const OPERATIONS = [
 ] as const;
 const AT_POSITION = new Set(["definition", "references", "hover"]);
 
+// Few words: every tool's definition goes out with every request (R-TOOL-6's 8 KB budget).
 const schema = lazySchema(() =>
   z.object({
-    operation: z.enum(OPERATIONS).check(z.describe("What to ask the language server")),
-    path: z
-      .optional(z.string())
-      .check(z.describe("File (workspace-relative or absolute); diagnostics without it: every open file")),
-    line: z
-      .optional(z.int().check(z.minimum(1)))
-      .check(z.describe("1-based line (definition, references, hover)")),
-    character: z
-      .optional(z.int().check(z.minimum(1)))
-      .check(z.describe("1-based column (definition, references, hover)")),
-    query: z.optional(z.string()).check(z.describe("Symbol name or part of it (workspace_symbols)")),
+    operation: z.enum(OPERATIONS),
+    path: z.optional(z.string()),
+    line: z.optional(z.int().check(z.minimum(1))),
+    character: z.optional(z.int().check(z.minimum(1))),
+    query: z.optional(z.string()),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -38,10 +33,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const lspTool: Tool<Args> = {
   name: "lsp",
   description:
-    "Ask the language server (TypeScript/JavaScript, Python, Go, Rust) about code: `diagnostics` " +
-    "(compiler errors and warnings of a file, or of every open file without path), `definition`, " +
-    "`references` and `hover` at path+line+character, `symbols` of a file, `workspace_symbols` " +
-    "matching query. Positions are 1-based; places come back as path:line:col lines.",
+    "Language server: diagnostics (of path, or all open files), definition, references, hover " +
+    "(path, 1-based line and character), symbols (path), workspace_symbols (query).",
   get schema() {
     return schema();
   },
