@@ -2,9 +2,11 @@
 // breaks a type, fixes it, asks for a definition and references, then renames an export another
 // file imports; the server's exact codes, places and messages reach the model in the next
 // request, `--json` carries `lsp_diagnostics`, and no server process is left once tern exits.
+import { spawn } from "node:child_process";
 import { readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliEnv, TERN_BIN } from "../support/cli.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { REPO_BIN, writeFiles } from "../lsp/lsp-support.js";
 import { ternRun, toolMessages, useE2E, writeUserConfig } from "./tools-support.js";
@@ -119,4 +121,33 @@ describe("language servers in tern run", () => {
       "No language servers in this session (lsp is off in the configuration).",
     );
   });
+
+  it("servers end when tern is killed outright, so a crash leaves none behind for the resume", async () => {
+    writeFiles(e.dirs.workspace, { "tsconfig.json": "{}", "a.ts": "export const a: number = 1;\n" });
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "r1", name: "read_file", args: { path: "a.ts" } }]),
+      // The next answer never comes: tern waits, its server warm, until it is killed.
+      { ...openaiText("never"), fault: { kind: "stall_after", frames: 0 } },
+    );
+    const child = spawn(
+      process.execPath,
+      [TERN_BIN, "run", "--yes", "--model", "openai/mock-1", "--base-url", e.provider.baseUrl, "look"],
+      {
+        cwd: e.dirs.workspace,
+        env: cliEnv(e.dirs.home, { OPENAI_API_KEY: "x", PATH: `${REPO_BIN}:${process.env.PATH}` }),
+        stdio: "ignore",
+      },
+    );
+    const until = async (what: string, ok: () => boolean) => {
+      for (let waited = 0; !ok(); waited += 100) {
+        if (waited > 60_000) throw new Error(`gave up waiting: ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    // The read started the server (its processes work in the workspace) and the stalled request is out.
+    await until("the second request", () => e.provider.requests.length >= 2);
+    await until("the server", () => processesIn(e.dirs.workspace).some((pid) => pid !== child.pid));
+    child.kill("SIGKILL");
+    await until("the servers to end after tern was killed", () => processesIn(e.dirs.workspace).length === 0);
+  }, 150_000);
 });
