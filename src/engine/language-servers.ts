@@ -66,4 +66,16 @@ export class LanguageServers implements CodeIntel {
     this.closed = true;
     await this.loaded?.close();
   }
+
+  /** The same servers for a sub-agent's session: its close leaves them to the parent. */
+  borrowed(): LanguageServers {
+    return Object.assign(Object.create(LanguageServers.prototype) as LanguageServers, {
+      touched: (path: string) => this.touched(path),
+      edited: (paths: string[]) => this.edited(paths),
+      query: (q: Parameters<CodeIntel["query"]>[0], signal: AbortSignal) => this.query(q, signal),
+      status: () => this.status(),
+      close: async () => {},
+      borrowed: () => this.borrowed(),
+    });
+  }
 }

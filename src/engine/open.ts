@@ -230,13 +230,16 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     commit: (record) => core.commit(record),
     notice: warn,
   });
-  // Sub-agents edit without diagnostics for now: a second TypeScript server per child costs ~100 MB.
+  // A sub-agent borrows its parent's servers (a TypeScript server per child would cost ~230 MB).
   const publish = (event: EngineEvent) => bus.publish(event);
-  core.languageServers = opts.child ? undefined : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
+  core.languageServers = opts.child
+    ? opts.child.languageServers?.borrowed()
+    : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
   core.tasks = new TaskRunner({
     ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: agents.agents, env: opts.env },
     ...{ depth: opts.child?.depth ?? 0, userHooks: opts.userHooks, redactEvents: opts.redactEvents },
+    languageServers: core.languageServers,
     get model() {
       return core.model;
     },
