@@ -122,6 +122,23 @@ describe("language servers in tern run", () => {
     );
   });
 
+  it("the lsp tool runs unasked in plan mode and in ask mode", async () => {
+    for (const mode of ["plan", "ask"]) {
+      e.provider.enqueue(
+        openaiToolCalls([{ id: `q-${mode}`, name: "lsp", args: { operation: "diagnostics" } }]),
+        openaiText("ok"),
+      );
+      const run = await ternRun(e, ["--mode", mode], "look", {
+        env: { PATH: `${REPO_BIN}:${process.env.PATH}` },
+      });
+      expect(run.code).toBe(0);
+      expect(run.events.find((ev) => ev.type === "tool_result")).toMatchObject({
+        outcome: "ok",
+        content: "No files are open in a language server yet (read or edit one first).",
+      });
+    }
+  });
+
   it("servers end when tern is killed outright, so a crash leaves none behind for the resume", async () => {
     writeFiles(e.dirs.workspace, { "tsconfig.json": "{}", "a.ts": "export const a: number = 1;\n" });
     e.provider.enqueue(
