@@ -20,6 +20,7 @@ import { pathToFileURL } from "node:url";
 import * as lsp from "vscode-languageserver-protocol/node";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { TYPESCRIPT_OPTIONS } from "../../src/lsp/servers.js";
+import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../../src/config/defaults.js";
 import { SessionLanguageServers } from "../../src/lsp/session-servers.js";
 import { MB, type Plan, stats } from "./harness.js";
 import type { Row } from "./rows.js";
@@ -196,7 +197,12 @@ async function languageRows(root: string, lang: Language, plan: Plan): Promise<R
   for (let run = 0; run < plan.heavyRuns; run++) {
     const dir = project(lang);
     const file = join(dir, lang.file);
-    const servers = new SessionLanguageServers({ cwd: dir, config, env });
+    const servers = new SessionLanguageServers({
+      defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
+      cwd: dir,
+      config,
+      env,
+    });
     const direct = new Direct(lang, dir, bin);
     try {
       // Cold: the file is read (its server starts), then edited at once.

@@ -129,7 +129,9 @@ export interface LspServerConfig {
   disabled?: boolean;
 }
 
-export type LspConfig = false | ({ diagnosticsTimeoutMs?: number } & Record<string, LspServerConfig | number>);
+export type LspConfig =
+  | false
+  | ({ diagnosticsTimeoutMs?: number } & Record<string, LspServerConfig | number>);
 
 export interface StatusLineConfig {
   type: "command";

@@ -1,6 +1,7 @@
 // The session's language servers (R-LSP): the file tools' `codeIntel`, made with the session and
 // ended with it; lsp/ loads when a tool first touches a file. After each edit that got
 // diagnostics, an `lsp_diagnostics` event per edited file (R-LSP-4).
+import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../config/defaults.js";
 import type { Config } from "../config/types.js";
 import { loadLanguageServers, type ServerStatus, type SessionLanguageServers } from "../lsp/index.js";
 import type { CodeIntel } from "../tools/types.js";
@@ -31,6 +32,7 @@ export class LanguageServers implements CodeIntel {
         cwd: this.opts.cwd,
         config: this.opts.config,
         env: this.opts.env,
+        defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
         notify: (text) => this.opts.publish({ type: "notice", text }),
       });
       if (this.closed) void this.loaded.close();

@@ -6,7 +6,6 @@ import { readFileSync, realpathSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "../config/types.js";
-import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../config/defaults.js";
 import { LspClient } from "./client.js";
 import { configuredServers, languageId, rootFor, type ServerSpec, serverFor } from "./servers.js";
 import { isInside, resolveServerProgram } from "./programs.js";
@@ -41,6 +40,11 @@ export interface ManagerOptions {
   cwd: string;
   config: Config;
   env: NodeJS.ProcessEnv;
+  /**
+   * How long an edit waits for diagnostics when `lsp.diagnosticsTimeoutMs` is not set: config's
+   * default, handed in (an import of config/defaults.js here would split the CLI's start chunk).
+   */
+  defaultTimeoutMs: number;
   /** A line for the person (a notice), never for the model. */
   notify?(text: string): void;
 }
@@ -65,7 +69,7 @@ export class LspManager {
     const lsp = opts.config.lsp;
     this.timeoutMs =
       (lsp && typeof lsp.diagnosticsTimeoutMs === "number" && lsp.diagnosticsTimeoutMs) ||
-      DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS;
+      opts.defaultTimeoutMs;
     const real = (p: string) => {
       try {
         return realpathSync(p);

@@ -19,7 +19,13 @@ export interface ServerStatus {
 export class SessionLanguageServers {
   private readonly manager: LspManager;
 
-  constructor(opts: { cwd: string; config: Config; env: NodeJS.ProcessEnv; notify?(text: string): void }) {
+  constructor(opts: {
+    cwd: string;
+    config: Config;
+    env: NodeJS.ProcessEnv;
+    defaultTimeoutMs: number;
+    notify?(text: string): void;
+  }) {
     this.manager = new LspManager(opts);
     for (const warning of this.manager.warnings) opts.notify?.(warning);
   }

@@ -1,8 +1,8 @@
 // The language servers around file calls (R-LSP-1/-2): a read starts the file's server (so the
 // first edit after it finds the server warm), a successful edit gets the edited files'
-// diagnostics appended to its result. Every edit tool (`kind: "edit"`, its files from `paths`)
-// gets this from the executor; a tool that edits files it cannot name in `paths` calls
-// `appendDiagnostics` itself.
+// diagnostics appended to its result. Every built-in edit tool (`kind: "edit"`, its files from
+// `paths`) is wrapped so by the built-in registry; a tool that edits files it cannot name in
+// `paths` calls `appendDiagnostics` itself.
 import { resolvePath } from "./paths.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
 
@@ -22,17 +22,23 @@ export async function appendDiagnostics(
   return text ? { ...result, content: [...result.content, { type: "text", text: `\n\n${text}` }] } : result;
 }
 
-/** What the language servers add to a finished call: a started server for a read, diagnostics for an edit. */
-export async function withLsp(
-  call: { tool?: Tool; paths: string[] },
-  result: ToolResult,
-  ctx: ToolContext,
-): Promise<ToolResult> {
-  if (!ctx.codeIntel || !call.tool) return result;
-  const paths = call.paths.map((p) => resolvePath(ctx.cwd, p));
-  if (call.tool.name === "read_file" && result.outcome === "ok") {
-    for (const path of paths) ctx.codeIntel.touched(path);
+/**
+ * A built-in tool with the language servers around it: `read_file` starts its file's server after
+ * an ok read, an edit tool's ok result gets its files' diagnostics. Other tools are returned as
+ * they are.
+ */
+export function withLanguageServers<T extends Tool>(tool: T): T {
+  if (tool.name !== "read_file" && tool.kind !== "edit") return tool;
+  const run: Tool["run"] = async (args, ctx) => {
+    const result = await tool.run(args, ctx);
+    if (!ctx.codeIntel) return result;
+    const paths = tool.paths(args, ctx.cwd).map((p) => resolvePath(ctx.cwd, p));
+    if (tool.kind === "edit") return appendDiagnostics(result, paths, ctx);
+    if (result.outcome === "ok") for (const path of paths) ctx.codeIntel.touched(path);
     return result;
-  }
-  return call.tool.kind === "edit" ? appendDiagnostics(result, paths, ctx) : result;
+  };
+  // Its own copy of the tool's properties, getters kept as getters (its schema stays lazy).
+  const wrapped = Object.defineProperties({}, Object.getOwnPropertyDescriptors(tool)) as T;
+  wrapped.run = run;
+  return wrapped;
 }

@@ -4,7 +4,6 @@
 import { type ApprovalPolicy, loadApprovalJudge } from "./policy/approval.js";
 import { runInOrder, sameList, Serial, Slots } from "./batch-order.js";
 import { afterCall, runCallHooks, withHook } from "./call-hooks.js";
-import { withLsp } from "./code-intel.js";
 import { earlyRefusals } from "./early-refusal.js";
 import { resolvePath } from "./paths.js";
 import { type ToolRegistry, parseArguments } from "./registry.js";
@@ -13,6 +12,7 @@ import { errorMessage } from "./results.js";
 import { pendingCall, presentCall } from "./present.js";
 import type { CallPresentation, Tool, ToolContext, ToolResult, WriteTarget } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
+
 import type { ApprovalAnswer, BatchHooks, PendingCall, ToolExecutorOptions } from "./batch-types.js";
 
 export type * from "./batch-types.js";
@@ -95,7 +95,7 @@ export class ToolExecutor {
       if (p.result) return settle(i, p.result);
       const release = await slots.acquire();
       try {
-        settle(i, await afterCall(p, await withLsp(p, await this.execute(p, ctx, hooks, asking), ctx), hooks));
+        settle(i, await afterCall(p, await this.execute(p, ctx, hooks, asking), hooks));
       } finally {
         release();
       }

@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../../src/config/defaults.js";
 import { SessionLanguageServers } from "../../src/lsp/session-servers.js";
 import { config, processesIn, removeProject, serverEnv, tempProject } from "./lsp-support.js";
 
@@ -23,6 +24,7 @@ async function edit(rel: string, text: string) {
 beforeAll(() => {
   dir = tempProject({ "pyproject.toml": '[project]\nname = "geo"\n', "geo.py": GEO, "main.py": MAIN });
   servers = new SessionLanguageServers({
+    defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
     cwd: dir,
     config: config({ lsp: { diagnosticsTimeoutMs: 60_000 } }),
     env: serverEnv(),

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config/types.js";
+import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../../src/config/defaults.js";
 import { SessionLanguageServers } from "../../src/lsp/session-servers.js";
 import { config, processesIn, removeProject, serverEnv, tempProject } from "./lsp-support.js";
 
@@ -25,6 +26,7 @@ function standIn(mode: string, extra: Partial<Config> = {}) {
   const starts = join(dir, "starts.log");
   const notices: string[] = [];
   servers = new SessionLanguageServers({
+    defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
     cwd: dir,
     config: config({
       lsp: {
@@ -90,14 +92,24 @@ describe("language servers that misbehave", () => {
     chmodSync(own, 0o755);
     // Only the workspace's own program is there to be found.
     const env = { ...serverEnv(), PATH: "/usr/bin:/bin" };
-    servers = new SessionLanguageServers({ cwd: dir, config: config(), env });
+    servers = new SessionLanguageServers({
+      defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
+      cwd: dir,
+      config: config(),
+      env,
+    });
     expect((await servers.edited([join(dir, "a.ts")])).text).toBe(
       "Diagnostics:\ntypescript language server: not run: node_modules/.bin/typescript-language-server " +
         "is inside this workspace, which is not in trustedWorkspaces",
     );
     expect(existsSync(join(dir, "ran"))).toBe(false);
     await servers.close();
-    servers = new SessionLanguageServers({ cwd: dir, config: config({ trustedWorkspaces: [dir] }), env });
+    servers = new SessionLanguageServers({
+      defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
+      cwd: dir,
+      config: config({ trustedWorkspaces: [dir] }),
+      env,
+    });
     await servers.edited([join(dir, "a.ts")]);
     expect(existsSync(join(dir, "ran"))).toBe(true);
   });

@@ -5,6 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS } from "../../src/config/defaults.js";
 import { SessionLanguageServers } from "../../src/lsp/session-servers.js";
 import { config, processesIn, removeProject, serverEnv, tempProject } from "./lsp-support.js";
 
@@ -31,6 +32,7 @@ beforeAll(() => {
   });
   // Generous: a cold server on a busy 2-core machine; the default is for the model's pace.
   servers = new SessionLanguageServers({
+    defaultTimeoutMs: DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS,
     cwd: dir,
     config: config({ lsp: { diagnosticsTimeoutMs: 60_000 } }),
     env: serverEnv(),
