@@ -52,7 +52,7 @@ function candidates(program: string, lookup: ProgramLookup): string[] {
 }
 
 /**
- * The program a server command names, as an absolute real path. In a workspace that is not in
+ * The program a server command names, as an absolute path. In a workspace that is not in
  * `trustedWorkspaces`, a program inside it (a cloned repository's own `node_modules/.bin`, a
  * `./` path, a relative PATH entry) is passed over; when nothing else is found, the refusal says why.
  */
@@ -60,12 +60,12 @@ export function resolveServerProgram(program: string, lookup: ProgramLookup): Re
   let refused: string | undefined;
   for (const candidate of candidates(program, lookup)) {
     if (!executable(candidate)) continue;
-    const path = real(candidate);
-    if (!lookup.trusted && isInside(path, lookup.cwd)) {
+    // Judged where it really is; run by the name found (a rustup proxy dispatches on its name).
+    if (!lookup.trusted && isInside(real(candidate), lookup.cwd)) {
       refused ??= `not run: ${relative(lookup.cwd, candidate)} is inside this workspace, which is not in trustedWorkspaces`;
       continue;
     }
-    return { path };
+    return { path: candidate };
   }
   return refused ? { refused } : { missing: true };
 }
