@@ -43,24 +43,37 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
       if (report) notes.push(report);
       continue;
     }
-    // Errors the other open documents had before, to tell the new ones apart.
-    const before = new Map<string, Set<string>>();
+    // Errors the other open documents had before, to tell the new ones apart: as the last check
+    // found them, asked now only for a document never checked.
+    const known = entry.knownErrors;
     const otherUris = client
       .openUris()
       .filter((u) => !targets.has(u))
       .slice(-MAX_OTHERS_CHECKED);
-    for (const uri of otherUris)
-      before.set(uri, new Set((await errorsNow(entry, client, uri, deadline))?.map(errorKey) ?? []));
+    await Promise.all(
+      otherUris
+        .filter((uri) => !known.has(uri))
+        .map(async (uri) => {
+          const now = await errorsNow(entry, client, uri, deadline);
+          if (now) known.set(uri, new Set(now.map(errorKey)));
+        }),
+    );
+    const before = new Map(otherUris.map((uri) => [uri, known.get(uri) ?? new Set<string>()]));
     const change = await manager.openFile(path, true);
     if (!change) continue;
     editedUris.add(change.uri);
     const list = await diagnosticsAfter(change.client, entry.spec.diagnostics, change, deadline);
-    if (list) edited.push(counted(manager.shown(path), list));
-    for (const uri of otherUris) {
-      if (editedUris.has(uri)) continue;
-      const now = await errorsNow(entry, client, uri, deadline);
-      const known = before.get(uri) ?? new Set();
-      const fresh = now?.filter((d) => !known.has(errorKey(d))) ?? [];
+    if (list) {
+      edited.push(counted(manager.shown(path), list));
+      known.set(change.uri, new Set(list.filter(isError).map(errorKey)));
+    }
+    const after = await Promise.all(
+      otherUris.map(async (uri) => [uri, await errorsNow(entry, client, uri, deadline)] as const),
+    );
+    for (const [uri, now] of after) {
+      if (editedUris.has(uri) || !now) continue;
+      known.set(uri, new Set(now.map(errorKey)));
+      const fresh = now.filter((d) => !before.get(uri)!.has(errorKey(d)));
       if (fresh.length > 0)
         others.push({ path: manager.shown(fileURLToPath(uri)), errors: fresh, warnings: 0 });
     }

@@ -34,6 +34,8 @@ export interface ServerEntry {
   reported: boolean;
   /** Documents opened in it: uri → the text it has. */
   docs: Map<string, string>;
+  /** Errors the last check of each document found (`errorKey`s), to tell an edit's new ones. */
+  knownErrors: Map<string, Set<string>>;
 }
 
 export interface ManagerOptions {
@@ -91,7 +93,15 @@ export class LspManager {
     const key = `${spec.name}\0${root}`;
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { spec, root, state: "stopped", restarts: 0, reported: false, docs: new Map() };
+      entry = {
+        spec,
+        root,
+        state: "stopped",
+        restarts: 0,
+        reported: false,
+        docs: new Map(),
+        knownErrors: new Map(),
+      };
       this.entries.set(key, entry);
     }
     return entry;
