@@ -59,8 +59,10 @@ export class LspManager {
   private readonly entries = new Map<string, ServerEntry>();
   private readonly trusted: boolean;
   private closed = false;
+  /** Every client made, until it is stopped: what `close` and tern's exit end. */
+  private readonly clients = new Set<LspClient>();
   private readonly killAll = () => {
-    for (const e of this.entries.values()) e.client?.killGroup();
+    for (const c of this.clients) c.killGroup();
   };
 
   constructor(private readonly opts: ManagerOptions) {
@@ -150,10 +152,12 @@ export class LspManager {
       onExit: (detail) => this.crashed(entry, client, detail),
     });
     entry.client = client;
+    this.clients.add(client);
     try {
       await client.start();
     } catch (err) {
       await client.abandon();
+      this.clients.delete(client);
       if (entry.client !== client) return undefined;
       entry.client = undefined;
       entry.state = "unavailable";
@@ -174,6 +178,7 @@ export class LspManager {
   private crashed(entry: ServerEntry, client: LspClient, detail: string): void {
     // A crashed server's children (tsserver) go with it.
     client.killGroup();
+    this.clients.delete(client);
     if (entry.client !== client || this.closed) return;
     entry.client = undefined;
     entry.restarts++;
@@ -233,8 +238,8 @@ export class LspManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const clients = [...this.entries.values()].map((e) => e.starting?.then(() => e.client) ?? e.client);
-    await Promise.all(clients.map(async (c) => (await c)?.stop()));
+    // Starting ones too: a server still silent on `initialize` must not hold the session's end.
+    await Promise.all([...this.clients].map((c) => c.stop()));
     process.off("exit", this.killAll);
   }
 }

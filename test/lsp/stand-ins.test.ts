@@ -82,6 +82,18 @@ describe("language servers that misbehave", () => {
     expect(countStarts()).toBe(1);
   }, 30_000);
 
+  it("a session that ends while its server is still silent on initialize leaves no process", async () => {
+    const { file, countStarts } = standIn("hang");
+    servers!.touched(file);
+    for (let waited = 0; countStarts() === 0; waited += 50) {
+      if (waited > 20_000) throw new Error("the stand-in never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(servers!.status()).toMatchObject([{ name: "fake", state: "starting" }]);
+    await servers!.close();
+    expect(processesIn(dir)).toEqual([]);
+  });
+
   it("an untrusted workspace's own server is not run, and the result says why; a trusted one's is", async () => {
     const project = { "tsconfig.json": "{}", "a.ts": "export const a = 1;\n" };
     dir = tempProject(project);
