@@ -30,6 +30,9 @@ const CAPABILITIES: lsp.ClientCapabilities = {
     references: {},
     hover: { contentFormat: ["plaintext", "markdown"] },
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    // Pull diagnostics (LSP 3.17): a server that offers them answers a document's request once it
+    // has checked that version (pyright), instead of publishing whenever a pass ends.
+    diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
   },
   workspace: { configuration: true, workspaceFolders: true, symbol: {} },
   window: { workDoneProgress: false },
@@ -44,6 +47,13 @@ export class LspClient {
   private stopping = false;
   private exited: Promise<void> = Promise.resolve();
   readonly pid: () => number | undefined = () => this.proc?.pid;
+  /** The server answers `textDocument/diagnostic` (said at initialize, or registered after it). */
+  pulls = false;
+  private pullsSaid: () => void = () => {};
+  /** Settles when the server registers pull diagnostics (a registration may follow `initialized`). */
+  readonly pullOffered = new Promise<void>((resolve) => {
+    this.pullsSaid = resolve;
+  });
 
   constructor(private readonly opts: ClientOptions) {}
 
@@ -94,11 +104,13 @@ export class LspClient {
         INITIALIZE_TIMEOUT_MS,
       );
     });
+    let answer: lsp.InitializeResult;
     try {
-      await Promise.race([init, timeout, failed]);
+      answer = await Promise.race([init, timeout, failed]);
     } finally {
       clearTimeout(timer);
     }
+    if (answer.capabilities.diagnosticProvider) this.offerPull();
     connection.sendNotification(lsp.InitializedNotification.type, {});
     connection.sendNotification(lsp.DidChangeConfigurationNotification.type, { settings: {} });
   }
@@ -106,7 +118,9 @@ export class LspClient {
   /** What a server may ask of its client: answered plainly, so no server waits on tern. */
   private answerServerRequests(connection: lsp.ProtocolConnection): void {
     connection.onRequest(lsp.ConfigurationRequest.type, (p) => p.items.map(() => null));
-    connection.onRequest(lsp.RegistrationRequest.type, () => undefined);
+    connection.onRequest(lsp.RegistrationRequest.type, (p) => {
+      if (p.registrations.some((r) => r.method === lsp.DocumentDiagnosticRequest.method)) this.offerPull();
+    });
     connection.onRequest(lsp.UnregistrationRequest.type, () => undefined);
     connection.onRequest(lsp.WorkDoneProgressCreateRequest.type, () => undefined);
     connection.onRequest(lsp.ShowMessageRequest.type, () => null);
@@ -114,6 +128,17 @@ export class LspClient {
       { uri: pathToFileURL(this.opts.root).href, name: this.opts.root },
     ]);
     connection.onRequest(lsp.ApplyWorkspaceEditRequest.type, () => ({ applied: false }));
+    // Anything else (`workspace/diagnostic/refresh` and the other refreshes): a plain answer, since
+    // a server may end itself on an error reply (pyright does).
+    // (The star handler of vscode-jsonrpc, which ProtocolConnection's type does not name.)
+    (connection as unknown as { onRequest(handler: (method: string) => unknown): void }).onRequest(
+      () => null,
+    );
+  }
+
+  private offerPull(): void {
+    this.pulls = true;
+    this.pullsSaid();
   }
 
   isOpen(uri: string): boolean {

@@ -1,7 +1,8 @@
 // A document's diagnostics now, the way its server gives them: typescript-language-server
 // publishes nothing when a file was clean and stays clean, and publishes its syntax and semantic
 // checks separately, so for it tsserver is asked directly (`typescript.tsserverRequest`, the
-// same checks and messages it publishes); every other server's next publish is waited for.
+// same checks and messages it publishes); a server offering pull diagnostics is asked
+// (`textDocument/diagnostic`); every other server's next publish is waited for.
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspClient } from "./client.js";
 
@@ -48,6 +49,14 @@ async function askTsserver(client: LspClient, uri: string, signal?: AbortSignal)
   return [...syntax, ...semantic];
 }
 
+/** A document's diagnostics pulled: the server answers for the version it has, checked. */
+async function pull(client: LspClient, uri: string): Promise<Diagnostic[]> {
+  const report = await client.request<{ kind: string; items?: Diagnostic[] }>("textDocument/diagnostic", {
+    textDocument: { uri },
+  });
+  return report.items ?? [];
+}
+
 function until<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
@@ -67,7 +76,13 @@ export async function diagnosticsAfter(
   deadline: number,
 ): Promise<Diagnostic[] | undefined> {
   if (way === "tsserver") return until(askTsserver(client, change.uri), deadline);
-  const got = await client.published.wait(change.uri, change.mark, change.version, deadline);
+  if (client.pulls) return until(pull(client, change.uri), deadline);
+  // A server may register pull diagnostics only after `initialized`, and then publish nothing.
+  const got = await Promise.race([
+    client.published.wait(change.uri, change.mark, change.version, deadline),
+    client.pullOffered.then(() => "pull" as const),
+  ]);
+  if (got === "pull") return until(pull(client, change.uri), deadline);
   return got ? client.published.get(change.uri) : undefined;
 }
 
@@ -79,5 +94,6 @@ export async function diagnosticsNow(
   deadline: number,
 ): Promise<Diagnostic[] | undefined> {
   if (way === "tsserver") return until(askTsserver(client, uri), deadline);
+  if (client.pulls) return until(pull(client, uri), deadline);
   return client.published.get(uri);
 }
