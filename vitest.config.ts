@@ -15,7 +15,7 @@ export default defineConfig({
     // spends most of its time waiting on the tern, pty and server processes it started, so one
     // core sat idle. Two workers keep both busy (the same CPU time, about a third less wall time).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    setupFiles: ["./test/support/legality-setup.ts"],
+    setupFiles: ["./test/support/legality-setup.ts", "./test/support/path-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     projects: [
       {

@@ -99,7 +99,8 @@ export async function oneRoundBench(p: Paths, plan: Plan): Promise<Row[]> {
         metric: `first request bytes (${body.tools?.length ?? 0} tools)`,
         unit: "KB",
         stats: stats([requestKb]),
-        target: { kind: "max", value: 8, text: "<= 8 KB" },
+        // 8 KB until the lsp tool (R-LSP-3, ~0.5 KB: a tool the spec asks for in every request).
+        target: { kind: "max", value: 8.5, text: "<= 8.5 KB" },
         notes: { toolsBytes: toolBytes, systemMessageBytes: systemBytes, tools: body.tools?.length ?? 0 },
       },
     ];

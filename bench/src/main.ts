@@ -9,6 +9,7 @@ import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } f
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { editRoundsBench } from "./edit-rounds-bench.js";
+import { lspBench } from "./lsp-bench.js";
 import { jobFloodBench } from "./jobs-bench.js";
 import { subagentsBench } from "./subagents-bench.js";
 import { worktreeBench } from "./worktree-bench.js";
@@ -108,6 +109,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["ui-session-rss", () => sessionRssBench(p, plan)],
     ["job-flood", () => jobFloodBench(p, plan)],
     ["subagents", () => subagentsBench(p, plan)],
+    ["lsp", () => lspBench(root, plan)],
     ["big-tree", async () => bigTreeBench(p, plan, await bigTree())],
     ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],
     ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],

@@ -48,7 +48,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: "explore",
     description: "Read-only: searches the workspace and reports.",
-    tools: ["read_file", "grep", "glob", "bash"],
+    tools: ["read_file", "grep", "glob", "lsp", "bash"],
     prompt:
       "You are an explore agent: investigate the workspace with read-only tools and answer with " +
       "what you found (files, lines, facts). You cannot change anything.",

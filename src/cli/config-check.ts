@@ -9,6 +9,7 @@ import { workflowSources } from "../workspace/workflow.js";
 import { workflowLines } from "../commands/workflow-report.js";
 import { agentsForCheck } from "../workspace/agents-check.js";
 import { programLines } from "../workspace/programs-report.js";
+import { languageServerLines } from "../lsp/check.js";
 
 export async function configCheckCommand(opts: { config?: string; model?: string }): Promise<number> {
   const loaded = await loadSettings({ config: opts.config, model: opts.model }, ternHome(), process.cwd());
@@ -41,5 +42,8 @@ export async function configCheckCommand(opts: { config?: string; model?: string
     for (const note of agent.dropped) process.stdout.write(`agent note: ${note}\n`);
   }
   for (const warning of agents.warnings) process.stdout.write(`agent problem: ${warning}\n`);
+  // R-LSP-4: the language servers found, and those missing.
+  for (const line of languageServerLines(loaded.config, process.cwd(), process.env))
+    process.stdout.write(`${line}\n`);
   return 0;
 }

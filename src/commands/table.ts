@@ -6,6 +6,7 @@
 import { contextCommands } from "./context-commands.js";
 import { contextCommand } from "./context-report.js";
 import { fileCommands } from "./file-commands.js";
+import { lspCommand } from "./lsp-command.js";
 import type { CommandTiming, SlashCommand } from "./host.js";
 import { reportCommands } from "./report-commands.js";
 import { sessionCommands } from "./session-commands.js";
@@ -42,6 +43,7 @@ const BUILTIN: readonly SlashCommand[] = [
   fileCommands.diff,
   reportCommands.mcp,
   reportCommands.jobs,
+  lspCommand,
   reportCommands.agents,
   worktreeCommand,
   sessionCommands.btw,

@@ -132,6 +132,14 @@ export const CLAUDE_TOOLS: readonly ClaudeTool[] = [
     response: ["message", "shell_id"],
     presented: true,
   },
+  {
+    claude: "LSP",
+    tern: ["lsp"],
+    input: { operation: "operation", filePath: "path", line: "line", character: "character" },
+    response: [],
+    presented: true,
+    note: "Claude Code's code-intelligence tool; tern's `lsp` (R-LSP-3)",
+  },
 ];
 
 /** Claude Code's tool names → tern's (matchers, agent files, permission rules). */

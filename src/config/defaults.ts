@@ -75,6 +75,9 @@ export const AUTO_PROVIDER_ORDER = [
 /** Assumed for a model the catalogue does not know (R-CFG-4, §10); no pricing = unknown cost. */
 export const UNKNOWN_MODEL_INFO = { contextWindow: 128000, maxOutputTokens: 8192, images: false } as const;
 
+/** How long an edit waits for its file's diagnostics (R-LSP-2); measured figures in src/lsp/README.md. */
+export const DEFAULT_LSP_DIAGNOSTICS_TIMEOUT_MS = 8000;
+
 export const MAX_TIMER_SECONDS = 2147483;
 
 export function defaultConfig(): Config {

@@ -32,6 +32,7 @@ import {
   type THINKING_NAMES,
   timerSeconds,
 } from "./schema-rules.js";
+import { lspSchema } from "./schema-lsp.js";
 
 const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
@@ -241,6 +242,7 @@ const layerShape = {
         deny: optional(ruleList()),
       }),
     ),
+  lsp: () => lspSchema(),
   // R-UI-23: Claude Code's `statusLine` shape; the command's first output line is the status line.
   statusLine: () =>
     optional(

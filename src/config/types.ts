@@ -134,7 +134,22 @@ export interface Config {
   telemetry?: TelemetryConfig;
   /** A command whose first output line replaces the status line, in Claude Code's shape (R-UI-23). */
   statusLine?: StatusLineConfig;
+  /** Language servers (R-LSP-1): `false` = none; absent = the built-in ones with their defaults. */
+  lsp?: LspConfig;
 }
+
+/** One language server's settings (R-LSP-1): a new server needs `command` and `extensions`. */
+export interface LspServerConfig {
+  command?: string[];
+  extensions?: string[];
+  env?: Record<string, string>;
+  initializationOptions?: unknown;
+  disabled?: boolean;
+}
+
+export type LspConfig =
+  | false
+  | ({ diagnosticsTimeoutMs?: number } & Record<string, LspServerConfig | number>);
 
 export interface StatusLineConfig {
   type: "command";

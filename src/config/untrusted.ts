@@ -81,6 +81,18 @@ export function restrictUntrusted(
     ignore("plugins", " (its plugins are not loaded)");
     delete out.plugins;
   }
+  // A language server is a program run on the workspace's files (R-LSP-4): a workspace may switch
+  // servers off or shorten the wait, never name a program or change what a server is given.
+  if (out.lsp) {
+    for (const [name, server] of Object.entries(out.lsp)) {
+      if (typeof server !== "object") continue;
+      const { disabled, ...rest } = server;
+      if (Object.keys(rest).length === 0) continue;
+      ignore(`lsp.${name}`, disabled === true ? " (only disabled applies)" : "");
+      if (disabled === true) out.lsp[name] = { disabled };
+      else delete out.lsp[name];
+    }
+  }
   // Telemetry sends what the session did to an endpoint: a workspace cannot choose one.
   if (out.telemetry !== undefined) {
     ignore("telemetry");

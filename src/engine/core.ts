@@ -27,6 +27,7 @@ import type { Usage } from "../vocab/usage.js";
 import { UnbilledFile } from "../record/unbilled.js";
 import type { HookOutcome } from "../hooks/protocol.js";
 import type { TaskCall } from "./subagents/task-runner.js";
+import type { LanguageServers } from "./language-servers.js";
 
 /** What a front end answers for the engine: the door's requests to a person (requests.ts). */
 export type { PlanReview, SessionHooks } from "./door/requests.js";
@@ -125,6 +126,8 @@ export class SessionCore {
    * with the session (`Session.close`, `/clear`). Undefined = no job was ever possible.
    */
   jobs: JobTable | undefined;
+  /** The session's language servers (R-LSP); absent when `lsp` is false. Ended with the session. */
+  languageServers: LanguageServers | undefined;
   /** Follow-ups sent while a turn runs (R-TURN-7); the turn loop takes them after tool batches. */
   readonly followUps: FollowUpQueue;
 

@@ -12,12 +12,11 @@ import { pruneClearedImages } from "../record/attachments.js";
 import { billOf } from "../record/bill.js";
 import { preloadLedger } from "../record/ledger.js";
 import { loadRecord } from "../record/load.js";
-import { readFreshMeta } from "../record/meta.js";
-import { recoverOnLoad } from "../record/quiesce.js";
 import { replayInto } from "../record/replay.js";
+import { recoverOnLoad } from "../record/quiesce.js";
 import { readUnbilled, removeUnbilled } from "../record/unbilled.js";
 import { commitChecked } from "./commit.js";
-import { createSession, findSession, latestSession, openSessionWriter, recordFile } from "../record/store.js";
+import { createSession, openSessionWriter, recordFile } from "../record/store.js";
 import type { RecordWriter } from "../record/writer.js";
 import { ApprovalPolicy } from "../tools/policy/approval.js";
 import { ToolExecutor } from "../tools/executor.js";
@@ -41,7 +40,11 @@ import { offerTools } from "./subagents/offered-tools.js";
 import { editToolFor } from "../config/edit-tool.js";
 import { offerEditTool } from "../tools/edit-tool-offer.js";
 import { TaskRunner } from "./subagents/task-runner.js";
-import { SessionNotFoundError } from "./door/errors.js";
+import { LanguageServers } from "./language-servers.js";
+import type { EngineEvent } from "./door/events.js";
+import { findResumeDir, type ResumeTarget } from "./resume-target.js";
+
+export { peekSessionModel, type ResumeTarget } from "./resume-target.js";
 import { attachSessionTelemetry } from "./session-telemetry.js";
 
 /** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
@@ -58,8 +61,6 @@ function afterPendingIo(): Promise<void> {
 function mcpTextLimit(config: Config): { textChars: number } {
   return { textChars: Math.max(10_000_000, 100 * config.toolOutputLimit) };
 }
-
-export type ResumeTarget = { id: string } | { latest: true };
 
 export interface OpenSessionOptions {
   home: string;
@@ -86,31 +87,6 @@ export interface OpenedSession {
   session: Session;
   resumed: boolean;
   warnings: string[];
-}
-
-function findResumeDir(home: string, cwd: string, target: ResumeTarget): { id: string; dir: string } {
-  if ("id" in target) {
-    const found = findSession(home, target.id);
-    if (!found)
-      throw new SessionNotFoundError(
-        `no session '${target.id}' (run 'tern sessions' to list this workspace's sessions)`,
-      );
-    return found;
-  }
-  const latest = latestSession(home, cwd);
-  if (!latest)
-    throw new SessionNotFoundError('no session to continue in this workspace (start one with tern run "…")');
-  return latest;
-}
-
-/** The model a session was last using, so a resume keeps a model switch (R-REC config records). */
-export function peekSessionModel(home: string, cwd: string, target: ResumeTarget): string | undefined {
-  const { dir } = findResumeDir(home, cwd, target);
-  // meta.json follows session_start and config lines, so while it matches the record's size it
-  // names the same model; a resume of a long record then parses the record once, not twice.
-  const meta = readFreshMeta(dir);
-  if (meta?.model) return meta.model;
-  return replayInto(new RecordFold(), loadRecord(recordFile(dir))).model;
 }
 
 export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
@@ -244,10 +220,16 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     commit: (record) => core.commit(record),
     notice: warn,
   });
+  // A sub-agent borrows its parent's servers (a TypeScript server per child would cost ~230 MB).
+  const publish = (event: EngineEvent) => bus.publish(event);
+  core.languageServers = opts.child
+    ? opts.child.languageServers?.borrowed()
+    : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
   core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
   core.tasks = new TaskRunner({
     ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: agents.agents, env: opts.env },
     ...{ depth: opts.child?.depth ?? 0, userHooks: opts.userHooks, redactEvents: opts.redactEvents },
+    languageServers: core.languageServers,
     get model() {
       return core.model;
     },
@@ -293,6 +275,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     writer.close();
     core.unbilled.close();
     await (await core.toolSetsLoading)?.close();
+    await core.languageServers?.close();
   });
   if (!opts.child) await attachSessionTelemetry(session, config, opts.env ?? process.env, warnings);
   return { session, resumed: opts.resume !== undefined, warnings };

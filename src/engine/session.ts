@@ -1,6 +1,6 @@
 // One async task per session (SPEC §4): commands go in through a queue and run one at a time,
 // events come out through the bus, cancellation is an AbortSignal per running command.
-import { withoutSecrets } from "./public-model.js";
+import { sessionStatus } from "./session-status.js";
 import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
 import type { TodoItem } from "../tools/types.js";
@@ -66,12 +66,7 @@ export class Session implements SessionDoor {
   }
 
   status(): SessionStatus {
-    return {
-      id: this.core.id,
-      model: withoutSecrets(this.core.model),
-      mode: this.core.policy.getMode(),
-      lastTurn: this.core.fold.lastTurn,
-    };
+    return sessionStatus(this.core);
   }
 
   /** Every record line of the session so far (the archive; compaction not applied). */

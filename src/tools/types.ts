@@ -84,6 +84,21 @@ export interface ToolContext {
   progress?: (callId: string, update: ToolProgress) => void;
   /** A running call's output as it comes (bash), for a live tail (R-UI-18); absent = nobody watches. */
   output?: (callId: string, text: string) => void;
+  /** The session's language servers (R-LSP); absent when there are none. */
+  codeIntel?: CodeIntel;
+}
+
+/** What file tools and the `lsp` tool ask of the session's language servers (R-LSP-1..3). */
+export interface CodeIntel {
+  /** A call read this file (absolute): its server starts and opens it, without waiting. */
+  touched(path: string): void;
+  /** A call changed these files (absolute): what to append to its result ("" = nothing). */
+  edited(paths: string[]): Promise<string>;
+  /** The `lsp` tool; `path` absolute, positions 1-based. */
+  query(
+    q: { operation: string; path?: string; line?: number; character?: number; query?: string },
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; text: string }>;
 }
 
 /** Where a write lands, as read from the opened descriptor (so no link swap can change it afterwards). */

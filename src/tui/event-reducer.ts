@@ -227,6 +227,11 @@ export function onEvent(state: UiState, event: EngineEvent, now: number): UiStat
     }
     case "notice":
       return print(state, "info", `notice: ${event.text}`);
+    case "lsp_diagnostics":
+      return {
+        ...state,
+        status: { ...state.status, lspErrors: { ...state.status.lspErrors, [event.path]: event.errors } },
+      };
     case "job_start":
       return { ...state, status: { ...state.status, jobs: (state.status.jobs ?? 0) + 1 } };
     case "job_end":

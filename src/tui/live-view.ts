@@ -148,10 +148,13 @@ export function statusText(state: UiState, cols: number): string {
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
   const mode = s.mode ? ` · ${s.mode}` : "";
   const jobs = s.jobs ? ` · ${s.jobs} job${s.jobs === 1 ? "" : "s"} running` : "";
+  // R-LSP-4: errors the language servers see in the files this session edited.
+  const errors = Object.values(s.lspErrors ?? {}).reduce((a, b) => a + b, 0);
+  const lsp = errors > 0 ? ` · ${errors} error${errors === 1 ? "" : "s"} in edited files` : "";
   const agents = runningAgents(state.running);
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${agents} · session ${s.sessionId}`,
+      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${lsp}${agents} · session ${s.sessionId}`,
       cols,
     ),
   );

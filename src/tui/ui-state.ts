@@ -98,6 +98,8 @@ export interface StatusInfo {
   maxAttempts?: number;
   /** Background jobs running now (R-JOB-2), counted from job_start / job_end events. */
   jobs?: number;
+  /** Errors the language servers last reported per file the session edited (R-LSP-4, lsp_diagnostics). */
+  lspErrors?: Record<string, number>;
 }
 
 export interface UiState {

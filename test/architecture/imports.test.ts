@@ -12,7 +12,8 @@ const SRC = resolve(import.meta.dirname, "../../src");
 
 /** Folders each folder may import, besides itself and the ground floor (vocab/), which all may. */
 const ALLOWED: Record<string, string[]> = {
-  // The entry point starts the Ink front end; nothing else imports tui.
+  // The entry point starts the Ink front end; nothing else imports tui. `config check` lists the
+  // language servers (lsp/check.ts).
   cli: [
     "engine",
     "workspace",
@@ -24,6 +25,7 @@ const ALLOWED: Record<string, string[]> = {
     "hooks",
     "sandbox",
     "worktrees",
+    "lsp",
   ],
   // The ACP front end (`tern acp`): the Session door, config, and the shared slash-command table.
   acp: ["engine", "workspace", "config", "commands"],
@@ -51,7 +53,10 @@ const ALLOWED: Record<string, string[]> = {
     "telemetry",
     "programs",
     "worktrees",
+    "lsp",
   ],
+  // Language servers (R-LSP): programs, JSON-RPC, documents, diagnostics; they know no turn.
+  lsp: ["config"],
   // Agent files (R-AGENT-2): front matter and bounded reads of markdown files.
   agents: ["config", "prompt"],
   // Background jobs: ring buffers, waiting, the session's table; node only (the spawn is tools').

@@ -70,6 +70,18 @@ export interface SessionStatus {
   mode: PermissionMode;
   /** The newest turn number (0 before the first turn). */
   lastTurn: number;
+  /** The language servers the session started or tried (R-LSP-4, `/lsp`). */
+  languageServers?: LanguageServerStatus[];
+}
+
+/** One language server of a session, for `/lsp`. */
+export interface LanguageServerStatus {
+  name: string;
+  root: string;
+  state: string;
+  reason?: string;
+  pid?: number;
+  openFiles: number;
 }
 
 /** A recorded call's presentation, as its tool gives it (`Session.callPresenter`). */

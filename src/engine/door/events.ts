@@ -77,6 +77,8 @@ export type EngineEvent =
       cost?: number | null;
     }
   | { type: "notice"; text: string }
+  /** An edited file's diagnostics from its language server (R-LSP-4); `path` as the model saw it. */
+  | { type: "lsp_diagnostics"; path: string; errors: number; warnings: number }
   | { type: "limit_reached"; limit: LimitName; used: number; allowed: number }
   | {
       type: "turn_end";

@@ -2,6 +2,7 @@
 // tools (the agent's list, else all but `task`, never one the parent lacks), the permission mode
 // (never above the parent's: a planning parent gives planning children), the config (the child's
 // own budget, `agents.executionBudget`) and the link its `session_start` records.
+import type { LanguageServers } from "../language-servers.js";
 import type { AgentDefinition } from "../../agents/definition.js";
 import { resolveToolEntries } from "../../agents/tool-names.js";
 import type { Config, PermissionMode } from "../../config/types.js";
@@ -24,6 +25,8 @@ export interface ChildOptions {
   taskRefusal?: string;
   /** The agent's system prompt addition. */
   system: string;
+  /** The parent's language servers: the child's edits get diagnostics from the same servers. */
+  languageServers?: LanguageServers;
 }
 
 /** Modes from the one that lets least run to the one that lets most. */

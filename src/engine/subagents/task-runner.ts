@@ -3,6 +3,7 @@
 // of one batch run side by side, at most `agents.maxParallel` at once; the parent's cancel ends
 // them; approvals they need go to the parent's front end one at a time, naming the agent; their
 // events reach the parent's subscribers that ask for children, carrying the child's session id.
+import type { LanguageServers } from "../language-servers.js";
 import type { AgentDefinition } from "../../agents/definition.js";
 import { GENERAL_AGENT } from "../../agents/definition.js";
 import { agentProblems, droppedTools } from "../../agents/check.js";
@@ -57,6 +58,8 @@ export interface TaskParent {
   readonly userHooks?: readonly ConfiguredHook[];
   readonly env?: NodeJS.ProcessEnv;
   readonly redactEvents?: boolean;
+  /** The parent's language servers, lent to its children (R-LSP: one server per root, not per child). */
+  readonly languageServers?: LanguageServers;
   mode(): PermissionMode;
   /** The tools the parent offers now (built-in and MCP). */
   toolNames(): string[];
@@ -163,6 +166,7 @@ export class TaskRunner {
           depth,
           ...offered,
           system: agent.prompt,
+          languageServers: parent.languageServers,
         },
         // A PreToolUse guard holds for the calls a child makes as for the parent's own; its
         // stop is SubagentStop's (hook-points/session-hooks.ts).

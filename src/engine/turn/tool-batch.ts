@@ -26,6 +26,7 @@ export function sessionToolContext(core: SessionCore, signal: AbortSignal) {
     bashTimeoutSeconds: core.settings.bashTimeoutSeconds,
     readTracker: core.readTracker,
     todos: core.todos,
+    codeIntel: core.languageServers,
   };
 }
 

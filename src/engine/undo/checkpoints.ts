@@ -20,7 +20,7 @@ import type { ToolCall } from "../../vocab/messages.js";
 const BACKGROUND_FIRST_SNAPSHOT_FILES = 20_000;
 
 /** Tools that never change files: a batch of only these needs no snapshot after it. */
-const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "todo_write", "recall", "web_fetch"]);
+const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "lsp", "todo_write", "recall", "web_fetch"]);
 
 /** Tools that write only the files their `paths()` name: their pre-images make a first snapshot exact. */
 const KNOWN_PATH_WRITERS = new Set(["edit_file", "write_file", "edit_lineno", "apply_patch"]);

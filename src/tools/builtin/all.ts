@@ -11,6 +11,7 @@ import { exitPlanTool } from "./exit-plan.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { jobInputTool, jobKillTool, jobOutputTool } from "./job-tools.js";
+import { lspTool } from "./lsp.js";
 import { readFileTool } from "./read-file.js";
 import { recallTool } from "./recall.js";
 import { taskTool } from "./task.js";
@@ -27,6 +28,7 @@ export const builtinTools: Tool[] = [
   applyPatchTool,
   grepTool,
   globTool,
+  lspTool,
   todoWriteTool,
   recallTool,
   webFetchTool,
