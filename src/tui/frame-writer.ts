@@ -1,7 +1,8 @@
 // The live region's writer: what Ink calls to put a frame on the terminal (its `log`), in place
 // of Ink's own, which erases and rewrites the whole region every frame (~440 bytes per streamed
 // character). This one keeps the last frame's lines and rewrites only the lines that changed,
-// moving over the rest (R-UI-22). The cursor rests on the row below the frame, as with Ink's.
+// moving over the rest (R-UI-22). Between writes the (hidden) cursor rests on the composer's caret
+// where the UI names one (caret-park.ts, R-UI-26), else on the row below the frame, as with Ink's.
 //
 // Resize (R-UI-13): a terminal that gets narrower re-wraps the rows on screen, so the frame takes
 // more rows than were written, and erasing it by the count written leaves its top rows (the
@@ -14,6 +15,7 @@
 // screen narrowed a lot, the frame's top rows go there before any program hears of the resize,
 // and the erase, clamped at the screen's first row, takes the rest; see ERASE_ROWS_DOWN.)
 import { ESCAPE_SEQUENCE, width } from "./ansi.js";
+import { type CellPosition, parkAt, samePosition, unpark } from "./caret-park.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
 export interface FrameSink {
@@ -166,6 +168,19 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
   let writtenAt = 0;
   let cursorHidden = false;
   const widths = widthCache();
+  /** Where the cursor is parked now (undefined: the row below the frame), and where the UI wants it. */
+  let parked: CellPosition | undefined;
+  let wanted: CellPosition | undefined;
+  /** Back to the row below the frame, where every write's moves start. */
+  const toBottom = (cols: number) => {
+    const way = unpark(parked, lines, cols, (line) => rowsAt([line], cols, widths.of));
+    parked = undefined;
+    return way;
+  };
+  const park = () => {
+    parked = wanted && wanted.y < lines.length ? { ...wanted } : undefined;
+    return parkAt(parked, lines.length);
+  };
 
   /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
   const eraseAll = (cols: number) =>
@@ -216,14 +231,19 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
   };
 
   const write = (frame: string): boolean => {
-    if (frame === last) return false;
+    if (frame === last) {
+      if (samePosition(parked, wanted)) return false;
+      sink.write(`${toBottom(columns())}${park()}`);
+      return true;
+    }
     const next = frameLines(frame);
     const cols = columns();
+    const back = toBottom(cols);
     const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
     const body = fitted ? changed(next) : `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`;
-    sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${body}`);
-    cursorHidden = true;
     lines = next;
+    sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${back}${body}${park()}`);
+    cursorHidden = true;
     widths.keep(lines);
     last = frame;
     writtenAt = cols;
@@ -232,14 +252,16 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
 
   return Object.assign(write, {
     clear() {
-      const erase = eraseAll(columns());
+      const cols = columns();
+      const erase = `${toBottom(cols)}${eraseAll(cols)}`;
       if (erase) sink.write(erase);
       lines = [];
       last = "";
       writtenAt = 0;
     },
     done() {
-      if (cursorHidden) sink.write(SHOW_CURSOR);
+      const back = toBottom(columns());
+      if (back || cursorHidden) sink.write(`${back}${cursorHidden ? SHOW_CURSOR : ""}`);
       lines = [];
       last = "";
       writtenAt = 0;
@@ -247,14 +269,17 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     },
     /** Ink wrote the frame itself (after clearing the terminal): take it as what is on screen. */
     sync(frame: string) {
+      parked = undefined;
       lines = frameLines(frame);
       widths.keep(lines);
       last = frame;
       writtenAt = columns();
     },
-    // The UI draws its own cursor cell (inverse video) and keeps the terminal's hidden.
-    setCursorPosition() {},
-    isCursorDirty: () => false,
-    willRender: (frame: string) => frame !== last,
+    // The UI draws its own cursor cell (inverse video) and keeps the terminal's hidden, parked on it.
+    setCursorPosition(position: CellPosition | undefined) {
+      wanted = position;
+    },
+    isCursorDirty: () => !samePosition(parked, wanted),
+    willRender: (frame: string) => frame !== last || !samePosition(parked, wanted),
   });
 }
