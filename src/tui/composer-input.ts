@@ -16,6 +16,7 @@ import { Pastes } from "./paste.js";
 import type { Cut } from "./readline.js";
 import type { Store } from "./store.js";
 import type { ItemKind } from "./ui-state.js";
+import { EditHistory } from "./undo.js";
 
 /** A listing older than this is refreshed (in the background) when an `@` is typed. */
 const FILES_FRESH_MS = 10_000;
@@ -41,6 +42,8 @@ export class ComposerInput {
   /** Ctrl+R: reverse search through `history` (history-search.ts). */
   readonly search: HistorySearch;
   private killed = "";
+  /** Ctrl+_ undo, Ctrl+X Ctrl+_ / Alt+_ redo (R-UI-27). */
+  private readonly edits = new EditHistory();
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
@@ -102,8 +105,24 @@ export class ComposerInput {
   }
 
   set(e: Edit): void {
+    this.edits.record(this.edit, e);
+    this.show(e);
+  }
+
+  /** Puts `e` in the composer without making it an undo step. */
+  private show(e: Edit): void {
     this.deps.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
     this.refreshMenu();
+  }
+
+  undo(): void {
+    const e = this.edits.undo(this.edit);
+    if (e) this.show(e);
+  }
+
+  redo(): void {
+    const e = this.edits.redo(this.edit);
+    if (e) this.show(e);
   }
 
   /** A kill (Ctrl+W/K/U): what it cut is kept for Ctrl+Y. */
@@ -176,6 +195,7 @@ export class ComposerInput {
     if (!menu) return undefined;
     const item = menu.items[menu.index];
     const next = applyMenu(this.edit.text, menu);
+    this.edits.record(this.edit, next);
     this.deps.store.dispatch({ type: "compose", text: next.text, cursor: next.cursor });
     // A chosen command name leaves the menu shut until more is typed.
     this.dismissedFor = next.text;

@@ -39,6 +39,11 @@ export class RawInput {
     return DELETE_KEY.test(this.last);
   }
 
+  /** Alt+_ was pressed (ESC _): Ink reports it as a plain `_` (its meta keys are letters and digits). */
+  get altUnderscore(): boolean {
+    return this.last === "\x1b_";
+  }
+
   /** Sees every raw event before useInput does (a prepended listener on Ink's input emitter). */
   feed(data: string): void {
     this.last = data;
