@@ -2,6 +2,7 @@
 // (src/commands); here is only when they may run. Report-only ones answer at once, busy or
 // not; session-changing ones stop the work first and run in the order typed; the rest wait
 // for an idle prompt, and none of those run during a compaction.
+import { contextPercent } from "../vocab/context-share.js";
 import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
@@ -39,7 +40,7 @@ function hostFor(ctl: UiControl): CommandHost {
     error: (text) => ctl.print("error", text),
     statusFacts: () => {
       const s = ctl.state.status;
-      const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+      const pct = contextPercent(s.lastPrompt, s.contextWindow);
       return [
         `context ${pct}% (${s.lastPrompt}/${s.contextWindow})`,
         `tokens ${s.tokens}`,

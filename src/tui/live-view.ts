@@ -2,6 +2,7 @@
 // shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
 // frame reaches the terminal's height, so every part gets a share of rows - 1 and the
 // streaming answer shows only its tail.
+import { contextPercent } from "../vocab/context-share.js";
 import { sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { type Caret, composerLayout } from "./composer-view.js";
@@ -81,7 +82,7 @@ export function statusText(state: UiState, cols: number): string {
   const s = state.status;
   // Off is the quiet default; a level in force is always named.
   const thinking = s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
-  const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+  const pct = contextPercent(s.lastPrompt, s.contextWindow);
   // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
   const mode = s.mode ? ` · ${s.mode}` : "";
