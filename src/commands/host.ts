@@ -31,6 +31,10 @@ export interface CommandHost {
   switchTo?(id: string): Promise<void>;
   /** Opens a picker of the workspace's sessions (`/resume` without an id); absent = list them. */
   pickSession?(): void;
+  /** Opens a picker of the models (`/model` without an id); absent = list them. */
+  pickModel?(): void;
+  /** Opens a picker of earlier prompts to rewind to (`/rewind` without a turn); absent = the last turn. */
+  pickRewind?(): void;
   /** Asks a side question (`/btw`): a panel may answer later, the line mode before it returns. */
   side(question: string): void | Promise<void>;
   quit(): void | Promise<void>;

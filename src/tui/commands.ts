@@ -8,6 +8,8 @@ import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { UiControl } from "./controller-types.js";
 import { sessionsOf } from "../engine/session-queries.js";
+import { modelPicker } from "./model-picker.js";
+import { openRewind } from "./rewind-picker.js";
 import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
 
@@ -60,6 +62,9 @@ function hostFor(ctl: UiControl): CommandHost {
       }),
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
+    pickRewind: () => openRewind(ctl),
+    pickModel: () =>
+      ctl.store.dispatch({ type: "picker", picker: modelPicker(ctl.config, ctl.session.status().model.id) }),
     side: (question) => void askSideQuestion(ctl, question),
     quit: () => ctl.quit(),
   };

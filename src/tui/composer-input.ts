@@ -7,6 +7,7 @@ import { WorkspaceFileIndex } from "../engine/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
 import { ClipboardStore } from "./clipboard-store.js";
+import { type ArgumentSources, argumentMenu } from "./argument-completion.js";
 import { applyMenu, atToken, commandMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
 import { FileMenuSearch } from "./file-menu-search.js";
@@ -44,6 +45,8 @@ export class ComposerInput {
   private killed = "";
   /** Ctrl+_ undo, Ctrl+X Ctrl+_ / Alt+_ redo (R-UI-27). */
   private readonly edits = new EditHistory();
+  /** Where Tab after a command finds its argument's choices (set by run.tsx; none: no completion). */
+  argumentSources: ArgumentSources | undefined;
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
@@ -201,6 +204,15 @@ export class ComposerInput {
     this.dismissedFor = next.text;
     this.refreshMenu();
     return item;
+  }
+
+  /** Tab after `/command `: one choice goes in, several open the menu (R-UI-28). */
+  completeArgument(): void {
+    const { text, cursor } = this.edit;
+    const menu = this.argumentSources && argumentMenu(this.argumentSources, text, cursor);
+    if (!menu) return;
+    if (menu.items.length === 1) this.set(applyMenu(text, menu));
+    else this.showMenu(menu);
   }
 
   dismissMenu(): void {

@@ -73,6 +73,8 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     c.yank();
   } else if (key.ctrl && input === "v") {
     void c.clipboard.paste();
+  } else if (key.tab && !key.shift && !c.menu) {
+    c.completeArgument();
   } else if (key.upArrow && c.takeBackQueued()) {
     // The newest queued follow-up is back in the composer.
   } else if (key.upArrow || key.downArrow) {
@@ -159,7 +161,7 @@ function menuKey(ctl: TuiController, key: Key): boolean {
     const kind = c.menu?.kind;
     const item = c.acceptMenu();
     // A command runs at once unless it needs an argument; a file name only goes in.
-    if (kind === "command" && item && !item.needsArgs) ctl.submit();
+    if ((kind === "command" && item && !item.needsArgs) || kind === "argument") ctl.submit();
     return true;
   }
   return false;

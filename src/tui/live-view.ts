@@ -7,7 +7,7 @@ import { sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
 import { type Caret, composerLayout } from "./composer-view.js";
 import { renderMarkdown } from "./markdown.js";
-import { pickerRows } from "./session-picker.js";
+import { pickerRows } from "./picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";

@@ -6,6 +6,7 @@ import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
 import { installFrameWriter } from "./frame-writer-hook.js";
 import { installInkOutput } from "./ink-output.js";
+import { argumentSourcesOf } from "./argument-sources.js";
 import { resumeAtStart } from "./session-picker-app.js";
 import {
   giveBackTypeAhead,
@@ -21,6 +22,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   // Input modes go off on any exit, an uncaught error included ('exit' still fires then).
   process.once("exit", inputModesOff);
   const ctl = new TuiController(deps);
+  ctl.composer.argumentSources = argumentSourcesOf(ctl, deps);
   try {
     const picked = deps.pickFirst ? await resumeAtStart(deps.home, deps.cwd) : {};
     if (picked === null) {

@@ -2,7 +2,7 @@
 // reducers, the views and the controller all read this module, and it imports none of them.
 import type { ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
-import type { PickerState } from "./session-picker.js";
+import type { PickerState } from "./picker.js";
 import type { ToolRun } from "./tool-view.js";
 
 export type ItemKind =
