@@ -18,7 +18,8 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
   }
   ctl.store.dispatch({ type: "picker", picker: null });
   if (!("pick" in out)) return;
-  const run = (line: string) => void loadUiCommands().then((m) => m.runSlash(ctl, line));
+  const slash = (line: string) => loadUiCommands().then((m) => m.runSlash(ctl, line));
+  const run = (line: string) => void slash(line);
   switch (picker.purpose) {
     case "resume":
       if (out.pick === ctl.session.id) ctl.print("info", `session ${out.pick} is the one open now`);
@@ -30,6 +31,6 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
       return;
     case "rewind":
     case "rewind-how":
-      rewindPicked(ctl, picker, out.pick);
+      rewindPicked(ctl, picker, out.pick, slash);
   }
 }

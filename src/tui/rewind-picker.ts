@@ -8,7 +8,6 @@
 import type { TranscriptLine } from "../engine/door.js";
 import { age } from "./session-picker.js";
 import type { UiControl } from "./controller-types.js";
-import { loadUiCommands } from "./index.js";
 import type { PickerState } from "./picker.js";
 
 interface Prompt {
@@ -73,7 +72,13 @@ export function openRewind(ctl: UiControl): void {
   ctl.store.dispatch({ type: "picker", picker: rewindPicker(ctl.session.transcript()) });
 }
 
-export function rewindPicked(ctl: UiControl, picker: PickerState, pick: string): void {
+/** `run`: runs a slash command line (picker-flow.ts passes the commands' runSlash). */
+export function rewindPicked(
+  ctl: UiControl,
+  picker: PickerState,
+  pick: string,
+  run: (line: string) => Promise<void>,
+): void {
   if (picker.purpose === "rewind") {
     ctl.store.dispatch({ type: "picker", picker: howPicker(Number(pick)) });
     return;
@@ -81,8 +86,8 @@ export function rewindPicked(ctl: UiControl, picker: PickerState, pick: string):
   const turn = picker.context ?? 0;
   const prompt = promptsInContext(ctl.session.transcript()).find((p) => p.turn === turn);
   const last = ctl.session.status().lastTurn;
-  void loadUiCommands().then(async (m) => {
-    await m.runSlash(ctl, `/rewind ${turn - 1}${pick === "both" ? " files" : ""}`);
+  void (async () => {
+    await run(`/rewind ${turn - 1}${pick === "both" ? " files" : ""}`);
     const withdrawn = promptsInContext(ctl.session.transcript()).every((p) => p.turn < turn);
     if (!withdrawn) return;
     const span = last > turn ? `turns ${turn}–${last} are` : `turn ${turn} is`;
@@ -90,5 +95,5 @@ export function rewindPicked(ctl: UiControl, picker: PickerState, pick: string):
     ctl.print("interrupted", `⟲ rewound: ${span} out of the context (kept above for reading)${files}`);
     if (prompt && ctl.state.composer === "")
       ctl.store.dispatch({ type: "compose", text: prompt.text, cursor: prompt.text.length });
-  });
+  })();
 }
