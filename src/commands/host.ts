@@ -31,6 +31,9 @@ export interface CommandHost {
   switchTo?(id: string): Promise<void>;
   /** Opens a picker of the workspace's sessions (`/resume` without an id); absent = list them. */
   pickSession?(): void;
+  /** Opens a picker of the agents (`/agents`) or MCP servers (`/mcp` after its report); absent = the list only. */
+  pickAgents?(): void;
+  pickMcp?(): void;
   /** Opens a picker of the models (`/model` without an id); absent = list them. */
   pickModel?(): void;
   /** Opens a picker of earlier prompts to rewind to (`/rewind` without a turn); absent = the last turn. */

@@ -85,9 +85,13 @@ export const reportCommands = {
     description: "the sub-agents a task call may name, with their files",
     timing: "now",
     run: (host) =>
-      host.print(
-        agentsText(agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env })),
-      ),
+      host.pickAgents
+        ? host.pickAgents()
+        : host.print(
+            agentsText(
+              agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env }),
+            ),
+          ),
   },
   mcp: {
     name: "/mcp",
@@ -108,6 +112,8 @@ export const reportCommands = {
       }
       const project = projectServerLines(projectServers(host.home, host.cwd, host.config));
       host.print([await host.session.mcp(args), ...(args.length === 0 ? project : [])].join("\n"));
+      // R-UI-28: after the report, a front end with a picker offers the servers to reconnect.
+      if (args.length === 0 && host.config.toolSets.length > 0) host.pickMcp?.();
     },
   },
 } satisfies Record<string, SlashCommand>;

@@ -8,6 +8,7 @@ import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { UiControl } from "./controller-types.js";
 import { sessionsOf } from "../engine/session-queries.js";
+import { agentsOf, agentsPicker, mcpPicker } from "./list-pickers.js";
 import { modelPicker } from "./model-picker.js";
 import { openRewind } from "./rewind-picker.js";
 import { newPicker } from "./session-picker.js";
@@ -63,6 +64,12 @@ function hostFor(ctl: UiControl): CommandHost {
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
     pickRewind: () => openRewind(ctl),
+    pickAgents: () =>
+      ctl.store.dispatch({
+        type: "picker",
+        picker: agentsPicker(agentsOf(ctl.deps.cwd, ctl.deps.home, ctl.config)),
+      }),
+    pickMcp: () => ctl.store.dispatch({ type: "picker", picker: mcpPicker(ctl.config) }),
     pickModel: () =>
       ctl.store.dispatch({ type: "picker", picker: modelPicker(ctl.config, ctl.session.status().model.id) }),
     side: (question) => void askSideQuestion(ctl, question),

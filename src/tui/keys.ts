@@ -88,9 +88,9 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   if (key.escape && !state.busy && !state.menu && !state.searching && state.composer === "") {
-    // (Ink marks every Esc as meta, so only the time between two tells a double press.)
+    // (Ink marks every Esc as meta: the raw ESC ESC or the time between two tells a double press.)
     const now = performance.now();
-    const double = now - lastEscape < DOUBLE_ESC_MS;
+    const double = ctl.input.doubleEscape || now - lastEscape < DOUBLE_ESC_MS;
     lastEscape = double ? Number.NEGATIVE_INFINITY : now;
     if (double) openRewind(ctl);
     return;

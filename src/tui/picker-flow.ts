@@ -5,6 +5,7 @@
 import type { UiControl } from "./controller-types.js";
 import { type PickerKey, pickerKey } from "./picker.js";
 import { loadUiCommands } from "./index.js";
+import { agentsOf, agentText } from "./list-pickers.js";
 import { rewindPicked } from "./rewind-picker.js";
 
 /** A key while the picker is open. */
@@ -28,6 +29,12 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
     case "model":
       if (out.pick === picker.current) ctl.print("info", `model ${out.pick} is the one in use`);
       else run(`/model ${out.pick}`);
+      return;
+    case "agents":
+      ctl.print("info", agentText(agentsOf(ctl.deps.cwd, ctl.deps.home, ctl.config), out.pick));
+      return;
+    case "mcp":
+      run(`/mcp reconnect ${out.pick}`);
       return;
     case "rewind":
     case "rewind-how":

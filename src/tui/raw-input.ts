@@ -44,6 +44,11 @@ export class RawInput {
     return this.last === "\x1b_";
   }
 
+  /** Esc Esc read at once (Ink reports it as one Esc). */
+  get doubleEscape(): boolean {
+    return this.last === "\x1b\x1b";
+  }
+
   /** Sees every raw event before useInput does (a prepended listener on Ink's input emitter). */
   feed(data: string): void {
     this.last = data;

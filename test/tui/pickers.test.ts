@@ -65,6 +65,17 @@ describe("the /model picker and Tab after a command", () => {
     await vt.waitFor("no .mcp.json servers in this workspace");
   });
 
+  it("/agents opens the picker of agents; Enter shows the one chosen", async () => {
+    const vt = await t.start();
+    await vt.type("/agents");
+    await vt.press("enter");
+    await vt.waitForScreen(/Agents · type to filter/);
+    await vt.waitForScreen(/explore · Read-only: searches the workspace and reports\. +builtin/);
+    await vt.type("expl");
+    await vt.press("enter");
+    await vt.waitFor(/agent explore \(builtin\)\n {2}Read-only: searches the workspace and reports\./);
+  });
+
   it("the @ menu shows a long path whole at 100 columns", async () => {
     const dir = join(t.dirs.workspace, "packages", "server", "src", "handlers", "authentication");
     mkdirSync(dir, { recursive: true });
