@@ -31,6 +31,10 @@ export interface CommandHost {
   switchTo?(id: string): Promise<void>;
   /** Opens a picker of the workspace's sessions (`/resume` without an id); absent = list them. */
   pickSession?(): void;
+  /** `/vim`: the composer's vim keys on or off; returns whether they are on now (R-UI-30). */
+  toggleVim?(): boolean;
+  /** `/theme [name]`: that theme now, or a picker of them with a preview (R-UI-30). */
+  setTheme?(name: string | undefined): void;
   /** Opens a picker of the agents (`/agents`) or MCP servers (`/mcp` after its report); absent = the list only. */
   pickAgents?(): void;
   pickMcp?(): void;

@@ -10,6 +10,7 @@ import type { CommandTiming, SlashCommand } from "./host.js";
 import { reportCommands } from "./report-commands.js";
 import { sessionCommands } from "./session-commands.js";
 import { settingCommands } from "./setting-commands.js";
+import { uiCommands } from "./ui-commands.js";
 
 const helpCommand: SlashCommand = {
   name: "/help",
@@ -35,6 +36,8 @@ const BUILTIN: readonly SlashCommand[] = [
   settingCommands.yolo,
   settingCommands.model,
   settingCommands.thinking,
+  uiCommands.vim,
+  uiCommands.theme,
   reportCommands.export,
   fileCommands.undo,
   fileCommands.redo,

@@ -32,6 +32,7 @@ import {
   timerSeconds,
   TOOL_SET_NAME_RE,
 } from "./schema-rules.js";
+import { uiSettings } from "./ui-schema.js";
 
 const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
@@ -263,6 +264,7 @@ const layerShape = {
         deny: optional(ruleList()),
       }),
     ),
+  ui: uiSettings,
   // R-UI-23: Claude Code's `statusLine` shape; the command's first output line is the status line.
   statusLine: () =>
     optional(

@@ -116,6 +116,8 @@ export interface Config {
   telemetry?: TelemetryConfig;
   /** A command whose first output line replaces the status line, in Claude Code's shape (R-UI-23). */
   statusLine?: StatusLineConfig;
+  /** R-UI-30: the UI's theme and the composer's vim mode (`ui.theme`, `ui.vim`). */
+  ui?: { theme?: "dark" | "light" | "colorblind"; vim?: boolean };
 }
 
 export interface StatusLineConfig {

@@ -64,6 +64,11 @@ function hostFor(ctl: UiControl): CommandHost {
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
     pickRewind: () => openRewind(ctl),
+    toggleVim: () => {
+      const on = !ctl.state.vim;
+      ctl.store.dispatch({ type: "vim", mode: on ? "insert" : undefined });
+      return on;
+    },
     pickAgents: () =>
       ctl.store.dispatch({
         type: "picker",

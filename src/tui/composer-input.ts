@@ -18,6 +18,7 @@ import type { Cut } from "./readline.js";
 import type { Store } from "./store.js";
 import type { ItemKind } from "./ui-state.js";
 import { EditHistory } from "./undo.js";
+import { ComposerVim } from "./composer-vim.js";
 
 /** A listing older than this is refreshed (in the background) when an `@` is typed. */
 const FILES_FRESH_MS = 10_000;
@@ -45,6 +46,8 @@ export class ComposerInput {
   private killed = "";
   /** Ctrl+_ undo, Ctrl+X Ctrl+_ / Alt+_ redo (R-UI-27). */
   private readonly edits = new EditHistory();
+  /** Vim's keys (R-UI-30): its mode is the store's (`vim`, shown in the status line). */
+  readonly vim: ComposerVim;
   /** Where Tab after a command finds its argument's choices (set by run.tsx; none: no completion). */
   argumentSources: ArgumentSources | undefined;
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
@@ -62,6 +65,13 @@ export class ComposerInput {
   private dismissedFor: string | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
+    this.vim = new ComposerVim({
+      store: deps.store,
+      edit: () => this.edit,
+      set: (e) => this.set(e),
+      show: (e) => this.show(e),
+      undo: () => this.undo(),
+    });
     const saved = new HistoryStore(deps.home, deps.cwd);
     this.history = new History(saved.load(), (text) => saved.add(text));
     this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu(), deps.listFiles);
@@ -113,7 +123,7 @@ export class ComposerInput {
   }
 
   /** Puts `e` in the composer without making it an undo step. */
-  private show(e: Edit): void {
+  show(e: Edit): void {
     this.deps.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
     this.refreshMenu();
   }

@@ -43,6 +43,12 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   if (c.menuFor(key) && menuKey(ctl, key)) return;
+  // R-UI-30: vim's normal mode takes printable keys, Enter and Esc; the rest go on as usual.
+  const vim = c.vim.normalKey(input, key);
+  if (vim) {
+    if (vim.submit) ctl.submit();
+    return;
+  }
   const e = c.edit;
   if (
     (key.return && (key.meta || key.shift || key.ctrl)) ||

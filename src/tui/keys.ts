@@ -87,6 +87,8 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
     ctl.ctrlC();
     return;
   }
+  // R-UI-30: Esc in vim's insert mode is normal mode.
+  if (key.escape && !state.busy && !state.menu && !state.searching && ctl.composer.vim.escape()) return;
   if (key.escape && !state.busy && !state.menu && !state.searching && state.composer === "") {
     // (Ink marks every Esc as meta: the raw ESC ESC or the time between two tells a double press.)
     const now = performance.now();

@@ -78,6 +78,11 @@ function limitRows(state: UiState, cols: number): string[] {
   );
 }
 
+/** The vim mode first on the status line, so a narrow one never cuts it (R-UI-30). */
+function vimMark(state: UiState): string {
+  return state.vim ? `${state.vim === "normal" ? "NORMAL" : "INSERT"} · ` : "";
+}
+
 export function statusText(state: UiState, cols: number): string {
   const s = state.status;
   // Off is the quiet default; a level in force is always named.
@@ -90,7 +95,7 @@ export function statusText(state: UiState, cols: number): string {
   const agents = runningAgents(state.running);
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${agents} · session ${s.sessionId}`,
+      `${vimMark(state)}${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${agents} · session ${s.sessionId}`,
       cols,
     ),
   );
@@ -115,7 +120,9 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   // view (R-UI-24; Claude Code keeps its mode indicator beside a custom status line too).
   const mode = state.status.mode && state.status.mode !== "ask" ? ` · ${state.status.mode}` : "";
   const status =
-    state.statusLine !== undefined ? truncate(`${state.statusLine}${mode}`, cols) : statusText(state, cols);
+    state.statusLine !== undefined
+      ? truncate(`${vimMark(state)}${state.statusLine}${mode}`, cols)
+      : statusText(state, cols);
   const inner = Math.max(4, cols - 4);
   const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
   const { rows: composer, caret } = composerLayout(

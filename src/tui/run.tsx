@@ -40,6 +40,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     throw err;
   }
   giveBackTypeAhead();
+  if (ctl.config.ui?.vim) ctl.composer.vim.set(true); // R-UI-30
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   // Frames go through frame-writer.ts (changed lines only, resize-aware erase), not Ink's own
   // writer; not Ink's incrementalRendering either: in Ink 6.8 it moves the cursor one row short

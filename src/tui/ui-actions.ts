@@ -55,4 +55,6 @@ export type UiAction =
   | ReplayAction
   /** The session picker opens, changes (`PickerState`) or closes (`null`). */
   | { type: "picker"; picker: PickerState | null }
+  /** The composer's vim mode changed (undefined: vim keys off, R-UI-30). */
+  | { type: "vim"; mode: "normal" | "insert" | undefined }
   | SideAction;

@@ -140,6 +140,8 @@ export interface UiState {
   statusLine?: string;
   /** The session picker of `/resume` without an id (R-UI-17), while it is open. */
   picker?: PickerState | null;
+  /** The composer's vim mode (R-UI-30), shown in the status line; absent when vim keys are off. */
+  vim?: "normal" | "insert";
   /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
   hint?: string;
 }
