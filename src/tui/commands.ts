@@ -10,6 +10,8 @@ import type { UiControl } from "./controller-types.js";
 import { sessionsOf } from "../engine/session-queries.js";
 import { agentsOf, agentsPicker, mcpPicker } from "./list-pickers.js";
 import { modelPicker } from "./model-picker.js";
+import { applyTheme } from "./ansi.js";
+import { isTheme, themePicker } from "./theme-picker.js";
 import { openRewind } from "./rewind-picker.js";
 import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
@@ -64,6 +66,11 @@ function hostFor(ctl: UiControl): CommandHost {
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
     pickRewind: () => openRewind(ctl),
+    setTheme: (name) => {
+      if (!isTheme(name)) return ctl.store.dispatch({ type: "picker", picker: themePicker() });
+      applyTheme(name);
+      say(`theme: ${name} (set "ui": {"theme": "${name}"} in config.json to keep it)`);
+    },
     toggleVim: () => {
       const on = !ctl.state.vim;
       ctl.store.dispatch({ type: "vim", mode: on ? "insert" : undefined });

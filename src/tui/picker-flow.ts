@@ -3,7 +3,9 @@
 // switches like `/resume <id>` (R-UI-17), `/model` like `/model <id>`, a rewind goes on to what to
 // restore (rewind-picker.ts). Its state is the store's only; `commands.ts` opens it.
 import type { UiControl } from "./controller-types.js";
-import { type PickerKey, pickerKey } from "./picker.js";
+import { applyTheme } from "./ansi.js";
+import { filtered, type PickerKey, pickerKey } from "./picker.js";
+import { isTheme, previewTheme, restoreTheme } from "./theme-picker.js";
 import { loadUiCommands } from "./index.js";
 import { agentsOf, agentText } from "./list-pickers.js";
 import { rewindPicked } from "./rewind-picker.js";
@@ -14,10 +16,16 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
   if (!picker) return;
   const out = key.ctrl && input === "c" ? ({ leave: true } as const) : pickerKey(picker, input, key);
   if ("state" in out) {
+    if (picker.purpose === "theme")
+      previewTheme(
+        out.state,
+        filtered(out.state).map((e) => e.id),
+      );
     ctl.store.dispatch({ type: "picker", picker: out.state });
     return;
   }
   ctl.store.dispatch({ type: "picker", picker: null });
+  if (picker.purpose === "theme" && !("pick" in out)) restoreTheme(picker);
   if (!("pick" in out)) return;
   const slash = (line: string) => loadUiCommands().then((m) => m.runSlash(ctl, line));
   const run = (line: string) => void slash(line);
@@ -29,6 +37,10 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
     case "model":
       if (out.pick === picker.current) ctl.print("info", `model ${out.pick} is the one in use`);
       else run(`/model ${out.pick}`);
+      return;
+    case "theme":
+      if (isTheme(out.pick)) applyTheme(out.pick);
+      ctl.print("info", `theme: ${out.pick} (set "ui": {"theme": "${out.pick}"} in config.json to keep it)`);
       return;
     case "agents":
       ctl.print("info", agentText(agentsOf(ctl.deps.cwd, ctl.deps.home, ctl.config), out.pick));

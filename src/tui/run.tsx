@@ -7,6 +7,7 @@ import type { TuiDeps } from "./controller-types.js";
 import { installFrameWriter } from "./frame-writer-hook.js";
 import { installInkOutput } from "./ink-output.js";
 import { argumentSourcesOf } from "./argument-sources.js";
+import { applyTheme } from "./ansi.js";
 import { resumeAtStart } from "./session-picker-app.js";
 import {
   giveBackTypeAhead,
@@ -40,7 +41,9 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     throw err;
   }
   giveBackTypeAhead();
-  if (ctl.config.ui?.vim) ctl.composer.vim.set(true); // R-UI-30
+  // R-UI-30: the configured theme and vim keys, before the first frame.
+  applyTheme(ctl.config.ui?.theme ?? "dark");
+  if (ctl.config.ui?.vim) ctl.composer.vim.set(true);
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   // Frames go through frame-writer.ts (changed lines only, resize-aware erase), not Ink's own
   // writer; not Ink's incrementalRendering either: in Ink 6.8 it moves the cursor one row short
