@@ -22,6 +22,7 @@ export const KEY_HINTS = [
   "Shift+Enter or Alt+Enter (or \\ then Enter) starts a new line; Ctrl+G edits the prompt in $EDITOR.",
   "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
   "Ctrl+R searches earlier prompts; Ctrl+V attaches an image from the clipboard (text pastes as text).",
+  "Ctrl+_ undoes, Ctrl+X Ctrl+_ or Alt+_ redoes; Esc Esc on an empty prompt rewinds; /vim vim keys; /theme colours.",
 ];
 
 /** `/resume` without an id: the picker of the workspace's sessions opens (R-UI-17, picker-flow.ts). */
