@@ -1,7 +1,7 @@
 // Where the frame writer leaves the terminal's (hidden) cursor between frames (R-UI-26): on the
 // composer's caret, so an input method (Japanese, Chinese, Korean) opens its window at the text,
-// as in pi and Claude Code. Every write starts from the row below the frame (frame-writer.ts
-// counts its moves from there), so a parked cursor first goes back down.
+// as in pi and Claude Code. frame-writer.ts counts its moves from the parked cell while the width
+// holds, and from the row below the frame once a resize re-wrapped it (`unpark` finds the way).
 
 /** A cell of the frame: `y` its line (0 = the frame's first), `x` its column. */
 export interface CellPosition {
@@ -11,13 +11,6 @@ export interface CellPosition {
 
 export function samePosition(a: CellPosition | undefined, b: CellPosition | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.x === b.x && a.y === b.y);
-}
-
-/** From the row below the frame (column 0) to the cell; "" when there is none. */
-export function parkAt(at: CellPosition | undefined, lineCount: number): string {
-  if (!at || at.y >= lineCount) return "";
-  const rows = lineCount - at.y;
-  return `${rows > 0 ? `\x1b[${rows}A` : ""}\x1b[${at.x + 1}G`;
 }
 
 /**

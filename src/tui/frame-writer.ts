@@ -15,7 +15,7 @@
 // screen narrowed a lot, the frame's top rows go there before any program hears of the resize,
 // and the erase, clamped at the screen's first row, takes the rest; see ERASE_ROWS_DOWN.)
 import { ESCAPE_SEQUENCE, width } from "./ansi.js";
-import { type CellPosition, parkAt, samePosition, unpark } from "./caret-park.js";
+import { type CellPosition, samePosition, unpark } from "./caret-park.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
 export interface FrameSink {
@@ -177,9 +177,13 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     parked = undefined;
     return way;
   };
-  const park = () => {
-    parked = wanted && wanted.y < lines.length ? { ...wanted } : undefined;
-    return parkAt(parked, lines.length);
+  /** From `row` (column 0 unless it was parked) to the caret the UI wants, or below the frame. */
+  const settle = (row: number, fromParked: boolean) => {
+    const n = lines.length;
+    parked = wanted && wanted.y < n ? { ...wanted } : undefined;
+    const target = parked ? parked.y : n;
+    const move = target < row ? up(row - target) : down(target - row);
+    return `${move}${parked ? `\x1b[${parked.x + 1}G` : fromParked ? "\r" : ""}`;
   };
 
   /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
@@ -191,14 +195,14 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
    * the frame grows or shrinks, the rows it ends with (composer, status line) are moved with
    * insert / delete line instead of being written again below the rows that changed size.
    */
-  const changed = (next: string[]): string => {
+  const changed = (next: string[], from: number): { out: string; row: number } => {
     const n = lines.length;
     const m = next.length;
     let kept = 0;
     if (n !== m) while (kept < Math.min(n, m) && next[m - 1 - kept] === lines[n - 1 - kept]) kept++;
     // `old` is what each row holds as the writer goes (null: blank); `row` where the cursor is.
     let old: (string | null)[] = lines;
-    let row = n;
+    let row = from;
     let out = "";
     const moveTo = (target: number) => {
       out += target < row ? up(row - target) : down(target - row);
@@ -206,6 +210,7 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     };
     if (kept > 0 && m > n) {
       // Room below first (newlines scroll at the bottom), then the kept rows pushed down into it.
+      moveTo(n);
       out += "\n".repeat(m - n);
       row = m;
       moveTo(n - kept);
@@ -226,23 +231,30 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
       moveTo(m);
       out += `\r${ERASE_DOWN}`;
     }
-    moveTo(m);
-    return out;
+    return { out, row };
   };
 
   const write = (frame: string): boolean => {
+    const cols = columns();
+    const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
+    if (frame === last && samePosition(parked, wanted)) return false;
+    // Moves start at a parked cursor when the frame fitted (no re-wrap moved it), else below the frame.
+    const back = fitted ? "" : toBottom(cols);
+    const from = parked;
+    const start = from ? from.y : lines.length;
     if (frame === last) {
-      if (samePosition(parked, wanted)) return false;
-      sink.write(`${toBottom(columns())}${park()}`);
+      sink.write(`${back}${settle(start, from !== undefined)}`);
       return true;
     }
     const next = frameLines(frame);
-    const cols = columns();
-    const back = toBottom(cols);
-    const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
-    const body = fitted ? changed(next) : `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`;
+    const drawn = fitted
+      ? changed(next, start)
+      : { out: `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`, row: next.length };
+    parked = undefined;
     lines = next;
-    sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${back}${body}${park()}`);
+    sink.write(
+      `${cursorHidden ? "" : HIDE_CURSOR}${back}${drawn.out}${settle(drawn.row, from !== undefined)}`,
+    );
     cursorHidden = true;
     widths.keep(lines);
     last = frame;
