@@ -1,6 +1,6 @@
 // Slash commands that only report: they read the session's queries and print, busy or not.
 import { approveProjectServers, projectServerLines, projectServers } from "../engine/project-servers.js";
-import { exportArchive } from "../engine/session-queries.js";
+import { exportCommand } from "./export-command.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
@@ -50,16 +50,10 @@ export const reportCommands = {
   },
   export: {
     name: "/export",
-    args: "[md|json]",
-    description: "print this session's archive",
+    args: "[md|json] [file]",
+    description: "print this session's archive, or write it to a file",
     timing: "now",
-    run: (host, args) => {
-      try {
-        host.print(exportArchive(host.home, host.session.id, args[0] === "json" ? "json" : "md"));
-      } catch (err) {
-        host.error(errorText(err));
-      }
-    },
+    run: (host, args) => exportCommand(host, args),
   },
   jobs: {
     name: "/jobs",

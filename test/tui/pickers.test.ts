@@ -2,7 +2,7 @@
 // the current model marked, arrows and Enter switch), `/rewind` and Esc Esc (earlier prompts, then
 // what to restore; the rewound turns marked), Tab completing a command's argument, and `@` paths
 // shown whole unless they cannot fit. In a real pseudo-terminal read by @xterm/headless.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { promptsInContext } from "../../src/tui/rewind-picker.js";
@@ -63,6 +63,23 @@ describe("the /model picker and Tab after a command", () => {
     await vt.press("down");
     await vt.press("enter");
     await vt.waitFor("no .mcp.json servers in this workspace");
+  });
+
+  it("Tab completes /export's file name, folder by folder, and /export writes the archive there", async () => {
+    mkdirSync(join(t.dirs.workspace, "notes"));
+    t.provider.enqueue(openaiText("an answer"));
+    const vt = await t.start();
+    await vt.type("remember this");
+    await vt.press("enter");
+    await vt.waitFor(/— turn 1 · completed/);
+    await vt.type("/export md no");
+    await vt.write("\t");
+    await vt.waitForScreen(/│ › \/export md notes\/ +│/);
+    await vt.type("talk.md");
+    await vt.press("enter");
+    const path = join(t.dirs.workspace, "notes", "talk.md");
+    await vt.waitFor(`exported the session (md) to ${path}`);
+    expect(readFileSync(path, "utf8")).toContain("remember this");
   });
 
   it("/agents opens the picker of agents; Enter shows the one chosen", async () => {
