@@ -2,9 +2,12 @@
 // against its theme's background (xterm's 256-colour RGB values, the WCAG 2 luminance formula);
 // `/theme` previews as the picker moves and keeps the chosen one, `ui.theme` sets it at start.
 // The pty part reads the colour of drawn cells from @xterm/headless.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { COLOUR_NAMES, contrast, rgbOf, THEMES } from "../../src/tui/themes.js";
 import type { VTerm } from "../support/vterm.js";
+import { runCli } from "../support/cli.js";
 import { useTui } from "./support.js";
 
 const t = useTui();
@@ -45,6 +48,20 @@ function colourOf(vt: VTerm, text: string): number {
 /** Waits until the cell's colour is `want` (the frame after a key is drawn a moment later). */
 const colour = (read: () => number, want: number) =>
   vi.waitFor(() => expect(read()).toBe(want), { timeout: 10_000, interval: 25 });
+
+describe("ui settings in config.json", () => {
+  it("a theme tern does not have, or a vim that is not a flag, is one line naming the file and key", async () => {
+    const file = join(t.dirs.home, "config.json");
+    writeFileSync(file, JSON.stringify({ ui: { theme: "blue" } }));
+    const bad = await runCli(["config", "check"], { home: t.dirs.home, cwd: t.dirs.workspace });
+    expect(bad.stderr.trim()).toBe(
+      `tern: ${file}: ui.theme: Invalid option: expected one of "dark"|"light"|"colorblind"`,
+    );
+    writeFileSync(file, JSON.stringify({ ui: { vim: "yes" } }));
+    const flag = await runCli(["config", "check"], { home: t.dirs.home, cwd: t.dirs.workspace });
+    expect(flag.stderr.trim()).toBe(`tern: ${file}: ui.vim: must be true or false`);
+  });
+});
 
 describe("tern with themes", () => {
   it("ui.theme light draws the status line in the light theme's gray", async () => {
