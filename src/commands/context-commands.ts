@@ -37,6 +37,8 @@ export const contextCommands = {
     run: async (host, args) => {
       const withFiles = args.includes("files") || args.includes("--files");
       const rest = args.filter((a) => a !== "files" && a !== "--files");
+      // R-UI-29: without a turn, a front end with a picker asks which prompt to go back to.
+      if (rest[0] === undefined && !withFiles && host.pickRewind) return host.pickRewind();
       const turn = rest[0] === undefined ? host.session.status().lastTurn - 1 : Number(rest[0]);
       if (!Number.isInteger(turn) || turn < 0) return host.print("usage: /rewind [turn] [files]");
       if (withFiles)

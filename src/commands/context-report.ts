@@ -3,6 +3,7 @@
 // the tool definitions, and the history since the last `/clear` — read from the record's latest
 // `context` line and the lines after it, so it shows what was sent, not what is on disk now.
 import type { TranscriptLine } from "../engine/session.js";
+import { contextPercent } from "../vocab/context-share.js";
 import type { SlashCommand } from "./host.js";
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
@@ -34,7 +35,21 @@ function historyChars(lines: readonly TranscriptLine[]): number {
   return chars;
 }
 
-/** `window`: the model's context window, for the total's share of it. */
+/**
+ * The prompt tokens the model last counted, as the status line has them (tui/replay.ts reads the
+ * record the same way): the newest reply's usage, a compaction's result, 0 after `/clear`.
+ */
+export function promptInUse(lines: readonly TranscriptLine[]): number | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i];
+    if (l.type === "assistant_message" && l.usage) return l.usage.prompt;
+    if (l.type === "compaction") return l.afterTokens;
+    if (l.type === "cleared") return 0;
+  }
+  return undefined;
+}
+
+/** `window`: the model's context window, for the share in use. */
 export function contextText(lines: readonly TranscriptLine[], window?: number): string {
   const context = lines.findLast((l) => l.type === "context");
   if (context?.type !== "context") return "no context yet";
@@ -64,8 +79,12 @@ export function contextText(lines: readonly TranscriptLine[], window?: number): 
   out.push(`history  ~${history} tokens`);
   // Instruction files and skills are part of the system prompt: not counted twice.
   const total = tokens(context.system.length) + tokens(JSON.stringify(context.tools).length) + history;
-  const share = window ? ` of ${window} (${Math.round((total / window) * 100)}%)` : "";
-  out.push(`total  ~${total} tokens${share}`);
+  out.push(`total  ~${total} tokens (estimated)`);
+  // One number with the status line: the model's own count, the same rounding.
+  const used = promptInUse(lines);
+  if (window && used !== undefined)
+    out.push(`in use  ${used} of ${window} tokens (${contextPercent(used, window)}%), as the status line`);
+  else if (window) out.push(`in use  not counted yet (window ${window} tokens)`);
   return out.join("\n");
 }
 

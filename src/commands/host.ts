@@ -31,6 +31,17 @@ export interface CommandHost {
   switchTo?(id: string): Promise<void>;
   /** Opens a picker of the workspace's sessions (`/resume` without an id); absent = list them. */
   pickSession?(): void;
+  /** `/vim`: the composer's vim keys on or off; returns whether they are on now (R-UI-30). */
+  toggleVim?(): boolean;
+  /** `/theme [name]`: that theme now, or a picker of them with a preview (R-UI-30). */
+  setTheme?(name: string | undefined): void;
+  /** Opens a picker of the agents (`/agents`) or MCP servers (`/mcp` after its report); absent = the list only. */
+  pickAgents?(): void;
+  pickMcp?(): void;
+  /** Opens a picker of the models (`/model` without an id); absent = list them. */
+  pickModel?(): void;
+  /** Opens a picker of earlier prompts to rewind to (`/rewind` without a turn); absent = the last turn. */
+  pickRewind?(): void;
   /** Asks a side question (`/btw`): a panel may answer later, the line mode before it returns. */
   side(question: string): void | Promise<void>;
   quit(): void | Promise<void>;

@@ -1,6 +1,6 @@
 // Slash commands that only report: they read the session's queries and print, busy or not.
 import { approveProjectServers, projectServerLines, projectServers } from "../workspace/project-servers.js";
-import { exportArchive } from "../workspace/session-queries.js";
+import { exportCommand } from "./export-command.js";
 import { renderTodos } from "../engine/session.js";
 import { errorText, type SlashCommand } from "./host.js";
 import { historyList, historyTurn } from "./history.js";
@@ -50,16 +50,10 @@ export const reportCommands = {
   },
   export: {
     name: "/export",
-    args: "[md|json]",
-    description: "print this session's archive",
+    args: "[md|json] [file]",
+    description: "print this session's archive, or write it to a file",
     timing: "now",
-    run: (host, args) => {
-      try {
-        host.print(exportArchive(host.home, host.session.id, args[0] === "json" ? "json" : "md"));
-      } catch (err) {
-        host.error(errorText(err));
-      }
-    },
+    run: (host, args) => exportCommand(host, args),
   },
   jobs: {
     name: "/jobs",
@@ -85,9 +79,13 @@ export const reportCommands = {
     description: "the sub-agents a task call may name, with their files",
     timing: "now",
     run: (host) =>
-      host.print(
-        agentsText(agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env })),
-      ),
+      host.pickAgents
+        ? host.pickAgents()
+        : host.print(
+            agentsText(
+              agentsForCheck({ cwd: host.cwd, home: host.home, config: host.config, env: process.env }),
+            ),
+          ),
   },
   mcp: {
     name: "/mcp",
@@ -108,6 +106,8 @@ export const reportCommands = {
       }
       const project = projectServerLines(projectServers(host.home, host.cwd, host.config));
       host.print([await host.session.mcp(args), ...(args.length === 0 ? project : [])].join("\n"));
+      // R-UI-28: after the report, a front end with a picker offers the servers to reconnect.
+      if (args.length === 0 && host.config.toolSets.length > 0) host.pickMcp?.();
     },
   },
 } satisfies Record<string, SlashCommand>;

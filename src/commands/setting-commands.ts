@@ -44,6 +44,7 @@ export const settingCommands = {
 } satisfies Record<string, SlashCommand>;
 
 async function switchModel(host: CommandHost, id: string | undefined): Promise<void> {
+  if (!id && host.pickModel) return host.pickModel();
   if (!id) return host.print(modelListText(host.config, host.session.status().model.id));
   try {
     const { model, notices } = resolveModel({ ...host.config, model: id }, process.env, {

@@ -12,6 +12,7 @@ import { reportCommands } from "./report-commands.js";
 import { sessionCommands } from "./session-commands.js";
 import { settingCommands } from "./setting-commands.js";
 import { worktreeCommand } from "./worktree-commands.js";
+import { uiCommands } from "./ui-commands.js";
 
 const helpCommand: SlashCommand = {
   name: "/help",
@@ -37,6 +38,8 @@ const BUILTIN: readonly SlashCommand[] = [
   settingCommands.yolo,
   settingCommands.model,
   settingCommands.thinking,
+  uiCommands.vim,
+  uiCommands.theme,
   reportCommands.export,
   fileCommands.undo,
   fileCommands.redo,

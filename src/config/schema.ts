@@ -33,6 +33,7 @@ import {
   timerSeconds,
 } from "./schema-rules.js";
 import { lspSchema } from "./schema-lsp.js";
+import { uiSettings } from "./ui-schema.js";
 
 const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
@@ -243,6 +244,7 @@ const layerShape = {
       }),
     ),
   lsp: () => lspSchema(),
+  ui: uiSettings,
   // R-UI-23: Claude Code's `statusLine` shape; the command's first output line is the status line.
   statusLine: () =>
     optional(

@@ -136,6 +136,8 @@ export interface Config {
   statusLine?: StatusLineConfig;
   /** Language servers (R-LSP-1): `false` = none; absent = the built-in ones with their defaults. */
   lsp?: LspConfig;
+  /** R-UI-30: the UI's theme and the composer's vim mode (`ui.theme`, `ui.vim`). */
+  ui?: { theme?: "dark" | "light" | "colorblind"; vim?: boolean };
 }
 
 /** One language server's settings (R-LSP-1): a new server needs `command` and `extensions`. */

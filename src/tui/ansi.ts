@@ -3,12 +3,35 @@
 // so the live region can be kept shorter than the terminal (R-UI-13).
 import wrapAnsi from "wrap-ansi";
 import stringWidth, { simpleWidth } from "./fast-width.js";
+import { type ColourName, THEMES, type Theme, type ThemeName } from "./themes.js";
 
 /** NO_COLOR (no-color.org) turns every colour off; layout and text stay the same. */
 const plain = "NO_COLOR" in process.env && process.env.NO_COLOR !== "";
 
-function sgr(open: number | string, close: number): (text: string) => string {
+function sgr(open: number, close: number): (text: string) => string {
   return (text) => (plain || text === "" ? text : `\x1b[${open}m${text}\x1b[${close}m`);
+}
+
+/** The theme the colours come from (R-UI-30); `applyTheme` changes it for everything drawn after. */
+let theme: Theme = THEMES.dark;
+let themeNow: ThemeName = "dark";
+
+export function applyTheme(name: ThemeName): void {
+  theme = THEMES[name];
+  themeNow = name;
+}
+
+export function currentTheme(): ThemeName {
+  return themeNow;
+}
+
+/** A foreground colour of the theme, as a 256-colour SGR. */
+function fg(name: ColourName): (text: string) => string {
+  return (text) => (plain || text === "" ? text : `\x1b[38;5;${theme.colours[name]}m${text}\x1b[39m`);
+}
+
+function bg(which: "delBg" | "addBg"): (text: string) => string {
+  return (text) => (plain || text === "" ? text : `\x1b[48;5;${theme[which]}m${text}\x1b[49m`);
 }
 
 export const style = {
@@ -18,16 +41,16 @@ export const style = {
   underline: sgr(4, 24),
   inverse: sgr(7, 27),
   strike: sgr(9, 29),
-  red: sgr(31, 39),
-  green: sgr(32, 39),
-  yellow: sgr(33, 39),
-  blue: sgr(34, 39),
-  magenta: sgr(35, 39),
-  cyan: sgr(36, 39),
-  gray: sgr(90, 39),
-  /** Background tints for diff lines (256-colour: dark red / dark green). */
-  delBg: sgr("48;5;52", 49),
-  addBg: sgr("48;5;22", 49),
+  red: fg("red"),
+  green: fg("green"),
+  yellow: fg("yellow"),
+  blue: fg("blue"),
+  magenta: fg("magenta"),
+  cyan: fg("cyan"),
+  gray: fg("gray"),
+  /** Background tints for diff lines (the theme's: dark red / dark green on a dark one). */
+  delBg: bg("delBg"),
+  addBg: bg("addBg"),
 };
 
 /**

@@ -1,6 +1,6 @@
 // The screen, top to bottom (SPEC §9): transcript (written once with <Static>), live stream,
 // side panel, queue panel, progress row, composer, status line. Components only draw state.
-import { Static, Text, useInput, useStdin, useStdout } from "ink";
+import { Static, Text, useCursor, useInput, useStdin, useStdout } from "ink";
 import { memo, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { TuiController } from "./controller.js";
 import { highlighterSettled, loadHighlighter } from "./highlight.js";
@@ -145,6 +145,14 @@ export function App({ ctl }: { ctl: TuiController }) {
   if (committed !== state.items) void loadHighlighter(() => setColoured((n) => n + 1));
   const boxed = composerBox(live.composer, cols, state.busy ? style.gray : style.cyan);
   lastFrame.side = live.sideScroll;
+  // R-UI-26: the terminal's hidden cursor parked on the caret (the box's border and padding: 2
+  // columns), at an idle prompt. Not while work runs: a terminal narrowed mid-stream re-wraps the
+  // rows before tern hears of it, and terminals differ in where a cursor above the frame's bottom
+  // then ends (xterm.js and tmux do not agree), so the way back to the bottom would be a guess.
+  const { setCursorPosition } = useCursor();
+  setCursorPosition(
+    state.busy ? undefined : { x: live.caret.col + 2, y: live.above.length + 1 + live.caret.row },
+  );
   return (
     <>
       <Transcript items={committed} cols={cols} />

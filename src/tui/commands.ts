@@ -2,11 +2,17 @@
 // (src/commands); here is only when they may run. Report-only ones answer at once, busy or
 // not; session-changing ones stop the work first and run in the order typed; the rest wait
 // for an idle prompt, and none of those run during a compaction.
+import { contextPercent } from "../vocab/context-share.js";
 import type { CommandHost } from "../commands/host.js";
 import { unknownCommandText } from "../commands/suggest.js";
 import { findCommand, parseCommandLine, timingOf } from "../commands/table.js";
 import type { UiControl } from "./controller-types.js";
 import { sessionsOf } from "../workspace/session-queries.js";
+import { agentsOf, agentsPicker, mcpPicker } from "./list-pickers.js";
+import { modelPicker } from "./model-picker.js";
+import { applyTheme } from "./ansi.js";
+import { isTheme, themePicker } from "./theme-picker.js";
+import { openRewind } from "./rewind-picker.js";
 import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
 
@@ -16,6 +22,7 @@ export const KEY_HINTS = [
   "Shift+Enter or Alt+Enter (or \\ then Enter) starts a new line; Ctrl+G edits the prompt in $EDITOR.",
   "Ctrl+A/E line start/end, Alt+B/F or Ctrl+←/→ words, Ctrl+W/K/U cut, Ctrl+Y puts back; ↑/↓ history.",
   "Ctrl+R searches earlier prompts; Ctrl+V attaches an image from the clipboard (text pastes as text).",
+  "Ctrl+_ undoes, Ctrl+X Ctrl+_ or Alt+_ redoes; Esc Esc on an empty prompt rewinds; /vim vim keys; /theme colours.",
 ];
 
 /** `/resume` without an id: the picker of the workspace's sessions opens (R-UI-17, picker-flow.ts). */
@@ -40,7 +47,7 @@ function hostFor(ctl: UiControl): CommandHost {
     error: (text) => ctl.print("error", text),
     statusFacts: () => {
       const s = ctl.state.status;
-      const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+      const pct = contextPercent(s.lastPrompt, s.contextWindow);
       return [
         `context ${pct}% (${s.lastPrompt}/${s.contextWindow})`,
         `tokens ${s.tokens}`,
@@ -60,6 +67,25 @@ function hostFor(ctl: UiControl): CommandHost {
       }),
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
+    pickRewind: () => openRewind(ctl),
+    setTheme: (name) => {
+      if (!isTheme(name)) return ctl.store.dispatch({ type: "picker", picker: themePicker() });
+      applyTheme(name);
+      say(`theme: ${name} (set "ui": {"theme": "${name}"} in config.json to keep it)`);
+    },
+    toggleVim: () => {
+      const on = !ctl.state.vim;
+      ctl.store.dispatch({ type: "vim", mode: on ? "insert" : undefined });
+      return on;
+    },
+    pickAgents: () =>
+      ctl.store.dispatch({
+        type: "picker",
+        picker: agentsPicker(agentsOf(ctl.deps.cwd, ctl.deps.home, ctl.config)),
+      }),
+    pickMcp: () => ctl.store.dispatch({ type: "picker", picker: mcpPicker(ctl.config) }),
+    pickModel: () =>
+      ctl.store.dispatch({ type: "picker", picker: modelPicker(ctl.config, ctl.session.status().model.id) }),
     side: (question) => void askSideQuestion(ctl, question),
     quit: () => ctl.quit(),
   };

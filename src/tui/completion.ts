@@ -16,8 +16,8 @@ export interface MenuItem {
 }
 
 export interface Menu {
-  /** `history`: Ctrl+R's matching prompts (history-search.ts). */
-  kind: "command" | "file" | "history";
+  /** `history`: Ctrl+R's matching prompts (history-search.ts); `argument`: Tab after a command (argument-completion.ts). */
+  kind: "command" | "file" | "history" | "argument";
   items: MenuItem[];
   index: number;
   start: number;

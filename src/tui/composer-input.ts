@@ -7,6 +7,7 @@ import { WorkspaceFileIndex } from "../workspace/workspace-files.js";
 import { backspace, type Edit, History, insert } from "./composer.js";
 import { ClipboardPaste, type ImageInput } from "./clipboard.js";
 import { ClipboardStore } from "./clipboard-store.js";
+import { type ArgumentSources, argumentMenu } from "./argument-completion.js";
 import { applyMenu, atToken, commandMenu, type Menu } from "./completion.js";
 import { editInEditor } from "./editor.js";
 import { FileMenuSearch } from "./file-menu-search.js";
@@ -16,6 +17,8 @@ import { Pastes } from "./paste.js";
 import type { Cut } from "./readline.js";
 import type { Store } from "./store.js";
 import type { ItemKind } from "./ui-state.js";
+import { EditHistory } from "./undo.js";
+import { ComposerVim } from "./composer-vim.js";
 
 /** A listing older than this is refreshed (in the background) when an `@` is typed. */
 const FILES_FRESH_MS = 10_000;
@@ -41,6 +44,12 @@ export class ComposerInput {
   /** Ctrl+R: reverse search through `history` (history-search.ts). */
   readonly search: HistorySearch;
   private killed = "";
+  /** Ctrl+_ undo, Ctrl+X Ctrl+_ / Alt+_ redo (R-UI-27). */
+  private readonly edits = new EditHistory();
+  /** Vim's keys (R-UI-30): its mode is the store's (`vim`, shown in the status line). */
+  readonly vim: ComposerVim;
+  /** Where Tab after a command finds its argument's choices (set by run.tsx; none: no completion). */
+  argumentSources: ArgumentSources | undefined;
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
@@ -56,6 +65,13 @@ export class ComposerInput {
   private dismissedFor: string | undefined;
 
   constructor(private readonly deps: ComposerDeps) {
+    this.vim = new ComposerVim({
+      store: deps.store,
+      edit: () => this.edit,
+      set: (e) => this.set(e),
+      show: (e) => this.show(e),
+      undo: () => this.undo(),
+    });
     const saved = new HistoryStore(deps.home, deps.cwd);
     this.history = new History(saved.load(), (text) => saved.add(text));
     this.files = new WorkspaceFileIndex(deps.cwd, () => this.refreshMenu(), deps.listFiles);
@@ -102,8 +118,24 @@ export class ComposerInput {
   }
 
   set(e: Edit): void {
+    this.edits.record(this.edit, e);
+    this.show(e);
+  }
+
+  /** Puts `e` in the composer without making it an undo step. */
+  show(e: Edit): void {
     this.deps.store.dispatch({ type: "compose", text: e.text, cursor: e.cursor });
     this.refreshMenu();
+  }
+
+  undo(): void {
+    const e = this.edits.undo(this.edit);
+    if (e) this.show(e);
+  }
+
+  redo(): void {
+    const e = this.edits.redo(this.edit);
+    if (e) this.show(e);
   }
 
   /** A kill (Ctrl+W/K/U): what it cut is kept for Ctrl+Y. */
@@ -176,11 +208,21 @@ export class ComposerInput {
     if (!menu) return undefined;
     const item = menu.items[menu.index];
     const next = applyMenu(this.edit.text, menu);
+    this.edits.record(this.edit, next);
     this.deps.store.dispatch({ type: "compose", text: next.text, cursor: next.cursor });
     // A chosen command name leaves the menu shut until more is typed.
     this.dismissedFor = next.text;
     this.refreshMenu();
     return item;
+  }
+
+  /** Tab after `/command `: one choice goes in, several open the menu (R-UI-28). */
+  completeArgument(): void {
+    const { text, cursor } = this.edit;
+    const menu = this.argumentSources && argumentMenu(this.argumentSources, text, cursor);
+    if (!menu) return;
+    if (menu.items.length === 1) this.set(applyMenu(text, menu));
+    else this.showMenu(menu);
   }
 
   dismissMenu(): void {

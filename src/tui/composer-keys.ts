@@ -43,6 +43,12 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     return;
   }
   if (c.menuFor(key) && menuKey(ctl, key)) return;
+  // R-UI-30: vim's normal mode takes printable keys, Enter and Esc; the rest go on as usual.
+  const vim = c.vim.normalKey(input, key);
+  if (vim) {
+    if (vim.submit) ctl.submit();
+    return;
+  }
   const e = c.edit;
   if (
     (key.return && (key.meta || key.shift || key.ctrl)) ||
@@ -54,6 +60,14 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     const continued = continuation(e);
     if (continued) c.set(continued);
     else ctl.submit();
+  } else if (isUndo(input, key)) {
+    // R-UI-27: Ctrl+_ undoes (Ctrl+X first: redoes); readline's Ctrl+X Ctrl+U undoes too.
+    if (ctrlX) c.redo();
+    else c.undo();
+  } else if (ctrlX && key.ctrl && input === "u") {
+    c.undo();
+  } else if (input === "_" && (key.meta || ctl.input.altUnderscore)) {
+    c.redo();
   } else if (key.ctrl && (input === "g" || (ctrlX && input === "e"))) {
     c.openEditor();
   } else if (key.ctrl && input === "x") {
@@ -65,6 +79,8 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     c.yank();
   } else if (key.ctrl && input === "v") {
     void c.clipboard.paste();
+  } else if (key.tab && !key.shift && !c.menu) {
+    c.completeArgument();
   } else if (key.upArrow && c.takeBackQueued()) {
     // The newest queued follow-up is back in the composer.
   } else if (key.upArrow || key.downArrow) {
@@ -75,6 +91,21 @@ export function composerKey(ctl: TuiController, input: string, key: Key): void {
     else if (next) c.set(next);
   }
 }
+
+/**
+ * Ctrl+_ as terminals send it: the control character 0x1F (also Ctrl+/ and Ctrl+- in most), or
+ * with the kitty keyboard protocol on, `_`, `/` or `-` with Ctrl.
+ */
+function isUndo(input: string, key: Key): boolean {
+  if (input === "\x1f") return true;
+  return key.ctrl && !key.meta && (input === "_" || input === "/" || input === "-");
+}
+
+/** C0 control characters (bar the line break) and DEL: never text a person meant to type. */
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f]/g;
+
+/** An extended key report Ink left as text without its ESC. */
+const UNKNOWN_KEY_REPORT = /^\[(?:27;\d+;\d+~|\d+(?:;\d+)*u)$/;
 
 /** Inside a multi-line prompt the cursor moves between lines; past the edge, history. */
 function recall(c: ComposerInput, e: Edit, delta: -1 | 1): void {
@@ -110,7 +141,11 @@ function editFor(ctl: TuiController, e: Edit, input: string, key: Key): Edit | C
   if (key.home) return home(e);
   if (key.end) return end(e);
   if (key.ctrl || key.meta || key.escape || key.tab || !input) return undefined;
-  return insert(e, input);
+  // R-UI-27: a control key without a binding (Ctrl+], Ctrl+\, Ctrl+^) is ignored, never inserted.
+  // So is an extended-key report tern does not know (modifyOtherKeys' `[27;5;93~`, kitty's `[93;5u`).
+  if (UNKNOWN_KEY_REPORT.test(input)) return undefined;
+  const text = input.replace(CONTROL, "");
+  return text ? insert(e, text) : undefined;
 }
 
 /** Keys the open completion menu takes; false lets the key through to the composer. */
@@ -132,7 +167,7 @@ function menuKey(ctl: TuiController, key: Key): boolean {
     const kind = c.menu?.kind;
     const item = c.acceptMenu();
     // A command runs at once unless it needs an argument; a file name only goes in.
-    if (kind === "command" && item && !item.needsArgs) ctl.submit();
+    if ((kind === "command" && item && !item.needsArgs) || kind === "argument") ctl.submit();
     return true;
   }
   return false;

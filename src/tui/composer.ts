@@ -1,5 +1,7 @@
-// Pure editing of the composer: text plus a cursor (an index into the text, 0..length). Lines
-// are split on "\n" so Home / End and Up / Down work per line in a multi-line prompt.
+// Pure editing of the composer: text plus a cursor (an index into the text, 0..length, always on
+// a grapheme cluster's boundary: graphemes.ts, R-UI-25). Lines are split on "\n" so Home / End
+// and Up / Down work per line in a multi-line prompt; Up / Down keep the caret's column as drawn.
+import { indexAtColumn, nextBoundary, prevBoundary, widthOf } from "./graphemes.js";
 
 export interface Edit {
   text: string;
@@ -10,24 +12,25 @@ export function insert(e: Edit, s: string): Edit {
   return { text: e.text.slice(0, e.cursor) + s + e.text.slice(e.cursor), cursor: e.cursor + s.length };
 }
 
-/** Deletes the character before the cursor. */
+/** Deletes the character (grapheme cluster) before the cursor. */
 export function backspace(e: Edit): Edit {
   if (e.cursor === 0) return e;
-  return { text: e.text.slice(0, e.cursor - 1) + e.text.slice(e.cursor), cursor: e.cursor - 1 };
+  const from = prevBoundary(e.text, e.cursor);
+  return { text: e.text.slice(0, from) + e.text.slice(e.cursor), cursor: from };
 }
 
-/** Deletes the character under the cursor (the Delete key). */
+/** Deletes the character (grapheme cluster) under the cursor (the Delete key). */
 export function deleteForward(e: Edit): Edit {
   if (e.cursor >= e.text.length) return e;
-  return { text: e.text.slice(0, e.cursor) + e.text.slice(e.cursor + 1), cursor: e.cursor };
+  return { text: e.text.slice(0, e.cursor) + e.text.slice(nextBoundary(e.text, e.cursor)), cursor: e.cursor };
 }
 
 export function left(e: Edit): Edit {
-  return { ...e, cursor: Math.max(0, e.cursor - 1) };
+  return { ...e, cursor: prevBoundary(e.text, e.cursor) };
 }
 
 export function right(e: Edit): Edit {
-  return { ...e, cursor: Math.min(e.text.length, e.cursor + 1) };
+  return { ...e, cursor: nextBoundary(e.text, e.cursor) };
 }
 
 /** Start of the cursor's line. */
@@ -47,17 +50,17 @@ export function end(e: Edit): Edit {
  */
 export function verticalMove(e: Edit, delta: -1 | 1): Edit | undefined {
   const start = home(e).cursor;
-  const column = e.cursor - start;
+  const column = widthOf(e.text.slice(start, e.cursor));
   if (delta < 0) {
     if (start === 0) return undefined;
     const prevStart = e.text.lastIndexOf("\n", start - 2) + 1;
-    return { ...e, cursor: Math.min(prevStart + column, start - 1) };
+    return { ...e, cursor: indexAtColumn(e.text, prevStart, start - 1, column) };
   }
   const lineEnd = end(e).cursor;
   if (lineEnd === e.text.length) return undefined;
   const nextStart = lineEnd + 1;
   const nextEnd = end({ ...e, cursor: nextStart }).cursor;
-  return { ...e, cursor: Math.min(nextStart + column, nextEnd) };
+  return { ...e, cursor: indexAtColumn(e.text, nextStart, nextEnd, column) };
 }
 
 /**

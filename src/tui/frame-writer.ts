@@ -1,7 +1,8 @@
 // The live region's writer: what Ink calls to put a frame on the terminal (its `log`), in place
 // of Ink's own, which erases and rewrites the whole region every frame (~440 bytes per streamed
 // character). This one keeps the last frame's lines and rewrites only the lines that changed,
-// moving over the rest (R-UI-22). The cursor rests on the row below the frame, as with Ink's.
+// moving over the rest (R-UI-22). Between writes the (hidden) cursor rests on the composer's caret
+// where the UI names one (caret-park.ts, R-UI-26), else on the row below the frame, as with Ink's.
 //
 // Resize (R-UI-13): a terminal that gets narrower re-wraps the rows on screen, so the frame takes
 // more rows than were written, and erasing it by the count written leaves its top rows (the
@@ -14,6 +15,7 @@
 // screen narrowed a lot, the frame's top rows go there before any program hears of the resize,
 // and the erase, clamped at the screen's first row, takes the rest; see ERASE_ROWS_DOWN.)
 import { ESCAPE_SEQUENCE, width } from "./ansi.js";
+import { type CellPosition, samePosition, unpark } from "./caret-park.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
 export interface FrameSink {
@@ -166,6 +168,23 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
   let writtenAt = 0;
   let cursorHidden = false;
   const widths = widthCache();
+  /** Where the cursor is parked now (undefined: the row below the frame), and where the UI wants it. */
+  let parked: CellPosition | undefined;
+  let wanted: CellPosition | undefined;
+  /** Back to the row below the frame, where every write's moves start. */
+  const toBottom = (cols: number) => {
+    const way = unpark(parked, lines, cols, (line) => rowsAt([line], cols, widths.of));
+    parked = undefined;
+    return way;
+  };
+  /** From `row` (column 0 unless it was parked) to the caret the UI wants, or below the frame. */
+  const settle = (row: number, fromParked: boolean) => {
+    const n = lines.length;
+    parked = wanted && wanted.y < n ? { ...wanted } : undefined;
+    const target = parked ? parked.y : n;
+    const move = target < row ? up(row - target) : down(target - row);
+    return `${move}${parked ? `\x1b[${parked.x + 1}G` : fromParked ? "\r" : ""}`;
+  };
 
   /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
   const eraseAll = (cols: number) =>
@@ -176,14 +195,14 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
    * the frame grows or shrinks, the rows it ends with (composer, status line) are moved with
    * insert / delete line instead of being written again below the rows that changed size.
    */
-  const changed = (next: string[]): string => {
+  const changed = (next: string[], from: number): { out: string; row: number } => {
     const n = lines.length;
     const m = next.length;
     let kept = 0;
     if (n !== m) while (kept < Math.min(n, m) && next[m - 1 - kept] === lines[n - 1 - kept]) kept++;
     // `old` is what each row holds as the writer goes (null: blank); `row` where the cursor is.
     let old: (string | null)[] = lines;
-    let row = n;
+    let row = from;
     let out = "";
     const moveTo = (target: number) => {
       out += target < row ? up(row - target) : down(target - row);
@@ -191,6 +210,7 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     };
     if (kept > 0 && m > n) {
       // Room below first (newlines scroll at the bottom), then the kept rows pushed down into it.
+      moveTo(n);
       out += "\n".repeat(m - n);
       row = m;
       moveTo(n - kept);
@@ -211,19 +231,31 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
       moveTo(m);
       out += `\r${ERASE_DOWN}`;
     }
-    moveTo(m);
-    return out;
+    return { out, row };
   };
 
   const write = (frame: string): boolean => {
-    if (frame === last) return false;
-    const next = frameLines(frame);
     const cols = columns();
     const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
-    const body = fitted ? changed(next) : `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`;
-    sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${body}`);
-    cursorHidden = true;
+    if (frame === last && samePosition(parked, wanted)) return false;
+    // Moves start at a parked cursor when the frame fitted (no re-wrap moved it), else below the frame.
+    const back = fitted ? "" : toBottom(cols);
+    const from = parked;
+    const start = from ? from.y : lines.length;
+    if (frame === last) {
+      sink.write(`${back}${settle(start, from !== undefined)}`);
+      return true;
+    }
+    const next = frameLines(frame);
+    const drawn = fitted
+      ? changed(next, start)
+      : { out: `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`, row: next.length };
+    parked = undefined;
     lines = next;
+    sink.write(
+      `${cursorHidden ? "" : HIDE_CURSOR}${back}${drawn.out}${settle(drawn.row, from !== undefined)}`,
+    );
+    cursorHidden = true;
     widths.keep(lines);
     last = frame;
     writtenAt = cols;
@@ -232,14 +264,16 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
 
   return Object.assign(write, {
     clear() {
-      const erase = eraseAll(columns());
+      const cols = columns();
+      const erase = `${toBottom(cols)}${eraseAll(cols)}`;
       if (erase) sink.write(erase);
       lines = [];
       last = "";
       writtenAt = 0;
     },
     done() {
-      if (cursorHidden) sink.write(SHOW_CURSOR);
+      const back = toBottom(columns());
+      if (back || cursorHidden) sink.write(`${back}${cursorHidden ? SHOW_CURSOR : ""}`);
       lines = [];
       last = "";
       writtenAt = 0;
@@ -247,14 +281,17 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     },
     /** Ink wrote the frame itself (after clearing the terminal): take it as what is on screen. */
     sync(frame: string) {
+      parked = undefined;
       lines = frameLines(frame);
       widths.keep(lines);
       last = frame;
       writtenAt = columns();
     },
-    // The UI draws its own cursor cell (inverse video) and keeps the terminal's hidden.
-    setCursorPosition() {},
-    isCursorDirty: () => false,
-    willRender: (frame: string) => frame !== last,
+    // The UI draws its own cursor cell (inverse video) and keeps the terminal's hidden, parked on it.
+    setCursorPosition(position: CellPosition | undefined) {
+      wanted = position;
+    },
+    isCursorDirty: () => !samePosition(parked, wanted),
+    willRender: (frame: string) => frame !== last || !samePosition(parked, wanted),
   });
 }

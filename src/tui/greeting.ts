@@ -19,14 +19,21 @@ export function greeting(
   cwd: string,
   sessionId: string,
   resumed: boolean,
+  cols = process.stdout.columns || 100,
 ): string {
   const session = resumed ? ` · session ${sessionId} (resumed)` : "";
   if (!first) return `${model}${session}`;
-  return (
-    `tern ${ternVersion()} · ${model} · ${displayPath(cwd)}${session}\n` +
-    "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands"
-  );
+  // A narrow terminal gets the keys in one short row, so the first screen keeps its rows for the
+  // conversation and the composer (the whole list is in /help).
+  const keys =
+    cols < NARROW_COLS
+      ? "/help keys · Ctrl+C exit"
+      : "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands";
+  return `tern ${ternVersion()} · ${model} · ${displayPath(cwd)}${session}\n${keys}`;
 }
+
+/** Below this width the greeting's key row is the short one. */
+const NARROW_COLS = 60;
 
 /**
  * The notices of an attached session not shown before in this process: a `/fork`, `/resume` or

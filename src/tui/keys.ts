@@ -7,6 +7,11 @@ import { controlKey, keyParts } from "./key-parts.js";
 import type { TuiController } from "./controller.js";
 import { lastFrame } from "./last-frame.js";
 import { pickerFlowKey } from "./picker-flow.js";
+import { openRewind } from "./rewind-picker.js";
+
+/** Two Esc presses this close together at an idle, empty prompt open the rewind picker (R-UI-29). */
+const DOUBLE_ESC_MS = 800;
+let lastEscape = Number.NEGATIVE_INFINITY;
 
 /** useInput's callback: events that belong to a bracketed paste were taken by RawInput. */
 export function onInput(ctl: TuiController, input: string, key: Key): void {
@@ -80,6 +85,16 @@ export function handleKey(ctl: TuiController, input: string, key: Key): void {
   // R-UI-12: Esc interrupts a running turn like Ctrl+C; an open completion menu takes Esc first.
   if (key.escape && state.busy && !state.menu && !state.searching) {
     ctl.ctrlC();
+    return;
+  }
+  // R-UI-30: Esc in vim's insert mode is normal mode.
+  if (key.escape && !state.busy && !state.menu && !state.searching && ctl.composer.vim.escape()) return;
+  if (key.escape && !state.busy && !state.menu && !state.searching && state.composer === "") {
+    // (Ink marks every Esc as meta: the raw ESC ESC or the time between two tells a double press.)
+    const now = performance.now();
+    const double = ctl.input.doubleEscape || now - lastEscape < DOUBLE_ESC_MS;
+    lastEscape = double ? Number.NEGATIVE_INFINITY : now;
+    if (double) openRewind(ctl);
     return;
   }
   composerKey(ctl, input, key);

@@ -2,10 +2,12 @@
 // shorter than the terminal: Ink clears the whole screen (and with it the scrollback) when its
 // frame reaches the terminal's height, so every part gets a share of rows - 1 and the
 // streaming answer shows only its tail.
-import { count, sanitize, style, truncate, width, wrapLines } from "./ansi.js";
+import { contextPercent } from "../vocab/context-share.js";
+import { sanitize, style, truncate, wrapLines } from "./ansi.js";
 import { approvalRows } from "./approval.js";
+import { type Caret, composerLayout } from "./composer-view.js";
 import { renderMarkdown } from "./markdown.js";
-import { pickerRows } from "./session-picker.js";
+import { pickerRows } from "./picker.js";
 import { type SideScroll, sidePanel } from "./side-view.js";
 import { menuRows } from "./slash-menu.js";
 import { elapsed, phaseText, turnTokens, UNKNOWN_COST } from "./status-text.js";
@@ -14,83 +16,20 @@ import { PLAN_CHOICES } from "./plan-flow.js";
 import type { UiState } from "./ui-state.js";
 import { money } from "../vocab/cost.js";
 
+export { composerBox, composerRows } from "./composer-view.js";
+
 export interface LiveRows {
   /** Everything above the composer. */
   above: string[];
   /** The composer's inner rows (inside its border). */
   composer: string[];
+  /** Where the caret is drawn in those rows (R-UI-26). */
+  caret: Caret;
   /** The completion menu under the composer (empty when closed). */
   menu: string[];
   status: string;
   /** How far the side panel's finished answer can scroll (null: it fits, or no panel). */
   sideScroll: SideScroll | null;
-}
-
-/** What the composer draws for typed text: a tab as two spaces, a control character as ^X. */
-function composerText(text: string): string {
-  return text
-    .replace(/\t/g, "  ")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => `^${String.fromCharCode(c.charCodeAt(0) ^ 64)}`);
-}
-
-/** The composer text with the cursor cell drawn inverse, wrapped inside the box, capped to `max` rows around the cursor. */
-export function composerRows(
-  text: string,
-  cursor: number,
-  prompt: string,
-  inner: number,
-  max: number,
-): string[] {
-  const pad = " ".repeat(prompt.length);
-  const rows: string[] = [];
-  let cursorRow = 0;
-  let offset = 0;
-  const lines = text.split("\n");
-  for (const [i, line] of lines.entries()) {
-    const lineStart = offset;
-    offset += line.length + 1;
-    const clean = composerText(line);
-    // Where the cursor falls in the drawn text (a tab or control character takes two cells).
-    const inLine = cursor - lineStart;
-    const cursorAt = inLine >= 0 && inLine <= line.length ? composerText(line.slice(0, inLine)).length : -1;
-    // Wrap the plain text first, then paint the cursor cell in the row that holds it.
-    const wrapped = wrapLines(clean, Math.max(1, inner - prompt.length));
-    let consumed = 0;
-    for (const [j, row] of wrapped.entries()) {
-      let drawn = row;
-      const at = cursorAt < 0 ? -1 : cursorAt - consumed;
-      const last = j === wrapped.length - 1;
-      if (at >= 0 && (at < row.length || (last && at === row.length))) {
-        drawn = `${row.slice(0, at)}${style.inverse(row[at] ?? " ")}${row.slice(at + 1)}`;
-        cursorRow = rows.length;
-      }
-      rows.push((i === 0 && j === 0 ? prompt : pad) + drawn);
-      consumed += row.length;
-    }
-  }
-  if (rows.length <= max) return rows;
-  // A window around the cursor, with a count of what is hidden.
-  const room = Math.max(1, max - 1);
-  const start = Math.max(0, Math.min(cursorRow - room + 1, rows.length - room));
-  const hidden = rows.length - room;
-  return [...rows.slice(start, start + room), style.gray(`${pad}(${count(hidden, "more line")})`)];
-}
-
-/**
- * The composer's rows in their border, as Ink's `borderStyle="single"` box with `paddingX={1}`
- * drew them (the same cells and colours), so the whole live region is rows handed to Ink as one
- * text: one node to lay out, and no row where ink-output.ts builds Ink's cell grid to put a
- * border beside the text, every frame.
- */
-export function composerBox(rows: string[], cols: number, colour: (text: string) => string): string[] {
-  const inner = Math.max(4, cols - 4);
-  const rule = "─".repeat(inner + 2);
-  const side = colour("│");
-  return [
-    colour(`┌${rule}┐`),
-    ...rows.map((row) => `${side} ${row}${" ".repeat(Math.max(0, inner - width(row)))} ${side}`),
-    colour(`└${rule}┘`),
-  ];
 }
 
 function queueRows(state: UiState, cols: number): string[] {
@@ -139,11 +78,16 @@ function limitRows(state: UiState, cols: number): string[] {
   );
 }
 
+/** The vim mode first on the status line, so a narrow one never cuts it (R-UI-30). */
+function vimMark(state: UiState): string {
+  return state.vim ? `${state.vim === "normal" ? "NORMAL" : "INSERT"} · ` : "";
+}
+
 export function statusText(state: UiState, cols: number): string {
   const s = state.status;
   // Off is the quiet default; a level in force is always named.
   const thinking = s.thinking && s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
-  const pct = s.contextWindow ? Math.round((s.lastPrompt / s.contextWindow) * 100) : 0;
+  const pct = contextPercent(s.lastPrompt, s.contextWindow);
   // Side questions stay out of the ledger, so their cost is shown apart (R-SIDE-4).
   const side = s.sideCost !== 0 ? ` (+ ${money(s.sideCost, UNKNOWN_COST)} side questions)` : "";
   const mode = s.mode ? ` · ${s.mode}` : "";
@@ -154,7 +98,7 @@ export function statusText(state: UiState, cols: number): string {
   const agents = runningAgents(state.running);
   return style.gray(
     truncate(
-      `${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${lsp}${agents} · session ${s.sessionId}`,
+      `${vimMark(state)}${s.model}${thinking} · context ${pct}% · ${s.tokens} tokens · ${money(s.cost, UNKNOWN_COST)}${side}${mode}${jobs}${lsp}${agents} · session ${s.sessionId}`,
       cols,
     ),
   );
@@ -179,10 +123,12 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   // view (R-UI-24; Claude Code keeps its mode indicator beside a custom status line too).
   const mode = state.status.mode && state.status.mode !== "ask" ? ` · ${state.status.mode}` : "";
   const status =
-    state.statusLine !== undefined ? truncate(`${state.statusLine}${mode}`, cols) : statusText(state, cols);
+    state.statusLine !== undefined
+      ? truncate(`${vimMark(state)}${state.statusLine}${mode}`, cols)
+      : statusText(state, cols);
   const inner = Math.max(4, cols - 4);
   const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
-  const composer = composerRows(
+  const { rows: composer, caret } = composerLayout(
     state.composer,
     state.cursor,
     prompt,
@@ -225,6 +171,7 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
   return {
     above: [...stream, ...running, ...side, ...queue, ...progress, ...approval, ...picker, ...limit, ...hint],
     composer,
+    caret,
     menu,
     status,
     sideScroll: panel.scroll,

@@ -6,12 +6,22 @@
 const MAX_LINES = 10;
 const MAX_CHARS = 1000;
 
+/**
+ * Lines as `wc -l` counts them (each line break ends one), plus a last line without a break:
+ * 2,000 lines that end in a newline are 2,000, not 2,001.
+ */
+export function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text === "" || text.endsWith("\n") ? n : n + 1;
+}
+
 export class Pastes {
   private readonly texts = new Map<string, string>();
 
   /** The text to insert for a paste: itself when small, else a placeholder for it. */
   collapse(text: string): string {
-    const lines = text.split("\n").length;
+    const lines = lineCount(text);
     if (lines <= MAX_LINES && text.length <= MAX_CHARS) return text;
     const base = lines > MAX_LINES ? `pasted ${lines} lines` : `pasted ${text.length} characters`;
     let label = `[${base}]`;

@@ -39,6 +39,16 @@ export class RawInput {
     return DELETE_KEY.test(this.last);
   }
 
+  /** Alt+_ was pressed (ESC _): Ink reports it as a plain `_` (its meta keys are letters and digits). */
+  get altUnderscore(): boolean {
+    return this.last === "\x1b_";
+  }
+
+  /** Esc Esc read at once (Ink reports it as one Esc). */
+  get doubleEscape(): boolean {
+    return this.last === "\x1b\x1b";
+  }
+
   /** Sees every raw event before useInput does (a prepended listener on Ink's input emitter). */
   feed(data: string): void {
     this.last = data;

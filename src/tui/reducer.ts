@@ -94,6 +94,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
     }
     case "picker":
       return { ...state, picker: action.picker };
+    case "vim":
+      return { ...state, vim: action.mode };
     case "replay": {
       let next = state;
       for (const item of action.items) next = print(next, item.kind, item.text, { tool: item.tool });

@@ -4,6 +4,8 @@ import { render } from "ink";
 import { App, RENDER_MS } from "./app.js";
 import { TuiController } from "./controller.js";
 import type { TuiDeps } from "./controller-types.js";
+import { argumentSourcesOf } from "./argument-sources.js";
+import { applyTheme } from "./ansi.js";
 import { resumeAtStart } from "./session-picker-app.js";
 import {
   giveBackTypeAhead,
@@ -19,6 +21,7 @@ export async function runTui(deps: TuiDeps): Promise<number> {
   // Input modes go off on any exit, an uncaught error included ('exit' still fires then).
   process.once("exit", inputModesOff);
   const ctl = new TuiController(deps);
+  ctl.composer.argumentSources = argumentSourcesOf(ctl, deps);
   try {
     const picked = deps.pickFirst ? await resumeAtStart(deps.home, deps.cwd) : {};
     if (picked === null) {
@@ -36,6 +39,9 @@ export async function runTui(deps: TuiDeps): Promise<number> {
     throw err;
   }
   giveBackTypeAhead();
+  // R-UI-30: the configured theme and vim keys, before the first frame.
+  applyTheme(ctl.config.ui?.theme ?? "dark");
+  if (ctl.config.ui?.vim) ctl.composer.vim.set(true);
   // Ctrl+C is a key here (R-UI-5), not a signal that kills the process.
   // Frames go through frame-writer.ts (changed lines only, resize-aware erase), not Ink's own
   // writer; not Ink's incrementalRendering either: in Ink 6.8 it moves the cursor one row short

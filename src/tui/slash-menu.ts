@@ -14,6 +14,14 @@ function underlined(text: string, marks: ReadonlySet<number>): string {
   return out;
 }
 
+/** `path` cut to `n` columns in its middle (`src/…/deep/name.ts`): its start and its file name stay. */
+export function middle(path: string, n: number): string {
+  if (path.length <= n) return path;
+  const tail = Math.max(1, Math.min(path.length - path.lastIndexOf("/", path.length - 2), n - 4));
+  const head = Math.max(0, n - 1 - tail);
+  return `${path.slice(0, head)}…${path.slice(path.length - tail)}`;
+}
+
 /** The menu's rows (items then a key hint), at most `max` of them; the hint is kept last. */
 export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): string[] {
   if (menu?.kind === "history" && menu.items.length === 0 && max >= 2)
@@ -22,12 +30,15 @@ export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): strin
   const window = Math.min(ROWS, max - 1);
   const first = Math.max(0, Math.min(menu.index - Math.floor(window / 2), menu.items.length - window));
   const shown = menu.items.slice(first, first + window);
-  // A prompt from history has no description: it gets the whole row.
-  const labelWidth =
-    menu.kind === "history"
-      ? Math.max(8, cols - 4)
-      : Math.min(32, Math.max(...shown.map((i) => i.label.length)) + 2);
-  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, Math.max(0, n - 1))}…` : s);
+  // A prompt from history or a path has no description: it gets the whole row (R-UI-28: a path
+  // is shown whole, shortened in its middle only when it cannot fit).
+  const wide = menu.kind === "history" || menu.kind === "file";
+  const longest = Math.max(...shown.map((i) => i.label.length)) + 2;
+  const labelWidth = wide
+    ? Math.max(8, menu.kind === "file" ? Math.min(longest, cols - 4) : cols - 4)
+    : Math.min(menu.kind === "argument" ? 40 : 32, longest);
+  const clip = (s: string, n: number) =>
+    s.length <= n ? s : menu.kind === "file" ? middle(s, n) : `${s.slice(0, Math.max(0, n - 1))}…`;
   const rows = shown.map((item, i) => {
     const selected = first + i === menu.index;
     const clean = sanitize(item.label);
@@ -44,7 +55,7 @@ export function menuRows(menu: Menu | null, cols: number, max = ROWS + 1): strin
   const hint =
     menu.kind === "history"
       ? `${count}${HISTORY_HINT}`
-      : `${count}↑/↓ choose · Tab complete · Enter ${menu.kind === "command" ? "run" : "insert"} · Esc close`;
+      : `${count}↑/↓ choose · Tab complete · Enter ${menu.kind === "file" ? "insert" : "run"} · Esc close`;
   rows.push(style.gray(truncate(` ${hint}`, cols)));
   return rows;
 }

@@ -4,7 +4,7 @@ import type { EngineEvent } from "../engine/door/events.js";
 import type { ApprovalAnswer, ApprovalCall, ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
 import type { ReplayAction } from "./replay.js";
-import type { PickerState } from "./session-picker.js";
+import type { PickerState } from "./picker.js";
 import type { ItemKind, LimitPrompt, Phase } from "./ui-state.js";
 
 /** The side panel's actions (/btw), reduced by `side-reducer.ts`. */
@@ -55,4 +55,6 @@ export type UiAction =
   | ReplayAction
   /** The session picker opens, changes (`PickerState`) or closes (`null`). */
   | { type: "picker"; picker: PickerState | null }
+  /** The composer's vim mode changed (undefined: vim keys off, R-UI-30). */
+  | { type: "vim"; mode: "normal" | "insert" | undefined }
   | SideAction;

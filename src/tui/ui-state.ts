@@ -2,7 +2,7 @@
 // reducers, the views and the controller all read this module, and it imports none of them.
 import type { ApprovalState } from "./approval.js";
 import type { Menu } from "./completion.js";
-import type { PickerState } from "./session-picker.js";
+import type { PickerState } from "./picker.js";
 import type { ToolRun } from "./tool-view.js";
 
 export type ItemKind =
@@ -142,6 +142,8 @@ export interface UiState {
   statusLine?: string;
   /** The session picker of `/resume` without an id (R-UI-17), while it is open. */
   picker?: PickerState | null;
+  /** The composer's vim mode (R-UI-30), shown in the status line; absent when vim keys are off. */
+  vim?: "normal" | "insert";
   /** A hint that holds only for a moment (the Ctrl+C exit hint): live region only, never the transcript. */
   hint?: string;
 }

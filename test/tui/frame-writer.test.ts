@@ -49,6 +49,31 @@ const box = (cols: number, text: string) => [
 ];
 
 describe("the frame writer", () => {
+  it("parks the cursor on the caret the UI names and draws the next frame from there (R-UI-26)", async () => {
+    const t = terminal(40, 10);
+    t.write("scrollback\n");
+    t.writer.setCursorPosition({ x: 4, y: 2 });
+    t.writer(frame("answer", ...box(20, "› ab"), "status"));
+    await t.lines();
+    // Row 1 of the screen is the frame's first line: the caret is on its third line, column 4.
+    expect([t.term.buffer.active.cursorX, t.term.buffer.active.cursorY]).toEqual([4, 3]);
+    t.writer.setCursorPosition({ x: 5, y: 2 });
+    t.writer(frame("answer", ...box(20, "› abc"), "status"));
+    expect(await t.lines()).toEqual(["scrollback", "answer", ...box(20, "› abc"), "status"]);
+    expect([t.term.buffer.active.cursorX, t.term.buffer.active.cursorY]).toEqual([5, 3]);
+    // No caret named: back below the frame, where Ink writes above it after clear().
+    t.writer.setCursorPosition(undefined);
+    t.writer(frame("answer 2", ...box(20, "› abc"), "status"));
+    await t.lines();
+    expect([t.term.buffer.active.cursorX, t.term.buffer.active.cursorY]).toEqual([0, 6]);
+    t.writer.setCursorPosition({ x: 5, y: 2 });
+    t.writer(frame("answer 2", ...box(20, "› abc"), "status"));
+    t.writer.clear();
+    t.write("printed\n");
+    t.writer(frame("answer 3", ...box(20, "› abc"), "status"));
+    expect(await t.lines()).toEqual(["scrollback", "printed", "answer 3", ...box(20, "› abc"), "status"]);
+  });
+
   it("rewrites only the lines that changed and leaves the region whole", async () => {
     const t = terminal(40, 10);
     t.write("scrollback 1\nscrollback 2\n");

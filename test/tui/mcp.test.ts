@@ -35,6 +35,10 @@ describe("MCP in the interactive UI", () => {
     await vt.type("/mcp");
     await vt.press("enter");
     await vt.waitFor("slow (stdio) starting");
+    // The servers' picker opens under the report (R-UI-28); Ctrl+C leaves it.
+    await vt.waitForScreen(/MCP servers · type to filter/);
+    await vt.write("\x03");
+    await vt.waitForGone(/MCP servers · type to filter/);
     expect(existsSync(ready)).toBe(false);
     // A prompt sent now waits for the slow server and is offered its tools.
     await vt.type("hi");
@@ -50,9 +54,15 @@ describe("MCP in the interactive UI", () => {
     await vt.press("enter");
     await vt.waitFor(/slow \(stdio\) ready · \d+ tools/);
     await vt.waitFor(/gone \(stdio\) failed: Error: Cannot find module/);
-    await vt.type("/mcp reconnect fx");
+    // Picked from the servers' picker: Enter on `fx` reconnects it, as `/mcp reconnect fx`.
+    await vt.waitForScreen(/MCP servers · type to filter/);
+    await vt.type("fx");
+    await vt.waitForScreen(/▸ fx +stdio /);
     await vt.press("enter");
     await vt.waitFor(/fx reconnected · \d+ tools/, 30_000);
+    await vt.type("/mcp reconnect fx");
+    await vt.press("enter");
+    await vt.waitFor(/fx reconnected · \d+ tools[\s\S]*fx reconnected · \d+ tools/, 30_000);
     // SIGTERM ends the UI and its servers (the reconnected one included).
     const serverPid = Number(readFileSync(pidFile, "utf8"));
     expect(alive(serverPid)).toBe(true);

@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Pastes } from "../../src/tui/paste.js";
+import { lineCount, Pastes } from "../../src/tui/paste.js";
 import { openaiStream, openaiText } from "../support/openai-script.js";
 import { userTexts, useTui } from "./support.js";
 
@@ -28,7 +28,23 @@ describe("paste placeholders (pure)", () => {
   });
 });
 
+describe("paste line counts", () => {
+  it("counts lines as wc -l does, plus a last line without a break", () => {
+    expect(lineCount("a\nb\n")).toBe(2);
+    expect(lineCount("a\nb")).toBe(2);
+    expect(lineCount("")).toBe(0);
+    expect(lineCount("x\n".repeat(2000))).toBe(2000);
+  });
+});
+
 describe("tern composer pastes and $EDITOR", () => {
+  it("a 2,000-line paste ending in a newline reads [pasted 2000 lines] (wc -l's count)", async () => {
+    const vt = await t.start();
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`);
+    await vt.write(paste(`${lines.join("\r")}\r`));
+    await vt.waitForScreen(/│ › \[pasted 2000 lines\] *│/);
+  });
+
   it("shows a 30-line paste as one placeholder and sends it whole", async () => {
     t.provider.enqueue(openaiText("got all of it"));
     const vt = await t.start();

@@ -1,7 +1,7 @@
 // The pure drawing parts of the UI: markdown, tool lines, diffs, the approval prompt and its
 // key guard, and the live region's fit below the terminal height.
 import { describe, expect, it } from "vitest";
-import { stripAnsi, width } from "../../src/tui/ansi.js";
+import { stripAnsi, style, width } from "../../src/tui/ansi.js";
 import { approvalKey } from "../../src/tui/approval-keys.js";
 import { alwaysScope, approvalRows, newApproval } from "../../src/tui/approval.js";
 import type { TuiController } from "../../src/tui/controller.js";
@@ -65,7 +65,7 @@ describe("markdown", () => {
     const rows = renderMarkdown("```ts\nconst x = 1;\n```\n", 60);
     expect(plain(rows)).toEqual(["  ts", "│ const x = 1;"]);
     // The keyword carries a colour of its own.
-    expect(rows[1]).toContain("\x1b[35mconst\x1b[39m");
+    expect(rows[1]).toContain(style.magenta("const"));
   });
 
   it("keeps every row within the width, tables included", () => {
@@ -109,7 +109,7 @@ describe("tool lines", () => {
     const ok = plain(resultRows({ ...bash, outcome: "ok", content: "1\n2\n3\n4\n5\n6\n7" }, 80));
     expect(ok).toEqual(["  ⎿ … 3 earlier lines · Ctrl+O shows all", "    4", "    5", "    6", "    7"]);
     const failed = resultRows({ ...bash, outcome: "error", content: "boom\n[exit status 1]" }, 80);
-    expect(failed[0]).toContain("\x1b[31mboom");
+    expect(failed[0]).toContain(style.red("boom"));
     const denied = plain(resultRows({ ...bash, outcome: "denied", content: "denied by user" }, 80));
     expect(denied).toEqual(["  ⎿ denied by user"]);
   });
@@ -118,8 +118,8 @@ describe("tool lines", () => {
     const view = diffRows("a\nb\nc\n", "a\nB\nc\n", 80, 20, 10);
     expect(plain(view.rows)).toEqual(["10   a", "11 - b", "11 + B", "12   c"]);
     expect(plain(diffRows("b\n", "B\n", 80, 20).rows)).toEqual(["- b", "+ B"]);
-    expect(view.rows[1].startsWith("\x1b[31m")).toBe(true);
-    expect(view.rows[2].startsWith("\x1b[32m")).toBe(true);
+    expect(view.rows[1].startsWith(style.red("x").split("x")[0])).toBe(true);
+    expect(view.rows[2].startsWith(style.green("x").split("x")[0])).toBe(true);
     expect(view).toMatchObject({ added: 1, removed: 1 });
   });
 });

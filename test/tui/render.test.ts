@@ -1,5 +1,6 @@
 // What the Ink UI draws, in a real pseudo-terminal: tool activity, interrupted answers, markdown,
 // a live region that never clears the screen, the side panel and resize.
+import { THEMES } from "../../src/tui/themes.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,8 +40,8 @@ describe("tool activity", () => {
     expect(text).toContain("● edit_file  a.txt");
     expect(text).toMatch(/- beta\n\s+\+ BETA/);
     expect(text).not.toContain('{"command"');
-    expect(styleOf(vt, "- beta")?.fg).toBe(1);
-    expect(styleOf(vt, "+ BETA")?.fg).toBe(2);
+    expect(styleOf(vt, "- beta")?.fg).toBe(THEMES.dark.colours.red);
+    expect(styleOf(vt, "+ BETA")?.fg).toBe(THEMES.dark.colours.green);
     expect(readFileSync(join(t.dirs.workspace, "a.txt"), "utf8")).toBe("alpha\nBETA\ngamma\n");
   });
 
@@ -153,7 +154,7 @@ describe("markdown", () => {
     expect(vt.text()).not.toMatch(/\*\*|^# |```/m);
     expect(styleOf(vt, "important")?.bold).toBe(true);
     // `const` is a keyword: it has a colour of its own.
-    expect(styleOf(vt, "const x")?.fg).toBe(5);
+    expect(styleOf(vt, "const x")?.fg).toBe(THEMES.dark.colours.magenta);
   });
 });
 

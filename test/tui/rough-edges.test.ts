@@ -17,15 +17,16 @@ describe("tern interactive UI rough edges", () => {
     expect(vt.text()).toContain("(empty answer)");
   });
 
-  it("/model alone lists the configured and catalogue models with the current one marked", async () => {
+  it("/model alone opens the picker of configured and catalogue models, the current one marked (R-UI-28)", async () => {
     const vt = await t.start([], { models: { "local/other": { contextWindow: 1000 } } });
     await vt.type("/model");
     await vt.press("enter");
-    await vt.waitFor("current model: local/mock-1");
-    const text = vt.text();
-    expect(text).toMatch(/configured: ● local\/mock-1 · local\/other/);
-    expect(text).toContain("anthropic/claude-sonnet-4-5");
-    expect(text).toContain("switch with /model <provider/model>");
+    await vt.waitForScreen(/▸ local\/mock-1 .*· current/);
+    await vt.waitForScreen(/ {2}local\/other +1k window · price \?/);
+    await vt.type("sonnet-4-5");
+    await vt.waitForScreen(/▸ anthropic\/claude-sonnet-4-5 +200k window · \$3 \/ \$15 per M/);
+    await vt.press("escape");
+    await vt.waitForGone("Switch model");
   });
 
   it("an approval for a command without a grant reads naturally, and one added line says 1 line", async () => {

@@ -1,0 +1,119 @@
+// The one picker of the UI (R-UI-28): a list to choose from with a fuzzy filter as you type (fzf's
+// matcher), ↑/↓ and PgUp/PgDn to move, Enter to take, Esc to leave; the current entry marked.
+// `/resume` (sessions), `/model` (the catalogue), `/rewind` and Esc Esc (earlier prompts, then
+// what to restore) fill it with their entries (session-picker.ts, model-picker.ts,
+// rewind-picker.ts); picker-flow.ts acts on the one taken. Pure: state, keys, rows.
+import { Fzf, type FzfResultItem } from "fzf";
+import { sanitize, style, truncate, width } from "./ansi.js";
+
+/** What the picker is choosing; picker-flow.ts does what the choice means. */
+export type PickerPurpose = "resume" | "model" | "rewind" | "rewind-how" | "agents" | "mcp" | "theme";
+
+export interface PickerItem {
+  id: string;
+  /** The left-hand text (a title, a model id, a prompt). */
+  title: string;
+  /** The right-hand facts (age and cost, window and price), given the time of drawing. */
+  facts(now: number): string;
+  /** What the filter matches; the title when absent. */
+  search?: string;
+}
+
+export interface PickerState {
+  purpose: PickerPurpose;
+  heading: string;
+  /** What Enter does, for the keys row (`open`, `switch`, `rewind`). */
+  verb: string;
+  /** Said when there is nothing to pick at all. */
+  empty: string;
+  entries: PickerItem[];
+  query: string;
+  /** Index into the filtered list. */
+  selected: number;
+  /** The entry in force now (the open session, the current model), marked in the list. */
+  current?: string;
+  /** Anything the purpose needs to act on the choice (the turn chosen before `rewind-how`). */
+  context?: number;
+}
+
+/** What a key did: the picker goes on, an entry was picked, or the person left. */
+export type PickerOutcome = { state: PickerState } | { pick: string } | { leave: true };
+
+/** The keys the picker reads, as Ink reports them. */
+export interface PickerKey {
+  upArrow: boolean;
+  downArrow: boolean;
+  pageUp: boolean;
+  pageDown: boolean;
+  return: boolean;
+  escape: boolean;
+  backspace: boolean;
+  delete: boolean;
+  ctrl: boolean;
+  meta: boolean;
+}
+
+/**
+ * The last filter's answer: a key (pickerKey) and every frame drawn after it (pickerRows) ask
+ * for the same one, and building fzf's index over every entry is most of the cost.
+ */
+let lastFilter: { entries: readonly PickerItem[]; query: string; shown: PickerItem[] } | undefined;
+
+/** The entries the query keeps: all, in order, when it is empty; else best match first. */
+export function filtered(state: PickerState): PickerItem[] {
+  const query = state.query.trim();
+  if (!query) return state.entries;
+  if (lastFilter?.entries === state.entries && lastFilter.query === query) return lastFilter.shown;
+  const fzf = new Fzf(state.entries, {
+    selector: (e: PickerItem) => e.search ?? e.title,
+    casing: "case-insensitive",
+  });
+  const shown = fzf.find(query).map((r: FzfResultItem<PickerItem>) => r.item);
+  lastFilter = { entries: state.entries, query, shown };
+  return shown;
+}
+
+const PAGE = 5;
+
+export function pickerKey(state: PickerState, input: string, key: PickerKey): PickerOutcome {
+  const shown = filtered(state);
+  if (key.escape) return { leave: true };
+  if (key.return) {
+    const entry = shown[Math.min(state.selected, shown.length - 1)];
+    return entry ? { pick: entry.id } : { state };
+  }
+  const move = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -PAGE : key.pageDown ? PAGE : 0;
+  if (move !== 0)
+    return { state: { ...state, selected: Math.max(0, Math.min(shown.length - 1, state.selected + move)) } };
+  if (key.backspace || key.delete)
+    return { state: { ...state, query: [...state.query].slice(0, -1).join(""), selected: 0 } };
+  if (key.ctrl && input === "u") return { state: { ...state, query: "", selected: 0 } };
+  // Typed text filters; other control keys do nothing here.
+  if (!key.ctrl && !key.meta && input && !/[\x00-\x1f\x7f]/.test(input))
+    return { state: { ...state, query: state.query + input, selected: 0 } };
+  return { state };
+}
+
+/** The picker as at most `maxRows` rows: a head with the query, one row per entry around the selected one, the keys. */
+export function pickerRows(state: PickerState, cols: number, maxRows: number, now: number): string[] {
+  const shown = filtered(state);
+  const head = style.yellow(style.bold(state.heading)) + style.gray(" · type to filter: ") + state.query;
+  const keys = style.gray(`↑/↓ choose · Enter ${state.verb} · Esc leave`);
+  const room = Math.max(1, maxRows - 2);
+  if (shown.length === 0)
+    return [head, style.gray(state.entries.length === 0 ? state.empty : "nothing matches"), keys];
+  const at = Math.min(state.selected, shown.length - 1);
+  const start = Math.max(0, Math.min(at - Math.floor(room / 2), shown.length - room));
+  const rows = shown.slice(start, start + room).map((e, j) => {
+    const i = start + j;
+    const facts = e.facts(now);
+    const mark = i === at ? "▸" : e.id === state.current ? "●" : " ";
+    const title = sanitize(e.title).replace(/\s+/g, " ");
+    const row = truncate(`${mark} ${title}`, Math.max(10, cols - width(facts) - 3));
+    const line = `${row}${" ".repeat(Math.max(1, cols - width(facts) - 1 - width(row)))}${facts}`;
+    return i === at ? style.bold(line) : line;
+  });
+  const more =
+    shown.length > room ? style.gray(` (${start + 1}-${start + rows.length} of ${shown.length})`) : "";
+  return [head + more, ...rows, keys];
+}

@@ -1,0 +1,99 @@
+// Rewind as in Claude Code (R-UI-29): Esc Esc at an idle prompt, or `/rewind` without a turn,
+// opens the one picker (picker.ts) over the earlier prompts still in the context, newest first;
+// taking one asks what to restore — the conversation (that prompt and every turn after it leave
+// the context, the files stay) or the conversation and the files (the checkpoints put the files
+// back as they were before it) — and then runs `/rewind <turn before it> [files]`. The prompt
+// comes back into the composer to be edited and sent again, and a marked line in the transcript
+// says which turns were rewound (the lines above stay for reading; they are out of the context).
+import type { TranscriptLine } from "../engine/door/commands.js";
+import { age } from "./session-picker.js";
+import type { UiControl } from "./controller-types.js";
+import type { PickerState } from "./picker.js";
+
+interface Prompt {
+  turn: number;
+  text: string;
+  ts: string;
+}
+
+/** The prompts still in the context: after the last `/clear`, none a rewind withdrew. */
+export function promptsInContext(lines: readonly TranscriptLine[]): Prompt[] {
+  let prompts: Prompt[] = [];
+  for (const line of lines) {
+    if (line.type === "cleared") prompts = [];
+    else if (line.type === "rewound") prompts = prompts.filter((p) => p.turn <= line.toTurn);
+    else if (line.type === "user_prompt") {
+      const text = line.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("");
+      prompts.push({ turn: line.turn, text, ts: line.ts });
+    }
+  }
+  return prompts;
+}
+
+export function rewindPicker(lines: readonly TranscriptLine[]): PickerState {
+  return {
+    purpose: "rewind",
+    heading: "Rewind to before a prompt",
+    verb: "choose",
+    empty: "no earlier prompt to rewind to",
+    entries: promptsInContext(lines)
+      .reverse()
+      .map((p) => ({
+        id: String(p.turn),
+        title: p.text,
+        search: p.text,
+        facts: (now) => `turn ${p.turn} · ${age(p.ts, now)}`,
+      })),
+    query: "",
+    selected: 0,
+  };
+}
+
+/** The second step: what to restore to before `turn`. */
+function howPicker(turn: number): PickerState {
+  const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
+  return {
+    purpose: "rewind-how",
+    heading: `Rewind to before turn ${turn}: restore`,
+    verb: "rewind",
+    empty: "",
+    entries: [
+      entry("conversation", "the conversation", "turns from here leave the context; files stay"),
+      entry("both", "the conversation and the files", "files back as before this prompt (checkpoints)"),
+    ],
+    query: "",
+    selected: 0,
+    context: turn,
+  };
+}
+
+/** Esc Esc or `/rewind` without a turn: the picker of earlier prompts. */
+export function openRewind(ctl: UiControl): void {
+  ctl.store.dispatch({ type: "picker", picker: rewindPicker(ctl.session.transcript()) });
+}
+
+/** `run`: runs a slash command line (picker-flow.ts passes the commands' runSlash). */
+export function rewindPicked(
+  ctl: UiControl,
+  picker: PickerState,
+  pick: string,
+  run: (line: string) => Promise<void>,
+): void {
+  if (picker.purpose === "rewind") {
+    ctl.store.dispatch({ type: "picker", picker: howPicker(Number(pick)) });
+    return;
+  }
+  const turn = picker.context ?? 0;
+  const prompt = promptsInContext(ctl.session.transcript()).find((p) => p.turn === turn);
+  const last = ctl.session.status().lastTurn;
+  void (async () => {
+    await run(`/rewind ${turn - 1}${pick === "both" ? " files" : ""}`);
+    const withdrawn = promptsInContext(ctl.session.transcript()).every((p) => p.turn < turn);
+    if (!withdrawn) return;
+    const span = last > turn ? `turns ${turn}–${last} are` : `turn ${turn} is`;
+    const files = pick === "both" ? "; files restored" : "";
+    ctl.print("interrupted", `⟲ rewound: ${span} out of the context (kept above for reading)${files}`);
+    if (prompt && ctl.state.composer === "")
+      ctl.store.dispatch({ type: "compose", text: prompt.text, cursor: prompt.text.length });
+  })();
+}
