@@ -47,7 +47,7 @@ describe("the /model picker and Tab after a command", () => {
     // The current model first, with its window; catalogue entries with their prices.
     await vt.waitForScreen(/▸ local\/mock-1 .*128k window · price \? · current/);
     await vt.type("gpt5mini");
-    await vt.waitForScreen(/▸ openai\/gpt-5-mini +400k window · \$0\.25 \/ \$2 per M/);
+    await vt.waitForScreen(/▸ openai\/gpt-5-mini +272k window · \$0\.25 \/ \$2 per M/);
     await vt.press("enter");
     await vt.waitForScreen(/^openai\/gpt-5-mini .*· context 0%/m);
     // Tab completes a model id after `/model `: one match goes in whole.
