@@ -7,6 +7,7 @@ import type * as Checkpoint from "./checkpoint-commands.js";
 import type * as ConfigCheck from "./config-check.js";
 import type * as HooksCommand from "./hooks-command.js";
 import type * as Interactive from "./interactive.js";
+import type * as McpCommands from "./mcp-commands.js";
 
 export { acpCommand } from "./acp.js";
 export { runCommand } from "./run.js";
@@ -33,3 +34,11 @@ export const interactiveCommand: typeof Interactive.interactiveCommand = async (
   (await import("./interactive.js")).interactiveCommand(...a);
 export const hooksTestCommand: typeof HooksCommand.hooksTestCommand = async (...a) =>
   (await import("./hooks-command.js")).hooksTestCommand(...a);
+
+const mcp = () => import("./mcp-commands.js");
+export const mcpLoginCommand: typeof McpCommands.mcpLoginCommand = async (...a) =>
+  (await mcp()).mcpLoginCommand(...a);
+export const mcpLogoutCommand: typeof McpCommands.mcpLogoutCommand = async (...a) =>
+  (await mcp()).mcpLogoutCommand(...a);
+export const mcpListCommand: typeof McpCommands.mcpListCommand = async (...a) =>
+  (await mcp()).mcpListCommand(...a);

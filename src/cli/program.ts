@@ -180,6 +180,38 @@ function addConfigCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
+function addMcpCommand(program: Command, ctx: CommandContext): void {
+  const mcp = program
+    .command("mcp")
+    .description("MCP servers: log in and out of HTTP servers, list their state (R-MCP-1)");
+  mcp
+    .command("login")
+    .description(
+      "log in to an HTTP MCP server (OAuth): prints the URL, waits for the redirect, stores the tokens",
+    )
+    .argument("<name>", "the server's name")
+    .option("--config <file>", "extra config file")
+    .action((name: string, opts: { config?: string }) => {
+      ctx.setResult(commands.mcpLoginCommand(name, opts));
+    });
+  mcp
+    .command("logout")
+    .description("forget an MCP server's stored login")
+    .argument("<name>", "the server's name")
+    .option("--config <file>", "extra config file")
+    .action((name: string, opts: { config?: string }) => {
+      ctx.setResult(commands.mcpLogoutCommand(name, opts));
+    });
+  mcp
+    .command("list")
+    .description("each MCP server: connected, needs login or failed, with its tool count")
+    .option("--config <file>", "extra config file")
+    .option("--json", "print JSON")
+    .action((opts: { config?: string; json?: boolean }) => {
+      ctx.setResult(commands.mcpListCommand(opts));
+    });
+}
+
 /** Each subcommand's registration, by the name that selects it. */
 const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => void>([
   ["run", addRunCommand],
@@ -193,6 +225,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["diff", addDiffCommand],
   ["config", addConfigCommand],
   ["hooks", addHooksCommand],
+  ["mcp", addMcpCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {

@@ -50,6 +50,15 @@ const toolSet = () =>
       headers: optional(stringMap()),
       timeoutSeconds: z._default(timerSeconds(), 120),
       startTimeoutSeconds: z._default(timerSeconds(), 30),
+      // R-MCP-1: an HTTP server's OAuth client, when it is registered beforehand.
+      oauth: optional(
+        z.strictObject({
+          clientId: optional(z.string()),
+          clientSecret: optional(z.string()),
+          callbackPort: optional(z.int().check(z.gte(1), z.lte(65535))),
+          scope: optional(z.string()),
+        }),
+      ),
     })
     .check(
       z.superRefine((set, ctx) => {

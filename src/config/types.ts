@@ -68,6 +68,8 @@ export interface ToolSetConfig {
   startTimeoutSeconds?: number;
   /** A project server (R-WF-3): the `.mcp.json` it came from. */
   fromFile?: string;
+  /** HTTP only (R-MCP-1): a pre-registered OAuth client, the loopback port, the scope to ask for. */
+  oauth?: { clientId?: string; clientSecret?: string; callbackPort?: number; scope?: string };
 }
 
 /** `plan` (R-PLAN-1): read-only tools only, bash in the read-only sandbox, until `exit_plan`. */

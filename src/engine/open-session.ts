@@ -265,6 +265,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     configs: config.toolSets,
     before: afterPendingIo,
     cwd,
+    home,
     env: opts.env,
     notify: (text) => bus.publishOrHold({ type: "notice", text }),
     limits: mcpTextLimit(config),

@@ -30,6 +30,8 @@ export interface ServerStatus {
 
 export interface ToolSetsOptions {
   cwd: string;
+  /** TERN_HOME: where HTTP servers' logins live (R-MCP-1). */
+  home?: string;
   env?: NodeJS.ProcessEnv;
   /** Start failures and skipped tools, as they happen. */
   notify(text: string): void;
@@ -197,6 +199,26 @@ export class ToolSets {
     return this.servers.map((s) => s.config.name);
   }
 
+  /** `/mcp login <name>` (R-MCP-1): the login flow, then the server again with its new tokens. */
+  async login(name: string, print: (line: string) => void, signal?: AbortSignal): Promise<ServerStatus> {
+    const server = this.servers.find((s) => s.config.name === name);
+    if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
+    if (!this.opts.home) throw new Error("logins need TERN_HOME");
+    const { loginServer } = await import("./auth/index.js");
+    await loginServer({ home: this.opts.home, set: server.config, print, env: this.opts.env, signal });
+    return this.reconnect(name);
+  }
+
+  /** `/mcp logout <name>`: forgets its tokens and closes it (a reconnect then needs a login). */
+  async logout(name: string): Promise<boolean> {
+    const server = this.servers.find((s) => s.config.name === name);
+    if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
+    const { removeLogin } = await import("./auth/index.js");
+    const had = this.opts.home ? removeLogin(this.opts.home, name) : false;
+    await this.reconnect(name);
+    return had;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(
@@ -271,6 +293,7 @@ export class ToolSets {
           this.opts.env ?? process.env,
           seconds * 1000,
           deadline.signal,
+          this.opts.home,
         );
         const listed = await listAllTools(conn.client, set.name, seconds * 1000, deadline.signal);
         if (generation !== server.generation || this.closed) {

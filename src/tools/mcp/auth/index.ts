@@ -1,0 +1,3 @@
+// The face of mcp/auth/ (R-MCP-1): logging in and out of an HTTP server, and what a listing says.
+export { loginServer, openInBrowser } from "./login.js";
+export { authDir, loginState, readLogin, removeLogin } from "./token-store.js";
