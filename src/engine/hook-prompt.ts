@@ -8,6 +8,7 @@ import type { TurnInput } from "./turn/turn-ports.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";
 import { expandCommandShell } from "./command-shell.js";
+import { attachResources } from "./mcp-attach.js";
 
 /**
  * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
@@ -20,9 +21,10 @@ export async function hookedPrompt(
 ): Promise<TurnInput | TurnOutcome> {
   const { shell, ...given } = prompt;
   // A custom command's `!`cmd`` run first: hooks and the record see the prompt as sent.
-  const input = shell
+  const expanded = shell
     ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], shell) }
     : given;
+  const input = { ...expanded, content: await attachResources(core, expanded.content) };
   const points = core.hookPoints;
   if (!points) return input;
   const submitted = await points.promptSubmitted(textOf(input.content));
@@ -37,8 +39,9 @@ export async function hookedPrompt(
  * the context (its sender gets the refusal), and the hooks' notes follow it.
  */
 export async function joinFollowUp(core: SessionCore, turn: number): Promise<void> {
-  const content = core.followUps.join(turn);
-  if (!content || content.length === 0) return;
+  const joined = core.followUps.join(turn);
+  if (!joined || joined.length === 0) return;
+  const content = await attachResources(core, joined);
   const submitted = await core.hookPoints?.promptSubmitted(textOf(content));
   if (submitted?.blocked !== undefined)
     return core.followUps.refuseJoined(blockedPrompt(core, turn, submitted.blocked));

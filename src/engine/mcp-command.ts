@@ -45,9 +45,10 @@ export async function mcpCommand(core: SessionCore, args: string[]): Promise<str
     if (!sets) return describeServers(core);
     if (!name) return `usage: /mcp ${sub} <name> (configured: ${sets.names().join(", ")})`;
     try {
+      const { loginInSession, logoutInSession } = await import("../tools/mcp/auth/index.js");
       if (sub === "logout")
-        return (await sets.logout(name)) ? `logged out of ${name}` : `${name} had no stored login`;
-      const s = await sets.login(name, (text) => core.publish({ type: "notice", text }));
+        return (await logoutInSession(sets, name)) ? `logged out of ${name}` : `${name} had no stored login`;
+      const s = await loginInSession(sets, name, (text) => core.publish({ type: "notice", text }));
       return s.state === "ready"
         ? `logged in to ${name} · ${s.tools.length} tools`
         : `${name}: logged in, but it did not connect: ${s.reason ?? s.state}`;

@@ -4,14 +4,16 @@
 // model request. A server that fails to start is a notice naming its own reason, never a crash;
 // `/mcp` shows the state of each and reconnects one.
 import { listAllPrompts, type McpPrompt, promptText } from "./mcp-prompts.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSetConfig } from "../../config/types.js";
 import { makeMcpTool } from "./mcp-call.js";
 import { type Connection, connectServer } from "./mcp-connect.js";
 import { DEFAULT_MCP_LIMITS, type McpContentLimits } from "./mcp-content.js";
 import { type ListedTool, listAllTools } from "./mcp-list.js";
 import { exposedToolName } from "./mcp-names.js";
+import { type ResourceServer, resourceTools } from "./mcp-resources.js";
 import { errorMessage } from "../results.js";
+import { untilAborted } from "./until-aborted.js";
+import { ListChanges } from "./mcp-list-changes.js";
 import type { Tool } from "../types.js";
 
 const DEFAULT_START_SECONDS = 30;
@@ -53,22 +55,6 @@ interface Server {
   renewing?: Promise<unknown>;
 }
 
-/** Resolves once `work` has settled, or as soon as `signal` aborts. */
-async function untilAborted(work: Promise<unknown>, signal?: AbortSignal): Promise<void> {
-  if (!signal) return void (await work);
-  if (signal.aborted) return;
-  let onAbort = () => {};
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
 const newServer = (config: ToolSetConfig): Server => ({
   config,
   state: "starting",
@@ -79,14 +65,14 @@ const newServer = (config: ToolSetConfig): Server => ({
 
 export class ToolSets {
   private readonly servers: Server[];
-  private readonly limits: McpContentLimits;
+  readonly limits: McpContentLimits;
   private closed = false;
   /** Changed tool lists being read again; the next request waits for them (see settled). */
-  private readonly relists = new Set<Promise<void>>();
+  private readonly changes = new ListChanges();
 
   constructor(
     configs: ToolSetConfig[],
-    private readonly opts: ToolSetsOptions,
+    readonly opts: ToolSetsOptions,
   ) {
     this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
     this.servers = configs.map(newServer);
@@ -117,10 +103,24 @@ export class ToolSets {
     return untilAborted(Promise.all(this.servers.map((s) => s.started)), signal);
   }
 
-  /** The tools of every ready server, in config order, named so none collides with `reserved` or each other. */
+  /** Ready servers that declare resources (R-MCP-2). */
+  resourceServers(): ResourceServer[] {
+    return this.servers.flatMap((s) =>
+      s.state === "ready" && s.conn && s.conn.client.getServerCapabilities()?.resources
+        ? [{ name: s.config.name, client: s.conn.client, timeoutMs: s.config.timeoutSeconds * 1000 }]
+        : [],
+    );
+  }
+
+  /**
+   * The tools of every ready server, in config order, named so none collides with `reserved` or
+   * each other; and the two resource tools while a ready server declares resources.
+   */
   tools(reserved: Iterable<string> = []): Tool[] {
     const taken = new Set(reserved);
-    const out: Tool[] = [];
+    const resources = this.resourceServers().length > 0 ? resourceTools(() => this.resourceServers()) : [];
+    const out = resources.filter((t) => !taken.has(t.name));
+    for (const t of out) taken.add(t.name);
     for (const server of this.servers) {
       if (server.state !== "ready") continue;
       for (const def of server.defs) {
@@ -199,24 +199,11 @@ export class ToolSets {
     return this.servers.map((s) => s.config.name);
   }
 
-  /** `/mcp login <name>` (R-MCP-1): the login flow, then the server again with its new tokens. */
-  async login(name: string, print: (line: string) => void, signal?: AbortSignal): Promise<ServerStatus> {
+  /** One server's configuration, or an error naming the configured ones. */
+  config(name: string): ToolSetConfig {
     const server = this.servers.find((s) => s.config.name === name);
     if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
-    if (!this.opts.home) throw new Error("logins need TERN_HOME");
-    const { loginServer } = await import("./auth/index.js");
-    await loginServer({ home: this.opts.home, set: server.config, print, env: this.opts.env, signal });
-    return this.reconnect(name);
-  }
-
-  /** `/mcp logout <name>`: forgets its tokens and closes it (a reconnect then needs a login). */
-  async logout(name: string): Promise<boolean> {
-    const server = this.servers.find((s) => s.config.name === name);
-    if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
-    const { removeLogin } = await import("./auth/index.js");
-    const had = this.opts.home ? removeLogin(this.opts.home, name) : false;
-    await this.reconnect(name);
-    return had;
+    return server.config;
   }
 
   async close(): Promise<void> {
@@ -232,15 +219,6 @@ export class ToolSets {
         await conn?.close();
       }),
     );
-  }
-
-  /** A server that announces a changed tool list is read again; the new list joins at the next request. */
-  private followListChanges(server: Server, conn: Connection, generation: number, timeoutMs: number): void {
-    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      const relist = this.relist(server, conn, generation, timeoutMs);
-      this.relists.add(relist);
-      return relist.finally(() => this.relists.delete(relist));
-    });
   }
 
   private async relist(
@@ -261,13 +239,9 @@ export class ToolSets {
     }
   }
 
-  /**
-   * Resolves once the tool lists being read again are read (or on abort). A server announces a
-   * change before it answers the call that made it, so waiting here before the next model
-   * request offers a tool the moment the call that added it has returned.
-   */
-  async settled(signal?: AbortSignal): Promise<void> {
-    if (this.relists.size > 0) await untilAborted(Promise.all(this.relists), signal);
+  /** Resolves once changed tool lists being read again are read (or on abort). */
+  settled(signal?: AbortSignal): Promise<void> {
+    return this.changes.settled(signal);
   }
 
   private startServer(server: Server): void {
@@ -304,7 +278,8 @@ export class ToolSets {
         server.defs = listed.tools;
         server.state = "ready";
         for (const w of listed.warnings) this.opts.notify(w);
-        this.followListChanges(server, conn, generation, seconds * 1000);
+        const live = conn;
+        this.changes.follow(conn.client, () => this.relist(server, live, generation, seconds * 1000));
       } catch (err) {
         await conn?.close();
         if (generation !== server.generation) return;
