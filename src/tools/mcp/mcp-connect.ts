@@ -195,7 +195,8 @@ export async function connectServer(
     });
     transport = stdio;
   }
-  const client = new Client({ name: "tern", version: "0.1.0" });
+  // Forms (elicitation) are answered by the person where there is one, declined where not (R-MCP-3).
+  const client = new Client({ name: "tern", version: "0.1.0" }, { capabilities: { elicitation: {} } });
   const conn: Connection = {
     client,
     closedReason: null,

@@ -8,27 +8,19 @@ import type { ToolSetConfig } from "../../config/types.js";
 import { makeMcpTool } from "./mcp-call.js";
 import { type Connection, connectServer } from "./mcp-connect.js";
 import { DEFAULT_MCP_LIMITS, type McpContentLimits } from "./mcp-content.js";
-import { type ListedTool, listAllTools } from "./mcp-list.js";
+import { listAllTools } from "./mcp-list.js";
 import { exposedToolName } from "./mcp-names.js";
 import { type ResourceServer, resourceTools } from "./mcp-resources.js";
 import { errorMessage } from "../results.js";
 import { untilAborted } from "./until-aborted.js";
 import { ListChanges } from "./mcp-list-changes.js";
+import { answerElicitations, type Elicit } from "./mcp-elicit.js";
 import type { Tool } from "../types.js";
+import { newServer, type Server, type ServerState, type ServerStatus } from "./mcp-server-state.js";
+
+export type { ServerState, ServerStatus };
 
 const DEFAULT_START_SECONDS = 30;
-
-export type ServerState = "starting" | "ready" | "failed" | "closed";
-
-export interface ServerStatus {
-  name: string;
-  transport: "stdio" | "http";
-  state: ServerState;
-  /** Why it failed or closed. */
-  reason?: string;
-  /** The server's own tool names. */
-  tools: string[];
-}
 
 export interface ToolSetsOptions {
   cwd: string;
@@ -37,31 +29,10 @@ export interface ToolSetsOptions {
   env?: NodeJS.ProcessEnv;
   /** Start failures and skipped tools, as they happen. */
   notify(text: string): void;
+  /** A server's form for the person (R-MCP-3); absent where nobody can answer (declined). */
+  elicit?: Elicit;
   limits?: Partial<McpContentLimits>;
 }
-
-interface Server {
-  config: ToolSetConfig;
-  state: ServerState;
-  reason?: string;
-  conn?: Connection;
-  defs: ListedTool[];
-  started: Promise<void>;
-  /** Bumped by each (re)start, so a stale start cannot overwrite a newer one. */
-  generation: number;
-  /** Stops a start in progress (tern is closing): its child must not outlive tern. */
-  abortStart?: () => void;
-  /** A new session in progress after the server forgot the old one; shared by concurrent calls. */
-  renewing?: Promise<unknown>;
-}
-
-const newServer = (config: ToolSetConfig): Server => ({
-  config,
-  state: "starting",
-  defs: [],
-  started: Promise.resolve(),
-  generation: 0,
-});
 
 export class ToolSets {
   private readonly servers: Server[];
@@ -278,6 +249,7 @@ export class ToolSets {
         server.defs = listed.tools;
         server.state = "ready";
         for (const w of listed.warnings) this.opts.notify(w);
+        answerElicitations(conn.client, set.name, this.opts.elicit, this.opts.notify);
         const live = conn;
         this.changes.follow(conn.client, () => this.relist(server, live, generation, seconds * 1000));
       } catch (err) {

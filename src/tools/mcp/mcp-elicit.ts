@@ -1,0 +1,101 @@
+// A server asking the person mid-call (R-MCP-3, MCP `elicitation/create`): its requested schema
+// (a flat object of string, number, integer, boolean and enum fields) becomes a form any front end
+// can show, and what the person typed is checked and typed against it before it goes back.
+// Where nobody can answer (`tern run`), the request is declined and the person told afterwards.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export interface ElicitField {
+  name: string;
+  title?: string;
+  description?: string;
+  type: "string" | "number" | "integer" | "boolean";
+  /** The allowed values of an enum field. */
+  choices?: string[];
+  required: boolean;
+  default?: string | number | boolean;
+}
+
+export interface ElicitForm {
+  server: string;
+  message: string;
+  fields: ElicitField[];
+}
+
+export type ElicitValue = string | number | boolean;
+export type ElicitAnswer =
+  | { action: "accept"; content: Record<string, ElicitValue> }
+  | { action: "decline" }
+  | { action: "cancel" };
+
+/** Asks the person; absent where nobody can answer. */
+export type Elicit = (form: ElicitForm, signal: AbortSignal) => Promise<ElicitAnswer>;
+
+type Property = Record<string, unknown>;
+
+export function formOf(server: string, message: string, schema: unknown): ElicitForm {
+  const s = (schema ?? {}) as { properties?: Record<string, Property>; required?: string[] };
+  const required = new Set(Array.isArray(s.required) ? s.required : []);
+  const fields = Object.entries(s.properties ?? {}).map(([name, p]): ElicitField => {
+    const choices = Array.isArray(p.enum) ? p.enum.map(String) : undefined;
+    const type = p.type === "number" || p.type === "integer" || p.type === "boolean" ? p.type : "string";
+    const def = p.default;
+    return {
+      name,
+      ...(typeof p.title === "string" ? { title: p.title } : {}),
+      ...(typeof p.description === "string" ? { description: p.description } : {}),
+      type,
+      ...(choices ? { choices } : {}),
+      required: required.has(name),
+      ...(typeof def === "string" || typeof def === "number" || typeof def === "boolean"
+        ? { default: def }
+        : {}),
+    };
+  });
+  return { server, message, fields };
+}
+
+/** A typed answer for one field, or the one line saying what is wrong with it. */
+export function fieldValue(field: ElicitField, typed: string): ElicitValue | undefined | string {
+  const text = typed.trim();
+  if (text === "") {
+    if (field.default !== undefined) return field.default;
+    return field.required ? `${field.name} is required` : undefined;
+  }
+  if (field.choices && !field.choices.includes(text))
+    return `${field.name} must be one of: ${field.choices.join(", ")}`;
+  if (field.type === "boolean") {
+    if (/^(y|yes|true|1)$/i.test(text)) return true;
+    if (/^(n|no|false|0)$/i.test(text)) return false;
+    return `${field.name} must be yes or no`;
+  }
+  if (field.type === "number" || field.type === "integer") {
+    const n = Number(text);
+    if (!Number.isFinite(n) || (field.type === "integer" && !Number.isInteger(n)))
+      return `${field.name} must be ${field.type === "integer" ? "a whole number" : "a number"}`;
+    return n;
+  }
+  return text;
+}
+
+/** Answers a server's form requests through `elicit`, or declines them with a notice. */
+export function answerElicitations(
+  client: Client,
+  server: string,
+  elicit: Elicit | undefined,
+  notify: (text: string) => void,
+): void {
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    const params = request.params as { message?: string; requestedSchema?: unknown };
+    const form = formOf(server, params.message ?? "", params.requestedSchema);
+    if (!elicit) {
+      notify(`MCP server '${server}' asked for input (${form.message}); declined: nobody can answer here`);
+      return { action: "decline" };
+    }
+    try {
+      return await elicit(form, extra.signal);
+    } catch {
+      return { action: "cancel" };
+    }
+  });
+}
