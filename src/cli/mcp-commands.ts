@@ -1,6 +1,6 @@
 // `tern mcp login <name>`, `tern mcp logout <name>`, `tern mcp list` (R-MCP-1).
 import type { ToolSetConfig } from "../config/types.js";
-import { mcpList, mcpLogin, mcpLogout } from "../engine/mcp-logins.js";
+import { mcpList, mcpLogin, mcpLogout } from "../workspace/mcp-logins.js";
 import { loadSettings, ternHome } from "./setup.js";
 import { formatTable } from "./table.js";
 import { UsageError } from "./usage-error.js";

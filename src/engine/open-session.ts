@@ -269,6 +269,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     env: opts.env,
     notify: (text) => bus.publishOrHold({ type: "notice", text }),
     limits: mcpTextLimit(config),
+    elicit: opts.hooks.elicit,
   });
 
   const session = new Session(core, bus, async () => {

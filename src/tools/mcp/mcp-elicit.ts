@@ -4,32 +4,9 @@
 // Where nobody can answer (`tern run`), the request is declined and the person told afterwards.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Elicit, ElicitField, ElicitForm } from "../../vocab/elicit-form.js";
 
-export interface ElicitField {
-  name: string;
-  title?: string;
-  description?: string;
-  type: "string" | "number" | "integer" | "boolean";
-  /** The allowed values of an enum field. */
-  choices?: string[];
-  required: boolean;
-  default?: string | number | boolean;
-}
-
-export interface ElicitForm {
-  server: string;
-  message: string;
-  fields: ElicitField[];
-}
-
-export type ElicitValue = string | number | boolean;
-export type ElicitAnswer =
-  | { action: "accept"; content: Record<string, ElicitValue> }
-  | { action: "decline" }
-  | { action: "cancel" };
-
-/** Asks the person; absent where nobody can answer. */
-export type Elicit = (form: ElicitForm, signal: AbortSignal) => Promise<ElicitAnswer>;
+export type { Elicit };
 
 type Property = Record<string, unknown>;
 
@@ -53,29 +30,6 @@ export function formOf(server: string, message: string, schema: unknown): Elicit
     };
   });
   return { server, message, fields };
-}
-
-/** A typed answer for one field, or the one line saying what is wrong with it. */
-export function fieldValue(field: ElicitField, typed: string): ElicitValue | undefined | string {
-  const text = typed.trim();
-  if (text === "") {
-    if (field.default !== undefined) return field.default;
-    return field.required ? `${field.name} is required` : undefined;
-  }
-  if (field.choices && !field.choices.includes(text))
-    return `${field.name} must be one of: ${field.choices.join(", ")}`;
-  if (field.type === "boolean") {
-    if (/^(y|yes|true|1)$/i.test(text)) return true;
-    if (/^(n|no|false|0)$/i.test(text)) return false;
-    return `${field.name} must be yes or no`;
-  }
-  if (field.type === "number" || field.type === "integer") {
-    const n = Number(text);
-    if (!Number.isFinite(n) || (field.type === "integer" && !Number.isInteger(n)))
-      return `${field.name} must be ${field.type === "integer" ? "a whole number" : "a number"}`;
-    return n;
-  }
-  return text;
 }
 
 /** Answers a server's form requests through `elicit`, or declines them with a notice. */
