@@ -14,7 +14,12 @@ export function formOf(server: string, message: string, schema: unknown): Elicit
   const s = (schema ?? {}) as { properties?: Record<string, Property>; required?: string[] };
   const required = new Set(Array.isArray(s.required) ? s.required : []);
   const fields = Object.entries(s.properties ?? {}).map(([name, p]): ElicitField => {
-    const choices = Array.isArray(p.enum) ? p.enum.map(String) : undefined;
+    // Untitled enums (`enum`) and titled ones (`oneOf: [{const, title}]`) alike: the values are the choices.
+    const choices = Array.isArray(p.enum)
+      ? p.enum.map(String)
+      : Array.isArray(p.oneOf)
+        ? (p.oneOf as { const?: unknown }[]).map((o) => String(o.const))
+        : undefined;
     const type = p.type === "number" || p.type === "integer" || p.type === "boolean" ? p.type : "string";
     const def = p.default;
     return {
