@@ -6,6 +6,7 @@
 import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { MAX_TIMER_SECONDS } from "./defaults.js";
+import { mcpOAuth } from "./mcp-oauth.js";
 import type { PermissionMode } from "./types.js";
 import {
   apiRule,
@@ -50,15 +51,7 @@ const toolSet = () =>
       headers: optional(stringMap()),
       timeoutSeconds: z._default(timerSeconds(), 120),
       startTimeoutSeconds: z._default(timerSeconds(), 30),
-      // R-MCP-1: an HTTP server's OAuth client, when it is registered beforehand.
-      oauth: optional(
-        z.strictObject({
-          clientId: optional(z.string()),
-          clientSecret: optional(z.string()),
-          callbackPort: optional(z.int().check(z.gte(1), z.lte(65535))),
-          scope: optional(z.string()),
-        }),
-      ),
+      oauth: optional(mcpOAuth()), // R-MCP-1
     })
     .check(
       z.superRefine((set, ctx) => {

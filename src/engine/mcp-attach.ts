@@ -1,6 +1,7 @@
 // `@<server>:<uri>` in a prompt (R-MCP-2): the MCP resource's text joins the prompt as a labelled
 // block, as an `@file` does, for every front end alike (the UI, `--plain`, `tern run`, ACP, the
 // library), because it happens where the session takes a prompt. Waits for the servers to start.
+import { loadResources } from "../tools/mcp/index.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type { SessionCore } from "./core.js";
 
@@ -9,7 +10,7 @@ export async function attachResources(core: SessionCore, content: ContentPart[])
   const text = content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
   if (!/(?:^|\s)@[a-z0-9_-]+:\S/.test(text)) return content;
   const sets = await core.toolSetsLoading;
-  const { resourceBlock, resourceMentions } = await import("../tools/mcp/mcp-resources.js");
+  const { resourceBlock, resourceMentions } = await loadResources();
   const mentions = resourceMentions(text, sets.names());
   if (mentions.length === 0) return content;
   await sets.ready();

@@ -2,6 +2,7 @@
 // state and tools, and `/mcp reconnect <name>` restarts one (its tools rejoin before the next
 // model request). Returns the text to show; never throws for a user mistake.
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
+import { loadAuth } from "../tools/mcp/index.js";
 import type { SessionCore } from "./core.js";
 
 export const MCP_HELP =
@@ -45,7 +46,7 @@ export async function mcpCommand(core: SessionCore, args: string[]): Promise<str
     if (!sets) return describeServers(core);
     if (!name) return `usage: /mcp ${sub} <name> (configured: ${sets.names().join(", ")})`;
     try {
-      const { loginInSession, logoutInSession } = await import("../tools/mcp/auth/index.js");
+      const { loginInSession, logoutInSession } = await loadAuth();
       if (sub === "logout")
         return (await logoutInSession(sets, name)) ? `logged out of ${name}` : `${name} had no stored login`;
       const s = await loginInSession(sets, name, (text) => core.publish({ type: "notice", text }));

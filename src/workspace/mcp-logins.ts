@@ -2,6 +2,7 @@
 // state as a session would find it (connected, needs login, failed) with its tool count. Runs no
 // turn; the MCP module loads only here.
 import type { ToolSetConfig } from "../config/types.js";
+import { loadAuth, loadToolSets } from "../tools/mcp/index.js";
 
 export interface McpServerRow {
   name: string;
@@ -18,12 +19,12 @@ export async function mcpLogin(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<void> {
-  const { loginServer } = await import("../tools/mcp/auth/index.js");
+  const { loginServer } = await loadAuth();
   await loginServer({ home, set, print, env, signal });
 }
 
 export async function mcpLogout(home: string, name: string): Promise<boolean> {
-  const { removeLogin } = await import("../tools/mcp/auth/index.js");
+  const { removeLogin } = await loadAuth();
   return removeLogin(home, name);
 }
 
@@ -34,7 +35,7 @@ export async function mcpList(
   sets: ToolSetConfig[],
   env: NodeJS.ProcessEnv,
 ): Promise<McpServerRow[]> {
-  const { ToolSets } = await import("../tools/mcp/mcp.js");
+  const { ToolSets } = await loadToolSets();
   const servers = new ToolSets(sets, { cwd, home, env, notify: () => {} });
   servers.start();
   await servers.ready();
