@@ -133,7 +133,7 @@ export class TuiController implements UiControl {
     const state = this.state;
     // What the composer shows: large pastes are placeholders until the text is sent.
     const shown = state.composer.trim();
-    if (this.elicits.takeTyped(shown)) return this.composer.set({ text: "", cursor: 0 });
+    if (this.elicits.takeTyped(shown, this.composer)) return;
     if (state.limit) {
       this.composer.set({ text: "", cursor: 0 });
       this.limits.answerTyped(shown);

@@ -52,9 +52,10 @@ export class ElicitFlow {
   }
 
   /** Enter in the composer: true when the text answered a question of an open form (the composer is then emptied). */
-  takeTyped(text: string): boolean {
+  takeTyped(text: string, composer: { set(value: { text: string; cursor: number }): void }): boolean {
     const open = this.open;
     if (!open) return false;
+    composer.set({ text: "", cursor: 0 });
     if (open.step === -1) {
       const choice = text.trim().toLowerCase();
       if (choice.startsWith("d")) return this.finish({ action: "decline" });

@@ -46,7 +46,10 @@ describe("elicitation in the UI", () => {
     await vt.press("enter");
     await vt.waitFor("accepted MCP server 'fx''s request");
     await vt.waitFor("turn over");
-    expect(elicited(1)).toEqual({ action: "accept", content: { name: "ana", env: "dev", force: false, count: 4 } });
+    expect(elicited(1)).toEqual({
+      action: "accept",
+      content: { name: "ana", env: "dev", force: false, count: 4 },
+    });
   });
 
   it("declines; Ctrl+C cancels the form and the turn goes on", async () => {
