@@ -141,6 +141,36 @@ describe("MCP servers behind an OAuth login", () => {
     expect(JSON.parse(after.stdout)).toMatchObject([{ name: "docs", state: "needs login" }]);
   });
 
+  it("a token that expires mid-session: the next call's 401 refreshes once and the call is retried", async () => {
+    const server = await oauthServer({ FIXTURE_TOKEN_TTL_S: "5" });
+    writeUserConfig(e, { toolSets: [{ name: "docs", url: server.url }] });
+    expect((await login("docs")).code).toBe(0);
+    const loggedIn = readFileSync(server.log, "utf8").split("\n").length - 1;
+    // One run: a call with the fresh token, a pause past its life (a real `sleep`), a second call.
+    e.provider.enqueue(
+      openaiToolCalls([{ id: "w1", name: "docs__whoami", args: {} }]),
+      openaiToolCalls([{ id: "s1", name: "bash", args: { command: "sleep 6" } }]),
+      openaiToolCalls([{ id: "w2", name: "docs__whoami", args: {} }]),
+      openaiText("both answered"),
+    );
+    const run = await ternRun(e, ["--yes"], "who am I, twice", { timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const sent = Object.fromEntries(
+      toolMessages(e.provider.requests.at(-1)!.body).map((m) => [m.id, m.content]),
+    );
+    expect(sent.w1).toMatch(/^you are \S+/);
+    expect(sent.w2).toBe(sent.w1);
+    const during = readFileSync(server.log, "utf8").split("\n").slice(loggedIn).filter(Boolean);
+    // Calls worked with the first token; then one was rejected, refreshed once, and made again.
+    const rejected = during.indexOf("rejected");
+    expect(during.slice(0, rejected)).toContain("call");
+    expect(during.slice(0, rejected).some((l) => l.startsWith("refresh"))).toBe(false);
+    expect(during[rejected + 1]).toMatch(/^refresh /);
+    expect(during.slice(rejected + 2)).toContain("call");
+    expect(during.filter((l) => l.startsWith("refresh"))).toHaveLength(1);
+    expect(run.end).toMatchObject({ stop_reason: "completed" });
+  });
+
   it("login names a server that is not configured, or a stdio one, in one line", async () => {
     writeUserConfig(e, { toolSets: [{ name: "local", command: "node", args: ["x.js"] }] });
     const missing = await e.run(["mcp", "login", "nosuch"]);
