@@ -171,6 +171,35 @@ describe("MCP servers behind an OAuth login", () => {
     expect(run.end).toMatchObject({ stop_reason: "completed" });
   });
 
+  it("a configured client secret is in nothing tern writes: config check, --json, the record, errors", async () => {
+    const server = await oauthServer();
+    const secret = "cs-VERY-SECRET-4711";
+    writeUserConfig(e, {
+      toolSets: [
+        { name: "docs", url: server.url, oauth: { clientId: "pre-registered", clientSecret: secret } },
+      ],
+    });
+    const check = await e.run(["config", "check"]);
+    expect(check.stdout).toContain('"clientSecret":"(hidden)"');
+    e.provider.enqueue(openaiText("without docs"));
+    const run = await ternRun(e, ["--yes"]);
+    expect(run.code).toBe(0);
+    expect(run.events).toContainEqual({
+      type: "notice",
+      text: "tool set 'docs' failed to start: needs a login: run 'tern mcp login docs'",
+    });
+    const listed = await e.run(["mcp", "list", "--json"]);
+    const written = [check.stdout, check.stderr, run.stdout, run.stderr, listed.stdout, listed.stderr].join(
+      "\n",
+    );
+    // The person's own config.json holds it; nothing tern wrote does.
+    const home = everythingWrittenBesidesLogins(e.dirs.home).replace(
+      readFileSync(join(e.dirs.home, "config.json"), "utf8"),
+      "",
+    );
+    expect(written + home).not.toContain(secret);
+  });
+
   it("login names a server that is not configured, or a stdio one, in one line", async () => {
     writeUserConfig(e, { toolSets: [{ name: "local", command: "node", args: ["x.js"] }] });
     const missing = await e.run(["mcp", "login", "nosuch"]);
