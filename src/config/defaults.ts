@@ -66,6 +66,7 @@ export function defaultConfig(): Config {
     compat: { claude: true, agents: true },
     agents: { maxParallel: 4, executionBudget: { ...defaultExecutionBudget(), maximumModelCalls: 100 } },
     toolOutputLimit: 30_000,
+    mcpToolSearchThreshold: 30,
     shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },
     checkpoints: { enabled: true, maxFiles: 200_000 },

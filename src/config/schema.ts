@@ -253,6 +253,8 @@ const layerShape = {
     optional(keyedBy(hookGroups(), HOOK_EVENT_RE, "must be a hook event (PreToolUse, PostToolUse, …)")),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
+  mcpToolSearchThreshold: () =>
+    optional(rule<number>((v) => isInt(v) && (v as number) >= 0, "must be an integer >= 0")),
   shellEnv: () =>
     optional(z.strictObject({ exclude: optional(stringList()), include: optional(stringList()) })),
   permissions: () =>

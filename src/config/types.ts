@@ -105,6 +105,8 @@ export interface Config {
   agents: AgentsConfig;
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
+  /** More MCP tools than this are offered through `search_mcp_tools` (issue #48); 0: always all. */
+  mcpToolSearchThreshold: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
   shellEnv: { exclude: string[]; include: string[] };
   permissions: PermissionsConfig;

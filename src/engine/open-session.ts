@@ -270,6 +270,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     notify: (text) => bus.publishOrHold({ type: "notice", text }),
     limits: mcpTextLimit(config),
     elicit: opts.hooks.elicit,
+    searchThreshold: config.mcpToolSearchThreshold,
   });
 
   const session = new Session(core, bus, async () => {

@@ -16,6 +16,7 @@ import { untilAborted } from "./until-aborted.js";
 import { ListChanges } from "./mcp-list-changes.js";
 import { answerElicitations, type Elicit } from "./mcp-elicit.js";
 import type { Tool } from "../types.js";
+import { McpToolSearch } from "./mcp-tool-search.js";
 import { newServer, type Server, type ServerState, type ServerStatus } from "./mcp-server-state.js";
 
 export type { ServerState, ServerStatus };
@@ -32,11 +33,14 @@ export interface ToolSetsOptions {
   /** A server's form for the person (R-MCP-3); absent where nobody can answer (declined). */
   elicit?: Elicit;
   limits?: Partial<McpContentLimits>;
+  /** More tools than this are offered through `search_mcp_tools` (0 or absent: always all). */
+  searchThreshold?: number;
 }
 
 export class ToolSets {
   private readonly servers: Server[];
   readonly limits: McpContentLimits;
+  private readonly search: McpToolSearch;
   private closed = false;
   /** Changed tool lists being read again; the next request waits for them (see settled). */
   private readonly changes = new ListChanges();
@@ -46,6 +50,7 @@ export class ToolSets {
     readonly opts: ToolSetsOptions,
   ) {
     this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
+    this.search = new McpToolSearch(opts.searchThreshold ?? 0);
     this.servers = configs.map(newServer);
   }
 
@@ -85,7 +90,8 @@ export class ToolSets {
 
   /**
    * The tools of every ready server, in config order, named so none collides with `reserved` or
-   * each other; and the two resource tools while a ready server declares resources.
+   * each other; and the two resource tools while a ready server declares resources. Beyond the
+   * search threshold, `search_mcp_tools` and the tools it found instead (mcp-tool-search.ts).
    */
   tools(reserved: Iterable<string> = []): Tool[] {
     const taken = new Set(reserved);
@@ -109,7 +115,7 @@ export class ToolSets {
         );
       }
     }
-    return out;
+    return this.search.offer(out);
   }
 
   status(): ServerStatus[] {
