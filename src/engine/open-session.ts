@@ -271,6 +271,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     limits: mcpTextLimit(config),
     elicit: opts.hooks.elicit,
     searchThreshold: config.mcpToolSearchThreshold,
+    searchFound: recorded?.tools.map((t) => t.name),
   });
 
   const session = new Session(core, bus, async () => {

@@ -50,6 +50,13 @@ describe("MCP tool search", () => {
       );
     }
     expect(run.end).toMatchObject({ stop_reason: "completed" });
+
+    // Resumed, the session still offers what its searches found: the same tools as before.
+    e.provider.enqueue(openaiText("still there"));
+    expect((await ternRun(e, ["--continue"], "go on")).code).toBe(0);
+    expect(JSON.stringify(e.provider.requests[4].body.tools)).toBe(
+      JSON.stringify(e.provider.requests[3].body.tools),
+    );
   });
 
   it("select:<name> picks by name; mcpToolSearchThreshold 0 offers every tool", async () => {

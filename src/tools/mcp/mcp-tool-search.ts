@@ -17,11 +17,16 @@ const querySchema = lazySchema(() => z.object({ query: z.string().check(z.minLen
 
 export class McpToolSearch {
   /** Names found by a search, in the order found: offered from then on. */
-  private readonly found: string[] = [];
+  private readonly found: string[];
   private all: Tool[] = [];
   private readonly tool: Tool<{ query: string }>;
 
-  constructor(private readonly threshold: number) {
+  /** `seed`: a resumed session's recorded tool names (the server tools among them were found). */
+  constructor(
+    private readonly threshold: number,
+    seed: string[] = [],
+  ) {
+    this.found = seed.filter((n) => n !== SEARCH_TOOLS && n !== LIST_RESOURCES && n !== READ_RESOURCE);
     this.tool = {
       name: SEARCH_TOOLS,
       description:

@@ -35,6 +35,8 @@ export interface ToolSetsOptions {
   limits?: Partial<McpContentLimits>;
   /** More tools than this are offered through `search_mcp_tools` (0 or absent: always all). */
   searchThreshold?: number;
+  /** A resumed session's tool names: the tools its searches found stay offered. */
+  searchFound?: string[];
 }
 
 export class ToolSets {
@@ -50,7 +52,7 @@ export class ToolSets {
     readonly opts: ToolSetsOptions,
   ) {
     this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
-    this.search = new McpToolSearch(opts.searchThreshold ?? 0);
+    this.search = new McpToolSearch(opts.searchThreshold ?? 0, opts.searchFound);
     this.servers = configs.map(newServer);
   }
 
