@@ -72,13 +72,19 @@ describe("elicitation in --plain (a real pty)", () => {
     });
   });
 
-  it("declines", async () => {
+  it("declines; the call's timer does not run out while the person takes their time", async () => {
     t.provider.enqueue(askCall(), openaiText("declined then"));
-    const vt = await start();
+    const vt = await t.start(
+      ["--plain", "--mode", "yolo"],
+      { toolSets: [{ ...toolSets[0], timeoutSeconds: 1 }] },
+      /tern · local\/mock-1 · session \S+/,
+    );
     await vt.waitFor(/^› $/m);
     await vt.type("deploy it");
     await vt.press("enter");
     await vt.waitFor("Answer it? [a]ccept / [d]ecline / [c]ancel:");
+    // A person reading the form for longer than the call's timeoutSeconds (1).
+    await new Promise((r) => setTimeout(r, 1500));
     await vt.type("d");
     await vt.press("enter");
     await vt.waitFor("declined then");

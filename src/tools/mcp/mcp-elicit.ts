@@ -37,6 +37,10 @@ export function formOf(server: string, message: string, schema: unknown): Elicit
   return { server, message, fields };
 }
 
+/** Forms a person is filling in, per connection: a call's timer does not run out meanwhile. */
+const openForms = new WeakMap<Client, number>();
+export const formsOpen = (client: Client): number => openForms.get(client) ?? 0;
+
 /** Answers a server's form requests through `elicit`, or declines them with a notice. */
 export function answerElicitations(
   client: Client,
@@ -51,10 +55,13 @@ export function answerElicitations(
       notify(`MCP server '${server}' asked for input (${form.message}); declined: nobody can answer here`);
       return { action: "decline" };
     }
+    openForms.set(client, formsOpen(client) + 1);
     try {
       return await elicit(form, extra.signal);
     } catch {
       return { action: "cancel" };
+    } finally {
+      openForms.set(client, formsOpen(client) - 1);
     }
   });
 }
