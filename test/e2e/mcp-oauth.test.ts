@@ -4,7 +4,8 @@
 // registers, sends PKCE and the resource, and stores the tokens 0600; the tool then works; an
 // expired token is refreshed; logout forgets it; and no token is in anything else tern writes.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliEnv, TERN_BIN } from "../support/cli.js";
@@ -198,6 +199,32 @@ describe("MCP servers behind an OAuth login", () => {
       "",
     );
     expect(written + home).not.toContain(secret);
+  });
+
+  it(".mcp.json in Claude Code's shape: its oauth.callbackPort is the redirect's port", async () => {
+    const server = await oauthServer();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const free = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(free));
+      });
+    });
+    writeUserConfig(e, { trustedWorkspaces: [realpathSync(e.dirs.workspace)] });
+    writeFileSync(
+      join(e.dirs.workspace, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: { Docs: { type: "http", url: server.url, oauth: { callbackPort: port } } },
+      }),
+    );
+    const done = await login("docs");
+    expect(done.code).toBe(0);
+    expect(readFileSync(server.log, "utf8")).toMatch(
+      new RegExp(`^register \\S+ http://127\\.0\\.0\\.1:${port}/callback$`, "m"),
+    );
+    const listed = await e.run(["mcp", "list", "--json"]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { name: "docs", transport: "http", state: "connected", tools: 1 },
+    ]);
   });
 
   it("login names a server that is not configured, or a stdio one, in one line", async () => {
