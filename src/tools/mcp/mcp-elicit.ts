@@ -49,8 +49,13 @@ export function answerElicitations(
   notify: (text: string) => void,
 ): void {
   client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    const params = request.params as { message?: string; requestedSchema?: unknown };
+    const params = request.params as { mode?: string; message?: string; requestedSchema?: unknown };
     const form = formOf(server, params.message ?? "", params.requestedSchema);
+    // tern announces forms only (`elicitation: {}`); a URL-mode request is refused, not shown as an empty form.
+    if (params.mode !== undefined && params.mode !== "form") {
+      notify(`MCP server '${server}' asked for input (${form.message}); declined: only forms are supported`);
+      return { action: "decline" };
+    }
     if (!elicit) {
       notify(`MCP server '${server}' asked for input (${form.message}); declined: nobody can answer here`);
       return { action: "decline" };
