@@ -9,15 +9,18 @@ import { type OpenOptions, openConfiguredSession } from "../engine/open.js";
 import type { Session } from "../engine/session.js";
 import type { TurnOutcome } from "../engine/door/outcome.js";
 
-type StopReason = TurnOutcome["stopReason"];
 import { CommandList, remoteCommand, runRemoteCommand, SideQuestions, unknownCommand } from "./commands.js";
 import { registerWorkflowCommands } from "../commands/workflow-commands.js";
 import { acpApprover } from "./permission.js";
+import { acpElicit } from "./elicit.js";
 import { promptContent, promptText } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
 import { checkCwd, clientToolSets, openFailure } from "./session-params.js";
 import { UpdateStream } from "./updates.js";
 import { addCost } from "../vocab/cost.js";
+import { acpStopReason, MODES } from "./stop-reason.js";
+
+export { acpStopReason };
 
 export interface AcpAgentOptions {
   version: string;
@@ -45,36 +48,11 @@ interface Live {
   commands: CommandList;
 }
 
-const MODES: acp.SessionMode[] = [
-  { id: "ask", name: "Ask", description: "ask before edits, commands and fetches" },
-  { id: "auto-edit", name: "Auto-edit", description: "edit files without asking; ask before commands" },
-  { id: "yolo", name: "Yolo", description: "approve every tool call (deny rules still apply)" },
-  { id: "plan", name: "Plan", description: "read and plan only: no edits; bash in the read-only sandbox" },
-];
-
-/** tern's stop reasons in ACP's words; `failed` is answered as an error instead. */
-export function acpStopReason(stop: StopReason): acp.StopReason {
-  switch (stop) {
-    case "completed":
-      return "end_turn";
-    case "output_truncated":
-    case "context_overflow":
-      return "max_tokens";
-    case "content_filtered":
-      return "refusal";
-    case "tool_call_limit_reached":
-    case "model_call_limit_reached":
-    case "duration_limit_reached":
-    case "cost_limit_reached":
-      return "max_turn_requests";
-    default:
-      return "cancelled";
-  }
-}
-
 export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
   const sessions = new Map<string, Live>();
   let client: acp.AgentContext | undefined;
+  /** The client said at `initialize` that it shows forms (ACP elicitation, R-MCP-3). */
+  let showsForms = false;
 
   const live = (sessionId: string): Live => {
     const found = sessions.get(sessionId);
@@ -122,6 +100,14 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
           },
         ),
         offersOutsideSandbox: true,
+        elicit: acpElicit(
+          () => entry!.session.id,
+          () => showsForms,
+          (method, params) => {
+            if (!client) throw new Error("no client");
+            return client.request(method as "elicitation/create", params as never);
+          },
+        ),
       },
     }).catch((err: unknown) => {
       throw openFailure(err, resume);
@@ -179,16 +165,21 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
         for (const entry of sessions.values()) await entry.session.close().catch(() => undefined);
       });
     })
-    .onRequest("initialize", ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, audio: false, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: false },
-      },
-      agentInfo: { name: "tern", version: opts.version },
-      authMethods: [],
-    }))
+    .onRequest("initialize", ({ params }) => {
+      showsForms = Boolean(
+        (params.clientCapabilities as { elicitation?: { form?: unknown } } | undefined)?.elicitation?.form,
+      );
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+        },
+        agentInfo: { name: "tern", version: opts.version },
+        authMethods: [],
+      };
+    })
     .onRequest("session/new", async ({ params }) => {
       const entry = await open(params.cwd, params.mcpServers ?? []);
       announceCommands(entry);

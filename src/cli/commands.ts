@@ -10,6 +10,7 @@ import type * as Interactive from "./interactive.js";
 import type * as WorktreeCommands from "./worktree-commands.js";
 import type * as WorktreeSession from "./worktree-session.js";
 import type * as Models from "./models-command.js";
+import type * as McpCommands from "./mcp-commands.js";
 
 export { acpCommand } from "./acp.js";
 export { runCommand } from "./run.js";
@@ -48,3 +49,10 @@ export const worktreeRemoveCommand: typeof WorktreeCommands.worktreeRemoveComman
   (await import("./worktree-commands.js")).worktreeRemoveCommand(...a);
 export const modelsCommand: typeof Models.modelsCommand = async (...a) =>
   (await import("./models-command.js")).modelsCommand(...a);
+const mcp = () => import("./mcp-commands.js");
+export const mcpLoginCommand: typeof McpCommands.mcpLoginCommand = async (...a) =>
+  (await mcp()).mcpLoginCommand(...a);
+export const mcpLogoutCommand: typeof McpCommands.mcpLogoutCommand = async (...a) =>
+  (await mcp()).mcpLogoutCommand(...a);
+export const mcpListCommand: typeof McpCommands.mcpListCommand = async (...a) =>
+  (await mcp()).mcpListCommand(...a);

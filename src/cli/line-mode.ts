@@ -12,6 +12,7 @@ import { stripControlSequences } from "../workspace/terminal-text.js";
 import { addCost, money } from "../vocab/cost.js";
 import { runLineCommand } from "./line-commands.js";
 import { lineRequests } from "./line-requests.js";
+import { lineElicit } from "./line-elicit.js";
 import { linePlanReview } from "./plan-prompt.js";
 import type { CommonOptions } from "./options.js";
 import { describeProgress } from "./progress.js";
@@ -69,6 +70,7 @@ export async function runLineMode(opts: CommonOptions): Promise<number> {
   const prepared = await prepareSession(opts, {
     ...lineRequests(ask),
     reviewPlan: linePlanReview((question) => rl!.question(question)),
+    elicit: lineElicit((question) => rl!.question(question)),
   });
   const { session, model } = prepared;
   // Loaded here: this module sits in the chunk every headless command loads, and readline is

@@ -38,3 +38,35 @@ export function addModelsCommand(program: Command, ctx: CommandContext): void {
       ctx.setResult(commands.modelsCommand(provider, opts));
     });
 }
+
+export function addMcpCommand(program: Command, ctx: CommandContext): void {
+  const mcp = program
+    .command("mcp")
+    .description("MCP servers: log in and out of HTTP servers, list their state (R-MCP-1)");
+  mcp
+    .command("login")
+    .description(
+      "log in to an HTTP MCP server (OAuth): prints the URL, waits for the redirect, stores the tokens",
+    )
+    .argument("<name>", "the server's name")
+    .option("--config <file>", "extra config file")
+    .action((name: string, opts: { config?: string }) => {
+      ctx.setResult(commands.mcpLoginCommand(name, opts));
+    });
+  mcp
+    .command("logout")
+    .description("forget an MCP server's stored login")
+    .argument("<name>", "the server's name")
+    .option("--config <file>", "extra config file")
+    .action((name: string, opts: { config?: string }) => {
+      ctx.setResult(commands.mcpLogoutCommand(name, opts));
+    });
+  mcp
+    .command("list")
+    .description("each MCP server: connected, needs login or failed, with its tool count")
+    .option("--config <file>", "extra config file")
+    .option("--json", "print JSON")
+    .action((opts: { config?: string; json?: boolean }) => {
+      ctx.setResult(commands.mcpListCommand(opts));
+    });
+}

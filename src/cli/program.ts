@@ -9,6 +9,7 @@ import { UsageError } from "./usage-error.js";
 // scripts/build-plugins.mjs); only `tern --help` and usage errors pay for compiling what they do not run.
 import * as commands from "./commands.js";
 import {
+  addMcpCommand,
   addModelsCommand,
   addWorktreesCommand,
   type CommandContext,
@@ -211,6 +212,7 @@ const SUBCOMMANDS = new Map<string, (program: Command, ctx: CommandContext) => v
   ["hooks", addHooksCommand],
   ["worktrees", addWorktreesCommand],
   ["models", addModelsCommand],
+  ["mcp", addMcpCommand],
 ]);
 
 function buildProgram(version: string, setResult: SetResult, argv: readonly string[]): Command {

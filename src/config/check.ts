@@ -14,6 +14,7 @@ function redact(key: string, value: unknown): unknown {
       ...set,
       env: hide(set.env),
       ...(set.headers ? { headers: hide(set.headers) } : {}),
+      ...(set.oauth?.clientSecret ? { oauth: { ...set.oauth, clientSecret: HIDDEN } } : {}),
       ...(typeof set.url === "string" ? { url: hideUrlCredentials(set.url) } : {}),
     }));
   }

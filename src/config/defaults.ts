@@ -98,6 +98,7 @@ export function defaultConfig(): Config {
     agents: { maxParallel: 4, executionBudget: { ...defaultExecutionBudget(), maximumModelCalls: 100 } },
     toolOutputLimit: 30_000,
     jobs: { logMaxBytes: 8 * 1024 * 1024, sessionLogMaxBytes: 64 * 1024 * 1024 },
+    mcpToolSearchThreshold: 30,
     shellEnv: { exclude: [], include: [] },
     permissions: { mode: "ask", allow: [], deny: [] },
     checkpoints: { enabled: true, maxFiles: 200_000 },

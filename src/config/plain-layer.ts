@@ -64,6 +64,7 @@ const PLAIN_KEYS: Record<string, Check> = {
   checkpoints: fields({ enabled: bool, maxFiles: positiveInt }),
   sandbox: fields({ mode: isSandboxMode, network: bool, writableRoots: absolutePaths }),
   toolOutputLimit: (v) => isInt(v) && v >= 1000,
+  mcpToolSearchThreshold: nonNegativeInt,
   shellEnv: fields({ exclude: strings, include: strings }),
   permissions: fields({ mode: isPermissionMode, allow: rules, deny: rules }),
 };

@@ -1,5 +1,5 @@
 // Project MCP servers (R-WF-3): a workspace's `.mcp.json`, Claude Code's file —
-// `{"mcpServers": {"<name>": {"command", "args", "env"} | {"type": "http", "url", "headers"}}}` —
+// `{"mcpServers": {"<name>": {"command", "args", "env"} | {"type": "http", "url", "headers", "oauth"}}}` —
 // adds tool sets only in a trusted workspace (`trustedWorkspaces`) or once the person approved
 // them for this workspace (kept in `$TERN_HOME/mcp-approvals.json`, an entry per server with its
 // definition, so a changed server asks again). Otherwise each is listed as not
@@ -50,8 +50,40 @@ const stringMap = (v: unknown): Record<string, string> =>
     ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"))
     : {};
 
+/**
+ * Claude Code's `oauth` of an HTTP entry (R-MCP-1): `clientId`, `callbackPort` and `scopes` (one
+ * space-separated string) are read; what tern cannot honour is said in `unread`, never ignored.
+ */
+function oauthOf(entry: Record<string, unknown>, unread: string[]): ToolSetConfig["oauth"] {
+  const o = entry.oauth;
+  if (o === undefined) return undefined;
+  if (typeof o !== "object" || o === null || Array.isArray(o)) {
+    unread.push("oauth must be an object; ignored");
+    return undefined;
+  }
+  const out: NonNullable<ToolSetConfig["oauth"]> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (key === "clientId" && typeof value === "string" && value) out.clientId = value;
+    else if (
+      key === "callbackPort" &&
+      Number.isInteger(value) &&
+      (value as number) > 0 &&
+      (value as number) < 65536
+    )
+      out.callbackPort = value as number;
+    else if ((key === "scopes" || key === "scope") && typeof value === "string" && value.trim())
+      out.scope = value.trim();
+    else unread.push(`oauth.${key} is not supported or not valid here; ignored`);
+  }
+  return out;
+}
+
 /** One `.mcp.json` entry as a tool set, or why it cannot be one. */
-export function toToolSet(set: string, entry: Record<string, unknown>): ToolSetConfig | string {
+export function toToolSet(
+  set: string,
+  entry: Record<string, unknown>,
+  unread: string[] = [],
+): ToolSetConfig | string {
   const type = entry.type ?? (typeof entry.url === "string" ? "http" : "stdio");
   if (type === "stdio") {
     if (typeof entry.command !== "string" || !entry.command) return "needs a command";
@@ -62,6 +94,7 @@ export function toToolSet(set: string, entry: Record<string, unknown>): ToolSetC
   }
   if (type === "http") {
     if (typeof entry.url !== "string" || !/^https?:\/\//.test(entry.url)) return "needs an http(s) url";
+    const oauth = oauthOf(entry, unread);
     return {
       name: set,
       url: entry.url,
@@ -69,6 +102,7 @@ export function toToolSet(set: string, entry: Record<string, unknown>): ToolSetC
       args: [],
       env: {},
       timeoutSeconds: 120,
+      ...(oauth ? { oauth } : {}),
     };
   }
   return `type ${JSON.stringify(type)} is not supported (stdio or http)`;
@@ -124,10 +158,12 @@ export function projectMcpServers(opts: {
     const definition = JSON.stringify(value);
     const server: ProjectServer = { name, set, started: false, definition };
     out.servers.push(server);
+    const unread: string[] = [];
     const tool =
       typeof value === "object" && value !== null
-        ? toToolSet(set, value as Record<string, unknown>)
+        ? toToolSet(set, value as Record<string, unknown>, unread)
         : "must be an object";
+    for (const what of unread) out.warnings.push(`${file}: server ${name}: ${what}`);
     if (typeof tool === "string") server.why = tool;
     else if (!TOOL_SET_NAME_RE.test(set)) server.why = "its name has no letters or digits";
     else if (taken.has(set)) server.why = `a configured tool set is named ${set}`;

@@ -1,5 +1,6 @@
 // The config schema of one MCP server (R-EXT), apart from schema.ts to keep that file small.
 import * as z from "zod/mini";
+import { mcpOAuth } from "./mcp-oauth.js";
 import { httpUrl, rule, stringList, timerSeconds, TOOL_SET_NAME_RE } from "./schema-rules.js";
 
 const optional = z.optional;
@@ -19,6 +20,7 @@ export const toolSet = () =>
       headers: optional(stringMap()),
       timeoutSeconds: z._default(timerSeconds(), 120),
       startTimeoutSeconds: z._default(timerSeconds(), 30),
+      oauth: optional(mcpOAuth()), // R-MCP-1
     })
     .check(
       z.superRefine((set, ctx) => {

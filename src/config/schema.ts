@@ -231,6 +231,8 @@ const layerShape = {
   hookToolNames: () => optional(z.enum(["claude", "tern"])),
   toolOutputLimit: () =>
     optional(rule<number>((v) => isInt(v) && (v as number) >= 1000, "must be an integer >= 1000")),
+  mcpToolSearchThreshold: () =>
+    optional(rule<number>((v) => isInt(v) && (v as number) >= 0, "must be an integer >= 0")),
   shellEnv: () =>
     optional(z.strictObject({ exclude: optional(stringList()), include: optional(stringList()) })),
   permissions: () =>

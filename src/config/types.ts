@@ -76,6 +76,8 @@ export interface ToolSetConfig {
   startTimeoutSeconds?: number;
   /** A project server (R-WF-3): the `.mcp.json` it came from. */
   fromFile?: string;
+  /** HTTP only (R-MCP-1): a pre-registered OAuth client, the loopback port, the scope to ask for. */
+  oauth?: { clientId?: string; clientSecret?: string; callbackPort?: number; scope?: string };
 }
 
 /** `plan` (R-PLAN-1): read-only tools only, bash in the read-only sandbox, until `exit_plan`. */
@@ -115,6 +117,8 @@ export interface Config {
   jobs: { logMaxBytes: number; sessionLogMaxBytes: number };
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
+  /** More MCP tools than this are offered through `search_mcp_tools` (issue #48); 0: always all. */
+  mcpToolSearchThreshold: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
   shellEnv: { exclude: string[]; include: string[] };
   permissions: PermissionsConfig;

@@ -9,6 +9,7 @@ import type { ContentPart } from "../vocab/messages.js";
 import type { OnLimit } from "./turn/budget.js";
 import { expandCommandShell } from "./command-shell.js";
 import { settleOutsideAttachments } from "./attachment-approval.js";
+import { attachResources } from "./mcp-attach.js";
 
 /**
  * A prompt through UserPromptSubmit (R-HOOK-2): refused with the hook's reason (nothing is
@@ -23,9 +24,11 @@ export async function hookedPrompt(
   // `@path`s outside the workspace ask first (§10); then a custom command's `!`cmd`` run: hooks
   // and the record see the prompt as sent.
   const given = { ...asked, content: await settleOutsideAttachments(core, asked.content) };
-  const input = shell
+  const expanded = shell
     ? { ...given, content: await expandCommandShell(core, given.content, given.allow ?? [], signal) }
     : given;
+  // `@<server>:<uri>` mentions join as the resources' text (R-MCP-2).
+  const input = { ...expanded, content: await attachResources(core, expanded.content) };
   const points = core.hookPoints;
   if (!points) return input;
   const submitted = await points.promptSubmitted(textOf(input.content), signal);
@@ -51,7 +54,7 @@ function whenAborted(signal: AbortSignal): Promise<string[]> {
 export async function joinFollowUp(core: SessionCore, turn: number): Promise<void> {
   const joined = core.followUps.join(turn);
   if (!joined || joined.length === 0) return;
-  const content = await settleOutsideAttachments(core, joined);
+  const content = await attachResources(core, await settleOutsideAttachments(core, joined));
   const submitted = await core.hookPoints?.promptSubmitted(textOf(content));
   if (submitted?.blocked !== undefined)
     return core.followUps.refuseJoined(blockedPrompt(core, turn, submitted.blocked));

@@ -2,9 +2,11 @@
 // state and tools, and `/mcp reconnect <name>` restarts one (its tools rejoin before the next
 // model request). Returns the text to show; never throws for a user mistake.
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
+import { loadAuth } from "../tools/mcp/index.js";
 import type { SessionCore } from "./core.js";
 
-export const MCP_HELP = "/mcp [reconnect <name>]  MCP servers: state and tools; reconnect one";
+export const MCP_HELP =
+  "/mcp [reconnect|login|logout <name>]  MCP servers: state and tools; reconnect one; log in or out";
 
 function describeServers(core: SessionCore): string {
   const sets = core.toolSets;
@@ -37,6 +39,22 @@ export async function mcpCommand(core: SessionCore, args: string[]): Promise<str
         : `${name} did not reconnect: ${s.reason ?? s.state}`;
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
+    }
+  }
+  if (sub === "login" || sub === "logout") {
+    const sets = core.toolSets;
+    if (!sets) return describeServers(core);
+    if (!name) return `usage: /mcp ${sub} <name> (configured: ${sets.names().join(", ")})`;
+    try {
+      const { loginInSession, logoutInSession } = await loadAuth();
+      if (sub === "logout")
+        return (await logoutInSession(sets, name)) ? `logged out of ${name}` : `${name} had no stored login`;
+      const s = await loginInSession(sets, name, (text) => core.publish({ type: "notice", text }));
+      return s.state === "ready"
+        ? `logged in to ${name} · ${s.tools.length} tools`
+        : `${name}: logged in, but it did not connect: ${s.reason ?? s.state}`;
+    } catch (err) {
+      return `${name}: login failed: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
   return `usage: ${MCP_HELP}`;

@@ -265,9 +265,13 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     configs: config.toolSets,
     before: afterPendingIo,
     cwd,
+    home,
     env: opts.env,
     notify: (text) => bus.publishOrHold({ type: "notice", text }),
     limits: mcpTextLimit(config),
+    elicit: opts.hooks.elicit,
+    searchThreshold: config.mcpToolSearchThreshold,
+    searchFound: recorded?.tools.map((t) => t.name),
   });
 
   const session = new Session(core, bus, async () => {

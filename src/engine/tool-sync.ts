@@ -16,6 +16,8 @@ export function makeToolSync(
   loading: Promise<ToolSets>,
   systemFor: (toolNames: string[]) => string,
 ): (signal: AbortSignal) => Promise<void> {
+  /** What the servers put in the registry last time: taken out before the new lists go in. */
+  let fromServers: string[] = [];
   return async (signal) => {
     const toolSets = await loading;
     const starting = toolSets.starting();
@@ -25,8 +27,10 @@ export function makeToolSync(
     }
     // A tool list a server just announced as changed is read before the request names the tools.
     await toolSets.settled(signal);
-    for (const name of registry.names()) if (registry.get(name)?.kind === "mcp") registry.unregister(name);
-    for (const tool of toolSets.tools(registry.names())) registry.register(tool);
+    for (const name of fromServers) registry.unregister(name);
+    const offered = toolSets.tools(registry.names());
+    for (const tool of offered) registry.register(tool);
+    fromServers = offered.map((t) => t.name);
     const tools: ToolSpec[] = registry.definitions();
     if (JSON.stringify(tools) === JSON.stringify(core.tools)) return;
     core.tools = tools;

@@ -8,6 +8,8 @@ import { ApprovalFlow } from "./approval-flow.js";
 import { foldChildren, lastToolOutput } from "./child-fold.js";
 import { imageInputOf } from "./clipboard.js";
 import { ComposerInput } from "./composer-input.js";
+import { ElicitFlow } from "./elicit-flow.js";
+import { uiRequests } from "./engine-requests.js";
 import type { OpenedUi, TuiDeps, TuiHooks, UiControl, WorkPhase } from "./controller-types.js";
 import { freshNotices, greeting } from "./greeting.js";
 import { LimitFlow } from "./limit-flow.js";
@@ -37,6 +39,7 @@ export class TuiController implements UiControl {
   private readonly approvals: ApprovalFlow;
   private readonly limits: LimitFlow;
   private readonly plans: PlanFlow;
+  private readonly elicits: ElicitFlow;
   private readonly turns: TurnRunner;
   private readonly statusLine: StatusLine;
   private sideAbort: AbortController | undefined;
@@ -52,6 +55,7 @@ export class TuiController implements UiControl {
     this.approvals = new ApprovalFlow(this.store);
     this.limits = new LimitFlow(this.store);
     this.plans = new PlanFlow(this.store, (plan) => this.print("info", plan));
+    this.elicits = new ElicitFlow(this.store, (text) => this.print("info", text));
     this.composer = new ComposerInput({
       store: this.store,
       home: deps.home,
@@ -74,17 +78,8 @@ export class TuiController implements UiControl {
     this.exited = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
-    this.hooks = {
-      approve: (calls) => this.approvals.ask(calls),
-      onLimit: (limit, used, allowed) => this.limits.ask(limit, used, allowed),
-      offersOutsideSandbox: true,
-      reviewPlan: async (plan) => {
-        const answer = await this.plans.ask(plan);
-        // Implementing switches the mode inside the engine; the status line follows at once.
-        if (answer.choice === "implement") this.store.dispatch({ type: "mode", mode: answer.mode });
-        return answer;
-      },
-    };
+    const { store, approvals, limits, plans, elicits } = this;
+    this.hooks = uiRequests({ store, approvals, limits, plans, elicits });
   }
 
   get state() {
@@ -138,6 +133,7 @@ export class TuiController implements UiControl {
     const state = this.state;
     // What the composer shows: large pastes are placeholders until the text is sent.
     const shown = state.composer.trim();
+    if (this.elicits.takeTyped(shown, this.composer)) return;
     if (state.limit) {
       this.composer.set({ text: "", cursor: 0 });
       this.limits.answerTyped(shown);
@@ -190,6 +186,7 @@ export class TuiController implements UiControl {
       this.plans.answer({ choice: "keep_planning" });
       return;
     }
+    if (this.elicits.cancel()) return;
     if (state.busy) {
       // Queued text is kept, but held: the interrupted turn must not roll straight into it.
       this.session.cancel({ queue: "hold" });
@@ -270,6 +267,7 @@ export class TuiController implements UiControl {
     this.answerApproval("n", true);
     this.limits.answer("no");
     this.plans.answer({ choice: "keep_planning" });
+    this.elicits.cancel();
     this.session.cancel({ queue: "drop" });
     this.resolveExit();
   }

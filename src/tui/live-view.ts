@@ -68,6 +68,7 @@ function progressRow(state: UiState, spinner: string, now: number, cols: number)
 
 function limitRows(state: UiState, cols: number): string[] {
   if (state.planReview) return wrapLines(style.yellow(PLAN_CHOICES), cols);
+  if (state.question) return wrapLines(style.yellow(state.question), cols);
   if (!state.limit) return [];
   const l = state.limit;
   return wrapLines(
@@ -127,7 +128,12 @@ export function liveRows(state: UiState, cols: number, rows: number, now: number
       ? truncate(`${vimMark(state)}${state.statusLine}${mode}`, cols)
       : statusText(state, cols);
   const inner = Math.max(4, cols - 4);
-  const prompt = state.limit || state.planReview ? "answer› " : state.searching ? "search history› " : "› ";
+  const prompt =
+    state.limit || state.planReview || state.question
+      ? "answer› "
+      : state.searching
+        ? "search history› "
+        : "› ";
   const { rows: composer, caret } = composerLayout(
     state.composer,
     state.cursor,

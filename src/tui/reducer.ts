@@ -71,6 +71,8 @@ export function reduce(state: UiState, action: UiAction): UiState {
       return { ...state, limit: action.prompt };
     case "plan_review":
       return { ...state, planReview: action.open };
+    case "question":
+      return { ...state, question: action.text ?? undefined };
     case "mode":
       return { ...state, status: { ...state.status, mode: action.mode } };
     case "session": {

@@ -39,6 +39,8 @@ export type UiAction =
   | { type: "limit"; prompt: LimitPrompt | null }
   /** The plan prompt of `exit_plan` (R-PLAN-1) opens or closes. */
   | { type: "plan_review"; open: boolean }
+  /** An MCP server's form asks a question (R-MCP-3); `null` when it is answered. */
+  | { type: "question"; text: string | null }
   /** The permission mode the status line shows (R-UI-24). */
   | { type: "mode"; mode: string }
   /** `priced: false`: the model has no known price, so the cost shows `$?` (R-UI-15). */

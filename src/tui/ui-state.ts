@@ -136,6 +136,8 @@ export interface UiState {
   limit: LimitPrompt | null;
   /** `exit_plan` waits for the person's pick (plan-flow.ts). */
   planReview: boolean;
+  /** An MCP server's form asks this question (elicit-flow.ts, R-MCP-3). */
+  question?: string;
   side: SideState;
   status: StatusInfo;
   /** The `statusLine` command's line, shown instead of the built-in status line (R-UI-23). */

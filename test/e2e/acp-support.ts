@@ -17,6 +17,10 @@ export interface AcpClient {
   answer: (
     request: acp.RequestPermissionRequest,
   ) => acp.RequestPermissionResponse | Promise<acp.RequestPermissionResponse>;
+  /** Every elicitation/create request received, in order. */
+  elicitations: any[];
+  /** How the next elicitation/create is answered (default: cancel). */
+  elicit: (request: any) => any;
   stderr(): string;
   exited: Promise<number | null>;
   /** Updates of one session of a kind. */
@@ -47,6 +51,8 @@ export function startAcp(opts: {
     child,
     updates: [],
     permissions: [],
+    elicitations: [],
+    elicit: () => ({ action: "cancel" }),
     answer: () => ({ outcome: { outcome: "cancelled" } }),
     stderr: () => stderr,
     exited,
@@ -69,6 +75,10 @@ export function startAcp(opts: {
     .onRequest("session/request_permission", async ({ params }) => {
       client.permissions.push(params);
       return client.answer(params);
+    })
+    .onRequest("elicitation/create", async ({ params }) => {
+      client.elicitations.push(params);
+      return client.elicit(params);
     });
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
@@ -79,10 +89,13 @@ export function startAcp(opts: {
   return client;
 }
 
-export async function initialize(client: AcpClient): Promise<acp.InitializeResponse> {
+export async function initialize(
+  client: AcpClient,
+  extra: Partial<acp.ClientCapabilities> = {},
+): Promise<acp.InitializeResponse> {
   return client.agent.request("initialize", {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, ...extra },
   });
 }
 

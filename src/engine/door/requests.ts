@@ -4,6 +4,7 @@
 // reaches the person through them. What each gets, must return, and what happens when it throws
 // or the turn is cancelled is written on each member below; the engine keeps to it.
 import type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
+import type { ElicitAnswer, ElicitForm } from "../../vocab/elicit-form.js";
 
 export type { ApprovalAnswer, PendingCall } from "../../tools/executor.js";
 
@@ -55,6 +56,13 @@ export interface PersonRequests {
    * nobody can be asked (`tern run`, ACP): the plan is then the turn's answer and the turn ends.
    */
   reviewPlan?: (plan: string, signal: AbortSignal) => Promise<PlanReview>;
+  /**
+   * R-MCP-3: an MCP server asks the person a question mid-call (`elicitation/create`) as a form of
+   * typed fields. Resolve with `accept` and the values (typed as the fields say: check each with
+   * `fieldValue`), `decline`, or `cancel`. A throw, or `signal` aborting, counts as `cancel`. Absent
+   * where nobody can answer (`tern run`): the form is declined and the person told in a notice.
+   */
+  elicit?: (form: ElicitForm, signal: AbortSignal) => Promise<ElicitAnswer>;
 }
 
 /** What the person picked for a plan (`reviewPlan`). */

@@ -12,6 +12,7 @@ import type { Connection } from "./mcp-connect.js";
 import { type McpContentLimits, mapMcpResult } from "./mcp-content.js";
 import type { ListedTool } from "./mcp-list.js";
 import { providerSchema } from "./mcp-schema.js";
+import { formsOpen } from "./mcp-elicit.js";
 import { errorMessage, fail } from "../results.js";
 import type { Tool, ToolContext, ToolResult } from "../types.js";
 
@@ -70,13 +71,19 @@ async function callTool(
   const timeoutSeconds = set.timeoutSeconds;
   const call = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      call.abort();
-    },
-    Math.min(timeoutSeconds * 1000, MAX_TIMER_MS),
-  );
+  // While the person fills in the server's form (R-MCP-3) the timer starts over rather than run out.
+  const arm = (): NodeJS.Timeout =>
+    setTimeout(
+      () => {
+        if (typeof conn !== "string" && formsOpen(conn.client) > 0) timer = arm();
+        else {
+          timedOut = true;
+          call.abort();
+        }
+      },
+      Math.min(timeoutSeconds * 1000, MAX_TIMER_MS),
+    );
+  let timer = arm();
   const onCancel = () => call.abort();
   ctx.signal.addEventListener("abort", onCancel, { once: true });
   if (ctx.signal.aborted) call.abort();

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { ToolSetConfig } from "../../config/types.js";
 import { isOversizeError, installLinearReader } from "./mcp-read-buffer.js";
 import { clip, errorMessage } from "../results.js";
+import { sessionAuth } from "./auth/session-auth.js";
 
 const STDERR_KEEP = 8000;
 const TERM_AFTER_MS = 300;
@@ -170,6 +171,7 @@ export async function connectServer(
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
   signal?: AbortSignal,
+  home?: string,
 ): Promise<Connection> {
   let stderr = "";
   let stderrEnded: Promise<void> = Promise.resolve();
@@ -178,7 +180,8 @@ export async function connectServer(
   let http: StreamableHTTPClientTransport | undefined;
   if (set.url !== undefined) {
     const headers = expandAll(set.headers, env, "headers");
-    http = new StreamableHTTPClientTransport(new URL(set.url), { requestInit: { headers } });
+    const authProvider = home ? await sessionAuth(home, { ...set, url: set.url }, headers) : undefined;
+    http = new StreamableHTTPClientTransport(new URL(set.url), { requestInit: { headers }, authProvider });
     transport = http;
   } else {
     const stdio = stdioTransport(set, cwd, env);
@@ -192,7 +195,8 @@ export async function connectServer(
     });
     transport = stdio;
   }
-  const client = new Client({ name: "tern", version: "0.1.0" });
+  // Forms (elicitation) are answered by the person where there is one, declined where not (R-MCP-3).
+  const client = new Client({ name: "tern", version: "0.1.0" }, { capabilities: { elicitation: {} } });
   const conn: Connection = {
     client,
     closedReason: null,
@@ -250,9 +254,18 @@ export async function connectServer(
   } catch (err) {
     await Promise.race([stderrEnded, new Promise((r) => setTimeout(r, 500).unref())]);
     await conn.close();
-    throw new Error(startFailure(err, stderr));
+    throw new Error(loginFailure(err, set) ?? startFailure(err, stderr));
   }
   return conn;
+}
+
+/** A server that needs a person's login says so, naming the command that does it (R-MCP-1). */
+function loginFailure(err: unknown, set: ToolSetConfig): string | undefined {
+  const name = (e: unknown) => (e instanceof Error ? e.name : "");
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  if ([name(err), name(cause)].some((n) => n === "NeedsLogin" || n === "UnauthorizedError"))
+    return `needs a login: run 'tern mcp login ${set.name}'`;
+  return undefined;
 }
 
 /** SIGTERM, then SIGKILL for a child still there after KILL_AFTER_MS. */

@@ -4,89 +4,55 @@
 // model request. A server that fails to start is a notice naming its own reason, never a crash;
 // `/mcp` shows the state of each and reconnects one.
 import { listAllPrompts, type McpPrompt, promptText } from "./mcp-prompts.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSetConfig } from "../../config/types.js";
 import { makeMcpTool } from "./mcp-call.js";
 import { type Connection, connectServer } from "./mcp-connect.js";
 import { DEFAULT_MCP_LIMITS, type McpContentLimits } from "./mcp-content.js";
-import { type ListedTool, listAllTools } from "./mcp-list.js";
+import { listAllTools } from "./mcp-list.js";
 import { exposedToolName } from "./mcp-names.js";
+import { type ResourceServer, resourceTools } from "./mcp-resources.js";
 import { errorMessage } from "../results.js";
+import { untilAborted } from "./until-aborted.js";
+import { ListChanges } from "./mcp-list-changes.js";
+import { answerElicitations, type Elicit } from "./mcp-elicit.js";
 import type { Tool } from "../types.js";
+import { McpToolSearch } from "./mcp-tool-search.js";
+import { newServer, type Server, type ServerState, type ServerStatus } from "./mcp-server-state.js";
+
+export type { ServerState, ServerStatus };
 
 const DEFAULT_START_SECONDS = 30;
 
-export type ServerState = "starting" | "ready" | "failed" | "closed";
-
-export interface ServerStatus {
-  name: string;
-  transport: "stdio" | "http";
-  state: ServerState;
-  /** Why it failed or closed. */
-  reason?: string;
-  /** The server's own tool names. */
-  tools: string[];
-}
-
 export interface ToolSetsOptions {
   cwd: string;
+  /** TERN_HOME: where HTTP servers' logins live (R-MCP-1). */
+  home?: string;
   env?: NodeJS.ProcessEnv;
   /** Start failures and skipped tools, as they happen. */
   notify(text: string): void;
+  /** A server's form for the person (R-MCP-3); absent where nobody can answer (declined). */
+  elicit?: Elicit;
   limits?: Partial<McpContentLimits>;
+  /** More tools than this are offered through `search_mcp_tools` (0 or absent: always all). */
+  searchThreshold?: number;
+  /** A resumed session's tool names: the tools its searches found stay offered. */
+  searchFound?: string[];
 }
-
-interface Server {
-  config: ToolSetConfig;
-  state: ServerState;
-  reason?: string;
-  conn?: Connection;
-  defs: ListedTool[];
-  started: Promise<void>;
-  /** Bumped by each (re)start, so a stale start cannot overwrite a newer one. */
-  generation: number;
-  /** Stops a start in progress (tern is closing): its child must not outlive tern. */
-  abortStart?: () => void;
-  /** A new session in progress after the server forgot the old one; shared by concurrent calls. */
-  renewing?: Promise<unknown>;
-}
-
-/** Resolves once `work` has settled, or as soon as `signal` aborts. */
-async function untilAborted(work: Promise<unknown>, signal?: AbortSignal): Promise<void> {
-  if (!signal) return void (await work);
-  if (signal.aborted) return;
-  let onAbort = () => {};
-  const aborted = new Promise<void>((resolve) => {
-    onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
-const newServer = (config: ToolSetConfig): Server => ({
-  config,
-  state: "starting",
-  defs: [],
-  started: Promise.resolve(),
-  generation: 0,
-});
 
 export class ToolSets {
   private readonly servers: Server[];
-  private readonly limits: McpContentLimits;
+  readonly limits: McpContentLimits;
+  private readonly search: McpToolSearch;
   private closed = false;
   /** Changed tool lists being read again; the next request waits for them (see settled). */
-  private readonly relists = new Set<Promise<void>>();
+  private readonly changes = new ListChanges();
 
   constructor(
     configs: ToolSetConfig[],
-    private readonly opts: ToolSetsOptions,
+    readonly opts: ToolSetsOptions,
   ) {
     this.limits = { ...DEFAULT_MCP_LIMITS, ...opts.limits };
+    this.search = new McpToolSearch(opts.searchThreshold ?? 0, opts.searchFound);
     this.servers = configs.map(newServer);
   }
 
@@ -115,10 +81,25 @@ export class ToolSets {
     return untilAborted(Promise.all(this.servers.map((s) => s.started)), signal);
   }
 
-  /** The tools of every ready server, in config order, named so none collides with `reserved` or each other. */
+  /** Ready servers that declare resources (R-MCP-2). */
+  resourceServers(): ResourceServer[] {
+    return this.servers.flatMap((s) =>
+      s.state === "ready" && s.conn && s.conn.client.getServerCapabilities()?.resources
+        ? [{ name: s.config.name, client: s.conn.client, timeoutMs: s.config.timeoutSeconds * 1000 }]
+        : [],
+    );
+  }
+
+  /**
+   * The tools of every ready server, in config order, named so none collides with `reserved` or
+   * each other; and the two resource tools while a ready server declares resources. Beyond the
+   * search threshold, `search_mcp_tools` and the tools it found instead (mcp-tool-search.ts).
+   */
   tools(reserved: Iterable<string> = []): Tool[] {
     const taken = new Set(reserved);
-    const out: Tool[] = [];
+    const resources = this.resourceServers().length > 0 ? resourceTools(() => this.resourceServers()) : [];
+    const out = resources.filter((t) => !taken.has(t.name));
+    for (const t of out) taken.add(t.name);
     for (const server of this.servers) {
       if (server.state !== "ready") continue;
       for (const def of server.defs) {
@@ -136,7 +117,7 @@ export class ToolSets {
         );
       }
     }
-    return out;
+    return this.search.offer(out);
   }
 
   status(): ServerStatus[] {
@@ -197,6 +178,13 @@ export class ToolSets {
     return this.servers.map((s) => s.config.name);
   }
 
+  /** One server's configuration, or an error naming the configured ones. */
+  config(name: string): ToolSetConfig {
+    const server = this.servers.find((s) => s.config.name === name);
+    if (!server) throw new Error(`no tool set '${name}' (configured: ${this.names().join(", ") || "none"})`);
+    return server.config;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(
@@ -210,15 +198,6 @@ export class ToolSets {
         await conn?.close();
       }),
     );
-  }
-
-  /** A server that announces a changed tool list is read again; the new list joins at the next request. */
-  private followListChanges(server: Server, conn: Connection, generation: number, timeoutMs: number): void {
-    conn.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      const relist = this.relist(server, conn, generation, timeoutMs);
-      this.relists.add(relist);
-      return relist.finally(() => this.relists.delete(relist));
-    });
   }
 
   private async relist(
@@ -239,13 +218,9 @@ export class ToolSets {
     }
   }
 
-  /**
-   * Resolves once the tool lists being read again are read (or on abort). A server announces a
-   * change before it answers the call that made it, so waiting here before the next model
-   * request offers a tool the moment the call that added it has returned.
-   */
-  async settled(signal?: AbortSignal): Promise<void> {
-    if (this.relists.size > 0) await untilAborted(Promise.all(this.relists), signal);
+  /** Resolves once changed tool lists being read again are read (or on abort). */
+  settled(signal?: AbortSignal): Promise<void> {
+    return this.changes.settled(signal);
   }
 
   private startServer(server: Server): void {
@@ -271,6 +246,7 @@ export class ToolSets {
           this.opts.env ?? process.env,
           seconds * 1000,
           deadline.signal,
+          this.opts.home,
         );
         const listed = await listAllTools(conn.client, set.name, seconds * 1000, deadline.signal);
         if (generation !== server.generation || this.closed) {
@@ -281,7 +257,9 @@ export class ToolSets {
         server.defs = listed.tools;
         server.state = "ready";
         for (const w of listed.warnings) this.opts.notify(w);
-        this.followListChanges(server, conn, generation, seconds * 1000);
+        answerElicitations(conn.client, set.name, this.opts.elicit, this.opts.notify);
+        const live = conn;
+        this.changes.follow(conn.client, () => this.relist(server, live, generation, seconds * 1000));
       } catch (err) {
         await conn?.close();
         if (generation !== server.generation) return;
