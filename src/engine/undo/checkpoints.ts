@@ -145,7 +145,9 @@ export class Checkpointer {
    * the batch (the batches' own snapshots queue behind it). The first batch of a session without
    * any snapshot counts the workspace first (git's file listing, far quicker than a snapshot).
    */
-  beforeBatch(): Promise<void> {
+  beforeBatch(calls?: readonly ToolCall[]): Promise<void> {
+    if (calls && calls.length > 0 && calls.every((call) => READ_ONLY_TOOLS.has(call.name)))
+      return this.readOnlyBatch();
     if (this.lastTree || this.off) return this.takeOwed();
     this.probe();
     return this.counted.then((files) => {
@@ -155,6 +157,20 @@ export class Checkpointer {
       this.beside = { ...this.beside, running: true, hooked: false };
       return undefined;
     });
+  }
+
+  /**
+   * A batch of tools that never write needs no snapshot before it and waits for none: the files
+   * are as they were, so the turn's "before" snapshot stays owed to its first writing batch (R-BIG-1:
+   * grep and glob on a later turn cost what the tool costs). A first snapshot is started all the
+   * same, beside the batch: it has the most to read, and a writing batch after it waits less.
+   */
+  private readOnlyBatch(): Promise<void> {
+    if (!this.lastTree && !this.off) {
+      this.probe();
+      void this.counted.then(() => this.takeOwed());
+    }
+    return Promise.resolve();
   }
 
   private probe(): void {
