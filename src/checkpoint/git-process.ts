@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CheckpointError } from "./errors.js";
 
-/** No line-ending filters, no fsmonitor, no hooks, no background gc, paths printed as they are. */
+/** No line-ending filters, no fsmonitor (but tern's own, see gitCommand), no hooks, no background gc, paths printed as they are. */
 const GIT_SETTINGS = [
   "core.autocrlf=false",
   "core.fsmonitor=false",
@@ -52,6 +52,8 @@ export interface GitPlace {
   ref: string;
   indexFile: string;
   workTree: string;
+  /** git's fsmonitor hook for this session (fsmonitor-hook.ts), while a change watch vouches for it. */
+  fsmonitorHook?: string;
 }
 
 /** Makes the session's git folder once the shadow exists (a later command would fail without it). */
@@ -91,8 +93,13 @@ export function gitCommand(
   args: string[],
   withWorkTree = true,
 ): { args: string[]; env: NodeJS.ProcessEnv } {
+  // Every command on the index carries the hook: one without it would drop the index's token.
+  const hook =
+    withWorkTree && place.fsmonitorHook
+      ? ["-c", `core.fsmonitor=${place.fsmonitorHook}`, "-c", "core.fsmonitorHookVersion=2"]
+      : [];
   return {
-    args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...args],
+    args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...hook, ...args],
     env: gitEnv(place, withWorkTree),
   };
 }

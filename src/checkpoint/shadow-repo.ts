@@ -22,9 +22,13 @@ import { BigFiles } from "./big-files.js";
 import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
+import { WatchedChanges } from "./watched-changes.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
+export { CheckpointError } from "./errors.js";
+export { hasGit } from "./git-process.js";
+export { PreImages, readPreImage } from "./pre-images.js";
 
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -40,12 +44,6 @@ export interface TreeChange {
   toBlob: string;
 }
 
-export { CheckpointError } from "./errors.js";
-
-export { hasGit } from "./git-process.js";
-
-export { PreImages, readPreImage } from "./pre-images.js";
-
 export interface ShadowRepoOptions {
   /** Folder of the shadow repository (one per workspace). */
   gitDir: string;
@@ -53,14 +51,12 @@ export interface ShadowRepoOptions {
   workTree: string;
   /** Session id: names the session's index file and the ref that keeps its snapshots alive. */
   sessionId: string;
-  /**
-   * Folders never snapshotted nor restored, when they lie inside the workspace: tern's own home
-   * (its records, ledger and this very repository change all the time; in a snapshot they would
-   * make every undo refuse, and a forced one would rewrite them).
-   */
+  /** Folders never snapshotted nor restored inside the workspace: tern's home (its records change all the time). */
   leaveOut?: string[];
   /** Whether a live tern holds a session (its record lock): its index is never pruned. */
   sessionHeld?: (sessionId: string) => boolean;
+  /** Watch a big workspace between snapshots, so git is told what changed (watched-changes.ts). */
+  watchChanges?: boolean;
 }
 
 export class ShadowRepo {
@@ -76,18 +72,15 @@ export class ShadowRepo {
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
   private indexTree: string | undefined;
-  /** The blob of TOO_BIG_TEXT in this repository (written by init). */
-  tooBigBlob = "";
+  tooBigBlob = ""; // The blob of TOO_BIG_TEXT in this repository (written by init).
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
   private readonly quiet: QuietWorkspace;
-  /**
-   * This session's index started as a copy of another session's (index-seed.ts): its first
-   * snapshot restages only what changed since, as cheap as any later one.
-   */
+  /** This session's index started as a copy of another session's (index-seed.ts): a cheap first snapshot. */
   seeded = false;
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
+  private readonly changes: WatchedChanges | undefined;
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -97,6 +90,7 @@ export class ShadowRepo {
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
     this.sessionHeld = opts.sessionHeld;
+    this.changes = opts.watchChanges ? new WatchedChanges(opts.workTree) : undefined;
     this.bigFiles = new BigFiles(`${this.indexFile}.big`);
     this.place = {
       gitDir: this.gitDir,
@@ -190,6 +184,8 @@ export class ShadowRepo {
     if (!preImages && this.quiet.unchanged() && this.indexTree) return this.indexTree;
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
     const foldersMoved = this.folderStamps.moved();
+    // A big workspace: git is told what changed since the last snapshot (when that is known).
+    if (this.changes && this.quiet.big) this.place.fsmonitorHook = await this.changes.prepare(this.place);
     let listing: Changes = await changedPaths(this);
     let changed = listing.paths;
     // Nested repositories inside nested repositories surface one level per listing.
@@ -216,6 +212,11 @@ export class ShadowRepo {
     if (walk) await this.folderStamps.keep(this, tree);
     this.indexTree = tree;
     return tree;
+  }
+
+  /** Stops watching the workspace (the session is over). */
+  close(): void {
+    this.place.fsmonitorHook = this.changes?.stop();
   }
 
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
