@@ -12,7 +12,7 @@ import { jobFloodBench } from "./jobs-bench.js";
 import { subagentsBench } from "./subagents-bench.js";
 import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
-import { bigCheckpointBench, bigFileMenuBench } from "./big-tree-extra.js";
+import { bigCheckpointBench, bigFileMenuBench, bigWatchedCheckpointBench } from "./big-tree-extra.js";
 import { bigWalksBench } from "./big-walks-bench.js";
 import { bigFileMenuPtyBench } from "./big-file-menu-pty.js";
 import { longTurnBench } from "./compaction-bench.js";
@@ -107,6 +107,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["subagents", () => subagentsBench(p, plan)],
     ["big-tree", async () => bigTreeBench(p, plan, await bigTree())],
     ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],
+    ["big-checkpoint-watched", async () => bigWatchedCheckpointBench(plan, await bigTree())],
     ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],
     ["big-walks", async () => bigWalksBench(plan, await bigTree())],
     ["big-file-menu-pty", async () => bigFileMenuPtyBench(p, plan, await bigTree())],

@@ -37,6 +37,8 @@ export class ChangeWatch {
   /** Watched folder ("" the root, else "a/b") → its watcher. */
   private readonly watchers = new Map<string, FSWatcher>();
   private changed = new Set<string>();
+  /** A path was made, removed or moved since the last take (not only written): git must look for new files. */
+  private appeared = false;
   /** Events since the last take; every one counts towards the kernel's queue. */
   private events = 0;
   /** Everything is unknown until the next take (an event without a name, a moved folder's walk). */
@@ -78,19 +80,22 @@ export class ChangeWatch {
   }
 
   /**
-   * The workspace paths (files or folders, relative, "/"-separated) changed since the last take,
-   * or undefined when that is not known (git must then compare everything). Starts a new period.
+   * The workspace paths (files or folders, relative, "/"-separated) changed since the last take
+   * and whether any appeared or went, or undefined when that is not known (git must then compare
+   * everything). Starts a new period.
    */
-  async take(): Promise<string[] | undefined> {
+  async take(): Promise<{ paths: string[]; appeared: boolean } | undefined> {
     const drained = await this.drain();
     // New folders found by events: watched before the answer, which names them (git reads them whole).
     while (this.folderWalks.size > 0) await Promise.all([...this.folderWalks]);
     const known = drained && !this.broken && !this.unknown && this.walking === 0 && this.events < this.limit;
     const paths = [...this.changed];
+    const appeared = this.appeared;
     this.changed = new Set();
     this.events = 0;
+    this.appeared = false;
     this.unknown = this.broken || this.walking > 0;
-    return known ? paths : undefined;
+    return known ? { paths, appeared } : undefined;
   }
 
   /** Every event queued before now has been handled (false: the cookie's never came). */
@@ -151,9 +156,11 @@ export class ChangeWatch {
     if (this.watchers.has(folder)) return true;
     if (this.watchers.size >= MAX_FOLDERS) return this.stop();
     try {
-      const watcher = watch(join(this.root, folder), { persistent: false }, (_type, name) =>
-        this.noted(folder, name),
-      );
+      const watcher = watch(join(this.root, folder), { persistent: false }, (type, name) => {
+        // libuv: "change" is a write or an attribute; anything else (made, removed, moved) is "rename".
+        if (type !== "change") this.appeared = true;
+        this.noted(folder, name);
+      });
       watcher.on("error", () => this.stop());
       watcher.unref();
       this.watchers.set(folder, watcher);

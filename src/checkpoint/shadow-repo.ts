@@ -22,6 +22,7 @@ import { BigFiles } from "./big-files.js";
 import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
+import { type TreeChange, treeChanges } from "./tree-changes.js";
 import { WatchedChanges } from "./watched-changes.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
@@ -36,13 +37,7 @@ export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** git reads `.gitignore` files: a changed one may show or hide empty folders. */
 const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
-export interface TreeChange {
-  /** git's letter: A (only in `to`), D (only in `from`), M, T. */
-  status: string;
-  path: string;
-  fromBlob: string;
-  toBlob: string;
-}
+export type { TreeChange } from "./tree-changes.js";
 
 export interface ShadowRepoOptions {
   /** Folder of the shadow repository (one per workspace). */
@@ -90,7 +85,8 @@ export class ShadowRepo {
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
     this.sessionHeld = opts.sessionHeld;
-    this.changes = opts.watchChanges ? new WatchedChanges(opts.workTree) : undefined;
+    const inputs = statusInputs(this.gitDir, this.indexFile);
+    this.changes = opts.watchChanges ? new WatchedChanges(opts.workTree, inputs) : undefined;
     this.bigFiles = new BigFiles(`${this.indexFile}.big`);
     this.place = {
       gitDir: this.gitDir,
@@ -100,7 +96,7 @@ export class ShadowRepo {
       workTree: this.workTree,
     };
     this.folderStamps = new FolderStamps(opts.workTree);
-    this.quiet = new QuietWorkspace(opts.workTree, statusInputs(this.gitDir, this.indexFile));
+    this.quiet = new QuietWorkspace(opts.workTree, inputs);
   }
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
@@ -179,14 +175,22 @@ export class ShadowRepo {
    * and win over what was read, which a call may have written meanwhile.
    */
   async snapshot(previousTree: string | undefined, label: string, preImages?: PreImages): Promise<string> {
+    const tree = await this.snapshotNow(previousTree, label, preImages);
+    this.changes?.settled();
+    return tree;
+  }
+
+  private async snapshotNow(previousTree: string | undefined, label: string, preImages?: PreImages) {
     await this.init();
     // A small workspace provably as the last settled snapshot left it: no git (quiet-workspace.ts).
     if (!preImages && this.quiet.unchanged() && this.indexTree) return this.indexTree;
+    // A big workspace: git is told what changed since the last snapshot, when that is known.
+    const watched = this.changes && this.quiet.big ? await this.changes.prepare(this.place) : undefined;
+    if (watched?.nothing && !preImages && this.indexTree) return this.indexTree;
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
-    const foldersMoved = this.folderStamps.moved();
-    // A big workspace: git is told what changed since the last snapshot (when that is known).
-    if (this.changes && this.quiet.big) this.place.fsmonitorHook = await this.changes.prepare(this.place);
-    let listing: Changes = await changedPaths(this);
+    // Only writes since the last snapshot (the watch saw no path made or gone): no folder moved.
+    const foldersMoved = !watched?.noNewPaths && this.folderStamps.moved();
+    let listing: Changes = await changedPaths(this, watched?.noNewPaths);
     let changed = listing.paths;
     // Nested repositories inside nested repositories surface one level per listing.
     for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
@@ -236,17 +240,8 @@ export class ShadowRepo {
   }
 
   /** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */
-  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
-    if (from === to) return [];
-    const { stdout } = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
-    const parts = stdout.split("\0").filter((p) => p.length > 0);
-    const out: TreeChange[] = [];
-    // Each entry: ":<mode> <mode> <blob> <blob> <status>" then the path.
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const [, , fromBlob, toBlob, status] = parts[i].split(" ");
-      out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
-    }
-    return out;
+  treeChanges(from: string, to: string): Promise<TreeChange[]> {
+    return treeChanges(this, from, to);
   }
 
   /** Which of `paths` the workspace's ignore files (as they are on disk now) ignore. */

@@ -116,5 +116,12 @@ describe("later snapshots of a big workspace told what changed", () => {
     // Nothing changed: an empty answer, the same tree.
     expect(await repo.snapshot(tree, "idle")).toBe(tree);
     expect(lastAnswer()).toEqual([]);
+    // The index changed outside a snapshot (as undo changes it), the files did not: git must look
+    // again, untracked files included (a file the index dropped is untracked now).
+    await repo.forget(["pkg0/sub0/f0.ts"]);
+    tree = await repo.snapshot(tree, "after forget");
+    writeFileSync(ws("pkg0/sub0/f1.ts"), "an edit after the index changed\n");
+    tree = await repo.snapshot(tree, "edit after forget");
+    expect(tree).toBe(gitsOwnTree());
   });
 });
