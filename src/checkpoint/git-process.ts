@@ -94,9 +94,18 @@ export function gitCommand(
   withWorkTree = true,
 ): { args: string[]; env: NodeJS.ProcessEnv } {
   // Every command on the index carries the hook: one without it would drop the index's token.
+  // git 2.39 rewrites a split index's shared part (7 MB for 100,000 files, kept for good) at
+  // each update-index while fsmonitor is on: the index is whole meanwhile.
   const hook =
     withWorkTree && place.fsmonitorHook
-      ? ["-c", `core.fsmonitor=${place.fsmonitorHook}`, "-c", "core.fsmonitorHookVersion=2"]
+      ? [
+          "-c",
+          `core.fsmonitor=${place.fsmonitorHook}`,
+          "-c",
+          "core.fsmonitorHookVersion=2",
+          "-c",
+          "core.splitIndex=false",
+        ]
       : [];
   return {
     args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...hook, ...args],
