@@ -66,14 +66,13 @@ export class WatchedChanges {
     }
     const known = await this.watch.take();
     if (this.off) return this.clear(place);
-    this.hook?.prepare(known?.paths);
     place.fsmonitorHook = this.hook?.path;
-    if (!known) return UNKNOWN;
     const sameInputs = this.inputs !== undefined && this.inputs === signature(this.gitInputs);
-    return {
-      nothing: known.paths.length === 0 && sameInputs,
-      noNewPaths: !known.appeared && sameInputs && !known.paths.some(isIgnoreFile),
-    };
+    // No git runs: the index keeps its token, so the hook's answer must stay the one for it.
+    if (known?.paths.length === 0 && sameInputs) return { nothing: true, noNewPaths: true };
+    this.hook?.prepare(known?.paths);
+    if (!known) return UNKNOWN;
+    return { nothing: false, noNewPaths: !known.appeared && sameInputs && !known.paths.some(isIgnoreFile) };
   }
 
   /** A snapshot is over: what git reads besides the workspace is as it left it. */

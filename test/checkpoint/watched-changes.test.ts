@@ -63,12 +63,15 @@ describe("later snapshots of a big workspace told what changed", () => {
     });
     let tree = await repo.snapshot(undefined, "first");
     expect(tree).toBe(gitsOwnTree());
-    // The watch starts beside the first snapshot; until every folder is watched git is told "everything".
+    // The watch starts beside the first snapshot; until every folder is watched git is told
+    // "everything". A write each time, so each snapshot runs git and prepares an answer.
     for (let i = 0; i < 100 && lastAnswer() === "everything"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(ws("pkg0/sub0/f5.ts"), `settling ${i}\n`);
       tree = await repo.snapshot(tree, "settle");
     }
-    expect(lastAnswer()).toEqual([]);
+    expect(lastAnswer()).toEqual(["pkg0/sub0/f5.ts", "pkg0/sub0/f5.ts/"]);
+    expect(tree).toBe(gitsOwnTree());
 
     const changes: [string, () => void][] = [
       ["an edit", () => writeFileSync(ws("pkg1/sub1/f3.ts"), "changed\n")],
@@ -113,9 +116,21 @@ describe("later snapshots of a big workspace told what changed", () => {
       expect((answer as string[]).length, what).toBeGreaterThan(0);
       tree = next;
     }
-    // Nothing changed: an empty answer, the same tree.
+    // Nothing changed: the same tree, and no git ran (the answer is still the last one).
+    const before = lastAnswer();
     expect(await repo.snapshot(tree, "idle")).toBe(tree);
-    expect(lastAnswer()).toEqual([]);
+    expect(lastAnswer()).toEqual(before);
+    // ...and the index still holds the token the next answer is for (else git is told "everything").
+    const token = readFileSync(
+      join(dirs.home, "shadow", "tern-index", "s1.git", "fsmonitor-token"),
+      "utf8",
+    ).trim();
+    expect(readFileSync(join(dirs.home, "shadow", "tern-index", "s1")).includes(token)).toBe(true);
+    // The next change is still answered in part: the index kept the token the answer is for.
+    writeFileSync(ws("pkg1/sub2/f2.ts"), "after an idle round\n");
+    tree = await repo.snapshot(tree, "edit after idle");
+    expect(tree).toBe(gitsOwnTree());
+    expect(lastAnswer()).toEqual(["pkg1/sub2/f2.ts", "pkg1/sub2/f2.ts/"]);
     // The index changed outside a snapshot (as undo changes it), the files did not: git must look
     // again, untracked files included (a file the index dropped is untracked now).
     await repo.forget(["pkg0/sub0/f0.ts"]);
