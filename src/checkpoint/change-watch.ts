@@ -120,6 +120,11 @@ export class ChangeWatch {
     }
   }
 
+  /** Off for good (no inotify, out of watches, a nested repository, an error). */
+  get off(): boolean {
+    return this.broken;
+  }
+
   /** Closes every watcher; later takes answer "unknown". */
   stop(): false {
     this.broken = true;
@@ -175,7 +180,8 @@ export class ChangeWatch {
   private noted(folder: string, name: string | Buffer | null): void {
     this.events++;
     if (this.broken) return;
-    if (name === null || name === undefined) {
+    // No name, or one that is not UTF-8 (node replaced bytes): the path git must look at is unknown.
+    if (name === null || name === undefined || String(name).includes("\uFFFD")) {
       this.unknown = true;
       return;
     }

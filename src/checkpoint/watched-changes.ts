@@ -65,7 +65,8 @@ export class WatchedChanges {
       return UNKNOWN;
     }
     const known = await this.watch.take();
-    if (this.off) return this.clear(place);
+    // The watch went off meanwhile (an error, a nested repository): git runs without the hook.
+    if (this.off || this.watch.off) return this.clear(place, true);
     place.fsmonitorHook = this.hook?.path;
     const sameInputs = this.inputs !== undefined && this.inputs === signature(this.gitInputs);
     // No git runs: the index keeps its token, so the hook's answer must stay the one for it.
