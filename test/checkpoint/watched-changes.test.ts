@@ -139,4 +139,34 @@ describe("later snapshots of a big workspace told what changed", () => {
     tree = await repo.snapshot(tree, "edit after forget");
     expect(tree).toBe(gitsOwnTree());
   });
+
+  it("stays exact when the watch goes off (a nested .git appears): git compares everything again", async () => {
+    for (let d = 0; d < 20; d++) {
+      mkdirSync(ws(`pkg${d}`), { recursive: true });
+      for (let f = 0; f < 20; f++) writeFileSync(ws(`pkg${d}/f${f}.ts`), `export const v = ${f};\n`);
+    }
+    repo = new ShadowRepo({
+      gitDir: join(dirs.home, "shadow"),
+      workTree: dirs.workspace,
+      sessionId: "s1",
+      watchChanges: true,
+    });
+    let tree = await repo.snapshot(undefined, "first");
+    for (let i = 0; i < 100 && lastAnswer() === "everything"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(ws("pkg0/f5.ts"), `settling ${i}\n`);
+      tree = await repo.snapshot(tree, "settle");
+    }
+    expect(lastAnswer()).not.toBe("everything");
+    // A folder holding `.git` (git leaves that name out; the watch stops at it).
+    mkdirSync(ws("pkg1/vendored/.git"), { recursive: true });
+    writeFileSync(ws("pkg1/vendored/lib.ts"), "lib\n");
+    tree = await repo.snapshot(tree, "nested");
+    expect(tree).toBe(gitsOwnTree());
+    for (const [k, path] of ["pkg2/f1.ts", "pkg3/f2.ts"].entries()) {
+      writeFileSync(ws(path), `after the watch went off ${k}\n`);
+      tree = await repo.snapshot(tree, `edit ${k}`);
+      expect(tree).toBe(gitsOwnTree());
+    }
+  });
 });
