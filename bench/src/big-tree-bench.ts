@@ -57,7 +57,10 @@ function counted(output: string): number {
  */
 const RG_WITH_CPU = 'rg "$@"; cat /proc/$$/stat >&2';
 
-function rgOnce(tree: BigTree, args: string[]): Promise<{ wallMs: number; cpuMs: number; lines: number }> {
+export function rgOnce(
+  tree: BigTree,
+  args: string[],
+): Promise<{ wallMs: number; cpuMs: number; lines: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn("sh", ["-c", RG_WITH_CPU, "sh", ...args], {

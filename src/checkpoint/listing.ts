@@ -33,7 +33,7 @@ const MAX_FOLDER_PATHSPECS = 200;
  * (only folders whose mtime changed are read again). Untracked folders it names as `dir/` are
  * expanded into their files (nested repositories stay `dir/` entries) by one narrow ls-files.
  */
-export async function changedPaths(repo: ShadowRepo): Promise<Changes> {
+export async function changedPaths(repo: ShadowRepo, noNewPaths = false): Promise<Changes> {
   const { stdout } = await repo.git([
     "-c",
     "core.untrackedCache=true",
@@ -41,7 +41,8 @@ export async function changedPaths(repo: ShadowRepo): Promise<Changes> {
     "--porcelain",
     "-z",
     "--no-renames",
-    "--untracked-files=normal",
+    // The change watch saw only writes, no path made or moved: no untracked file can be new.
+    noNewPaths ? "--untracked-files=no" : "--untracked-files=normal",
     "--ignore-submodules=all",
   ]);
   const paths: string[] = [];

@@ -75,6 +75,11 @@ export class QuietWorkspace {
     private readonly gitInputs: readonly string[],
   ) {}
 
+  /** The workspace grew past MAX_ENTRIES: git alone decides (and a change watch may help it). */
+  get big(): boolean {
+    return this.tooBig;
+  }
+
   /**
    * True when the workspace and git's inputs are as at the baseline (the snapshot may return its
    * tree). Otherwise reads the workspace afresh, to be adopted by `settle` after the snapshot.

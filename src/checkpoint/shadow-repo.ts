@@ -22,9 +22,14 @@ import { BigFiles } from "./big-files.js";
 import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
+import { type TreeChange, treeChanges } from "./tree-changes.js";
+import { WatchedChanges } from "./watched-changes.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
+export { CheckpointError } from "./errors.js";
+export { hasGit } from "./git-process.js";
+export { PreImages, readPreImage } from "./pre-images.js";
 
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -32,19 +37,7 @@ export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** git reads `.gitignore` files: a changed one may show or hide empty folders. */
 const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
-export interface TreeChange {
-  /** git's letter: A (only in `to`), D (only in `from`), M, T. */
-  status: string;
-  path: string;
-  fromBlob: string;
-  toBlob: string;
-}
-
-export { CheckpointError } from "./errors.js";
-
-export { hasGit } from "./git-process.js";
-
-export { PreImages, readPreImage } from "./pre-images.js";
+export type { TreeChange } from "./tree-changes.js";
 
 export interface ShadowRepoOptions {
   /** Folder of the shadow repository (one per workspace). */
@@ -53,14 +46,12 @@ export interface ShadowRepoOptions {
   workTree: string;
   /** Session id: names the session's index file and the ref that keeps its snapshots alive. */
   sessionId: string;
-  /**
-   * Folders never snapshotted nor restored, when they lie inside the workspace: tern's own home
-   * (its records, ledger and this very repository change all the time; in a snapshot they would
-   * make every undo refuse, and a forced one would rewrite them).
-   */
+  /** Folders never snapshotted nor restored inside the workspace: tern's home (its records change all the time). */
   leaveOut?: string[];
   /** Whether a live tern holds a session (its record lock): its index is never pruned. */
   sessionHeld?: (sessionId: string) => boolean;
+  /** Watch a big workspace between snapshots, so git is told what changed (watched-changes.ts). */
+  watchChanges?: boolean;
 }
 
 export class ShadowRepo {
@@ -76,18 +67,15 @@ export class ShadowRepo {
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
   private indexTree: string | undefined;
-  /** The blob of TOO_BIG_TEXT in this repository (written by init). */
-  tooBigBlob = "";
+  tooBigBlob = ""; // The blob of TOO_BIG_TEXT in this repository (written by init).
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
   private readonly quiet: QuietWorkspace;
-  /**
-   * This session's index started as a copy of another session's (index-seed.ts): its first
-   * snapshot restages only what changed since, as cheap as any later one.
-   */
+  /** This session's index started as a copy of another session's (index-seed.ts): a cheap first snapshot. */
   seeded = false;
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
+  private readonly changes: WatchedChanges | undefined;
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -97,6 +85,8 @@ export class ShadowRepo {
     this.ref = `refs/tern/${opts.sessionId}`;
     this.leaveOut = opts.leaveOut ?? [];
     this.sessionHeld = opts.sessionHeld;
+    const inputs = statusInputs(this.gitDir, this.indexFile);
+    this.changes = opts.watchChanges ? new WatchedChanges(opts.workTree, inputs) : undefined;
     this.bigFiles = new BigFiles(`${this.indexFile}.big`);
     this.place = {
       gitDir: this.gitDir,
@@ -106,7 +96,7 @@ export class ShadowRepo {
       workTree: this.workTree,
     };
     this.folderStamps = new FolderStamps(opts.workTree);
-    this.quiet = new QuietWorkspace(opts.workTree, statusInputs(this.gitDir, this.indexFile));
+    this.quiet = new QuietWorkspace(opts.workTree, inputs);
   }
 
   /** Runs git against the shadow; `okExits` are exit codes that are answers, not failures. */
@@ -185,12 +175,22 @@ export class ShadowRepo {
    * and win over what was read, which a call may have written meanwhile.
    */
   async snapshot(previousTree: string | undefined, label: string, preImages?: PreImages): Promise<string> {
+    const tree = await this.snapshotNow(previousTree, label, preImages);
+    this.changes?.settled();
+    return tree;
+  }
+
+  private async snapshotNow(previousTree: string | undefined, label: string, preImages?: PreImages) {
     await this.init();
     // A small workspace provably as the last settled snapshot left it: no git (quiet-workspace.ts).
     if (!preImages && this.quiet.unchanged() && this.indexTree) return this.indexTree;
+    // A big workspace: git is told what changed since the last snapshot, when that is known.
+    const watched = this.changes && this.quiet.big ? await this.changes.prepare(this.place) : undefined;
+    if (watched?.nothing && !preImages && this.indexTree) return this.indexTree;
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
-    const foldersMoved = this.folderStamps.moved();
-    let listing: Changes = await changedPaths(this);
+    // Only writes since the last snapshot (the watch saw no path made or gone): no folder moved.
+    const foldersMoved = !watched?.noNewPaths && this.folderStamps.moved();
+    let listing: Changes = await changedPaths(this, watched?.noNewPaths);
     let changed = listing.paths;
     // Nested repositories inside nested repositories surface one level per listing.
     for (let depth = 0; depth < 8 && changed.some(isFolderEntry); depth++) {
@@ -218,6 +218,11 @@ export class ShadowRepo {
     return tree;
   }
 
+  /** Stops watching the workspace (the session is over). */
+  close(): void {
+    this.place.fsmonitorHook = this.changes?.stop();
+  }
+
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
   private async keepAlive(tree: string, label: string): Promise<void> {
     // Once the ref is known to exist, commit-tree resolves it itself (one git process fewer).
@@ -235,17 +240,8 @@ export class ShadowRepo {
   }
 
   /** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */
-  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
-    if (from === to) return [];
-    const { stdout } = await this.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
-    const parts = stdout.split("\0").filter((p) => p.length > 0);
-    const out: TreeChange[] = [];
-    // Each entry: ":<mode> <mode> <blob> <blob> <status>" then the path.
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const [, , fromBlob, toBlob, status] = parts[i].split(" ");
-      out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
-    }
-    return out;
+  treeChanges(from: string, to: string): Promise<TreeChange[]> {
+    return treeChanges(this, from, to);
   }
 
   /** Which of `paths` the workspace's ignore files (as they are on disk now) ignore. */

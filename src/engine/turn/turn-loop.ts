@@ -207,7 +207,7 @@ async function runRound(
   state.counts.toolCalls += calls.length;
   if (calls.some((c) => c.name === "todo_write")) state.usedTodoTool = true;
   // Tools may change files: the snapshot before them must have been taken first.
-  await ports.checkpoints?.beforeBatch();
+  await ports.checkpoints?.beforeBatch(calls);
   const results = await ports.runBatch(turn, calls, abort.signal);
   ports.checkpoints?.afterBatch(turn, round, calls, results);
   state.counts.toolErrors += results.filter(

@@ -81,8 +81,8 @@ export interface TurnPorts {
   /** File snapshots for undo, when switched on. */
   checkpoints?: {
     beforeTurn(turn: number): void;
-    /** Takes the turn's "before" snapshot if still owed, and waits for snapshots in flight. */
-    beforeBatch(): Promise<void>;
+    /** Takes the turn's "before" snapshot if still owed, and waits for snapshots in flight (not for a read-only batch). */
+    beforeBatch(calls?: readonly ToolCall[]): Promise<void>;
     settle(): Promise<void>;
     afterBatch(turn: number, round: number, calls: readonly ToolCall[], results: readonly ToolResult[]): void;
   };

@@ -26,7 +26,12 @@ const READ_ONLY_TOOLS = new Set(["read_file", "grep", "glob", "lsp", "todo_write
 const KNOWN_PATH_WRITERS = new Set(["edit_file", "write_file", "edit_lineno", "apply_patch"]);
 
 /** The workspace's shadow repository; git's code (child_process) loads here, at the first use. */
-export async function shadowRepoFor(home: string, cwd: string, sessionId: string): Promise<ShadowRepo> {
+export async function shadowRepoFor(
+  home: string,
+  cwd: string,
+  sessionId: string,
+  watchChanges = false,
+): Promise<ShadowRepo> {
   const { ShadowRepo } = await loadShadowRepo();
   return new ShadowRepo({
     gitDir: join(home, "checkpoints", workspaceKey(cwd)),
@@ -35,6 +40,8 @@ export async function shadowRepoFor(home: string, cwd: string, sessionId: string
     // A workspace may hold TERN_HOME (tern started in the home folder): its records are not the user's files.
     leaveOut: [home],
     sessionHeld: (id) => sessionHeld(join(workspaceSessionsDir(home, cwd), id)),
+    // A live session's later snapshots of a big workspace are told what changed (R-BIG-1).
+    watchChanges,
   });
 }
 
@@ -107,7 +114,7 @@ export class Checkpointer {
     const { home, cwd, sessionId, settings } = this.init;
     const { hasGit } = await loadShadowRepo();
     if (!(await hasGit())) return this.turnOff("git was not found (install git to use tern undo)");
-    const repo = await shadowRepoFor(home, cwd, sessionId);
+    const repo = await shadowRepoFor(home, cwd, sessionId, true);
     await repo.init();
     if (!this.lastTree) {
       const files = await repo.countFiles(settings.maxFiles);
@@ -145,7 +152,9 @@ export class Checkpointer {
    * the batch (the batches' own snapshots queue behind it). The first batch of a session without
    * any snapshot counts the workspace first (git's file listing, far quicker than a snapshot).
    */
-  beforeBatch(): Promise<void> {
+  beforeBatch(calls?: readonly ToolCall[]): Promise<void> {
+    if (calls && calls.length > 0 && calls.every((call) => READ_ONLY_TOOLS.has(call.name)))
+      return this.readOnlyBatch();
     if (this.lastTree || this.off) return this.takeOwed();
     this.probe();
     return this.counted.then((files) => {
@@ -155,6 +164,20 @@ export class Checkpointer {
       this.beside = { ...this.beside, running: true, hooked: false };
       return undefined;
     });
+  }
+
+  /**
+   * A batch of tools that never write needs no snapshot before it and waits for none: the files
+   * are as they were, so the turn's "before" snapshot stays owed to its first writing batch (R-BIG-1:
+   * grep and glob on a later turn cost what the tool costs). A first snapshot is started all the
+   * same, beside the batch: it has the most to read, and a writing batch after it waits less.
+   */
+  private readOnlyBatch(): Promise<void> {
+    if (!this.lastTree && !this.off) {
+      this.probe();
+      void this.counted.then(() => this.takeOwed());
+    }
+    return Promise.resolve();
   }
 
   private probe(): void {
@@ -232,6 +255,11 @@ export class Checkpointer {
   /** After an undo or redo the files match that snapshot: the next one compares against it. */
   restoredTo(tree: string | undefined): void {
     this.lastTree = tree;
+  }
+
+  /** The session is over: stop watching the workspace (a snapshot still queued runs without the watch). */
+  close(): void {
+    this.repo?.close();
   }
 
   /** Waits for the snapshot in flight (before turn_end, and before undo, redo or diff). */

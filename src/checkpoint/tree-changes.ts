@@ -1,0 +1,26 @@
+// What differs between two snapshots: one `git diff-tree` (no work tree, no index).
+export interface TreeChange {
+  /** git's letter: A (only in `to`), D (only in `from`), M, T. */
+  status: string;
+  path: string;
+  fromBlob: string;
+  toBlob: string;
+}
+
+interface ShadowRepo {
+  git(args: string[]): Promise<{ stdout: string }>;
+}
+
+/** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */
+export async function treeChanges(repo: ShadowRepo, from: string, to: string): Promise<TreeChange[]> {
+  if (from === to) return [];
+  const { stdout } = await repo.git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to]);
+  const parts = stdout.split("\0").filter((p) => p.length > 0);
+  const out: TreeChange[] = [];
+  // Each entry: ":<mode> <mode> <blob> <blob> <status>" then the path.
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [, , fromBlob, toBlob, status] = parts[i].split(" ");
+    out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
+  }
+  return out;
+}
