@@ -8,6 +8,7 @@ import { JobTable } from "../../src/jobs/job-table.js";
 import { READ_BYTES } from "../../src/jobs/job.js";
 import { BoundedPattern, PatternError } from "../../src/jobs/pattern.js";
 import { copyOutput } from "../../src/tools/builtin/job-tools.js";
+import { registerSecret } from "../../src/config/secrets.js";
 import { settleProcessKills, spawnShell, stopGroup } from "../../src/tools/builtin/process-groups.js";
 import { running } from "../support/process-state.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
@@ -65,6 +66,17 @@ describe("a real job", () => {
     expect(running(job.pid)).toBe(false);
     expect(await job.write("late\n")).toMatch(/job-1 has exited SIGTERM: its stdin is closed/);
     expect(readFileSync(job.log, "utf8")).toBe("one\ngot ping\n");
+  });
+
+  it("a line whose end could begin a key still reaches a reader while the job waits for input", async () => {
+    // The redactor holds back "Zq9x" (it may start the key below) until the next output shows it
+    // is not one; this job prints no more until it gets input, so the held tail must not wait for it.
+    registerSecret("Zq9x-job-held-tail-secret");
+    const job = start(`printf 'ready Zq9x'; read line; echo "got $line"`);
+    const signal = new AbortController().signal;
+    const first = await job.read(new BoundedPattern("ready Zq9x"), 10_000, signal);
+    expect(first).toMatchObject({ text: "ready Zq9x", waited: "match" });
+    await job.stop("killed");
   });
 
   it("reports its end to the table's listeners, and ids continue after a resumed record's", async () => {

@@ -52,6 +52,9 @@ export async function startJob(command: string, ctx: ToolContext): Promise<ToolR
   return withSandbox(ok(`${head}\n${readText(job, read)}`), ctx);
 }
 
+/** How long a job's stream is quiet before the redactor's held tail is written (see copyInto). */
+const HELD_FLUSH_MS = 150;
+
 /** Copies a job's stdout and stderr into its log; resolves when both have ended. */
 export function copyOutput(
   log: CappedLog,
@@ -68,12 +71,23 @@ function copyInto(log: CappedLog, stream: Readable | null): Promise<void> {
   if (!stream) return Promise.resolve();
   const decoder = new StringDecoder("utf8");
   const redactor = new StreamRedactor();
-  stream.on("data", (chunk: Buffer) => log.append(redactor.push(decoder.write(chunk))));
+  // The redactor holds back a tail that could begin a key until the next piece shows it is not
+  // one; a job that printed a prompt and now waits for input sends no next piece, so what is held
+  // goes to the log once the stream has been quiet a moment (a `wait_for` must see that line).
+  let idle: NodeJS.Timeout | undefined;
+  const flushHeld = () => log.append(redactor.flush());
+  stream.on("data", (chunk: Buffer) => {
+    clearTimeout(idle);
+    log.append(redactor.push(decoder.write(chunk)));
+    idle = setTimeout(flushHeld, HELD_FLUSH_MS);
+    idle.unref();
+  });
   return new Promise((resolve) => {
     let ended = false;
     const end = () => {
       if (ended) return;
       ended = true;
+      clearTimeout(idle);
       log.append(redactor.push(decoder.end()) + redactor.flush());
       resolve();
     };
