@@ -97,6 +97,9 @@ export class LspClient {
       capabilities: CAPABILITIES,
       initializationOptions: this.opts.initializationOptions ?? {},
     });
+    // The race below may be decided by the timer or the process's exit; a late rejection of the
+    // request itself (the connection closing) must not go unhandled.
+    init.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -111,8 +114,8 @@ export class LspClient {
       clearTimeout(timer);
     }
     if (answer.capabilities.diagnosticProvider) this.offerPull();
-    connection.sendNotification(lsp.InitializedNotification.type, {});
-    connection.sendNotification(lsp.DidChangeConfigurationNotification.type, { settings: {} });
+    this.notify(lsp.InitializedNotification.type, {});
+    this.notify(lsp.DidChangeConfigurationNotification.type, { settings: {} });
   }
 
   /** What a server may ask of its client: answered plainly, so no server waits on tern. */
@@ -151,21 +154,29 @@ export class LspClient {
 
   /** Opens or updates a document with its whole text; returns its new version. */
   sync(uri: string, languageId: string, text: string, save: boolean): number {
-    const connection = this.connection!;
     const version = (this.open.get(uri) ?? 0) + 1;
     this.open.set(uri, version);
     if (version === 1)
-      connection.sendNotification(lsp.DidOpenTextDocumentNotification.type, {
+      this.notify(lsp.DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId, version, text },
       });
     else
-      connection.sendNotification(lsp.DidChangeTextDocumentNotification.type, {
+      this.notify(lsp.DidChangeTextDocumentNotification.type, {
         textDocument: { uri, version },
         contentChanges: [{ text }],
       });
-    if (save)
-      connection.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri }, text });
+    if (save) this.notify(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri }, text });
     return version;
+  }
+
+  /**
+   * A notification to the server. Writing to one that just crashed rejects (EPIPE); that must
+   * never become an unhandled rejection that ends tern: the crash is seen through its exit.
+   */
+  private notify<P>(type: lsp.ProtocolNotificationType<P, unknown>, params: P): void {
+    void (this.connection?.sendNotification(type, params as never) as Promise<void> | undefined)?.catch(
+      () => undefined,
+    );
   }
 
   request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R> {
