@@ -59,14 +59,36 @@ export interface PickerKey {
  */
 let lastFilter: { entries: readonly PickerItem[]; query: string; shown: PickerItem[] } | undefined;
 
+const titleOf = (r: FzfResultItem<PickerItem>): number => (r.item.search ?? r.item.title).length;
+
+/** Where each entry's group (the part of its title before the first `/`) first appears in the list. */
+function groupRanks(entries: readonly PickerItem[]): Map<PickerItem, number> {
+  const first = new Map<string, number>();
+  const ranks = new Map<PickerItem, number>();
+  entries.forEach((e, i) => {
+    const group = e.title.split("/")[0];
+    if (!first.has(group)) first.set(group, i);
+    ranks.set(e, first.get(group) ?? i);
+  });
+  return ranks;
+}
+
 /** The entries the query keeps: all, in order, when it is empty; else best match first. */
 export function filtered(state: PickerState): PickerItem[] {
   const query = state.query.trim();
   if (!query) return state.entries;
   if (lastFilter?.entries === state.entries && lastFilter.query === query) return lastFilter.shown;
+  const ranks = groupRanks(state.entries);
+  const rank = (r: FzfResultItem<PickerItem>) => ranks.get(r.item) ?? 0;
   const fzf = new Fzf(state.entries, {
     selector: (e: PickerItem) => e.search ?? e.title,
     casing: "case-insensitive",
+    // Equal matches keep the list's groups in order (a model list: the providers as listed), and
+    // within one the shorter entry first, so `sonnet-4-5` picks the alias before the dated ids.
+    tiebreakers: [
+      (a: FzfResultItem<PickerItem>, b: FzfResultItem<PickerItem>) =>
+        rank(a) - rank(b) || titleOf(a) - titleOf(b),
+    ],
   });
   const shown = fzf.find(query).map((r: FzfResultItem<PickerItem>) => r.item);
   lastFilter = { entries: state.entries, query, shown };
