@@ -259,9 +259,9 @@ export function buildAgent(opts: AcpAgentOptions): acp.AgentApp {
       }
       // While a turn runs this is a follow-up (R-TURN-7): it joins that turn after its tool batch
       // (answered with that turn's stop) or starts the next; a cancel drops it (`cancelled`).
-      const outcome = await session.followUp(content).outcome;
+      const outcome = await session.send({ type: "prompt", content });
       await entry.sent;
-      return { stopReason: outcome ? stopOrThrow(outcome) : "cancelled" };
+      return { stopReason: stopOrThrow(outcome) };
     });
 }
 
