@@ -194,5 +194,6 @@ async function whileBusy(
     return;
   }
   const content = contentOf(session, text);
-  if (content) session.followUp(content, { text });
+  // Sent while busy, a prompt joins the engine's follow-up queue (R-TURN-7).
+  if (content) void session.send({ type: "prompt", content, text }).catch(() => undefined);
 }

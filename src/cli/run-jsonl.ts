@@ -40,7 +40,13 @@ export async function runJsonLines(run: JsonLinesRun): Promise<TurnOutcome | und
       run.session.cancel();
       continue;
     }
-    const turn = run.session.send({ type: "prompt", content: parsed.content, output: run.output });
+    // R-AUTO-2: each line is a turn of its own, never a follow-up joining the running one.
+    const turn = run.session.send({
+      type: "prompt",
+      content: parsed.content,
+      output: run.output,
+      ownTurn: true,
+    });
     last = turn.then((outcome) => {
       run.onOutcome(outcome);
       return outcome;

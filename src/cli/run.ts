@@ -127,14 +127,15 @@ export async function runCommand(promptWords: string[], opts: RunOptions): Promi
     onSignal("SIGPIPE");
   };
   process.on(BROKEN_PIPE as "exit", onBrokenPipe);
-  const send = () => session.send({ type: "prompt", content, compact: opts.compact, output, allow, shell });
   // A custom command's `model` (R-WF-2) runs this turn only; --model names the session's model.
-  const sendPrompt = () =>
+  const turnModel =
     slash && commandModel && !opts.model
-      ? slash.withCommandModel(session, prepared.config, opts.baseUrl, commandModel, send, (text) =>
+      ? slash.commandModel(session, prepared.config, opts.baseUrl, commandModel, (text) =>
           writeEvent({ type: "notice", text }),
         )
-      : send();
+      : undefined;
+  const sendPrompt = () =>
+    session.send({ type: "prompt", content, compact: opts.compact, output, allow, shell, model: turnModel });
   const printAnswer = (outcome: TurnOutcome) => {
     if (!opts.json) writeAnswer(outcome, output !== undefined);
   };

@@ -1,9 +1,10 @@
-// A custom command's `model` front matter (R-WF-2): the turn it runs uses that model, and the
-// session goes back to its own model after it. tern names models `<provider>/<model>`; Claude
-// Code's files name a bare Claude model (`claude-haiku-4-5`), which means Anthropic's.
+// A custom command's `model` front matter (R-WF-2): it rides on the command's prompt, so the turn
+// it runs uses that model and the session's own model is back after it. tern names models
+// `<provider>/<model>`; Claude Code's files name a bare Claude model (`claude-haiku-4-5`), which
+// means Anthropic's.
 import { ConfigError } from "../config/errors.js";
 import { resolveModel } from "../config/resolve.js";
-import type { Config } from "../config/types.js";
+import type { Config, ResolvedModel } from "../config/types.js";
 import type { Session } from "../engine/session.js";
 
 /** The tern model id a command's `model` names, or undefined when it names none tern can use. */
@@ -14,36 +15,28 @@ export function commandModelId(model: string): string | undefined {
 }
 
 /**
- * Runs `fn` with the command's model, then switches back. Returns a notice when the model was
- * not used (a name tern cannot resolve: the turn then runs with the session's model).
+ * The model a command's prompt names for its turn (`{type: "prompt", model}`): the engine runs
+ * that turn on it and the next on the session's own. Undefined when it names none, names the
+ * session's own, or names one tern cannot use (then `notice` says why and the session's runs it).
  */
-export async function withCommandModel<T>(
+export function commandModel(
   session: Session,
   config: Config,
   baseUrl: string | undefined,
   model: string | undefined,
-  fn: () => Promise<T>,
   notice: (text: string) => void,
-): Promise<T> {
+): ResolvedModel | undefined {
   const id = model ? commandModelId(model) : undefined;
-  const own = session.status().model;
-  if (!model || id === own.id) return fn();
+  if (!model || id === session.status().model.id) return undefined;
   if (!id) {
     notice(`model ${JSON.stringify(model)} of this command ignored: tern names models <provider>/<model>`);
-    return fn();
+    return undefined;
   }
-  let resolved: ReturnType<typeof resolveModel>["model"];
   try {
-    resolved = resolveModel({ ...config, model: id }, process.env, { baseUrl }).model;
+    return resolveModel({ ...config, model: id }, process.env, { baseUrl }).model;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     notice(`model ${id} of this command not used: ${err.message}`);
-    return fn();
-  }
-  await session.send({ type: "set_model", model: resolved });
-  try {
-    return await fn();
-  } finally {
-    await session.send({ type: "set_model", model: own });
+    return undefined;
   }
 }

@@ -4,4 +4,4 @@
 // plain `tern run "…"` never reads the command folders or compiles the built-in commands.
 export { builtinCommand, findCommand, parseCommandLine } from "./table.js";
 export { expandMcpPrompt, registerMcpPrompts, registerWorkflowCommands } from "./workflow-commands.js";
-export { withCommandModel } from "./command-model.js";
+export { commandModel } from "./command-model.js";

@@ -15,7 +15,7 @@ import {
 } from "../workspace/workflow.js";
 import { type CommandHost, errorText, type SlashCommand, type WorkflowPrompt } from "./host.js";
 import { buildPromptContent, InputError } from "./prompt-input.js";
-import { withCommandModel } from "./command-model.js";
+import { commandModel } from "./command-model.js";
 import { parseCommandLine, setMcpPromptCommands, setWorkflowCommands } from "./table.js";
 import type { Session } from "../engine/session.js";
 
@@ -44,16 +44,11 @@ export async function runWorkflowPrompt(host: CommandHost, prompt: WorkflowPromp
     if (err instanceof InputError) return host.error(err.message);
     throw err;
   }
+  const model = commandModel(host.session, host.config, host.baseUrl, prompt.model, (text) =>
+    host.print(`notice: ${text}`),
+  );
   await host.work(
-    () =>
-      withCommandModel(
-        host.session,
-        host.config,
-        host.baseUrl,
-        prompt.model,
-        () => host.session.send({ type: "prompt", content, allow: prompt.allow, shell: prompt.shell }),
-        (text) => host.print(`notice: ${text}`),
-      ),
+    () => host.session.send({ type: "prompt", content, allow: prompt.allow, shell: prompt.shell, model }),
     "thinking",
   );
 }

@@ -1,51 +1,34 @@
-// Opens a session for a front end: a new one, or a resumed one rebuilt by replaying its record
-// (R-REC-1), with a crash-cut exchange closed first (R-REC-3). Wires provider, tools, prompt.
-import { endedWithLastRun, endUnendedJobs } from "./job-records.js";
-import { join } from "node:path";
-import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
+// Opens a session for a front end: its record (open-record.ts: new, or resumed by replaying it,
+// R-REC-1/3), its tools (open-tools.ts), then prompt, provider and the core's parts wired together.
 import { redactDeep, registerSecretsFromEnv } from "../config/secrets.js";
 import type { Config, ResolvedModel } from "../config/types.js";
 import { assembleSystemPromptParts } from "../prompt/assemble.js";
 import { createAdapter } from "../provider/index.js";
-import { RecordFold } from "../record/fold.js";
-import { pruneClearedImages } from "../record/attachments.js";
 import { billOf } from "../record/bill.js";
 import { preloadLedger } from "../record/ledger.js";
-import { loadRecord } from "../record/load.js";
-import { replayInto } from "../record/replay.js";
-import { recoverOnLoad } from "../record/quiesce.js";
-import { readUnbilled, removeUnbilled } from "../record/unbilled.js";
-import { commitChecked } from "./commit.js";
-import { createSession, openSessionWriter, recordFile } from "../record/store.js";
-import type { RecordWriter } from "../record/writer.js";
-import { ApprovalPolicy } from "../tools/policy/approval.js";
-import { ToolExecutor } from "../tools/executor.js";
-import { createBuiltinRegistry } from "../tools/builtin-registry.js";
 import { TurnReadTracker } from "../tools/read-tracker.js";
 import { EventBus } from "./bus.js";
 import { Checkpointer } from "./undo/checkpoints.js";
 import { SessionCore, type SessionHooks } from "./core.js";
-import { planSandboxAvailable, planShellSandbox, shellSandbox } from "./sandbox.js";
+import { planShellSandbox } from "./sandbox.js";
 import { Session } from "./session.js";
 import { wireToolSets } from "./tool-sync.js";
 import { loadSessionHooks } from "./hook-points/index.js";
 import { InstructionNotes } from "./instruction-notes.js";
 import { contextSources } from "./context-sources.js";
-import { priceFor, writeLedgerRows } from "./ledger-write.js";
-import { closeChildrenTurns } from "./child-recovery.js";
+import { writeLedgerRows } from "./ledger-write.js";
 import type { ConfiguredHook } from "../hooks/events.js";
-import { findAgents } from "../agents/files.js";
+import type { findAgents } from "../agents/files.js";
 import type { ChildOptions } from "./subagents/child-options.js";
-import { offerTools } from "./subagents/offered-tools.js";
-import { editToolFor } from "../config/edit-tool.js";
-import { offerEditTool } from "../tools/edit-tool-offer.js";
 import { TaskRunner } from "./subagents/task-runner.js";
 import { LanguageServers } from "./language-servers.js";
 import type { EngineEvent } from "./door/events.js";
-import { findResumeDir, type ResumeTarget } from "./resume-target.js";
+import type { ResumeTarget } from "./resume-target.js";
+import { openRecord } from "./open-record.js";
+import { openTools } from "./open-tools.js";
+import { attachSessionTelemetry } from "./session-telemetry.js";
 
 export { peekSessionModel, type ResumeTarget } from "./resume-target.js";
-import { attachSessionTelemetry } from "./session-telemetry.js";
 
 /** Resolves once the event loop has handled the I/O that is ready now (setImmediate's turn). */
 function afterPendingIo(): Promise<void> {
@@ -92,84 +75,12 @@ export interface OpenedSession {
 export async function openSession(opts: OpenSessionOptions): Promise<OpenedSession> {
   const { home, cwd, config, model } = opts;
   const warnings: string[] = [];
-  const fold = new RecordFold();
-  let writer: RecordWriter;
-  let id: string;
-  let dir: string;
-
-  if (opts.resume) {
-    ({ id, dir } = findResumeDir(home, cwd, opts.resume));
-    const loaded = loadRecord(recordFile(dir));
-    warnings.push(...loaded.warnings);
-    replayInto(fold, loaded);
-    writer = openSessionWriter(dir, { lines: loaded.lines });
-    // A crash between creating the folder and the first line leaves an empty record: it gets
-    // the session_start every record begins with before anything else is written.
-    if (fold.archive.length === 0)
-      commitChecked(fold, writer, { type: "session_start", id, cwd, model: model.id });
-    // Jobs do not outlive their run (R-JOB-2): the resume says which ended with it, and closes
-    // the ones a crash left without a job_end.
-    const jobsNote = endedWithLastRun(fold.archive);
-    if (jobsNote) warnings.push(jobsNote);
-    await endUnendedJobs(fold.archive, (record) => commitChecked(fold, writer, record));
-    // A turn a crash cut off is closed `aborted`, priced like any other, and billed now.
-    for (const record of recoverOnLoad(fold, { cost: priceFor(config, model), unbilled: readUnbilled(dir) }))
-      commitChecked(fold, writer, record);
-    removeUnbilled(dir);
-    // R-REC (amended): the sub-agents a crash cut off are closed and billed with their parent.
-    if (!opts.child)
-      await closeChildrenTurns(id, fold.archive, { home, cwd, config, model, warn: (t) => warnings.push(t) });
-    // A crash between `cleared` and the image deletion must not keep the cleared images forever.
-    pruneClearedImages(dir, fold.archive);
-  } else {
-    const created = createSession(home, { cwd, model: model.id, parent: opts.child?.link });
-    ({ id, dir, writer } = created);
-    replayInto(fold, loadRecord(recordFile(dir)));
-  }
-
-  const registry = createBuiltinRegistry();
+  const { id, dir, writer, fold } = await openRecord(opts, warnings);
   const env = opts.env ?? process.env;
-  const { trustedWorkspaces } = config;
-  const agents = findAgents({
-    cwd,
-    home,
-    userHome: env.HOME,
-    compat: config.compat,
-    trustedWorkspaces,
-    plugins: config.pluginRoots,
-  });
-  if (!opts.child) warnings.push(...agents.warnings);
-  offerTools(registry, agents.agents, opts.child);
-  offerEditTool(registry, editToolFor(model.id, model.info));
   const bus = new EventBus(opts.redactEvents ? redactDeep : undefined);
-  let policy: ApprovalPolicy | undefined;
-  const sandbox = shellSandbox(
-    config,
-    cwd,
-    home,
-    opts.hooks,
-    () => policy,
-    (text) => bus.publishOrHold({ type: "notice", text }),
-  );
-  policy = new ApprovalPolicy({
-    mode: config.permissions.mode,
-    allow: config.permissions.allow,
-    deny: config.permissions.deny,
-    ask: config.permissions.ask,
-    cwd,
-    sandboxedShell: sandbox !== undefined,
-    ternHome: home,
-    planSandbox: planSandboxAvailable,
-  });
   registerSecretsFromEnv(process.env, config);
-  const executor = new ToolExecutor(registry, policy, {
-    parallel: config.parallelTools,
-    limits: {
-      maxChars: config.toolOutputLimit,
-      maxImageBytes: IMAGE_LIMIT_BYTES[model.endpoint.api],
-      fullOutputDir: join(dir, "tool-output"),
-    },
-  });
+  const opening = { home, cwd, config, model, hooks: opts.hooks, env, child: opts.child, dir, bus };
+  const { registry, agents, sandbox, policy, executor } = openTools(opening, warnings);
   const tools = registry.definitions();
   const promptFor = (toolNames: string[]) =>
     assembleSystemPromptParts({
@@ -206,43 +117,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.sandbox = sandbox;
-  core.planSandbox = planShellSandbox(cwd, home);
-  core.contextFiles = contextSources(assembled);
-  core.instructionNotes = new InstructionNotes(assembled.instructions.reader, cwd);
-  core.instructionNotes.restore(fold.archive);
-  core.todos.restore(fold.archive);
-  core.checkpoints = Checkpointer.forSession({
-    home,
-    cwd,
-    sessionId: id,
-    settings: config.checkpoints,
-    archive: fold.archive,
-    commit: (record) => core.commit(record),
-    notice: warn,
-  });
-  // A sub-agent borrows its parent's servers (a TypeScript server per child would cost ~230 MB).
-  const publish = (event: EngineEvent) => bus.publish(event);
-  core.languageServers = opts.child
-    ? opts.child.languageServers?.borrowed()
-    : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
-  core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
-  core.tasks = new TaskRunner({
-    ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: agents.agents, env: opts.env },
-    ...{ depth: opts.child?.depth ?? 0, userHooks: opts.userHooks, redactEvents: opts.redactEvents },
-    languageServers: core.languageServers,
-    get model() {
-      return core.model;
-    },
-    mode: () => core.policy.getMode(),
-    toolNames: () => core.tools.map((t) => t.name),
-    publish: (event) => bus.publish(event),
-    open: (request) => openSession(request),
-  });
-  if (opts.userHooks && opts.userHooks.length > 0) {
-    const { SessionHookPoints } = await loadSessionHooks();
-    core.hookPoints = new SessionHookPoints(core, opts.userHooks, opts.child?.link.agent);
-    core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
-  }
+  await attachParts(core, opts, { id, assembled, agents: agents.agents, bus, warn });
   // The SQLite addon loads at the first idle moment (typically while the model is thinking), so
   // the first turn-end ledger write does not wait for it; unref'd: it never keeps tern alive.
   setImmediate(preloadLedger).unref();
@@ -284,4 +159,58 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   });
   if (!opts.child) await attachSessionTelemetry(session, config, opts.env ?? process.env, warnings);
   return { session, resumed: opts.resume !== undefined, warnings };
+}
+
+/** The parts a session's core holds beside its turn: context notes, checkpoints, language servers, ledger, sub-agents, hooks. */
+async function attachParts(
+  core: SessionCore,
+  opts: OpenSessionOptions,
+  opened: {
+    id: string;
+    assembled: ReturnType<typeof assembleSystemPromptParts>;
+    agents: ReturnType<typeof findAgents>["agents"];
+    bus: EventBus;
+    warn: (text: string) => void;
+  },
+): Promise<void> {
+  const { home, cwd, config } = opts;
+  const { id, assembled, bus, warn } = opened;
+  const fold = core.fold;
+  core.planSandbox = planShellSandbox(cwd, home);
+  core.contextFiles = contextSources(assembled);
+  core.instructionNotes = new InstructionNotes(assembled.instructions.reader, cwd);
+  core.instructionNotes.restore(fold.archive);
+  core.todos.restore(fold.archive);
+  core.checkpoints = Checkpointer.forSession({
+    home,
+    cwd,
+    sessionId: id,
+    settings: config.checkpoints,
+    archive: fold.archive,
+    commit: (record) => core.commit(record),
+    notice: warn,
+  });
+  // A sub-agent borrows its parent's servers (a TypeScript server per child would cost ~230 MB).
+  const publish = (event: EngineEvent) => bus.publish(event);
+  core.languageServers = opts.child
+    ? opts.child.languageServers?.borrowed()
+    : LanguageServers.forSession({ cwd, config, env: core.toolEnv, publish });
+  core.onBilled = () => writeLedgerRows(home, id, fold.archive, warn);
+  core.tasks = new TaskRunner({
+    ...{ id, cwd, home, hooks: opts.hooks, settings: config, agents: opened.agents, env: opts.env },
+    ...{ depth: opts.child?.depth ?? 0, userHooks: opts.userHooks, redactEvents: opts.redactEvents },
+    languageServers: core.languageServers,
+    get model() {
+      return core.model;
+    },
+    mode: () => core.policy.getMode(),
+    toolNames: () => core.tools.map((t) => t.name),
+    publish: (event) => bus.publish(event),
+    open: (request) => openSession(request),
+  });
+  if (opts.userHooks && opts.userHooks.length > 0) {
+    const { SessionHookPoints } = await loadSessionHooks();
+    core.hookPoints = new SessionHookPoints(core, opts.userHooks, opts.child?.link.agent);
+    core.hookPoints.sessionStart(opts.resume ? "resume" : "startup");
+  }
 }

@@ -11,7 +11,7 @@ import type { SessionCore } from "./core.js";
 import { askSide } from "./side.js";
 import { loadCompaction } from "./compaction/index.js";
 import { runTurn } from "./turn/turn.js";
-import { hookedPrompt } from "./hook-prompt.js";
+import { isFollowUp, notRunOutcome, type PromptCommand, promptTurn } from "./prompt-turn.js";
 import { runUndoCommand, sessionDiff } from "./undo/session-undo.js";
 import type { ContentPart } from "../vocab/messages.js";
 import type {
@@ -134,6 +134,8 @@ export class Session implements SessionDoor {
   send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
+    if (command.type === "prompt" && this.pending > 0 && !this.closed && isFollowUp(command))
+      return this.queuedPrompt(command);
     this.pending++;
     const result = this.tail.then(() => this.execute(command));
     this.tail = result.catch(() => undefined).then(() => this.settledOne());
@@ -153,6 +155,15 @@ export class Session implements SessionDoor {
     const ticket = this.core.followUps.add(content, text);
     if (this.pending === 0) this.startQueued();
     return ticket;
+  }
+
+  /** A prompt sent while busy is a follow-up (one entrance, R-TURN-7); one that never ran resolves `cancelled`. */
+  private queuedPrompt(command: PromptCommand): Promise<TurnOutcome> {
+    const ticket = this.followUp(command.content, { text: command.text });
+    const outcome = ticket.outcome.then((settled) => settled ?? notRunOutcome(this.core));
+    // As with `followUp`'s ticket, a caller that never awaits it cannot get an unhandled rejection.
+    outcome.catch(() => undefined);
+    return outcome;
   }
 
   /** The follow-ups still queued, oldest first, and whether an interrupt holds them. */
@@ -245,18 +256,8 @@ export class Session implements SessionDoor {
     this.running = controller;
     try {
       switch (command.type) {
-        case "prompt": {
-          const input = await hookedPrompt(this.core, {
-            content: command.content,
-            compactFirst: command.compact,
-            output: command.output,
-            allow: command.allow,
-            ...{ shell: command.shell === true, signal: controller.signal },
-          });
-          return "stopReason" in input
-            ? input
-            : await this.turn(runTurn(this.core, input, controller.signal));
-        }
+        case "prompt":
+          return await promptTurn(this.core, command, controller.signal, (run) => this.turn(run));
         case "retry":
           return await this.turn(runTurn(this.core, { content: [], retry: true }, controller.signal));
         case "clear":

@@ -1,6 +1,6 @@
 // Engine work one piece at a time: a prompt becomes a turn, /compact a compaction; the UI is
 // busy while it runs and until the session is idle. Follow-ups typed meanwhile go to the
-// engine's queue (`Session.followUp`), which joins them to the running turn or starts the next.
+// engine's queue (a prompt `send` while busy), which joins them to the running turn or starts the next.
 import type { Config } from "../config/types.js";
 import { buildPromptContent, InputError } from "../commands/prompt-input.js";
 import type { Session } from "../engine/session.js";
@@ -75,7 +75,12 @@ export class TurnRunner {
   /** Enter while busy: the text joins the engine's queue, shown as typed (R-UI-1). */
   followUp(shown: string): void {
     const content = this.content(shown);
-    if (content) this.deps.session().followUp(content, { text: shown });
+    // Sent while busy, a prompt joins the engine's follow-up queue (R-TURN-7).
+    if (content)
+      void this.deps
+        .session()
+        .send({ type: "prompt", content, text: shown })
+        .catch(() => undefined);
   }
 
   /** A held queue was released while nothing ran: the turn it started is work too. */

@@ -1,8 +1,9 @@
 // The line-mode slash commands drive the real engine: model switch, yolo once, rewind, export.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runLineCommand } from "../../src/cli/line-commands.js";
+import { registerWorkflowCommands } from "../../src/commands/workflow-commands.js";
 import { useHarness } from "../engine/harness.js";
 import { lineHost } from "./line-support.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
@@ -192,5 +193,21 @@ describe("line-mode slash commands", () => {
     await runLineCommand("/model local/other-2", ctx);
     await t.prompt("two");
     expect(h.provider.requests[1].body).toMatchObject({ model: "other-2", reasoning_effort: "low" });
+  });
+
+  it("a custom command's model: runs its turn on that model; the next turn runs on the session's (R-WF-2)", async () => {
+    const { t, ctx, printed } = await lineContext();
+    mkdirSync(join(h.dirs.workspace, ".tern", "commands"), { recursive: true });
+    writeFileSync(
+      join(h.dirs.workspace, ".tern", "commands", "quick.md"),
+      "---\nmodel: local/small-3\n---\nQuick: $ARGUMENTS\n",
+    );
+    registerWorkflowCommands({ cwd: h.dirs.workspace, home: h.dirs.home, config: ctx.config });
+    h.provider.enqueue(openaiText("small"), openaiText("own"));
+    await runLineCommand("/quick hi", ctx);
+    expect(t.session.status().model.id).toBe("local/mock-1");
+    await t.prompt("next");
+    expect(h.provider.requests.map((r) => r.body.model)).toEqual(["small-3", "mock-1"]);
+    expect(printed.join("\n")).not.toMatch(/notice/);
   });
 });

@@ -25,6 +25,21 @@ export type SessionCommand =
       allow?: string[];
       /** A custom command's prompt: its `!`cmd`` run first, output inlined (command-shell.ts). */
       shell?: boolean;
+      /**
+       * The model this turn runs on (a custom command's `model:`, R-WF-2); the session's own
+       * model is back for the turn after it.
+       */
+      model?: ResolvedModel;
+      /**
+       * Sent while the session is busy, a prompt is a follow-up (R-TURN-7): it joins the running
+       * turn after a tool batch or starts the next. `ownTurn` (R-AUTO-2's JSON lines) makes it wait
+       * for a turn of its own instead, as a prompt with `compact`, `output`, `allow`, `shell` or
+       * `model` always does. Like any follow-up it waits while a `cancel` holds the queue (until
+       * `sendFollowUpsNow`; `cancel({queue: "keep"})` lets it move on).
+       */
+      ownTurn?: boolean;
+      /** What the follow-up panel shows for it while it waits (default: its text). */
+      text?: string;
     }
   | { type: "retry" }
   | { type: "clear" }

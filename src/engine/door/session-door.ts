@@ -28,7 +28,10 @@ export interface SessionDoor {
   send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
   send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
-  /** A follow-up at once, busy or not (R-UI-1, R-TURN-7): queued, joined or started by the engine. */
+  /**
+   * A follow-up at once, busy or not (R-UI-1, R-TURN-7): queued, joined or started by the engine.
+   * A plain prompt `send` while busy does the same; this stays for the library's callers.
+   */
   followUp(content: ContentPart[], opts?: { text?: string }): FollowUp;
   followUps(): { queued: QueuedFollowUp[]; held: boolean };
   takeBackFollowUp(): QueuedFollowUp | undefined;
