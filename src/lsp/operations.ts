@@ -6,16 +6,7 @@ import type * as lsp from "vscode-languageserver-protocol";
 import { diagnosticsAfter, diagnosticsNow } from "./file-diagnostics.js";
 import { diagnosticLine, sortByPosition } from "./format.js";
 import type { LspManager } from "./manager.js";
-
-export const OPERATIONS = [
-  "diagnostics",
-  "definition",
-  "references",
-  "hover",
-  "symbols",
-  "workspace_symbols",
-] as const;
-export type LspOperation = (typeof OPERATIONS)[number];
+import type { LspOperation } from "../vocab/lsp-operations.js";
 
 export interface LspQuery {
   operation: LspOperation;
