@@ -5,7 +5,13 @@ import { AnthropicStreamState } from "./anthropic-stream.js";
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { googleAccessToken } from "./google-credentials.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
-import { carryUsage, contextWindowFull, incompleteStream, isTransportCut } from "./stream-errors.js";
+import {
+  carryUsage,
+  contextWindowFull,
+  incompleteStream,
+  isTransportCut,
+  streamJson,
+} from "./stream-errors.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
@@ -81,13 +87,7 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
             for (const frame of batch) {
               // An empty `data:` line is a heartbeat some proxies send, not a frame to parse.
               if (frame.data.trim() === "") continue;
-              let payload: unknown;
-              try {
-                payload = JSON.parse(frame.data);
-              } catch {
-                throw incompleteStream(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
-              }
-              yield* state.handle(payload, frame.event);
+              yield* state.handle(streamJson(frame.data, "stream frame"), frame.event);
               // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
               if (state.stopped) break batches;
             }

@@ -9,7 +9,13 @@ import { sigV4Headers } from "./aws-signing.js";
 import { bedrockConverseUrl, buildBedrockBody } from "./bedrock-request.js";
 import { BedrockStreamState, bedrockException } from "./bedrock-stream.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
-import { carryUsage, contextWindowFull, incompleteStream, isTransportCut } from "./stream-errors.js";
+import {
+  carryUsage,
+  contextWindowFull,
+  incompleteStream,
+  isTransportCut,
+  streamJson,
+} from "./stream-errors.js";
 import { postStream } from "./transport.js";
 
 export interface EventStreamMessage {
@@ -87,12 +93,7 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
                   message.headers[":exception-type"] ?? message.headers[":error-code"] ?? "exception";
                 throw bedrockException(type, message.body);
               }
-              let payload: unknown;
-              try {
-                payload = JSON.parse(message.body || "{}");
-              } catch {
-                throw incompleteStream(`unparsable event payload: ${message.body.slice(0, 120)}`);
-              }
+              const payload = streamJson(message.body || "{}", "event payload");
               yield* state.handle(message.headers[":event-type"] ?? "", payload);
               if (state.complete) break reading;
             }

@@ -6,7 +6,7 @@ import { buildGeminiBody } from "./gemini-request.js";
 import { googleAccessToken } from "./google-credentials.js";
 import { GeminiStreamState } from "./gemini-stream.js";
 import { parseSseBatches } from "./sse.js";
-import { carryUsage, incompleteStream, isTransportCut } from "./stream-errors.js";
+import { carryUsage, incompleteStream, isTransportCut, streamJson } from "./stream-errors.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
@@ -56,13 +56,7 @@ export function createGeminiAdapter(endpoint: ProviderEndpoint): ProviderAdapter
           for await (const frames of endSoonAfterFinish(batches, () => state.hasFinish, grace, link.abort)) {
             for (const frame of frames) {
               if (frame.data.trim() === "") continue;
-              let payload: unknown;
-              try {
-                payload = JSON.parse(frame.data);
-              } catch {
-                throw incompleteStream(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
-              }
-              yield* state.handle(payload);
+              yield* state.handle(streamJson(frame.data, "stream frame"));
             }
           }
         } catch (error) {

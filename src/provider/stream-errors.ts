@@ -8,6 +8,15 @@ export function incompleteStream(message: string): ProviderError {
   return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
 }
 
+/** A frame's JSON payload; one that does not parse cuts the stream (`what`: "stream frame", "event payload"). */
+export function streamJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw incompleteStream(`unparsable ${what}: ${text.slice(0, 120)}`);
+  }
+}
+
 /** A failure of the connection itself (not the server's refusal): harmless once the answer is whole. */
 export function isTransportCut(error: unknown): boolean {
   return (
