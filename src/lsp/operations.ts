@@ -6,16 +6,7 @@ import type * as lsp from "vscode-languageserver-protocol";
 import { diagnosticsAfter, diagnosticsNow } from "./file-diagnostics.js";
 import { diagnosticLine, sortByPosition } from "./format.js";
 import type { LspManager } from "./manager.js";
-
-export const OPERATIONS = [
-  "diagnostics",
-  "definition",
-  "references",
-  "hover",
-  "symbols",
-  "workspace_symbols",
-] as const;
-export type LspOperation = (typeof OPERATIONS)[number];
+import type { LspOperation } from "../vocab/lsp-operations.js";
 
 export interface LspQuery {
   operation: LspOperation;
@@ -62,6 +53,17 @@ const SYMBOL_KINDS = [
 ];
 
 const fail = (text: string): QueryAnswer => ({ ok: false, text });
+/** A list answer: its lines, or what says there are none. */
+const listed = (lines: string[], none: string): QueryAnswer => ({
+  ok: true,
+  text: lines.length > 0 ? lines.join("\n") : none,
+});
+const kindName = (kind: lsp.SymbolKind) => SYMBOL_KINDS[kind] ?? "symbol";
+
+/** Errors and warnings (a diagnostic without a severity is an error), by position, as lines. */
+function problemLines(shown: string, list: lsp.Diagnostic[]): string[] {
+  return sortByPosition(list.filter((d) => (d.severity ?? 1) <= 2)).map((d) => diagnosticLine(shown, d));
+}
 
 class Previews {
   private readonly files = new Map<string, string[]>();
@@ -111,6 +113,17 @@ function hoverText(hover: lsp.Hover | null): string {
     .trim();
 }
 
+/** A workspace symbol as `path:line:col: kind name: preview`. */
+function workspaceSymbolLine(manager: LspManager, previews: Previews, s: lsp.SymbolInformation): string {
+  return placeLine(
+    manager,
+    previews,
+    s.location.uri,
+    s.location.range.start,
+    `${kindName(s.kind)} ${s.name}`,
+  );
+}
+
 function symbolLines(
   manager: LspManager,
   path: string,
@@ -120,9 +133,8 @@ function symbolLines(
   const out: string[] = [];
   for (const s of symbols) {
     const start = "location" in s ? s.location.range.start : s.selectionRange.start;
-    const kind = SYMBOL_KINDS[s.kind] ?? "symbol";
     out.push(
-      `${"  ".repeat(depth)}${manager.shown(path)}:${start.line + 1}:${start.character + 1}: ${kind} ${s.name}`,
+      `${"  ".repeat(depth)}${manager.shown(path)}:${start.line + 1}:${start.character + 1}: ${kindName(s.kind)} ${s.name}`,
     );
     if ("children" in s && s.children) out.push(...symbolLines(manager, path, s.children, depth + 1));
   }
@@ -138,18 +150,12 @@ async function allDiagnostics(manager: LspManager, deadline: number): Promise<Qu
     for (const uri of client.openUris()) {
       files++;
       const list = (await diagnosticsNow(client, entry.spec.diagnostics, uri, deadline)) ?? [];
-      const shown = manager.shown(fileURLToPath(uri));
-      lines.push(
-        ...sortByPosition(list.filter((d) => (d.severity ?? 1) <= 2)).map((d) => diagnosticLine(shown, d)),
-      );
+      lines.push(...problemLines(manager.shown(fileURLToPath(uri)), list));
     }
   }
   if (files === 0)
     return { ok: true, text: "No files are open in a language server yet (read or edit one first)." };
-  return {
-    ok: true,
-    text: lines.length > 0 ? lines.join("\n") : `No errors or warnings in ${files} open file(s).`,
-  };
+  return listed(lines, `No errors or warnings in ${files} open file(s).`);
 }
 
 export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSignal): Promise<QueryAnswer> {
@@ -168,18 +174,9 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
         signal,
       );
       for (const s of found ?? [])
-        if ("range" in s.location)
-          lines.push(
-            placeLine(
-              manager,
-              previews,
-              s.location.uri,
-              s.location.range.start,
-              `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`,
-            ),
-          );
+        if ("range" in s.location) lines.push(workspaceSymbolLine(manager, previews, s));
     }
-    return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No symbols match "${q.query ?? ""}".` };
+    return listed(lines, `No symbols match "${q.query ?? ""}".`);
   }
   if (!q.path) return fail(`${q.operation} needs a path.`);
   const entry = manager.entryFor(q.path);
@@ -198,11 +195,8 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
         ? await diagnosticsAfter(client, entry.spec.diagnostics, opened, deadline)
         : await diagnosticsNow(client, entry.spec.diagnostics, uri, deadline);
     const shown = manager.shown(q.path);
-    const listed = sortByPosition((list ?? []).filter((d) => (d.severity ?? 1) <= 2)).map((d) =>
-      diagnosticLine(shown, d),
-    );
     if (!list) return { ok: true, text: `No diagnostics from ${entry.spec.name} for ${shown} yet.` };
-    return { ok: true, text: listed.length > 0 ? listed.join("\n") : `No errors or warnings in ${shown}.` };
+    return listed(problemLines(shown, list), `No errors or warnings in ${shown}.`);
   }
   if (q.operation === "symbols") {
     const found = await client.request<(lsp.DocumentSymbol | lsp.SymbolInformation)[] | null>(
@@ -210,11 +204,7 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
       { textDocument: { uri } },
       signal,
     );
-    const lines = symbolLines(manager, q.path, found ?? []);
-    return {
-      ok: true,
-      text: lines.length > 0 ? lines.join("\n") : `No symbols in ${manager.shown(q.path)}.`,
-    };
+    return listed(symbolLines(manager, q.path, found ?? []), `No symbols in ${manager.shown(q.path)}.`);
   }
   if (q.operation === "workspace_symbols") {
     const found = await client.request<lsp.SymbolInformation[] | null>(
@@ -222,16 +212,8 @@ export async function runQuery(manager: LspManager, q: LspQuery, signal: AbortSi
       { query: q.query ?? "" },
       signal,
     );
-    const lines = (found ?? []).map((s) =>
-      placeLine(
-        manager,
-        previews,
-        s.location.uri,
-        s.location.range.start,
-        `${SYMBOL_KINDS[s.kind] ?? "symbol"} ${s.name}`,
-      ),
-    );
-    return { ok: true, text: lines.length > 0 ? lines.join("\n") : `No symbols match "${q.query ?? ""}".` };
+    const lines = (found ?? []).map((s) => workspaceSymbolLine(manager, previews, s));
+    return listed(lines, `No symbols match "${q.query ?? ""}".`);
   }
   if (!q.line || !q.character) return fail(`${q.operation} needs line and character (1-based).`);
   const position = { line: q.line - 1, character: q.character - 1 };

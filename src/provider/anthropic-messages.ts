@@ -3,9 +3,15 @@
 import { buildAnthropicBody } from "./anthropic-request.js";
 import { AnthropicStreamState } from "./anthropic-stream.js";
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
-import { isProviderError, ProviderError } from "./errors.js";
 import { googleAccessToken } from "./google-credentials.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
+import {
+  carryUsage,
+  contextWindowFull,
+  incompleteStream,
+  isTransportCut,
+  streamJson,
+} from "./stream-errors.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
@@ -81,13 +87,7 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
             for (const frame of batch) {
               // An empty `data:` line is a heartbeat some proxies send, not a frame to parse.
               if (frame.data.trim() === "") continue;
-              let payload: unknown;
-              try {
-                payload = JSON.parse(frame.data);
-              } catch {
-                throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
-              }
-              yield* state.handle(payload, frame.event);
+              yield* state.handle(streamJson(frame.data, "stream frame"), frame.event);
               // Stop reading here: a server that keeps the connection open must not cost an idle timeout.
               if (state.stopped) break batches;
             }
@@ -96,18 +96,11 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           // Cut or stalled after the stop reason: only `message_stop` was missing, the answer is whole.
           if (!(state.hasStopReason && isTransportCut(error))) throw error;
         }
-        if (!state.stopped && !state.hasStopReason) throw incomplete("stream ended without message_stop");
-        if (state.stopReason === "model_context_window_exceeded") {
-          // R-RETRY-1: the model ran into the context window: an overflow, answered by compaction.
-          throw new ProviderError({
-            errorClass: "context_overflow",
-            retryable: false,
-            message: "the model stopped with model_context_window_exceeded: the context window is full",
-          });
-        }
+        if (!state.stopped && !state.hasStopReason)
+          throw incompleteStream("stream ended without message_stop");
+        if (state.stopReason === "model_context_window_exceeded") throw contextWindowFull();
       } catch (error) {
-        // The bill counts tokens of failed requests too (R-PROV-6).
-        if (isProviderError(error) && !error.usage && state.usage) error.usage = state.usage;
+        carryUsage(error, state.usage);
         throw error;
       } finally {
         link.dispose();
@@ -171,17 +164,4 @@ function messageFrames(text: string): SseEvent[] {
   frame("message_delta", { delta: { stop_reason, stop_sequence: null }, usage });
   frame("message_stop", {});
   return frames;
-}
-
-function isTransportCut(error: unknown): boolean {
-  return (
-    isProviderError(error) &&
-    (error.errorClass === "network" ||
-      error.errorClass === "timeout" ||
-      error.errorClass === "incomplete_stream")
-  );
-}
-
-function incomplete(message: string): ProviderError {
-  return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
 }

@@ -3,16 +3,20 @@
 // blocks echoed back verbatim; prompt-cache breakpoints follow R-PROV-7.
 import { anthropicToolId } from "./tool-ids.js";
 import type { NormalizedRequest } from "./types.js";
+import {
+  appendToTurn,
+  toolCallText,
+  toolInputObject,
+  toolResultHead,
+  type WireTurn,
+} from "./wire-history.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
 import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
 type Block = Record<string, unknown> & { type: string };
-interface WireMessage {
-  role: "user" | "assistant";
-  content: Block[];
-}
+type WireMessage = WireTurn<"user" | "assistant", Block>;
 
 const CACHE = { type: "ephemeral" } as const;
 
@@ -103,22 +107,13 @@ function toolLoopStartsWithThinking(messages: WireMessage[]): boolean {
 
 function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
   const out: WireMessage[] = [];
-  // Appending to the previous message of the same role keeps the alternation Anthropic
-  // requires: tool results of one assistant message, and a prompt right after them, share one
-  // user message; an assistant message with nothing sendable disappears without a gap.
-  const push = (role: WireMessage["role"], content: Block[]) => {
-    if (content.length === 0) return;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.content.push(...content);
-    else out.push({ role, content });
-  };
+  const push = (role: WireMessage["role"], content: Block[]) => appendToTurn(out, role, content);
   for (const message of messages) {
     if (message.role === "user") push("user", contentBlocks(message.content, images));
     else if (message.role === "tool") {
       const content = contentBlocks(message.content, images);
       if (toolsAsText) {
-        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
-        push("user", [{ type: "text", text: head }, ...content]);
+        push("user", [{ type: "text", text: toolResultHead(message) }, ...content]);
         continue;
       }
       push("user", [
@@ -140,10 +135,10 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
       if (message.text.trim() !== "") blocks.push({ type: "text", text: message.text });
       for (const call of message.toolCalls) {
         if (toolsAsText) {
-          blocks.push({ type: "text", text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
+          blocks.push({ type: "text", text: toolCallText(call) });
         } else {
           const id = anthropicToolId(call.id);
-          blocks.push({ type: "tool_use", id, name: call.name, input: parseInput(call.arguments) });
+          blocks.push({ type: "tool_use", id, name: call.name, input: toolInputObject(call.arguments) });
         }
       }
       push("assistant", blocks);
@@ -171,16 +166,6 @@ function contentBlocks(parts: ContentPart[], images: boolean): Block[] {
     }
   }
   return blocks;
-}
-
-/** The model's raw argument text → the `input` object; anything not a JSON object becomes `{}`. */
-function parseInput(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
 }
 
 function markLastMessageForCache(messages: WireMessage[]): void {

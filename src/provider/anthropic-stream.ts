@@ -1,6 +1,7 @@
 // Anthropic Messages stream events → normalized ProviderEvents (wire facts §2). Pure state
 // machine: no I/O, so every frame order a server may send can be tested directly.
 import { classifyStreamError } from "./classify.js";
+import { mapClaudeStop } from "./claude-stop-reasons.js";
 import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
 import type { ProviderItem, ThinkingBlock, ToolCall } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
@@ -29,19 +30,7 @@ const USAGE_FIELDS = [
 ] as const;
 
 export function mapAnthropicFinish(raw: string): FinishReason {
-  switch (raw) {
-    case "end_turn":
-    case "stop_sequence":
-      return "stop";
-    case "tool_use":
-      return "tool_calls";
-    case "max_tokens":
-      return "length";
-    case "refusal":
-      return "content_filter";
-    default:
-      return `other:${raw}`;
-  }
+  return mapClaudeStop(raw, ["refusal"]);
 }
 
 export class AnthropicStreamState {

@@ -3,13 +3,11 @@
 // call's `toolUseId`, tool input as an object, and reasoning sent back with its signature.
 import { imagePlaceholder, thinkingBudget } from "./anthropic-request.js";
 import type { NormalizedRequest } from "./types.js";
+import { appendToTurn, toolCallText, toolInputObject, type WireTurn } from "./wire-history.js";
 import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
 
 type Block = Record<string, unknown>;
-interface WireMessage {
-  role: "user" | "assistant";
-  content: Block[];
-}
+type WireMessage = WireTurn<"user" | "assistant", Block>;
 
 const DEFAULT_MAX_TOKENS = 8192;
 const CACHE_POINT = { cachePoint: { type: "default" } };
@@ -70,12 +68,7 @@ function toolLoopStartsWithReasoning(messages: WireMessage[]): boolean {
 
 function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
   const out: WireMessage[] = [];
-  const push = (role: WireMessage["role"], content: Block[]) => {
-    if (content.length === 0) return;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.content.push(...content);
-    else out.push({ role, content });
-  };
+  const push = (role: WireMessage["role"], content: Block[]) => appendToTurn(out, role, content);
   for (const message of messages) {
     if (message.role === "user") push("user", contentBlocks(message.content, images));
     else if (message.role === "tool") {
@@ -102,8 +95,8 @@ function buildMessages(messages: Message[], images: boolean, toolsAsText: boolea
       for (const call of message.toolCalls) {
         blocks.push(
           toolsAsText
-            ? { text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` }
-            : { toolUse: { toolUseId: call.id, name: call.name, input: inputObject(call.arguments) } },
+            ? { text: toolCallText(call) }
+            : { toolUse: { toolUseId: call.id, name: call.name, input: toolInputObject(call.arguments) } },
         );
       }
       push("assistant", blocks);
@@ -129,13 +122,4 @@ function contentBlocks(parts: ContentPart[], images: boolean): Block[] {
     } else blocks.push({ text: imagePlaceholder(part) });
   }
   return blocks;
-}
-
-function inputObject(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
 }

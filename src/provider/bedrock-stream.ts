@@ -3,6 +3,7 @@
 // may come before or after `messageStop`; some streams have no `messageStart` and no
 // `contentBlockStart` for text; reasoning text and its signature arrive as separate deltas.
 import { classifyStreamError } from "./classify.js";
+import { mapClaudeStop } from "./claude-stop-reasons.js";
 import { ProviderError } from "./errors.js";
 import { TextBuilder } from "./text-builder.js";
 import type { FinishReason, ProviderEvent, StreamResult } from "./types.js";
@@ -10,20 +11,7 @@ import type { ThinkingBlock, ToolCall } from "../vocab/messages.js";
 import type { Usage } from "../vocab/usage.js";
 
 export function mapBedrockStop(raw: string): FinishReason {
-  switch (raw) {
-    case "end_turn":
-    case "stop_sequence":
-      return "stop";
-    case "tool_use":
-      return "tool_calls";
-    case "max_tokens":
-      return "length";
-    case "guardrail_intervened":
-    case "content_filtered":
-      return "content_filter";
-    default:
-      return `other:${raw}`;
-  }
+  return mapClaudeStop(raw, ["guardrail_intervened", "content_filtered"]);
 }
 
 /** Converse usage: inputTokens leave the cache out, so the prompt is the sum of all three. */

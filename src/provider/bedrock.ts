@@ -8,8 +8,14 @@ import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-
 import { sigV4Headers } from "./aws-signing.js";
 import { bedrockConverseUrl, buildBedrockBody } from "./bedrock-request.js";
 import { BedrockStreamState, bedrockException } from "./bedrock-stream.js";
-import { isProviderError, ProviderError } from "./errors.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
+import {
+  carryUsage,
+  contextWindowFull,
+  incompleteStream,
+  isTransportCut,
+  streamJson,
+} from "./stream-errors.js";
 import { postStream } from "./transport.js";
 
 export interface EventStreamMessage {
@@ -29,12 +35,12 @@ export async function* eventStreamMessages(
     // Each message starts with its total length (prelude, big-endian uint32).
     while (buffer.length >= 4 && buffer.length >= buffer.readUInt32BE(0)) {
       const length = buffer.readUInt32BE(0);
-      if (length < 16) throw incomplete(`malformed event-stream frame (length ${length})`);
+      if (length < 16) throw incompleteStream(`malformed event-stream frame (length ${length})`);
       let message: ReturnType<EventStreamCodec["decode"]>;
       try {
         message = codec.decode(buffer.subarray(0, length));
       } catch {
-        throw incomplete("event-stream frame failed its checksum");
+        throw incompleteStream("event-stream frame failed its checksum");
       }
       buffer = buffer.subarray(length);
       const headers: Record<string, string> = {};
@@ -43,7 +49,7 @@ export async function* eventStreamMessages(
     }
     if (batch.length > 0) yield batch;
   }
-  if (buffer.length > 0) throw incomplete("stream ended inside an event-stream frame");
+  if (buffer.length > 0) throw incompleteStream("stream ended inside an event-stream frame");
 }
 
 export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapter {
@@ -87,12 +93,7 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
                   message.headers[":exception-type"] ?? message.headers[":error-code"] ?? "exception";
                 throw bedrockException(type, message.body);
               }
-              let payload: unknown;
-              try {
-                payload = JSON.parse(message.body || "{}");
-              } catch {
-                throw incomplete(`unparsable event payload: ${message.body.slice(0, 120)}`);
-              }
+              const payload = streamJson(message.body || "{}", "event payload");
               yield* state.handle(message.headers[":event-type"] ?? "", payload);
               if (state.complete) break reading;
             }
@@ -101,16 +102,10 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
           // Cut after messageStop: only the usage frame was missing; sending again would bill twice.
           if (!(state.hasFinish && isTransportCut(error))) throw error;
         }
-        if (!state.hasFinish) throw incomplete("stream ended without messageStop");
-        if (state.result().rawFinish === "model_context_window_exceeded") {
-          throw new ProviderError({
-            errorClass: "context_overflow",
-            retryable: false,
-            message: "the model stopped with model_context_window_exceeded: the context window is full",
-          });
-        }
+        if (!state.hasFinish) throw incompleteStream("stream ended without messageStop");
+        if (state.result().rawFinish === "model_context_window_exceeded") throw contextWindowFull();
       } catch (error) {
-        if (isProviderError(error) && !error.usage && state.latestUsage) error.usage = state.latestUsage;
+        carryUsage(error, state.latestUsage);
         throw error;
       } finally {
         link.dispose();
@@ -118,17 +113,4 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
       yield { type: "done", result: state.result() };
     },
   };
-}
-
-function isTransportCut(error: unknown): boolean {
-  return (
-    isProviderError(error) &&
-    (error.errorClass === "network" ||
-      error.errorClass === "timeout" ||
-      error.errorClass === "incomplete_stream")
-  );
-}
-
-function incomplete(message: string): ProviderError {
-  return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
 }

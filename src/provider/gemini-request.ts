@@ -4,6 +4,13 @@
 // every thought signature sent back on the part that carried it, exactly as received.
 import { imagePlaceholder } from "./anthropic-request.js";
 import type { NormalizedRequest } from "./types.js";
+import {
+  appendToTurn,
+  toolCallText,
+  toolInputObject,
+  toolResultHead,
+  type WireTurn,
+} from "./wire-history.js";
 import type { ThinkingLevel } from "../vocab/levels.js";
 import type { AssistantMessage, ContentPart, Message, ToolCall } from "../vocab/messages.js";
 
@@ -68,14 +75,9 @@ export function buildGeminiBody(request: NormalizedRequest): Record<string, unkn
 }
 
 function buildContents(messages: Message[], images: boolean, toolsAsText: boolean): Content[] {
-  const out: Content[] = [];
   // Consecutive contents of one role are merged: a turn's tool results share one user content.
-  const push = (role: Content["role"], parts: Part[]) => {
-    if (parts.length === 0) return;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.parts.push(...parts);
-    else out.push({ role, parts });
-  };
+  const turns: WireTurn<Content["role"], Part>[] = [];
+  const push = (role: Content["role"], parts: Part[]) => appendToTurn(turns, role, parts);
   // A call's Gemini id (when it had one) for its functionResponse.
   const wireIds = new Map<string, string>();
   for (const message of messages) {
@@ -86,8 +88,7 @@ function buildContents(messages: Message[], images: boolean, toolsAsText: boolea
         .map((part) => part.text)
         .join("\n");
       if (toolsAsText) {
-        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
-        push("user", [{ text: head }, ...contentParts(message.content, images)]);
+        push("user", [{ text: toolResultHead(message) }, ...contentParts(message.content, images)]);
         continue;
       }
       const id = wireIds.get(message.toolCallId);
@@ -105,7 +106,7 @@ function buildContents(messages: Message[], images: boolean, toolsAsText: boolea
       push("model", toolsAsText ? textParts(message) : modelParts(message));
     }
   }
-  return out;
+  return turns.map(({ role, content }) => ({ role, parts: content }));
 }
 
 /** An assistant message as Gemini parts: its own parts as received when it came from Gemini. */
@@ -120,7 +121,7 @@ function modelParts(message: AssistantMessage): Part[] {
       functionCall: {
         ...(extra?.id ? { id: extra.id } : {}),
         name: call.name,
-        args: argsObject(call.arguments),
+        args: toolInputObject(call.arguments),
       },
     };
     if (extra?.thoughtSignature) part.thoughtSignature = extra.thoughtSignature;
@@ -134,8 +135,7 @@ function modelParts(message: AssistantMessage): Part[] {
 
 function textParts(message: AssistantMessage): Part[] {
   const parts: Part[] = message.text.trim() !== "" ? [{ text: message.text }] : [];
-  for (const call of message.toolCalls)
-    parts.push({ text: `[tool call ${call.id}: ${call.name} ${call.arguments}]` });
+  for (const call of message.toolCalls) parts.push({ text: toolCallText(call) });
   return parts;
 }
 
@@ -153,14 +153,4 @@ function contentParts(parts: ContentPart[], images: boolean): Part[] {
     else out.push({ text: imagePlaceholder(part) });
   }
   return out;
-}
-
-/** The model's raw argument text → `args`; anything not a JSON object becomes `{}`. */
-function argsObject(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
 }

@@ -2,11 +2,11 @@
 // for the Gemini API (key in `x-goog-api-key`, never in `?key=`, which would leak into logs) and
 // for Vertex AI (baseUrl = …/publishers/google, a Google access token). No retries here.
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
-import { isProviderError, ProviderError } from "./errors.js";
 import { buildGeminiBody } from "./gemini-request.js";
 import { googleAccessToken } from "./google-credentials.js";
 import { GeminiStreamState } from "./gemini-stream.js";
 import { parseSseBatches } from "./sse.js";
+import { carryUsage, incompleteStream, isTransportCut, streamJson } from "./stream-errors.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
@@ -56,23 +56,16 @@ export function createGeminiAdapter(endpoint: ProviderEndpoint): ProviderAdapter
           for await (const frames of endSoonAfterFinish(batches, () => state.hasFinish, grace, link.abort)) {
             for (const frame of frames) {
               if (frame.data.trim() === "") continue;
-              let payload: unknown;
-              try {
-                payload = JSON.parse(frame.data);
-              } catch {
-                throw incomplete(`unparsable stream frame: ${frame.data.slice(0, 120)}`);
-              }
-              yield* state.handle(payload);
+              yield* state.handle(streamJson(frame.data, "stream frame"));
             }
           }
         } catch (error) {
           // Cut after the finish reason: only a trailing usage frame was missing; the answer is whole.
           if (!(state.hasFinish && isTransportCut(error))) throw error;
         }
-        if (!state.hasFinish) throw incomplete("stream ended without a finish reason");
+        if (!state.hasFinish) throw incompleteStream("stream ended without a finish reason");
       } catch (error) {
-        // The bill counts tokens of failed requests too (R-PROV-6).
-        if (isProviderError(error) && !error.usage && state.latestUsage) error.usage = state.latestUsage;
+        carryUsage(error, state.latestUsage);
         throw error;
       } finally {
         link.dispose();
@@ -84,17 +77,4 @@ export function createGeminiAdapter(endpoint: ProviderEndpoint): ProviderAdapter
 
 async function* oneFrame(text: string): AsyncGenerator<{ data: string }[], void, void> {
   yield [{ data: text }];
-}
-
-function isTransportCut(error: unknown): boolean {
-  return (
-    isProviderError(error) &&
-    (error.errorClass === "network" ||
-      error.errorClass === "timeout" ||
-      error.errorClass === "incomplete_stream")
-  );
-}
-
-function incomplete(message: string): ProviderError {
-  return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
 }

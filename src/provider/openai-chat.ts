@@ -1,11 +1,12 @@
 // The OpenAI Chat Completions adapter (`openai-chat`): OpenAI and every compatible server.
 // One normalized request in, one normalized event stream out; every failure is a ProviderError.
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
-import { cancelledError, ProviderError } from "./errors.js";
+import { cancelledError } from "./errors.js";
 import { chatBodyChunks } from "./openai-body.js";
 import { type ChatWireOptions, chatWireOptions } from "./openai-request.js";
 import { ChatStreamState } from "./openai-stream.js";
 import { parseSseBatches } from "./sse.js";
+import { carryUsage, isTransportCut } from "./stream-errors.js";
 import { postStream, type StreamResponse } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
@@ -97,19 +98,9 @@ async function* readChat(
     }
     yield* state.finish();
   } catch (error) {
-    // The ledger must match the bill: usage seen before a failure travels with the error.
-    if (error instanceof ProviderError && !error.usage && state.latestUsage) error.usage = state.latestUsage;
+    carryUsage(error, state.latestUsage);
     throw error;
   }
-}
-
-function isTransportCut(error: unknown): boolean {
-  return (
-    error instanceof ProviderError &&
-    (error.errorClass === "network" ||
-      error.errorClass === "timeout" ||
-      error.errorClass === "incomplete_stream")
-  );
 }
 
 function isJsonResponse(headers: Record<string, string>): boolean {

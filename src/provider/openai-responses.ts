@@ -1,10 +1,11 @@
 // The OpenAI Responses adapter (`openai-responses`, R-PROV-9): one NormalizedRequest →
 // POST <baseUrl>/responses → one stream of ProviderEvents ending in `done`. No retries here.
-import { cancelledError, isProviderError, ProviderError } from "./errors.js";
+import { cancelledError } from "./errors.js";
 import { openaiStreamHeaders } from "./openai-chat.js";
 import { buildResponsesBody } from "./responses-request.js";
 import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
+import { carryUsage, incompleteStream } from "./stream-errors.js";
 import { postStream } from "./transport.js";
 import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
 import type {
@@ -54,17 +55,19 @@ async function* streamResponses(
         try {
           payload = JSON.parse(data);
         } catch {
-          throw incomplete(`the provider sent a stream frame that is not valid JSON: ${data.slice(0, 80)}`);
+          throw incompleteStream(
+            `the provider sent a stream frame that is not valid JSON: ${data.slice(0, 80)}`,
+          );
         }
         yield* state.handle(payload, frame.event);
         // Stop at the terminal event: a server that keeps the connection open must not cost a timeout.
         if (state.complete) break frames;
       }
     }
-    if (!state.complete) throw incomplete("the stream ended without response.completed");
+    if (!state.complete) throw incompleteStream("the stream ended without response.completed");
   } catch (error) {
     // The bill counts tokens of failed requests too (R-PROV-6).
-    if (isProviderError(error) && !error.usage && state.usage) error.usage = state.usage;
+    carryUsage(error, state.usage);
     throw error;
   }
   yield { type: "done", result: state.result() };
@@ -102,8 +105,4 @@ function responseFrames(text: string): SseEvent[] {
         : "response.completed";
   frames.push({ data: JSON.stringify({ type: terminal, response: body }) });
   return frames;
-}
-
-function incomplete(message: string): ProviderError {
-  return new ProviderError({ errorClass: "incomplete_stream", message, retryable: true });
 }

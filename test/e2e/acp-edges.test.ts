@@ -1,10 +1,11 @@
 // `tern acp` at its edges: a cancel while a batch's permissions are being asked, sessions the
 // agent does not have, workspaces that are not absolute existing folders, and the MCP servers a
 // client passes (Streamable HTTP as well as stdio, names as editors write them).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startFixtureServer } from "../support/fixture-server.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { type AcpClient, initialize, startAcp, text } from "./acp-support.js";
 import { recordLines, useE2E } from "./tools-support.js";
@@ -41,20 +42,9 @@ async function newSession(): Promise<{ client: AcpClient; sessionId: string }> {
 
 /** The fixture as a Streamable HTTP server on 127.0.0.1:0; resolves to its URL. */
 async function httpServer(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, FIXTURE_HTTP: "1", ...env },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const { child, port } = startFixtureServer(SERVER, { env: { FIXTURE_HTTP: "1", ...env }, name: "HTTP" });
   children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    child.on("exit", () => reject(new Error("the HTTP fixture exited")));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${await port}/mcp`;
 }
 
 describe("tern acp edges", () => {

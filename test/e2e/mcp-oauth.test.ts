@@ -9,6 +9,7 @@ import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliEnv, TERN_BIN } from "../support/cli.js";
+import { startFixtureServer } from "../support/fixture-server.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { ternRun, toolMessages, useE2E, writeUserConfig } from "./tools-support.js";
 
@@ -21,20 +22,13 @@ afterEach(() => {
 
 async function oauthServer(env: Record<string, string> = {}): Promise<{ url: string; log: string }> {
   const log = join(e.dirs.root, "oauth.log");
-  const child = spawn(process.execPath, [FIXTURE], {
-    env: { ...process.env, FIXTURE_LOG: log, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
+  const { child, port } = startFixtureServer(FIXTURE, {
+    env: { FIXTURE_LOG: log, ...env },
+    stderr: "inherit",
+    name: "OAuth",
   });
   children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    child.on("exit", () => reject(new Error("the OAuth fixture exited")));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, log };
+  return { url: `http://127.0.0.1:${await port}/mcp`, log };
 }
 
 /** `tern mcp login <name>`, the browser played by following the printed URL. */

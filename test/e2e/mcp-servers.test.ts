@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliEnv, jsonEvents, TERN_BIN } from "../support/cli.js";
+import { startFixtureServer } from "../support/fixture-server.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { ternRun, toolMessages, useE2E, writeUserConfig } from "./tools-support.js";
 
@@ -20,20 +21,9 @@ afterEach(() => {
 
 /** Starts the fixture as a Streamable HTTP server on 127.0.0.1:0; resolves to its URL. */
 async function httpServer(env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, FIXTURE_HTTP: "1", ...env },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const { child, port } = startFixtureServer(SERVER, { env: { FIXTURE_HTTP: "1", ...env }, name: "HTTP" });
   children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    child.on("exit", () => reject(new Error("the HTTP fixture exited")));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${await port}/mcp`;
 }
 
 function alive(pid: number): boolean {

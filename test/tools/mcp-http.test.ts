@@ -1,11 +1,12 @@
 // Streamable HTTP tool sets against a stateful server (R-EXT): a server that restarts forgets its
 // sessions and answers 404; tern starts a new session and sends the call again, instead of
 // failing every later call until someone reconnects by hand.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolSets } from "../../src/tools/mcp/mcp.js";
+import { startFixtureServer } from "../support/fixture-server.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { makeCtx, textOf } from "./helpers.js";
 
@@ -22,20 +23,9 @@ afterEach(async () => {
 
 /** Starts the server (on `port` when given); resolves to its port once it listens. */
 async function startServer(env: Record<string, string>): Promise<{ port: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const { child, port } = startFixtureServer(SERVER, { env, name: "HTTP" });
   children.push(child);
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    child.on("exit", () => reject(new Error("the HTTP fixture exited")));
-  });
-  return { port, child };
+  return { port: await port, child };
 }
 
 async function exited(child: ChildProcess): Promise<void> {

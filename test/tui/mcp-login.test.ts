@@ -2,11 +2,11 @@
 // (TERN_NO_BROWSER=1: only printed), the test plays the browser by following it to the real
 // SDK-built authorization server (test/tools/fixtures/mcp-oauth-server.mjs), and the server then
 // connects with its tools in the same session.
-import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeProvider } from "../support/fake-provider.js";
+import { startFixtureServer } from "../support/fixture-server.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
 import { VTerm } from "../support/vterm.js";
 
@@ -25,17 +25,9 @@ afterEach(async () => {
 });
 
 async function oauthServer(): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, [FIXTURE], { stdio: ["ignore", "pipe", "inherit"] });
+  const { child, port } = startFixtureServer(FIXTURE, { stderr: "inherit", name: "OAuth" });
   owned.push({ kill: () => child.kill("SIGKILL") });
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.setEncoding("utf8").on("data", (d: string) => {
-      out += d;
-      if (out.includes("\n")) resolve(out.trim());
-    });
-    child.on("exit", () => reject(new Error("the OAuth fixture exited")));
-  });
-  return `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${await port}/mcp`;
 }
 
 describe("/mcp login in the UI", () => {

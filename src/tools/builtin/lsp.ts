@@ -7,15 +7,9 @@ import { resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
 import type { Tool } from "../types.js";
+// Named once in vocab/: the language servers answer the same list.
+import { LSP_OPERATIONS as OPERATIONS } from "../../vocab/lsp-operations.js";
 
-const OPERATIONS = [
-  "diagnostics",
-  "definition",
-  "references",
-  "hover",
-  "symbols",
-  "workspace_symbols",
-] as const;
 const AT_POSITION = new Set(["definition", "references", "hover"]);
 
 // Few words: every tool's definition goes out with every request (R-TOOL-6's 8 KB budget).
