@@ -4,6 +4,7 @@
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import { loadAuth } from "../tools/mcp/index.js";
 import type { SessionCore } from "./core.js";
+import { loadResources } from "../tools/mcp/index.js";
 
 export const MCP_HELP =
   "/mcp [reconnect|login|logout <name>]  MCP servers: state and tools; reconnect one; log in or out";
@@ -77,4 +78,14 @@ export async function mcpPromptText(
   const sets = await core.toolSetsLoading;
   if (!sets) throw new Error("no MCP servers configured");
   return sets.prompt(prompt, words);
+}
+
+/** `<server>:<uri>` of every resource the ready servers list, for the `@` menu (R-MCP-2). */
+export async function mcpResourceMentions(core: SessionCore): Promise<string[]> {
+  // Asked in the background: it may wait for servers still starting.
+  const sets = await core.toolSetsLoading;
+  await sets?.ready();
+  if (!sets || sets.resourceServers().length === 0) return [];
+  const { resourceUris } = await loadResources();
+  return resourceUris(sets.resourceServers());
 }

@@ -5,7 +5,7 @@ import { pruneClearedImages } from "../record/attachments.js";
 import { settleProcessKills } from "../tools/builtin/index.js";
 import type { TodoItem } from "../tools/types.js";
 import type { EventBus } from "./bus.js";
-import { mcpCommand, mcpPromptText, mcpPrompts } from "./mcp-command.js";
+import { mcpCommand, mcpPromptText, mcpPrompts, mcpResourceMentions } from "./mcp-command.js";
 import type { McpPrompt } from "../tools/mcp/mcp-prompts.js";
 import type { SessionCore } from "./core.js";
 import { askSide } from "./side.js";
@@ -104,6 +104,9 @@ export class Session implements SessionDoor {
   mcpPrompts(): Promise<McpPrompt[]> {
     return mcpPrompts(this.core);
   }
+
+  /** `<server>:<uri>` of the MCP servers' resources, for the `@` menu (R-MCP-2). */
+  mcpResources = (): Promise<string[]> => mcpResourceMentions(this.core);
 
   /** One MCP prompt's text, its arguments by position. */
   mcpPrompt(prompt: McpPrompt, words: readonly string[]): Promise<string> {

@@ -34,6 +34,8 @@ export interface ComposerDeps {
   imageInput(): ImageInput;
   /** Lists the workspace for `@file` (tests give a smaller cap); the index's own by default. */
   listFiles?: (cwd: string) => Promise<string[]>;
+  /** The MCP servers' resources as `<server>:<uri>`, offered in the `@` menu beside files (R-MCP-2). */
+  listResources?: () => Promise<string[]>;
 }
 
 export class ComposerInput {
@@ -52,6 +54,9 @@ export class ComposerInput {
   argumentSources: ArgumentSources | undefined;
   /** Ctrl+X was the last key: Ctrl+E then opens $EDITOR (readline's binding). */
   ctrlXPending = false;
+  /** The MCP resources last listed (asked again with each file listing). */
+  private resources: readonly string[] = [];
+  private resourcesAsked = false;
   /** Listed in the background from the start (R-BIG-3); the menu uses whatever list is there. */
   private readonly files: WorkspaceFileIndex;
   /** Matches `@file` after the key is drawn, cancelled by the next one (file-menu-search.ts). */
@@ -99,7 +104,7 @@ export class ComposerInput {
 
   /** Tools may have made or removed files: list again in the background (every 5 s at most mid-turn). */
   filesMayHaveChanged(turnEnded: boolean): void {
-    if ((turnEnded && !this.files.skipped) || this.files.olderThan(5_000)) this.files.refresh();
+    if ((turnEnded && !this.files.skipped) || this.files.olderThan(5_000)) this.refreshListings();
   }
 
   get edit(): Edit {
@@ -241,8 +246,10 @@ export class ComposerInput {
       this.dismissedFor = undefined;
       menu = commandMenu(text, cursor);
       if (!menu && atToken(text, cursor)) {
-        const files = this.files.current();
-        if (this.files.olderThan(FILES_FRESH_MS)) this.files.refresh();
+        const listed = this.files.current();
+        const files = listed || this.resources.length ? [...this.resources, ...(listed ?? [])] : undefined;
+        if (this.files.olderThan(FILES_FRESH_MS)) this.refreshListings();
+        else if (!this.resourcesAsked) this.askResources();
         this.noticeSkipped();
         // The last file menu stays on screen until this text's arrives.
         if (files) this.fileSearch.start(text, cursor, files);
@@ -250,6 +257,25 @@ export class ComposerInput {
       }
     }
     this.showMenu(menu);
+  }
+
+  /** The workspace's files and the MCP servers' resources, listed again in the background. */
+  private refreshListings(): void {
+    this.files.refresh();
+    this.askResources();
+  }
+
+  /** Asked of the session only once it is open (never from the constructor); the menu shows them next time. */
+  private askResources(): void {
+    this.resourcesAsked = true;
+    Promise.resolve()
+      .then(() => this.deps.listResources?.())
+      .then((r) => {
+        if (!r) return;
+        this.resources = r;
+        this.refreshMenu();
+      })
+      .catch(() => undefined);
   }
 
   /** A listing stopped at its bounds: said once, at the first `@` after it. */

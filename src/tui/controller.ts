@@ -63,6 +63,7 @@ export class TuiController implements UiControl {
       print: (kind, text) => this.print(kind, text),
       takeBackFollowUp: () => this.session.takeBackFollowUp(),
       imageInput: () => imageInputOf(this.session.status().model),
+      listResources: () => this.session.mcpResources(),
     });
     this.turns = new TurnRunner({
       store: this.store,

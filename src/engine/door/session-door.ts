@@ -59,6 +59,7 @@ export interface SessionDoor {
   startToolSets(configs: ToolSetConfig[]): Promise<string[]>;
   mcpPrompts(): Promise<McpPrompt[]>;
   mcpPrompt(prompt: McpPrompt, words: readonly string[]): Promise<string>;
+  mcpResources(): Promise<string[]>;
 }
 
 /** What a parent's `task` call holds of its child: a part of the same door. */

@@ -55,6 +55,19 @@ export async function resourceLines(server: ResourceServer): Promise<string[]> {
   ];
 }
 
+/** Every listed resource as `<server>:<uri>` (no templates); a server that fails to list is left out. */
+export async function resourceUris(servers: ResourceServer[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const server of servers)
+    try {
+      const listed = await server.client.listResources({}, { timeout: server.timeoutMs });
+      for (const r of listed.resources) out.push(`${server.name}:${r.uri}`);
+    } catch {
+      // Its resources are not offered for completion; `list_mcp_resources` says why.
+    }
+  return out;
+}
+
 /** One resource's contents as a tool result: text as text, images as images, other bytes as a note. */
 export async function readResource(server: ResourceServer, uri: string): Promise<ToolResult> {
   const read = await server.client.readResource({ uri }, { timeout: server.timeoutMs });
