@@ -33,8 +33,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const lspTool: Tool<Args> = {
   name: "lsp",
   description:
-    "Language server: diagnostics (of path, or all open files), definition, references, hover " +
-    "(path, 1-based line and character), symbols (path), workspace_symbols (query).",
+    "Language server: diagnostics (path, or all open files); definition, references, hover (path, " +
+    "1-based line, character); symbols (path); workspace_symbols (query).",
   get schema() {
     return schema();
   },

@@ -12,7 +12,7 @@ const schema = lazySchema(() =>
     prompt: z.string().check(z.minLength(1), z.describe("All it needs to know")),
     agent: z.optional(z.string()),
     isolation: z.optional(
-      z.enum(["worktree"]).check(z.describe("own git worktree; changes come back as a branch")),
+      z.enum(["worktree"]).check(z.describe("Own git worktree; changes come back as a branch")),
     ),
   }),
 );
@@ -21,7 +21,7 @@ export type TaskArgs = z.infer<ReturnType<typeof schema>>;
 export const taskTool: Tool<TaskArgs> = {
   name: "task",
   description:
-    "A sub-agent does it in a fresh context; its answer is the result. Calls of a batch run in parallel.",
+    "A sub-agent does it in a fresh context; its answer is the result. A batch's calls run in parallel.",
   get schema() {
     return schema();
   },
