@@ -4,19 +4,17 @@
 
 export function basePrompt(cwd: string, toolNames: readonly string[]): string {
   const has = (name: string) => toolNames.includes(name);
-  const lines = [
-    "You are tern, a coding agent in a terminal, working on the user's project.",
-    `Workspace: ${cwd} (relative paths start there; touch nothing outside it unless asked)`,
+  const edit = has("edit_file")
+    ? " Prefer edit_file to rewriting a whole file."
+    : has("apply_patch")
+      ? " Change files with apply_patch; write_file only to create or rewrite one."
+      : "";
+  return [
+    `You are tern, a coding agent in a terminal. Workspace: ${cwd} (relative paths start there; touch nothing outside it unless asked).`,
     "- Inspect with your tools; never guess file contents, paths or command output.",
-    "- Read a file before you edit it. Keep changes minimal, in the project's style.",
-  ];
-  if (has("edit_file")) lines.push("- Prefer edit_file to rewriting a whole file.");
-  else if (has("apply_patch"))
-    lines.push("- Change files with apply_patch; write_file only to create or rewrite one.");
-  lines.push(
+    `- Read a file before you edit it; keep changes minimal, in the project's style.${edit}`,
     "- Verify (tests, builds) when you can; say what you could not.",
-    "- Ask before destructive actions, and when the request is unclear.",
+    "- Ask before destructive actions or when the request is unclear.",
     "- When done, reply briefly: what changed, what is left.",
-  );
-  return lines.join("\n");
+  ].join("\n");
 }

@@ -29,7 +29,7 @@ describe("base prompt", () => {
     expect(text).toContain("Prefer edit_file");
     expect(text).toContain("minimal");
     expect(text).toContain("never guess");
-    expect(text).toContain("Workspace: /some/workspace");
+    expect(text).toContain("Workspace: /some/workspace ");
     // The tool definitions name the tools: the prompt does not list them again.
     expect(text).not.toContain("Tools:");
     expect(Buffer.byteLength(text)).toBeLessThan(600);

@@ -145,8 +145,8 @@ export async function runShellCall(
 export const bashTool: Tool<Args> = {
   name: "bash",
   description:
-    "Run a bash command in the workspace: stdout and stderr together, long output cut in the middle, " +
-    "non-zero exit an error. Not interactive. Servers, watchers: run_in_background, then job_* tools.",
+    "Run a bash command in the workspace: stdout+stderr, long output cut in the middle, non-zero exit " +
+    "an error. Not interactive. Servers, watchers: run_in_background, then job_* tools.",
   get schema() {
     return schema();
   },

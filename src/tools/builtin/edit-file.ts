@@ -58,8 +58,8 @@ export const editFileTool: Tool<Args> = {
   name: "edit_file",
   description:
     "Replace old_string with new_string in a file read this turn; old_string must match exactly once " +
-    "(whitespace too) unless replace_all. Several changes: edits [{old_string, new_string}, …] instead, " +
-    "in order, all or none.",
+    "unless replace_all. Several changes: edits [{old_string, new_string}, …] instead, in order, all " +
+    "or none.",
   get schema() {
     return schema();
   },

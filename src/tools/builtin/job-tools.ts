@@ -127,7 +127,7 @@ const outputSchema = lazySchema(() =>
 export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
   name: "job_output",
   description:
-    "A job's new output since the last read, and its state; first waits until it matches wait_for " +
+    "A job's output since the last read, and its state; first waits until it matches wait_for " +
     "(JavaScript regex), the job exits or timeout_seconds (default 0) pass.",
   get schema() {
     return outputSchema();

@@ -18,7 +18,7 @@ const OPERATIONS = [
 ] as const;
 const AT_POSITION = new Set(["definition", "references", "hover"]);
 
-// Few words: every tool's definition goes out with every request (R-TOOL-6's 8 KB budget).
+// Few words: every tool's definition goes out with every request (bench row `request size`).
 const schema = lazySchema(() =>
   z.object({
     operation: z.enum(OPERATIONS),

@@ -17,8 +17,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const recallTool: Tool<Args> = {
   name: "recall",
   description:
-    "Full text of an earlier turn (or a round of it) that compaction summarized; a long one comes in " +
-    "pages, each ending with the next page's offset.",
+    "Full text of an earlier turn (or round) that compaction summarized; long ones come in pages, each " +
+    "ending with the next offset.",
   get schema() {
     return schema();
   },

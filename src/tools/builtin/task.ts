@@ -9,11 +9,9 @@ import type { Tool } from "../types.js";
 const schema = lazySchema(() =>
   z.object({
     description: z.string().check(z.minLength(1), z.describe("3-5 words")),
-    prompt: z.string().check(z.minLength(1), z.describe("All it needs to know")),
+    prompt: z.string().check(z.minLength(1), z.describe("All it needs")),
     agent: z.optional(z.string()),
-    isolation: z.optional(
-      z.enum(["worktree"]).check(z.describe("Own git worktree; changes come back as a branch")),
-    ),
+    isolation: z.optional(z.enum(["worktree"]).check(z.describe("Changes come back as a branch"))),
   }),
 );
 export type TaskArgs = z.infer<ReturnType<typeof schema>>;

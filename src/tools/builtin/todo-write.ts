@@ -21,7 +21,7 @@ export { renderTodos };
 
 export const todoWriteTool: Tool<Args> = {
   name: "todo_write",
-  description: "Replace the whole todo list: plan multi-step work, one item in_progress at a time.",
+  description: "Replace the todo list: plan multi-step work, one item in_progress at a time.",
   get schema() {
     return schema();
   },
