@@ -49,7 +49,7 @@ describe("the task tool (tern run)", () => {
     const childRequest = arrivals.find((a) => a.asker === "find the answer")!.request.body;
     expect(childRequest.messages[0].role).toBe("system");
     expect(childRequest.messages[0].content).toContain("You are an explore agent");
-    expect(offeredTools(childRequest).sort()).toEqual(["bash", "glob", "grep", "read_file"]);
+    expect(offeredTools(childRequest).sort()).toEqual(["bash", "glob", "grep", "lsp", "read_file"]);
     // The parent offers task, listing the agents.
     const parentRequest = arrivals[0].request.body;
     const taskDef = parentRequest.tools.find((t: any) => t.function.name === "task");
