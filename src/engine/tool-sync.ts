@@ -3,6 +3,8 @@
 // ready servers' tools in the registry, and records a new `context` line when the tool list the
 // model sees changed, so a resume sends what the model saw. Servers approved while the session
 // runs (`/mcp approve`, R-WF-3) start at once and their tools join the next request the same way.
+// Without servers the list still follows the permission mode (tools/policy/mode-offer.ts): a mode
+// switch (Shift+Tab, an approved exit_plan) changes it once, at the next request, recorded alike.
 import type { ToolSetConfig } from "../config/types.js";
 import type { ToolSets, ToolSetsOptions } from "../tools/mcp/mcp.js";
 import { loadToolSets } from "../tools/mcp/index.js";
@@ -31,12 +33,21 @@ export function makeToolSync(
     const offered = toolSets.tools(registry.names());
     for (const tool of offered) registry.register(tool);
     fromServers = offered.map((t) => t.name);
-    const tools: ToolSpec[] = registry.definitions();
-    if (JSON.stringify(tools) === JSON.stringify(core.tools)) return;
-    core.tools = tools;
-    core.system = systemFor(tools.map((t) => t.name));
-    core.commit({ type: "context", system: core.system, tools, sources: core.contextFiles });
+    recordToolList(core, registry, systemFor);
   };
+}
+
+/** Records a new `context` line when the tools the next request offers differ from the last. */
+function recordToolList(
+  core: SessionCore,
+  registry: ToolRegistry,
+  systemFor: (toolNames: string[]) => string,
+): void {
+  const tools: ToolSpec[] = registry.definitions();
+  if (JSON.stringify(tools) === JSON.stringify(core.tools)) return;
+  core.tools = tools;
+  core.system = systemFor(tools.map((t) => t.name));
+  core.commit({ type: "context", system: core.system, tools, sources: core.contextFiles });
 }
 
 /**
@@ -61,6 +72,7 @@ export function wireToolSets(
     core.syncTools = makeToolSync(core, registry, loading, systemFor);
     return loading;
   };
+  core.syncTools = async () => recordToolList(core, registry, systemFor);
   if (opts.configs.length > 0) load(opts.configs, opts.before());
   core.addToolSets = async (configs) => {
     if (core.toolSetsLoading) return (await core.toolSetsLoading).add(configs);

@@ -12,9 +12,7 @@ import { errorMessage } from "./results.js";
 import { pendingCall, presentCall } from "./present.js";
 import type { CallPresentation, Tool, ToolContext, ToolResult, WriteTarget } from "./types.js";
 import type { ToolCall } from "../vocab/messages.js";
-
 import type { ApprovalAnswer, BatchHooks, PendingCall, ToolExecutorOptions } from "./batch-types.js";
-
 export type * from "./batch-types.js";
 
 /** R-TOOL-3: a batch of 200 calls never starts 200 processes at once. */
@@ -49,7 +47,9 @@ export class ToolExecutor {
     private readonly registry: ToolRegistry,
     private readonly policy: ApprovalPolicy,
     private readonly opts: ToolExecutorOptions,
-  ) {}
+  ) {
+    registry.offerOnly((tool) => policy.offers(tool));
+  }
 
   /** Loads the tools' code (the first batch does it anyway); `present` needs it. */
   ready(): Promise<void> {

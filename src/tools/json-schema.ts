@@ -5,7 +5,10 @@ import * as z from "zod/mini";
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** A compact JSON schema: no `$schema`, no default safe-integer bounds (they only cost bytes). */
+/**
+ * A compact JSON schema: no `$schema`, no default safe-integer bounds, no `minLength: 1` (they only
+ * cost bytes in every request; the zod schema still refuses an empty string with a clear result).
+ */
 export function toolJsonSchema(schema: z.ZodMiniType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
   delete json.$schema;
@@ -18,6 +21,7 @@ function stripSafeBounds(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if ((k === "maximum" && v === MAX_SAFE) || (k === "minimum" && v === -MAX_SAFE)) continue;
+    if (k === "minLength" && v === 1) continue;
     out[k] = stripSafeBounds(v);
   }
   return out;

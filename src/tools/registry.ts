@@ -86,9 +86,17 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
+  /** Which tools the request offers (the session's executor: its policy's mode, mode-offer.ts). */
+  private offered: (tool: Tool) => boolean = () => true;
+
+  /** Tools left out still run when called (the policy answers them): only the request changes. */
+  offerOnly(filter: (tool: Tool) => boolean): void {
+    this.offered = filter;
+  }
+
   /** Tool definitions for the request, in registration order (stable, so prompt caches hit). */
   definitions(): ToolSpec[] {
-    return [...this.tools.values()].map((t) => {
+    return [...this.tools.values()].filter(this.offered).map((t) => {
       const d = this.deferred.get(t.name) ?? t;
       return { name: d.name, description: d.description, parameters: jsonSchemaOf(d) };
     });

@@ -44,6 +44,15 @@ describe("plan mode (tern run --mode plan)", () => {
       );
     }
     expect(sent.find((m) => m.id === "r1")?.content).toContain("alpha");
+    // What plan mode refuses is not offered (tools/policy/mode-offer.ts), yet a call of it gets
+    // the planning refusal above; the list stays the same round after round.
+    const offered = (i: number) => e.provider.requests[i].body.tools.map((d: any) => d.function.name);
+    expect(offered(0)).toEqual(expect.arrayContaining(["read_file", "bash", "grep", "exit_plan", "task"]));
+    for (const left of ["write_file", "edit_file", "edit_lineno", "web_fetch", "job_output", "job_kill"])
+      expect(offered(0)).not.toContain(left);
+    expect(JSON.stringify(e.provider.requests[1].body.tools)).toBe(
+      JSON.stringify(e.provider.requests[0].body.tools),
+    );
     const outcomes = recordLines(e)
       .filter((l) => l.type === "tool_result")
       .map((l) => [l.id, l.outcome]);

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
 import { offerEditTool } from "../../src/tools/edit-tool-offer.js";
+import { offeredInMode } from "../../src/tools/policy/mode-offer.js";
 import { openaiText } from "../support/openai-script.js";
 import { useE2E } from "./tools-support.js";
 
@@ -101,6 +102,8 @@ describe("the start path of tern run", () => {
     // openai/mock-1 edits with edit_file: apply_patch is withheld as the session withholds it (R-EDIT-1).
     const registry = createBuiltinRegistry();
     offerEditTool(registry, "edit_file");
+    // The default mode (ask) leaves out exit_plan, which only plan mode answers (R-PLAN-1).
+    registry.offerOnly((tool) => offeredInMode("ask", tool));
     const derived = registry.definitions().map((d) => [d.name, d.parameters]);
     expect(sent).toEqual(derived);
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/builtin/read-file.js";
+import { bashTool } from "../../src/tools/builtin/bash.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
+import { offeredInMode } from "../../src/tools/policy/mode-offer.js";
 import { parseArguments, ToolRegistry, unknownToolResult } from "../../src/tools/registry.js";
 import { textOf } from "./helpers.js";
 
@@ -40,6 +42,10 @@ describe("ToolRegistry", () => {
     const json = JSON.stringify(defs);
     expect(json).not.toContain("$schema");
     expect(json).not.toContain("9007199254740991");
+    // Sent schemas carry no minLength: 1 (bytes in every request); the tool still refuses "".
+    expect(json).not.toContain("minLength");
+    const empty = parseArguments(bashTool, '{"command": ""}');
+    expect(!empty.ok && textOf(empty.result)).toMatch(/Invalid arguments for bash: command: /);
     const edit = defs.find((d) => d.name === "edit_file")!;
     expect(Object.keys((edit.parameters as { properties: object }).properties)).toEqual([
       "path",
@@ -48,13 +54,31 @@ describe("ToolRegistry", () => {
       "replace_all",
       "edits",
     ]);
-    // All definitions + a short system prompt must fit in 8.5 KB (6000 before exit_plan's ~240,
-    // 6300 before task's ~350, 6700 before lsp's ~520; the session adds its agents' names to task's description). A
+    // What the default mode offers (no exit_plan: mode-offer.ts) must stay small: it goes out with
+    // every request (#48: the first request ≤ 5.5 KB; 7,500 here before the descriptions were cut
+    // to purpose, arguments and limits; the session adds its agents to task's description). A
     // session offers apply_patch or edit_file with edit_lineno, never both (R-EDIT-1).
+    const inMode = (mode: "ask" | "plan") => {
+      const r = createBuiltinRegistry();
+      r.offerOnly((tool) => offeredInMode(mode, tool));
+      return r.definitions();
+    };
     const offered = (without: string[]) =>
-      JSON.stringify(defs.filter((d) => !without.includes(d.name))).length;
-    expect(offered(["apply_patch"])).toBeLessThan(7500);
-    expect(offered(["edit_file", "edit_lineno"])).toBeLessThan(7500);
+      JSON.stringify(inMode("ask").filter((d) => !without.includes(d.name))).length;
+    expect(offered(["apply_patch"])).toBeLessThan(5600);
+    expect(offered(["edit_file", "edit_lineno"])).toBeLessThan(6000);
+    // Plan mode offers what it runs: reads, bash, exit_plan (R-PLAN-1).
+    expect(inMode("plan").map((d) => d.name)).toEqual([
+      "bash",
+      "read_file",
+      "grep",
+      "glob",
+      "lsp",
+      "todo_write",
+      "recall",
+      "exit_plan",
+      "task",
+    ]);
   });
 
   it("sends a tool's own jsonSchema when it has one", () => {

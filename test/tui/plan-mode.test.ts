@@ -40,6 +40,14 @@ describe("plan mode in the UI", () => {
     expect(readFileSync(join(t.dirs.workspace, "done.txt"), "utf8")).toBe("yes");
     const result = t.provider.requests[1].body.messages.find((m: any) => m.tool_call_id === "p1");
     expect(result.content).toMatch(/approved the plan.*auto-edit mode.*todo list \(2 items\)/s);
+    // Each mode offers what it runs: planning leaves out writes, implementing leaves out exit_plan,
+    // and the list changes once, at the switch (tools/policy/mode-offer.ts).
+    const offered = (i: number) => t.provider.requests[i].body.tools.map((d: any) => d.function.name);
+    expect(offered(0)).toContain("exit_plan");
+    expect(offered(0)).not.toContain("write_file");
+    expect(offered(1)).toContain("write_file");
+    expect(offered(1)).not.toContain("exit_plan");
+    expect(offered(2)).toEqual(offered(1));
   });
 
   it("--plain: the plan and the three choices; 2 implements in ask mode (the edit then asks)", async () => {

@@ -23,6 +23,8 @@ export interface ChildOptions {
   tools: string[];
   /** Why `task` is refused in this child, when it is. */
   taskRefusal?: string;
+  /** Set for a planning child: the tools plan mode refuses are withheld saying so (mode-offer.ts). */
+  planning?: boolean;
   /** The agent's system prompt addition. */
   system: string;
   /** The parent's language servers: the child's edits get diagnostics from the same servers. */

@@ -2,6 +2,7 @@
 // agent's tools (a `task` call it may not make is refused with why), and the `task` tool's
 // description lists the agents a call may name, each with its description.
 import type { AgentDefinition } from "../../agents/definition.js";
+import { offeredInMode } from "../../tools/policy/mode-offer.js";
 import type { ToolRegistry } from "../../tools/registry.js";
 import { TASK_TOOL, type ChildOptions } from "./child-options.js";
 
@@ -14,6 +15,8 @@ export function offerTools(
     for (const name of registry.names())
       if (!child.tools.includes(name)) {
         if (name === TASK_TOOL && child.taskRefusal) registry.withhold(name, child.taskRefusal);
+        else if (child.planning && !offeredInMode("plan", registry.get(name)!))
+          registry.withhold(name, planning(name));
         else registry.unregister(name);
       }
   const task = registry.get(TASK_TOOL);
@@ -21,4 +24,12 @@ export function offerTools(
   // A description's own closing full stop is dropped, so the list reads "a: …; b: …."
   const list = agents.map((a) => `${a.name}: ${(a.description || "(no description)").replace(/\.$/, "")}`);
   registry.setDescription(TASK_TOOL, `${task.description} Agents (default general): ${list.join("; ")}.`);
+}
+
+/**
+ * A planning parent does not offer what plan mode refuses, so its child's list lacks those tools
+ * too; a call naming one still gets plan mode's answer (tools/policy/plan-mode.ts), not "unknown".
+ */
+function planning(name: string): string {
+  return `${name} is not run: this session is planning (plan mode), so nothing may change the workspace or leave this machine. Keep investigating with read-only tools.`;
 }

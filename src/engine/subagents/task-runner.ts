@@ -165,6 +165,7 @@ export class TaskRunner {
           link: { session: parent.id, turn: call.turn, seq: 1, agent: agent.name, call: call.callId },
           depth,
           ...offered,
+          planning: mode === "plan",
           system: agent.prompt,
           languageServers: parent.languageServers,
         },

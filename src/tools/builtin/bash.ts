@@ -18,10 +18,8 @@ const PIPE_DRAIN_MS = 200;
 
 const schema = lazySchema(() =>
   z.object({
-    command: z.string().check(z.minLength(1), z.describe("Shell command")),
-    run_in_background: z.optional(
-      z.boolean().check(z.describe("Run as a background job: returns its id at once")),
-    ),
+    command: z.string().check(z.minLength(1)),
+    run_in_background: z.optional(z.boolean().check(z.describe("Return a job id at once"))),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -147,9 +145,8 @@ export async function runShellCall(
 export const bashTool: Tool<Args> = {
   name: "bash",
   description:
-    "Run a shell command with bash in the workspace; stdout and stderr are returned together. Non-zero " +
-    "exit is an error. Long output is cut in the middle; avoid interactive commands. For one that " +
-    "keeps running (server, watcher) set run_in_background and use the job_* tools.",
+    "Run a bash command in the workspace: stdout+stderr, long output cut in the middle, non-zero exit " +
+    "an error. Not interactive. Servers, watchers: run_in_background, then job_* tools.",
   get schema() {
     return schema();
   },

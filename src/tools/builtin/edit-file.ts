@@ -12,21 +12,19 @@ import { applyEdit, type EditSpec } from "./edit-match.js";
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().check(z.describe("File path")),
-    old_string: z.optional(z.string()).check(z.describe("Exact text to replace")),
-    new_string: z.optional(z.string()).check(z.describe("Replacement text")),
-    replace_all: z.optional(z.boolean()).check(z.describe("Replace every occurrence")),
-    edits: z
-      .optional(
-        z.array(
-          z.object({
-            old_string: z.string(),
-            new_string: z.string(),
-            replace_all: z.optional(z.boolean()),
-          }),
-        ),
-      )
-      .check(z.describe("Several edits, applied in order, all or none (instead of old_string/new_string)")),
+    path: z.string(),
+    old_string: z.optional(z.string()),
+    new_string: z.optional(z.string()),
+    replace_all: z.optional(z.boolean()),
+    edits: z.optional(
+      z.array(
+        z.object({
+          old_string: z.string(),
+          new_string: z.string(),
+          replace_all: z.optional(z.boolean()),
+        }),
+      ),
+    ),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -59,9 +57,9 @@ function previewOf(args: Record<string, unknown>) {
 export const editFileTool: Tool<Args> = {
   name: "edit_file",
   description:
-    "Replace an exact string in a file. old_string must match exactly once (whitespace included) unless " +
-    "replace_all is true. For several changes to one file, pass edits: [{old_string, new_string}, …] " +
-    "instead (applied in order, all or none). Read the file in this turn first.",
+    "Replace old_string with new_string in a file read this turn; old_string must match exactly once " +
+    "unless replace_all. Several changes: edits [{old_string, new_string}, …] instead, in order, all " +
+    "or none.",
   get schema() {
     return schema();
   },

@@ -13,10 +13,10 @@ const CONTEXT = 2;
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().check(z.describe("File path")),
-    start_line: z.int().check(z.minimum(1), z.describe("First line to replace, 1-based")),
-    end_line: z.int().check(z.minimum(0), z.describe("Last line to replace, inclusive")),
-    new_text: z.string().check(z.describe("Replacement lines ('' deletes)")),
+    path: z.string(),
+    start_line: z.int().check(z.minimum(1)),
+    end_line: z.int().check(z.minimum(0)),
+    new_text: z.string(),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -24,8 +24,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const editLinenoTool: Tool<Args> = {
   name: "edit_lineno",
   description:
-    "Replace lines start_line..end_line (1-based, inclusive) with new_text, using line numbers from a " +
-    "read_file of this turn; end_line = start_line - 1 inserts.",
+    "Replace lines start_line..end_line (inclusive) with new_text, numbered as in a read_file of this " +
+    "turn; end_line = start_line - 1 inserts, new_text '' deletes.",
   get schema() {
     return schema();
   },

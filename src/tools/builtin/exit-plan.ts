@@ -7,14 +7,14 @@ import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
-    plan: z.string().check(z.minLength(1), z.describe("Markdown; the steps as a list")),
+    plan: z.string().check(z.minLength(1), z.describe("Markdown list of steps")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
 export const exitPlanTool: Tool<Args> = {
   name: "exit_plan",
-  description: "Plan mode: end planning by handing the user your plan to approve.",
+  description: "Plan mode: end planning, handing the user your plan to approve.",
   get schema() {
     return schema();
   },

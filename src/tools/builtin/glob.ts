@@ -13,16 +13,15 @@ const MAX_FILES = 500;
 
 const schema = lazySchema(() =>
   z.object({
-    pattern: z.string().check(z.describe("Glob, e.g. src/**/*.ts")),
-    path: z.optional(z.string()).check(z.describe("Folder the pattern is relative to (default: workspace)")),
+    pattern: z.string().check(z.describe("e.g. src/**/*.ts")),
+    path: z.optional(z.string()).check(z.describe("Folder it is relative to")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
 export const globTool: Tool<Args> = {
   name: "glob",
-  description:
-    "List files matching a glob, sorted. Skips ignored files (.gitignore, .ignore), .git, node_modules.",
+  description: "List files matching a glob, sorted. Skips ignored ones, .git, node_modules.",
   get schema() {
     return schema();
   },

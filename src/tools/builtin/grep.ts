@@ -22,9 +22,9 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const schema = lazySchema(() =>
   z.object({
-    pattern: z.string().check(z.describe("JavaScript regular expression")),
-    path: z.optional(z.string()).check(z.describe("File or folder to search (default: workspace)")),
-    glob: z.optional(z.string()).check(z.describe("Only files matching this glob, e.g. **/*.ts")),
+    pattern: z.string(),
+    path: z.optional(z.string()).check(z.describe("File or folder")),
+    glob: z.optional(z.string()).check(z.describe("e.g. **/*.ts")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -74,8 +74,8 @@ function rememberRunaway(key: string): void {
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
-    "Search file contents with a JavaScript regex; prints path:line:text. Skips ignored " +
-    "(.gitignore, .ignore), binary, .git and node_modules files.",
+    "Search file contents for a JavaScript regex: path:line:text lines. Skips ignored (.gitignore, " +
+    ".ignore), binary, .git, node_modules.",
   get schema() {
     return schema();
   },

@@ -133,20 +133,16 @@ const jobId = () => z.string().check(z.minLength(1));
 const outputSchema = lazySchema(() =>
   z.object({
     id: jobId(),
-    wait_for: z.optional(z.string().check(z.describe("JavaScript regex"))),
-    timeout_seconds: z.optional(
-      z
-        .number()
-        .check(z.minimum(0), z.maximum(MAX_WAIT_SECONDS), z.describe("Max wait (default 0, max 600)")),
-    ),
+    wait_for: z.optional(z.string()),
+    timeout_seconds: z.optional(z.number().check(z.minimum(0), z.maximum(MAX_WAIT_SECONDS))),
   }),
 );
 
 export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
   name: "job_output",
   description:
-    "A background job's new output since the last read, and its state. First waits until the new " +
-    "output matches wait_for, the job exits, or timeout_seconds pass.",
+    "A job's output since the last read, and its state; first waits until it matches wait_for " +
+    "(JavaScript regex), the job exits or timeout_seconds (default 0) pass.",
   get schema() {
     return outputSchema();
   },
@@ -177,7 +173,7 @@ const inputSchema = lazySchema(() =>
 
 export const jobInputTool: Tool<z.infer<ReturnType<typeof inputSchema>>> = {
   name: "job_input",
-  description: "Write text to a background job's stdin, as given (end it with \\n to send a line).",
+  description: "Write text to a job's stdin as given (end with \\n to send a line).",
   get schema() {
     return inputSchema();
   },
@@ -196,7 +192,7 @@ const killSchema = lazySchema(() => z.object({ id: jobId() }));
 
 export const jobKillTool: Tool<z.infer<ReturnType<typeof killSchema>>> = {
   name: "job_kill",
-  description: "Stop a background job's whole process group (SIGTERM, then SIGKILL).",
+  description: "Stop a job and all its processes.",
   get schema() {
     return killSchema();
   },

@@ -12,7 +12,7 @@ import { LSP_OPERATIONS as OPERATIONS } from "../../vocab/lsp-operations.js";
 
 const AT_POSITION = new Set(["definition", "references", "hover"]);
 
-// Few words: every tool's definition goes out with every request (R-TOOL-6's 8 KB budget).
+// Few words: every tool's definition goes out with every request (bench row `request size`).
 const schema = lazySchema(() =>
   z.object({
     operation: z.enum(OPERATIONS),
@@ -27,8 +27,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const lspTool: Tool<Args> = {
   name: "lsp",
   description:
-    "Language server: diagnostics (of path, or all open files), definition, references, hover " +
-    "(path, 1-based line and character), symbols (path), workspace_symbols (query).",
+    "Language server: diagnostics (path, or all open files); definition, references, hover (path, " +
+    "1-based line, character); symbols (path); workspace_symbols (query).",
   get schema() {
     return schema();
   },

@@ -12,9 +12,9 @@ const MAX_LINE_CHARS = 2000;
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().check(z.describe("File path (workspace-relative or absolute)")),
-    offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line, 1-based")),
-    limit: z.optional(z.int().check(z.minimum(1))).check(z.describe("Max lines (default 2000)")),
+    path: z.string(),
+    offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line")),
+    limit: z.optional(z.int().check(z.minimum(1))).check(z.describe("Default 2000")),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -69,8 +69,8 @@ const READ_MAX_BYTES = 32 * 1024 * 1024;
 export const readFileTool: Tool<Args> = {
   name: "read_file",
   description:
-    "Read a file with 1-based line numbers (`cat -n` style). Use offset/limit for large files. " +
-    "Images (png, jpeg, gif, webp) come back as images. Read a file before editing it.",
+    "Read a file as 1-based numbered lines; offset/limit for large ones. png, jpeg, gif, webp come " +
+    "back as images.",
   get schema() {
     return schema();
   },

@@ -7,11 +7,9 @@ import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
-    turn: z.int().check(z.minimum(1), z.describe("Turn number")),
-    round: z.optional(z.int().check(z.minimum(1))).check(z.describe("Round within the turn")),
-    offset: z
-      .optional(z.int().check(z.minimum(0)))
-      .check(z.describe("The offset a previous page ended with")),
+    turn: z.int().check(z.minimum(1)),
+    round: z.optional(z.int().check(z.minimum(1))),
+    offset: z.optional(z.int().check(z.minimum(0))),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -19,8 +17,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const recallTool: Tool<Args> = {
   name: "recall",
   description:
-    "The full text of an earlier turn (or one round) that compaction replaced with a summary; " +
-    "a long text comes in pages, each ending with the next page's offset.",
+    "Full text of an earlier turn (or round) that compaction summarized; long ones come in pages, each " +
+    "ending with the next offset.",
   get schema() {
     return schema();
   },

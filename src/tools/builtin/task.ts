@@ -9,11 +9,9 @@ import type { Tool } from "../types.js";
 const schema = lazySchema(() =>
   z.object({
     description: z.string().check(z.minLength(1), z.describe("3-5 words")),
-    prompt: z.string().check(z.minLength(1), z.describe("All it needs to know")),
+    prompt: z.string().check(z.minLength(1), z.describe("All it needs")),
     agent: z.optional(z.string()),
-    isolation: z.optional(
-      z.enum(["worktree"]).check(z.describe("own git worktree; changes come back as a branch")),
-    ),
+    isolation: z.optional(z.enum(["worktree"]).check(z.describe("Changes come back as a branch"))),
   }),
 );
 export type TaskArgs = z.infer<ReturnType<typeof schema>>;
@@ -21,7 +19,7 @@ export type TaskArgs = z.infer<ReturnType<typeof schema>>;
 export const taskTool: Tool<TaskArgs> = {
   name: "task",
   description:
-    "A sub-agent does it in a fresh context; its answer is the result. Calls of a batch run in parallel.",
+    "A sub-agent does it in a fresh context; its answer is the result. A batch's calls run in parallel.",
   get schema() {
     return schema();
   },

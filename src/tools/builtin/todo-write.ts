@@ -7,14 +7,12 @@ import type { Tool } from "../types.js";
 
 const schema = lazySchema(() =>
   z.object({
-    todos: z
-      .array(
-        z.object({
-          content: z.string().check(z.minLength(1)),
-          status: z.enum(["pending", "in_progress", "completed"]),
-        }),
-      )
-      .check(z.describe("The whole list; replaces the previous one")),
+    todos: z.array(
+      z.object({
+        content: z.string().check(z.minLength(1)),
+        status: z.enum(["pending", "in_progress", "completed"]),
+      }),
+    ),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -23,7 +21,7 @@ export { renderTodos };
 
 export const todoWriteTool: Tool<Args> = {
   name: "todo_write",
-  description: "Replace the session's todo list: plan multi-step work, one item in_progress at a time.",
+  description: "Replace the todo list: plan multi-step work, one item in_progress at a time.",
   get schema() {
     return schema();
   },

@@ -22,10 +22,10 @@ const HEADERS = {
 
 const schema = lazySchema(() =>
   z.object({
-    url: z.string().check(z.describe("The http(s) URL to fetch")),
+    url: z.string(),
     max_chars: z
       .optional(z.int().check(z.positive()))
-      .check(z.describe(`Return at most this many characters (default ${WEB_FETCH_DEFAULT_CHARS})`)),
+      .check(z.describe(`Default ${WEB_FETCH_DEFAULT_CHARS}`)),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -147,8 +147,7 @@ export async function webFetch(
 export const webFetchTool: Tool<Args> = {
   name: "web_fetch",
   description:
-    "Fetch an http(s) URL with GET and return its text; HTML pages come back as markdown. " +
-    "Redirects to another host are reported, not followed.",
+    "GET an http(s) URL's text, HTML as markdown. A redirect to another host is reported, not followed.",
   get schema() {
     return schema();
   },

@@ -9,8 +9,8 @@ import { editThroughDescriptor, unreadRefusal } from "./edit-common.js";
 
 const schema = lazySchema(() =>
   z.object({
-    path: z.string().check(z.describe("File path")),
-    content: z.string().check(z.describe("Full new content")),
+    path: z.string(),
+    content: z.string(),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -18,8 +18,7 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const writeFileTool: Tool<Args> = {
   name: "write_file",
   description:
-    "Create a file (parent folders too) or replace its whole content. Overwriting an existing file needs a " +
-    "read_file of it in this turn; prefer edit_file for small changes.",
+    "Create a file (and its folders) or replace all of it; overwriting needs a read_file of it this turn.",
   get schema() {
     return schema();
   },

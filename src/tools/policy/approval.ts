@@ -16,6 +16,8 @@ import type {
 import { realPathLoose, realPathsIn } from "../paths.js";
 import type { ResolvedHost } from "../builtin/web-fetch-address.js";
 import { approvalJudge as judge } from "./judge/index.js";
+import { offeredInMode } from "./mode-offer.js";
+import type { Tool } from "../types.js";
 
 export type * from "./approval-types.js";
 
@@ -102,6 +104,11 @@ export class ApprovalPolicy {
 
   getMode(): PermissionMode {
     return this.state.mode;
+  }
+
+  /** Whether requests in the current mode offer this tool (mode-offer.ts). */
+  offers(tool: Pick<Tool, "name" | "kind">): boolean {
+    return offeredInMode(this.state.mode, tool);
   }
 
   /**
