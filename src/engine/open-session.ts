@@ -117,7 +117,14 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     publish: (event) => bus.publish(event),
   });
   core.sandbox = sandbox;
-  await attachParts(core, opts, { id, assembled, agents: agents.agents, bus, warn });
+  await attachParts(core, opts, {
+    id,
+    assembled,
+    agents: agents.agents,
+    bus,
+    warn,
+    toolNames: () => registry.names(),
+  });
   // The SQLite addon loads at the first idle moment (typically while the model is thinking), so
   // the first turn-end ledger write does not wait for it; unref'd: it never keeps tern alive.
   setImmediate(preloadLedger).unref();
@@ -171,6 +178,8 @@ async function attachParts(
     agents: ReturnType<typeof findAgents>["agents"];
     bus: EventBus;
     warn: (text: string) => void;
+    /** Every tool the session has, not only those its mode offers now: a child runs in its own mode. */
+    toolNames: () => string[];
   },
 ): Promise<void> {
   const { home, cwd, config } = opts;
@@ -204,7 +213,7 @@ async function attachParts(
       return core.model;
     },
     mode: () => core.policy.getMode(),
-    toolNames: () => core.tools.map((t) => t.name),
+    toolNames: opened.toolNames,
     publish: (event) => bus.publish(event),
     open: (request) => openSession(request),
   });
