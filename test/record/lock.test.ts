@@ -66,14 +66,15 @@ describe("session lock", () => {
   });
 
   it("a zombie holder (a SIGKILLed tern not reaped yet) is dead: its lock is taken over", async () => {
-    // `sleep 0` exits at once, but its parent execs into `sleep 60`, which never reaps it.
-    sleeper = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], {
+    // `sleep 0.2` exits once its parent has exec'd into `sleep 60`, which never reaps it. (With
+    // `sleep 0` a loaded machine let the shell reap it before the exec, and no zombie was left.)
+    sleeper = spawn("sh", ["-c", "sleep 0.2 & echo $!; exec sleep 60"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const [line] = (await once(sleeper.stdout!, "data")) as [Buffer];
     const zombie = Number(line.toString().trim());
     const state = () => readFileSync(`/proc/${zombie}/stat`, "utf8").split(") ")[1][0];
-    for (let i = 0; i < 100 && state() !== "Z"; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 300 && state() !== "Z"; i++) await new Promise((r) => setTimeout(r, 10));
     expect(state()).toBe("Z");
     writeFileSync(lockFile(), `${zombie} start=${startOf(zombie)} boot=${boot()}\n`);
     const lock = lockSession(dirs.workspace, "s1");
