@@ -39,6 +39,8 @@ describe("Claude Code permission rules", () => {
         { id: "w", name: "web_fetch", args: { url: "http://127.0.0.1:9/" } },
         // A search of the whole workspace leaves the denied file out (Claude: Read rules cover Grep).
         { id: "all", name: "grep", args: { pattern: "API_TOKEN" } },
+        // Nor does a listing name it (Claude: Read rules cover Glob).
+        { id: "ls", name: "glob", args: { pattern: ".env*" } },
       ]),
       openaiText("ok"),
     );
@@ -48,6 +50,8 @@ describe("Claude Code permission rules", () => {
     expect(result(r, "r").content).toContain("read_file(.env)");
     expect(result(r, "all")).toMatchObject({ outcome: "ok" });
     expect(result(r, "all").content).not.toContain("very-secret-value");
+    expect(result(r, "ls")).toMatchObject({ outcome: "ok" });
+    expect(JSON.stringify(result(r, "ls").content)).toContain('No files match \\".env*\\".');
     expect(sent()).not.toContain("very-secret-value");
     // `@.env` in the prompt is a read too: one line, nothing sent.
     const before = e.provider.requests.length;

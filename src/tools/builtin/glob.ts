@@ -2,6 +2,7 @@
 import { stat } from "node:fs/promises";
 import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
+import { join } from "node:path";
 import { displayPath, resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
@@ -41,10 +42,13 @@ export const globTool: Tool<Args> = {
         hidden: ctx.hidden,
         first: MAX_FILES,
       });
-      if (total === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
+      // A file a read deny rule covers is not listed either (R-WF-5: Claude's Read rules cover Glob).
+      const kept = ctx.readDenied ? rels.filter((rel) => !ctx.readDenied?.(join(dir, rel))) : rels;
+      const count = total - (rels.length - kept.length);
+      if (count === 0) return ok(`No files match ${JSON.stringify(args.pattern)}.`);
       const shown = displayPathsFrom(ctx.cwd);
-      const lines = rels.map(underDir(dir)).map(shown);
-      if (total > MAX_FILES) lines.push(`… [${total - MAX_FILES} more files; narrow the pattern]`);
+      const lines = kept.map(underDir(dir)).map(shown);
+      if (count > MAX_FILES) lines.push(`… [${count - MAX_FILES} more files; narrow the pattern]`);
       return ok(lines.join("\n"));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT")
