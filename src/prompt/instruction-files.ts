@@ -138,14 +138,14 @@ export class InstructionReader {
       if (!existsSync(join(dir, name))) continue;
       // A repository's own file leading elsewhere (`CLAUDE.md -> ~/.ssh/id_rsa`) is not read
       // unless the workspace is trusted (§10); TERN_HOME's AGENTS.md is the person's own.
-      const foreign =
-        dir === this.ctx.home
-          ? undefined
-          : foreignWorkspaceFile(join(dir, name), {
-              roots: this.roots.slice(0, 2),
-              home: this.ctx.home,
-              trusted: this.trusted,
-            });
+      const own = dir === this.ctx.home || (this.ctx.userHome && dir === join(this.ctx.userHome, ".claude"));
+      const foreign = own
+        ? undefined
+        : foreignWorkspaceFile(join(dir, name), {
+            roots: this.roots.slice(0, 2),
+            home: this.ctx.home,
+            trusted: this.trusted,
+          });
       if (foreign) {
         this.warnings.push(foreign);
         return [];
@@ -222,9 +222,9 @@ export class InstructionReader {
   private userImport(chain: readonly string[], token: string, target: string): boolean {
     const home = this.ctx.userHome;
     if (!home || !(token === "~" || token.startsWith("~/")) || chain.length === 0) return false;
-    return (
-      inside(realOrSelf(resolve(this.ctx.home)), chain[0]) && inside(realOrSelf(home), realOrSelf(target))
-    );
+    // The chain starts at the person's own file: TERN_HOME's AGENTS.md or ~/.claude/CLAUDE.md.
+    const own = [this.ctx.home, join(home, ".claude")].some((d) => inside(realOrSelf(resolve(d)), chain[0]));
+    return own && inside(realOrSelf(home), realOrSelf(target));
   }
 
   private resolveImport(from: string, token: string): string | undefined {

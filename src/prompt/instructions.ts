@@ -26,11 +26,20 @@ function folderLabel(root: string, cwd: string, dir: string, name: string): stri
   return `Project instructions (from ${relative(root, join(dir, name))})`;
 }
 
+/** `~/.claude`, where Claude Code keeps the person's memory, when Claude's files are read. */
+export function userClaudeFolder(ctx: Pick<InstructionContext, "compat" | "userHome">): string | undefined {
+  return ctx.compat.claude && ctx.userHome ? join(ctx.userHome, ".claude") : undefined;
+}
+
 /** `$TERN_HOME/AGENTS.md`, then the repository root down to the workspace, with imports. */
 export function loadInstructions(ctx: InstructionContext): LoadedInstructions {
   const reader = new InstructionReader(ctx);
   // TERN_HOME holds tern's own file only: CLAUDE.md there is not the user's Claude memory.
   reader.readFolder(ctx.home, () => "User instructions (from AGENTS.md in TERN_HOME)", ["AGENTS.md"]);
+  // Claude Code's user memory, `~/.claude/CLAUDE.md` (R-WF-1 with `compat.claude`): the person's own.
+  const claudeHome = userClaudeFolder(ctx);
+  if (claudeHome)
+    reader.readFolder(claudeHome, () => "User instructions (from ~/.claude/CLAUDE.md)", ["CLAUDE.md"]);
   const root = reader.root;
   for (const dir of foldersBetween(root, ctx.cwd))
     reader.readFolder(dir, (name) => folderLabel(root, ctx.cwd, dir, name));

@@ -146,3 +146,29 @@ describe("instruction files", () => {
     expect(warnings).toEqual([`instruction files are over 64 KB: ${big} was cut; not loaded: /later.md`]);
   });
 });
+
+describe("Claude Code's user memory", () => {
+  it("reads ~/.claude/CLAUDE.md with compat.claude, after TERN_HOME's AGENTS.md, with its @~ imports", () => {
+    const user = join(dirs.root, "user");
+    mkdirSync(join(user, ".claude"), { recursive: true });
+    writeFileSync(join(user, ".claude", "CLAUDE.md"), "always use tabs\n@~/shared-notes.md\n");
+    writeFileSync(join(user, "shared-notes.md"), "the shared notes\n");
+    writeFileSync(join(dirs.home, "AGENTS.md"), "tern user rules\n");
+    write("AGENTS.md", "project rules");
+    const on = loadInstructions({ cwd: dirs.workspace, home: dirs.home, compat: BOTH, userHome: user });
+    expect(on.files.map((f) => f.label)).toEqual([
+      "User instructions (from AGENTS.md in TERN_HOME)",
+      "User instructions (from ~/.claude/CLAUDE.md)",
+      `Imported by ${join(user, ".claude", "CLAUDE.md")}`,
+      "Project instructions (from AGENTS.md in the workspace)",
+    ]);
+    expect(on.files[2].text).toContain("the shared notes");
+    const off = loadInstructions({
+      cwd: dirs.workspace,
+      home: dirs.home,
+      compat: { claude: false, agents: true },
+      userHome: user,
+    });
+    expect(off.files.map((f) => f.label)).not.toContain("User instructions (from ~/.claude/CLAUDE.md)");
+  });
+});
