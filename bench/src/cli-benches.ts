@@ -99,7 +99,7 @@ export async function oneRoundBench(p: Paths, plan: Plan): Promise<Row[]> {
         metric: `first request bytes (${body.tools?.length ?? 0} tools)`,
         unit: "KB",
         stats: stats([requestKb]),
-        // #48 asks ≤ 5.5 KB (pi's, with 4 tools). 9.0 KB before the descriptions were cut to purpose,
+        // The goal is ≤ 5.5 KB (pi's, with 4 tools). 9.0 KB before the descriptions were cut to purpose,
         // arguments and limits and exit_plan left plan mode's own (6.7 KB); this target holds what
         // was reached, so a regression shows. Tool names and argument names are the CLI contract.
         target: { kind: "max", value: 6.8, text: "<= 6.8 KB (goal 5.5)" },

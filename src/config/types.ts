@@ -117,7 +117,7 @@ export interface Config {
   jobs: { logMaxBytes: number; sessionLogMaxBytes: number };
   /** Characters per tool result before the middle is elided (R-TOOL-6). */
   toolOutputLimit: number;
-  /** More MCP tools than this are offered through `search_mcp_tools` (issue #48); 0: always all. */
+  /** More MCP tools than this are offered through `search_mcp_tools` (a first request kept small); 0: always all. */
   mcpToolSearchThreshold: number;
   /** Name patterns (`*` wildcards) added to / taken from the scrubbed tool environment (R-CFG-3). */
   shellEnv: { exclude: string[]; include: string[] };

@@ -33,7 +33,7 @@ export async function hookedPrompt(
   if (!points) return input;
   const submitted = await points.promptSubmitted(textOf(input.content), signal);
   if (submitted.blocked !== undefined) return blockedPrompt(core, core.fold.lastTurn, submitted.blocked);
-  // A cancel (SIGTERM) does not wait for SessionStart hooks still running (#39): their
+  // A cancel (SIGTERM) does not wait for SessionStart hooks still running (§10): their
   // processes end with the session's.
   const started = await Promise.race([points.takeStartNotes(), whenAborted(signal)]);
   const notes = [...started, ...submitted.notes];

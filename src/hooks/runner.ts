@@ -61,7 +61,7 @@ export class HookRunner {
 
   constructor(private readonly opts: HookRunnerOptions) {}
 
-  /** Stops every hook still running (its group killed, its pipes closed): the session ends (#39). */
+  /** Stops every hook still running (its group killed, its pipes closed): the session ends (§10: no process outlives it). */
   stopRunning(): void {
     this.ending.abort();
     this.ending = new AbortController();

@@ -1,5 +1,5 @@
 // Programs tern itself runs — `rg`, `git`, `bwrap`, `bash`, language servers — resolved once to an
-// absolute path (§10, amendment of 2026-12-07; #39 item 4). A repository must not be able to plant
+// absolute path (§10, amendment of 2026-12-07). A repository must not be able to plant
 // its own `node_modules/.bin/rg` or `git` and have the read-only grep or the checkpoint run it
 // unasked: so only absolute `PATH` entries count (an empty or relative entry such as
 // `./node_modules/.bin` names whatever folder tern runs in), and an entry, or a program whose real

@@ -14,7 +14,7 @@ const DISK_CONDITIONS: Readonly<Record<string, string>> = {
   EFBIG: "file too large",
   EROFS: "read-only file system",
   EIO: "input/output error",
-  // A folder tern writes into (the session's) removed under it: the disk no longer holds it (#39).
+  // A folder tern writes into (the session's) removed under it: the disk no longer holds it (a disk-class error, §10).
   ENOENT: "the folder was removed",
 };
 

@@ -15,7 +15,7 @@ const e = useE2E({
   config: () => ({
     retry: { maxRetries: 0 },
     toolSets: [{ name: "fx", command: process.execPath, args: [SERVER] }],
-    // Four fixture servers here: every tool offered, not the tool search (issue #48).
+    // Four fixture servers here: every tool offered, not the tool search.
     mcpToolSearchThreshold: 0,
   }),
 });

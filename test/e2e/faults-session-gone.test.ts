@@ -1,4 +1,4 @@
-// Issue #39 item 8 (second half) through the built CLI. The session folder removed mid-turn (a
+// §10 and R-BIG-1 through the built CLI. The session folder removed mid-turn (a
 // bash call's `rm -rf` of TERN_HOME's sessions): the turn ends with a disk-class error saying
 // what happened and a `turn_end`, never `tern: internal error: ENOENT …`. Two runaway grep
 // patterns in one batch run side by side, so they hold the turn one grep timer, not two, and the
@@ -12,7 +12,7 @@ import { recordLines, ternRun, useE2E } from "./tools-support.js";
 
 const e = useE2E();
 
-describe("the session folder removed mid-turn (#39 item 8)", () => {
+describe("the session folder removed mid-turn", () => {
   const removal = () =>
     openaiToolCalls([{ id: "rm", name: "bash", args: { command: `rm -rf '${e.dirs.home}/sessions'` } }]);
 
@@ -41,7 +41,7 @@ describe("the session folder removed mid-turn (#39 item 8)", () => {
   }, 60_000);
 });
 
-describe("runaway grep patterns in one batch (#39 item 8, R-BIG-1)", () => {
+describe("runaway grep patterns in one batch (R-BIG-1)", () => {
   it("run side by side: the second starts before the first one's timer ends", async () => {
     writeFileSync(join(e.dirs.workspace, "a.txt"), `${"a".repeat(60)}!\n`);
     const runaway = (id: string) => ({ id, name: "grep", args: { pattern: "^(a+)+$" } });

@@ -1,4 +1,4 @@
-// Issue #39 item 6 through the built CLI: twenty chatty background jobs do not fill the disk
+// §10 (bounded logs) through the built CLI: twenty chatty background jobs do not fill the disk
 // (every job log within `jobs.logMaxBytes`, all of them within `jobs.sessionLogMaxBytes`, the
 // newest part kept), `job_output` says that earlier output was dropped, and a provider key a job
 // prints is redacted in its log as in its result (§10 amended 2026-12-07).
@@ -23,7 +23,7 @@ function jobLogs(): { path: string; size: number }[] {
     .map((d) => ({ path: join(d.parentPath, d.name), size: statSync(join(d.parentPath, d.name)).size }));
 }
 
-describe("job logs are bounded and redacted (#39 item 6)", () => {
+describe("job logs are bounded and redacted", () => {
   it("twenty chatty jobs stay within the per-job and per-session caps; the newest part is kept and the drop is said", async () => {
     writeUserConfig(e, { jobs: { logMaxBytes: 1 * MB, sessionLogMaxBytes: 4 * MB } });
     // Each job numbers its lines, so the test can tell the newest part was kept.

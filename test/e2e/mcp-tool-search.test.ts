@@ -1,4 +1,4 @@
-// MCP tools beyond a threshold offered through a search (issue #48, as Claude Code's tool search
+// MCP tools beyond a threshold offered through a search (a first request kept small, as Claude Code's tool search
 // does), against the real fixture server exposing 40 more tools: the model first sees one
 // read-only `search_mcp_tools` instead of them, its result names the matches with their schemas,
 // the matched tools are callable from the next round, and the request prefix stays byte-identical

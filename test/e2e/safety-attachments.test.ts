@@ -1,4 +1,4 @@
-// #39 item 2 (§10 attachments, R-WF-4): `@file` attachments follow the real path. A repository
+// (§10 attachments, R-WF-4): `@file` attachments follow the real path. A repository
 // file `docs/setup.md -> ~/.ssh/id_rsa`, a symlinked folder (`@linked/o.txt`) and `@../outside/x`
 // inside a repository command's body used to put the file into the provider request unasked. Now
 // a target outside the workspace asks naming the real target (`tern run` without --yes: refused
@@ -37,7 +37,7 @@ function scene() {
 
 const sent = () => JSON.stringify(e.provider.requests.map((r) => r.body));
 
-describe("@file attachments resolve their real path (#39 item 2)", () => {
+describe("@file attachments resolve their real path", () => {
   it("without --yes: a symlinked file, a symlinked folder and ../ are refused, each notice naming the real target", async () => {
     const { home, outside, env } = scene();
     e.provider.enqueue(openaiText("ok"));

@@ -1,4 +1,4 @@
-// Issue #39 items 3 and 5 through the built CLI: a process that drops its tag (TERN_TOOL_PROCESS)
+// §10 (no process outlives its session; hook timeouts) through the built CLI: a process that drops its tag (TERN_TOOL_PROCESS)
 // and makes a session of its own (`setsid`), from a bash call, a background job or a hook, does
 // not outlive `tern run` (§10 amended 2026-12-07: a cgroup where the machine offers one); and a
 // hook whose detached child keeps its stdout open does not hold the turn past the hook's timeout,
@@ -38,7 +38,7 @@ const pidIn = (name: string) => {
   return pid;
 };
 
-describe.skipIf(!CGROUP)("no process outlives tern run, however it detaches (#39 item 3)", () => {
+describe.skipIf(!CGROUP)("no process outlives tern run, however it detaches", () => {
   it("setsid without the tag, from a bash call and from a background job", async () => {
     e.provider.enqueue(
       openaiToolCalls([
@@ -111,7 +111,7 @@ describe("where there is no cgroup: the process tag (TERN_CONTAINMENT=tag-scan)"
   }, 60_000);
 });
 
-describe("a hook's timeout ends the wait on its pipes (#39 item 5)", () => {
+describe("a hook's timeout ends the wait on its pipes", () => {
   it("a detached child holding the hook's stdout: the hook times out as a non-blocking error, the turn goes on", async () => {
     writeUserConfig(e, {
       hooks: {

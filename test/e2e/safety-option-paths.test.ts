@@ -1,4 +1,4 @@
-// #39 item 8 through `tern run`: under `--allow 'bash(git log*)'` the model's
+// §10 through `tern run`: under `--allow 'bash(git log*)'` the model's
 // `git log --output=../outside/x` used to run unasked and write outside the workspace. Now an
 // option word whose value leads outside asks (denied without --yes); the same line writing inside
 // still runs. The disk is checked, not only what tern said.
@@ -11,7 +11,7 @@ import { ternRun, useE2E } from "./tools-support.js";
 
 const e = useE2E();
 
-describe("bash(git log*) and --output=VALUE (#39 item 8)", () => {
+describe("bash(git log*) and --output=VALUE", () => {
   it("asks for --output=../outside/x (denied without --yes, nothing written); --output=inside runs", async () => {
     const home = join(e.dirs.root, "user");
     mkdirSync(home);

@@ -1,4 +1,4 @@
-// #39 item 4 (§10 "programs tern itself runs"): with a relative PATH entry (`./node_modules/.bin`,
+// (§10 "programs tern itself runs"): with a relative PATH entry (`./node_modules/.bin`,
 // a common shell setup) and a repository that ships `node_modules/.bin/rg`, `git` and `bash`, the
 // read-only grep and glob, the checkpoint and the bash tool must run the machine's programs, never
 // the repository's. Each planted program leaves a mark outside the workspace when it runs.
@@ -18,7 +18,7 @@ function plant(dir: string, marks: string): void {
   }
 }
 
-describe("programs tern runs come from absolute PATH entries outside the workspace (#39 item 4)", () => {
+describe("programs tern runs come from absolute PATH entries outside the workspace", () => {
   for (const [label, entry] of [
     ["a relative PATH entry (./node_modules/.bin)", "./node_modules/.bin"],
     ["an absolute PATH entry inside the workspace", "<ws>/node_modules/.bin"],

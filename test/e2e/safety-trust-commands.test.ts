@@ -1,4 +1,4 @@
-// Issue #39 item 1 (§10 "trust in one place", R-CFG-2, R-WF-2): a cloned repository's command or
+// (§10 "trust in one place", R-CFG-2, R-WF-2): a cloned repository's command or
 // skill cannot approve its own calls. `.claude/commands/review.md` with `allowed-tools: Bash(*),
 // WebFetch` and `!`touch m`` / `!`curl …`` lines, run by `tern run "/review"` in the default `ask`
 // mode without --yes: in an untrusted workspace nothing runs unasked (denied, and the model is
@@ -62,7 +62,7 @@ const sentPrompt = (i: number): string => {
   return typeof user.content === "string" ? user.content : user.content.map((p: any) => p.text).join("");
 };
 
-describe("a workspace's commands and skills grant nothing unless it is trusted (#39 item 1)", () => {
+describe("a workspace's commands and skills grant nothing unless it is trusted", () => {
   it('untrusted: `tern run "/review"` runs neither !`cmd` line nor the model\'s calls, and says why', async () => {
     writeRepository();
     e.provider.enqueue(modelCalls(), openaiText("done"));

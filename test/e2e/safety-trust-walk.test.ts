@@ -1,4 +1,4 @@
-// Trust in one place (§10, amendment of 2026-12-07; #39): one repository brings a file of every
+// Trust in one place (§10, amendment of 2026-12-07): one repository brings a file of every
 // kind — `.tern/config.json`, a command, a skill, hooks and a status line in
 // `.claude/settings.json`, `.mcp.json`, an instruction file importing from TERN_HOME, an `@file`
 // attachment leading outside — and the same runs go through it untrusted and then trusted (listed

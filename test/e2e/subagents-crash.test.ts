@@ -1,4 +1,4 @@
-// Issue #39 item 7 through the built CLI (R-REC amended 2026-12-07, R-REC-8): tern is killed
+// A crash while a sub-agent runs, through the built CLI (R-REC amended 2026-12-07, R-REC-8): tern is killed
 // (SIGKILL) while a sub-agent's turn runs. `tern run --continue` then resumes the person's
 // session, not the child's (whose record was written last); that resume closes the child's cut-off
 // turn (`aborted`, its running call `interrupted`) and bills it in the ledger, so the ledger holds
@@ -14,7 +14,7 @@ import { ternRun, useE2E } from "./tools-support.js";
 const e = useE2E();
 afterEach(killLeftovers);
 
-describe("a crash while a sub-agent runs (#39 item 7)", () => {
+describe("a crash while a sub-agent runs", () => {
   it("--continue resumes the parent, and the resume closes and bills the child's open turn", async () => {
     scriptBySession(e, {
       "do it": [

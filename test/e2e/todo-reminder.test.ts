@@ -1,4 +1,4 @@
-// Seed 002 / R-TODO (#39 item 9a) through the built CLI, across runs of one session: a turn that
+// R-TODO through the built CLI, across runs of one session: a turn that
 // stops with a todo list it did not touch, items still open, puts the review reminder into the
 // next request; a turn that touched the list does not, and a list with nothing open never does.
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ const REMINDER =
 const lastUser = (i: number) =>
   e.provider.requests[i].body.messages.filter((m: any) => m.role === "user").at(-1).content;
 
-describe("the todo review reminder (seed 002)", () => {
+describe("the todo review reminder (R-TODO)", () => {
   it("only after a turn that left open items untouched, in the next request", async () => {
     const todos = [
       { content: "write tests", status: "completed" },

@@ -1,4 +1,4 @@
-// Seed 003 / §7 amended 2026-12-07 (#39 item 9): old tool results become short placeholders, with
+// §7 amended 2026-12-07: old tool results become short placeholders, with
 // their own `recall` hint, before any recent result is cut. Against plain ports over a real
 // in-memory fold, as compaction-plan.test.ts does.
 import { describe, expect, it } from "vitest";
@@ -78,7 +78,7 @@ const text = (fold: RecordFold, seq: number) => {
   return m.role === "tool" ? m.content.map((p) => (p.type === "text" ? p.text : "")).join("") : "";
 };
 
-describe("shedding order (seed 003)", () => {
+describe("shedding order (§7 amended)", () => {
   it("every old result is a placeholder before the newest result is cut, small ones included", async () => {
     // 120 closed turns of one 290-char result each (under the shed's usual 300), then a 30,000-char
     // newest result; the summaries cannot help (each comes out larger than what it would replace).

@@ -1,4 +1,4 @@
-// One entrance for a prompt (#41 step 2): `send({type: "prompt"})` while the session is busy is a
+// One entrance for a prompt (the door's one way in): `send({type: "prompt"})` while the session is busy is a
 // follow-up (R-TURN-7), so no front end switches on busy; a prompt may name the model of its turn
 // (a custom command's `model:`, R-WF-2), and the session's own model is back for the next turn.
 import { describe, expect, it } from "vitest";

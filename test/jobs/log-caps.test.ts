@@ -1,4 +1,4 @@
-// Job logs within their caps (§10 amended 2026-12-07, #39 item 6), without processes: a log over
+// Job logs within their caps (§10 amended 2026-12-07), without processes: a log over
 // its per-job cap keeps its newest half, the session's largest log halves while the session is
 // over its cap, offsets keep counting the whole output (what was dropped reads as nothing, a
 // pattern scan goes on after it), and `/jobs` says how much was dropped.

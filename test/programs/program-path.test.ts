@@ -1,4 +1,4 @@
-// The resolver of the programs tern runs (§10, #39 item 4): only absolute PATH entries count, and
+// The resolver of the programs tern runs (§10): only absolute PATH entries count, and
 // neither an entry inside the workspace nor a program whose real path lies there is used.
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

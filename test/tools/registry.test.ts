@@ -55,7 +55,7 @@ describe("ToolRegistry", () => {
       "edits",
     ]);
     // What the default mode offers (no exit_plan: mode-offer.ts) must stay small: it goes out with
-    // every request (#48: the first request ≤ 5.5 KB; 7,500 here before the descriptions were cut
+    // every request (the first request's goal is ≤ 5.5 KB; 7,500 here before the descriptions were cut
     // to purpose, arguments and limits; the session adds its agents to task's description). A
     // session offers apply_patch or edit_file with edit_lineno, never both (R-EDIT-1).
     const inMode = (mode: "ask" | "plan") => {

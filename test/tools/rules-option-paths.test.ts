@@ -1,4 +1,4 @@
-// #39 item 8: `bash(git log*)` allowed `git log --output=../outside/x`. An option word
+// §10: `bash(git log*)` allowed `git log --output=../outside/x`. An option word
 // `--name=VALUE` whose literal value is a path leading outside the workspace makes an otherwise
 // allowed line ask, naming the real place; values that stay inside (`--format=%H`) do not. Each
 // attack is first run in real git to prove its effect.

@@ -1,4 +1,4 @@
-// #39 item 2 in the interactive UI (§10 attachments): an `@file` whose real path leads outside the
+// Attachments in the interactive UI (§10 attachments): an `@file` whose real path leads outside the
 // workspace asks, the prompt naming the real target; declined, nothing of it is sent and a notice
 // says so; approved, it is attached to that prompt.
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";

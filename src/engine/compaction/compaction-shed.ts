@@ -97,7 +97,7 @@ export function recentRoundsStart(entries: readonly Readonly<Entry>[], keepRound
 /**
  * Placeholders for the shed stage (and the tokens they save), or undefined when nothing old is
  * worth shedding. Old tool results over `resultsOver` chars are shed (any longer than its
- * placeholder when 0: the pass before a recent result may be cut, seed 003).
+ * placeholder when 0: the pass before a recent result may be cut, §7: old results go first).
  */
 export function planShed(
   view: CompactionView,

@@ -84,7 +84,7 @@ export async function compact(ports: CompactionPorts, force: boolean): Promise<C
   // Still over: the newest round's own results are too big for the window. Cut them to fit, with
   // room to spare for the next reply, rather than stop a turn that can go on by paging with recall.
   if (size() > limit) {
-    // Seed 003: every old result becomes its placeholder before any recent one is cut.
+    // §7 (amended): every old result becomes its placeholder before any recent one is cut.
     const rest = planShed(ports.view(), 1, 0);
     if (rest) {
       commitShed(ports, rest);

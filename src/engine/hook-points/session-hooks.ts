@@ -78,7 +78,7 @@ export class SessionHookPoints implements HookPoints {
     prompt: string,
     signal?: AbortSignal,
   ): Promise<{ blocked?: string; notes: string[] }> {
-    // A cancel (SIGTERM) ends the hooks' wait too, however they hold their pipes (#39).
+    // A cancel (SIGTERM) ends the hooks' wait too, however they hold their pipes (§10).
     const outcome = await this.runner.run("UserPromptSubmit", { prompt }, { signal });
     const blocked = outcome.block ?? outcome.stop;
     return blocked !== undefined ? { blocked, notes: [] } : { notes: labelled("UserPromptSubmit", outcome) };

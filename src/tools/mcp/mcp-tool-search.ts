@@ -1,4 +1,4 @@
-// MCP tools beyond a threshold offered through a search (issue #48, as Claude Code's tool search
+// MCP tools beyond a threshold offered through a search (a first request kept small, as Claude Code's tool search
 // does): when the ready servers offer more than `mcpToolSearchThreshold` tools (0: always all),
 // the model gets one read-only `search_mcp_tools {query}` instead of them. Its result names the
 // matching tools with their descriptions and input schemas, and those become callable from the

@@ -117,7 +117,7 @@ function namedPathWords(
 
 /**
  * An option word `--name=VALUE` (or `-n=VALUE`) whose literal value is a path leading outside the
- * workspace (#39: `git log --output=../outside/x` under `bash(git log*)`): the program may write
+ * workspace (§10: `git log --output=../outside/x` under `bash(git log*)`): the program may write
  * there, so the line asks, naming the real place. Only the word as written is judged; what the
  * program does with its options is not emulated. A value that resolves inside (`--format=%H`,
  * `--since=2.weeks`) is no path worth asking about.
