@@ -3,23 +3,12 @@
 // newest can be taken back; a drop empties it. Each change is a `follow_up` event.
 import { describe, expect, it } from "vitest";
 import { openaiStream, openaiText } from "../support/openai-script.js";
-import { useHarness } from "./harness.js";
-import type { EngineEvent } from "../../src/engine/door/events.js";
+import { firstDelta, followUpChanges, useHarness } from "./harness.js";
 
 const h = useHarness();
 const text = (t: string) => [{ type: "text" as const, text: t }];
-const changes = (events: EngineEvent[]) =>
-  events.flatMap((e) => (e.type === "follow_up" ? [`${e.change}:${e.follow_up?.text ?? ""}`] : []));
+const changes = followUpChanges;
 const lastUser = (body: any) => body.messages.filter((m: any) => m.role === "user").at(-1).content;
-const firstDelta = (t: { session: { subscribe(l: (e: EngineEvent) => void): () => void } }) =>
-  new Promise<void>((resolve) => {
-    const off = t.session.subscribe((e) => {
-      if (e.type === "text_delta") {
-        off();
-        resolve();
-      }
-    });
-  });
 
 describe("the engine's follow-up queue", () => {
   it("what no tool batch took starts the next turn when the running one ends", async () => {

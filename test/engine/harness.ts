@@ -106,3 +106,18 @@ export function pageThroughRecall(provider: FakeProvider, after: string): string
   });
   return pages;
 }
+
+/** The `follow_up` events' changes as `change:text`, in order. */
+export const followUpChanges = (events: EngineEvent[]): string[] =>
+  events.flatMap((e) => (e.type === "follow_up" ? [`${e.change}:${e.follow_up?.text ?? ""}`] : []));
+
+/** Resolves at the turn's first streamed text: the turn is running, mid-answer. */
+export const firstDelta = (t: { session: { subscribe(l: (e: EngineEvent) => void): () => void } }) =>
+  new Promise<void>((resolve) => {
+    const off = t.session.subscribe((e) => {
+      if (e.type === "text_delta") {
+        off();
+        resolve();
+      }
+    });
+  });

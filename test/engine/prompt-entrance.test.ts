@@ -4,23 +4,12 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.js";
 import { resolveModel } from "../../src/config/resolve.js";
-import type { EngineEvent } from "../../src/engine/door/events.js";
 import { openaiStream, openaiText } from "../support/openai-script.js";
-import { useHarness } from "./harness.js";
+import { firstDelta, followUpChanges, useHarness } from "./harness.js";
 
 const h = useHarness();
 const text = (t: string) => [{ type: "text" as const, text: t }];
-const changes = (events: EngineEvent[]) =>
-  events.flatMap((e) => (e.type === "follow_up" ? [`${e.change}:${e.follow_up?.text ?? ""}`] : []));
-const firstDelta = (t: { session: { subscribe(l: (e: EngineEvent) => void): () => void } }) =>
-  new Promise<void>((resolve) => {
-    const off = t.session.subscribe((e) => {
-      if (e.type === "text_delta") {
-        off();
-        resolve();
-      }
-    });
-  });
+const changes = followUpChanges;
 
 describe("a prompt's one entrance", () => {
   it("a prompt sent while a turn runs joins the follow-up queue and runs after the turn", async () => {
