@@ -1,6 +1,12 @@
 // `tern worktrees` and `tern worktrees remove <name> [--force]` (R-WT-1).
 import { sessionsOf } from "../workspace/session-queries.js";
-import { listWorktrees, removeWorktree, repoPlace, WorktreeError } from "../worktrees/index.js";
+import {
+  listWorktrees,
+  type RepoPlace,
+  removeWorktree,
+  repoPlace,
+  WorktreeError,
+} from "../worktrees/index.js";
 import { ternHome } from "./setup.js";
 import { formatTable } from "./table.js";
 import { UsageError } from "./usage-error.js";
@@ -15,15 +21,14 @@ async function place() {
   }
 }
 
-/** Each worktree with its newest session, for `tern worktrees` and `/worktree`. */
-export async function worktreeRows(cwd: string) {
-  const rows = await listWorktrees(await repoPlace(cwd));
+/** Each worktree with its newest session. */
+async function worktreeRows(where: RepoPlace) {
+  const rows = await listWorktrees(where);
   return rows.map((w) => ({ ...w, session: sessionsOf(ternHome(), w.path)[0]?.id ?? "" }));
 }
 
 export async function worktreesCommand(opts: { json?: boolean }): Promise<number> {
-  await place();
-  const rows = await worktreeRows(process.cwd());
+  const rows = await worktreeRows(await place());
   if (opts.json) {
     process.stdout.write(`${jsonText(rows)}\n`);
     return 0;
