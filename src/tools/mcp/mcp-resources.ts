@@ -35,13 +35,18 @@ async function pages<T>(
   return out;
 }
 
+/** One server's resources, every page of them. */
+function listedResources(server: ResourceServer) {
+  return pages(async (cursor) => {
+    const r = await server.client.listResources(cursor ? { cursor } : {}, { timeout: server.timeoutMs });
+    return { nextCursor: r.nextCursor, items: r.resources };
+  });
+}
+
 /** One server's resources and templates as lines: `uri  name  (mimeType)`. */
 export async function resourceLines(server: ResourceServer): Promise<string[]> {
   const opts = { timeout: server.timeoutMs };
-  const resources = await pages(async (cursor) => {
-    const r = await server.client.listResources(cursor ? { cursor } : {}, opts);
-    return { nextCursor: r.nextCursor, items: r.resources };
-  });
+  const resources = await listedResources(server);
   const templates = await pages(async (cursor) => {
     const r = await server.client.listResourceTemplates(cursor ? { cursor } : {}, opts);
     return { nextCursor: r.nextCursor, items: r.resourceTemplates };
@@ -60,8 +65,7 @@ export async function resourceUris(servers: ResourceServer[]): Promise<string[]>
   const out: string[] = [];
   for (const server of servers)
     try {
-      const listed = await server.client.listResources({}, { timeout: server.timeoutMs });
-      for (const r of listed.resources) out.push(`${server.name}:${r.uri}`);
+      for (const r of await listedResources(server)) out.push(`${server.name}:${r.uri}`);
     } catch {
       // Its resources are not offered for completion; `list_mcp_resources` says why.
     }
