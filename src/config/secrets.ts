@@ -197,6 +197,11 @@ export function redactSecrets(text: string): string {
 export class StreamRedactor {
   private held = "";
 
+  /** Whether a tail is held back, waiting for the next piece to show it is not a key. */
+  get holding(): boolean {
+    return this.held !== "";
+  }
+
   push(piece: string): string {
     if (secrets.size === 0) return piece;
     const text = redactSecrets(this.held + piece);

@@ -74,13 +74,20 @@ function copyInto(log: CappedLog, stream: Readable | null): Promise<void> {
   // The redactor holds back a tail that could begin a key until the next piece shows it is not
   // one; a job that printed a prompt and now waits for input sends no next piece, so what is held
   // goes to the log once the stream has been quiet a moment (a `wait_for` must see that line).
+  // A timer only while something is held (a chatty job's chunks mostly hold nothing), moved on
+  // by each piece rather than made anew.
   let idle: NodeJS.Timeout | undefined;
-  const flushHeld = () => log.append(redactor.flush());
+  const flushHeld = () => {
+    idle = undefined;
+    log.append(redactor.flush());
+  };
   stream.on("data", (chunk: Buffer) => {
-    clearTimeout(idle);
     log.append(redactor.push(decoder.write(chunk)));
-    idle = setTimeout(flushHeld, HELD_FLUSH_MS);
-    idle.unref();
+    if (!redactor.holding) {
+      clearTimeout(idle);
+      idle = undefined;
+    } else if (idle) idle.refresh();
+    else idle = setTimeout(flushHeld, HELD_FLUSH_MS).unref();
   });
   return new Promise((resolve) => {
     let ended = false;
