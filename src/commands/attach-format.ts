@@ -1,6 +1,7 @@
 // How an `@path` attachment reads in the prompt (R-WF-4): a labelled block per file (with its
 // line range) or folder listing, cut like a tool result (head and tail kept, the read hint of
 // R-TOOL-6 in the middle). Pure text; prompt-input.ts does the reading.
+import { codeFence } from "../vocab/code-fence.js";
 
 /** `@src/a.ts:40-80` → path and range; a bare `@src/a.ts` has none. */
 export function splitLineRange(token: string): { path: string; from?: number; to?: number } {
@@ -10,13 +11,6 @@ export function splitLineRange(token: string): { path: string; from?: number; to
   const to = m[3] === undefined ? from : Number(m[3]);
   if (from < 1 || to < from) return { path: token };
   return { path: m[1], from, to };
-}
-
-/** A fence longer than any backtick run in the text, so the block cannot end early. */
-function fence(text: string): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  return "`".repeat(longest + 1);
 }
 
 function elide(text: string, max: number, hint: string): string {
@@ -56,7 +50,7 @@ export function fileBlock(
         : ` (lines ${from}-${end} of ${lines.length})`;
   }
   const cut = elide(body, limit, `read the rest with read_file offset/limit (path ${shown})`);
-  const f = fence(cut);
+  const f = codeFence(cut);
   return { text: `${label}:\n${f}\n${cut}\n${f}`, whole: from === undefined && cut === body };
 }
 

@@ -8,6 +8,7 @@ import * as z from "zod/mini";
 import { lazySchema } from "../lazy-schema.js";
 import { errorMessage, fail } from "../results.js";
 import type { Tool, ToolResult } from "../types.js";
+import { codeFence } from "../../vocab/code-fence.js";
 import type { ContentPart } from "../../vocab/messages.js";
 
 export const LIST_RESOURCES = "list_mcp_resources";
@@ -186,9 +187,7 @@ export async function resourceBlock(
   try {
     const result = await readResource(server, mention.uri);
     const text = result.content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
-    let longest = 2;
-    for (const f of text.matchAll(/`+/g)) longest = Math.max(longest, f[0].length);
-    const fence = "`".repeat(longest + 1);
+    const fence = codeFence(text);
     return `${label}:\n${fence}\n${text}\n${fence}`;
   } catch (err) {
     return `${label}: could not read it: ${errorMessage(err)}`;
