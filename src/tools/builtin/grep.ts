@@ -74,7 +74,7 @@ function rememberRunaway(key: string): void {
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
-    "Search for a JavaScript regex in path (file or folder) in files matching glob (e.g. **/*.ts): " +
+    "Search files for a JavaScript regex (path: file or folder; glob: e.g. **/*.ts): " +
     `path:line:text, at most ${MAX_MATCHES}. Skips gitignored, binary, .git, node_modules.`,
   get schema() {
     return schema();
