@@ -149,7 +149,9 @@ export function renderMarkdown(
         out.push(
           "---",
           "",
-          `_Undo: files restored and turns after ${line.toTurn} withdrawn from the model context._`,
+          line.filesOnly
+            ? `_Files restored to before turn ${line.toTurn + 1}; the conversation kept._`
+            : `_Undo: files restored and turns after ${line.toTurn} withdrawn from the model context._`,
           "",
         );
         break;

@@ -52,9 +52,11 @@ export function phaseAfter(line: RecordLine, phase: Phase, openCalls: number): P
       return openCalls > 0 ? "AwaitingToolResults" : "ReadyForUser";
     case "tool_result":
       return openCalls === 0 ? "AwaitingAssistantAfterToolResults" : phase;
+    case "undo":
+      // The files only: the conversation, and so its phase, stays as it was.
+      return line.filesOnly ? phase : "ReadyForUser";
     case "cleared":
     case "rewound":
-    case "undo":
     case "redo":
       return "ReadyForUser";
     default:
