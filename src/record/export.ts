@@ -156,7 +156,14 @@ export function renderMarkdown(
         );
         break;
       case "redo":
-        out.push("---", "", "_Redo: the last undo taken back (files and turns)._", "");
+        out.push(
+          "---",
+          "",
+          line.filesOnly
+            ? "_Redo: the files-only restore taken back (the files as they were before it)._"
+            : "_Redo: the last undo taken back (files and turns)._",
+          "",
+        );
         break;
       case "turn_end":
         out.push(turnFooter(line), "");

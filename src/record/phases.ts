@@ -53,11 +53,11 @@ export function phaseAfter(line: RecordLine, phase: Phase, openCalls: number): P
     case "tool_result":
       return openCalls === 0 ? "AwaitingAssistantAfterToolResults" : phase;
     case "undo":
-      // The files only: the conversation, and so its phase, stays as it was.
+    case "redo":
+      // The files only (or its redo): the conversation, and so its phase, stays as it was.
       return line.filesOnly ? phase : "ReadyForUser";
     case "cleared":
     case "rewound":
-    case "redo":
       return "ReadyForUser";
     default:
       // turn_end leaves it as it is: an unanswered prompt stays answerable, so /retry continues.

@@ -202,6 +202,8 @@ export interface HookRecord extends RecordBase {
 export interface RedoRecord extends RecordBase {
   type: "redo";
   restored: string;
+  /** The undo taken back was a files-only restore: no turn returns, the phase stays. */
+  filesOnly?: true;
 }
 
 /** A background job started (R-JOB-2). */

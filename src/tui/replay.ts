@@ -161,6 +161,9 @@ export function replayRecord(
         if (line.filesOnly)
           add("interrupted", `⟲ files restored to before turn ${line.toTurn + 1} (the conversation is kept)`);
         break;
+      case "redo":
+        if (line.filesOnly) add("interrupted", "⟲ redo: the files put back as they were before that restore");
+        break;
       default:
         break;
     }

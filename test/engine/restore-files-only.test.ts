@@ -84,6 +84,7 @@ describe("restore_files (the files only)", () => {
     expect(present()).toEqual([]);
     const redo = await t.session.send({ type: "redo" });
     expect(redo.turns).toEqual([]);
+    expect(t.session.transcript().at(-1)).toMatchObject({ type: "redo", filesOnly: true });
     expect(present()).toEqual([1, 2, 3]);
     h.provider.enqueue(openaiText("ok"));
     await t.prompt("after");
@@ -142,6 +143,30 @@ describe("restore_files (the files only)", () => {
     await expect(t.session.send({ type: "restore_files", turn: 3 })).rejects.toThrow(
       "no turn 4 to restore the files to before",
     );
+  });
+});
+
+describe("restore_files and an unanswered prompt", () => {
+  it("keeps a failed turn answerable: /retry carries the notice, and the next prompt does not repeat it", async () => {
+    const t = await h.start({ checkpoints: true, config: (c) => (c.retry.maxRetries = 0) });
+    await threeWritingTurns(t);
+    // Turn 4 fails (nothing scripted: the fake provider answers HTTP 500).
+    expect((await t.prompt("turn 4")).stopReason).toBe("failed");
+    await t.session.send({ type: "restore_files", turn: 2 });
+    expect(present()).toEqual([1, 2]);
+    const undo = t.session.transcript().findLast((l) => l.type === "undo");
+    expect(undo).toMatchObject({ filesOnly: true, toTurn: 2 });
+
+    h.provider.enqueue(openaiText("answered"));
+    expect((await t.session.send({ type: "retry" })).stopReason).toBe("completed");
+    const users = userTexts();
+    expect(users.slice(0, 4)).toEqual(["turn 1", "turn 2", "turn 3", "turn 4"]);
+    expect(notices(users)).toHaveLength(1);
+    expect(users.at(-1)).toBe(notices(users)[0]);
+
+    h.provider.enqueue(openaiText("ok"));
+    await t.prompt("turn 5");
+    expect(notices(userTexts())).toHaveLength(1);
   });
 });
 

@@ -142,7 +142,11 @@ export async function redoUndo(
   if (!undo) throw new UndoError("nothing to redo (no undo since the last prompt)");
   const now = await currentState(repo, access.archive, opts.force);
   const restored = await restoreTree(repo, now, undo.tree);
-  access.commit({ type: "redo", restored: undo.tree });
+  access.commit({
+    type: "redo",
+    restored: undo.tree,
+    ...(undo.filesOnly ? { filesOnly: true as const } : {}),
+  });
   const after = undoHistory(access.archive).live;
   return { turns: after.filter((t) => !history.live.includes(t)), restored };
 }
