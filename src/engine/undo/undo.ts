@@ -93,6 +93,7 @@ export async function restoreFilesOnly(
   access: RecordAccess,
   opts: { turn: number; force: boolean },
 ): Promise<UndoReport> {
+  if (!Number.isInteger(opts.turn) || opts.turn < 0) throw new UndoError(`no turn ${opts.turn}`);
   const from = opts.turn + 1;
   if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
     throw new UndoError(`no turn ${from} to restore the files to before`);
