@@ -84,7 +84,7 @@ export async function restoreFilesOnly(host: CommandHost, args: string[]): Promi
       return host.error(err.message.replace("use --force", `use ${forced}`));
     // R-UI-29, as undo: files changed since the newest snapshot; a front end that can asks.
     host.error(err.message.replace(/ \(use --force[^)]*\)$/, ""));
-    host.offerForce(err.message, forced);
+    host.offerForce(forced);
   }
 }
 

@@ -68,7 +68,7 @@ function hostFor(ctl: UiControl): CommandHost {
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
     pickRewind: () => openRewind(ctl),
-    offerForce: (refusal, line) => offerForce(ctl, refusal, line),
+    offerForce: (line) => offerForce(ctl, line),
     setTheme: (name) => {
       if (!isTheme(name)) return ctl.store.dispatch({ type: "picker", picker: themePicker() });
       applyTheme(name);

@@ -119,7 +119,7 @@ const KEEP = "keep";
  * the refusal is printed above, naming them): ask before overwriting them; `line` is the same
  * command forced. Keeping them is the first choice.
  */
-export function offerForce(ctl: UiControl, _refusal: string, line: string): void {
+export function offerForce(ctl: UiControl, line: string): void {
   const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
   ctl.store.dispatch({
     type: "picker",
