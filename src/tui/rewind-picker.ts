@@ -10,6 +10,7 @@
 // files only, the line says which paths went back. Files changed since the newest snapshot make
 // the files-only restore ask before it overwrites them (undo's refusal, `--force` in a command).
 import type { TranscriptLine } from "../engine/door/commands.js";
+import { undoHistory } from "../workspace/offline-undo.js";
 import { age } from "./session-picker.js";
 import type { UiControl } from "./controller-types.js";
 import type { PickerState } from "./picker.js";
@@ -20,18 +21,21 @@ interface Prompt {
   ts: string;
 }
 
-/** The prompts still in the context: after the last `/clear`, none a rewind withdrew. */
+/**
+ * The prompts still in the context: after the last `/clear`, none a rewind or an undo withdrew
+ * (a redo puts an undo's back; a files-only restore withdraws none), as the record's undo history says.
+ */
 export function promptsInContext(lines: readonly TranscriptLine[]): Prompt[] {
+  const live = new Set(undoHistory(lines).live);
   let prompts: Prompt[] = [];
   for (const line of lines) {
     if (line.type === "cleared") prompts = [];
-    else if (line.type === "rewound") prompts = prompts.filter((p) => p.turn <= line.toTurn);
     else if (line.type === "user_prompt") {
       const text = line.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("");
       prompts.push({ turn: line.turn, text, ts: line.ts });
     }
   }
-  return prompts;
+  return prompts.filter((p) => live.has(p.turn));
 }
 
 export function rewindPicker(lines: readonly TranscriptLine[]): PickerState {

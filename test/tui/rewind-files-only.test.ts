@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { promptsInContext } from "../../src/tui/rewind-picker.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import type { VTerm } from "../support/vterm.js";
 import { userTexts, useTui } from "./support.js";
@@ -86,5 +87,28 @@ describe("rewind: the files only", () => {
     await vt.press("enter");
     await vt.waitFor("redid the files only; 1 path restored");
     expect(readFileSync(file(2), "utf8")).toBe("mine\n");
+  });
+});
+
+describe("the prompts the rewind picker offers (pure)", () => {
+  it("leave out the turns an undo withdrew, bring a redo's back, and keep all after a files-only restore", () => {
+    const base = { v: 1, ts: "2026-12-07T10:00:00Z" };
+    let seq = 0;
+    const prompt = (turn: number) =>
+      ({
+        ...base,
+        seq: ++seq,
+        type: "user_prompt",
+        turn,
+        content: [{ type: "text", text: `p${turn}` }],
+      }) as any;
+    const undo = (toTurn: number, filesOnly?: true) =>
+      ({ ...base, seq: ++seq, type: "undo", toTurn, tree: "a", restored: "b", filesOnly }) as any;
+    const redo = () => ({ ...base, seq: ++seq, type: "redo", restored: "a" }) as any;
+    const texts = (lines: any[]) => promptsInContext(lines).map((p) => p.text);
+    const three = [prompt(1), prompt(2), prompt(3)];
+    expect(texts([...three, undo(1)])).toEqual(["p1"]);
+    expect(texts([...three, undo(1), redo()])).toEqual(["p1", "p2", "p3"]);
+    expect(texts([...three, undo(1, true)])).toEqual(["p1", "p2", "p3"]);
   });
 });
