@@ -21,6 +21,19 @@ function standingRestores(archive: readonly RecordLine[]): UndoRecord[] {
   return undos.slice(first);
 }
 
+/**
+ * Whether an `undo` line follows the newest prompt: a prompt ends what redo can take back, so
+ * without one nothing is owed. Read from the end, it costs a turn's lines, not the session's.
+ */
+function undoSinceLastPrompt(archive: readonly RecordLine[]): boolean {
+  for (let i = archive.length - 1; i >= 0; i--) {
+    const type = archive[i].type;
+    if (type === "undo") return true;
+    if (type === "user_prompt" || type === "cleared") return false;
+  }
+  return false;
+}
+
 /** The prompt of `turn`, as one line at most {@link QUOTED} characters long. */
 function promptOf(archive: readonly RecordLine[], turn: number): string | undefined {
   const line = archive.find((l) => l.type === "user_prompt" && l.turn === turn);
@@ -35,6 +48,7 @@ function promptOf(archive: readonly RecordLine[], turn: number): string | undefi
 
 /** The notice the next request owes the model, or undefined when nothing was restored (or it was told). */
 export function restoredFilesNote(archive: readonly RecordLine[]): string | undefined {
+  if (!undoSinceLastPrompt(archive)) return undefined;
   const restores = standingRestores(archive);
   const newest = restores.at(-1);
   if (!newest) return undefined;
