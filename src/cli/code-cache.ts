@@ -62,7 +62,8 @@ export function loadThroughCodeCache(entry: LoaderModule | undefined): CodeCache
     let stamp: string;
     try {
       const stat = statSync(filename);
-      stamp = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+      // And V8's version: two Nodes sharing one install keep a cache each instead of taking turns.
+      stamp = `${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.versions.v8}`;
     } catch {
       return compile.call(this, content, filename);
     }
