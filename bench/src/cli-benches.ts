@@ -22,9 +22,14 @@ import { sourceFile, toolRun } from "./tool-loop-benches.js";
 export type { Plan } from "./harness.js";
 
 async function nodeBaseline(p: Paths, cwd: string): Promise<number> {
-  const r = await spawnNode(p, ["-e", "0"], { cwd });
+  return (await nodeBaselineRun(p, cwd)).wallMs;
+}
+
+/** `node -e 0`, with its CPU when asked (through the same usage hook as tern's). */
+async function nodeBaselineRun(p: Paths, cwd: string, measureUsage = false) {
+  const r = await spawnNode(p, ["-e", "0"], { cwd, measureUsage });
   expectExit(r, "node -e 0");
-  return r.wallMs;
+  return r;
 }
 
 /** `tern --version` and `node -e 0`, interleaved so machine noise hits both alike. */
@@ -59,7 +64,8 @@ export async function oneRoundBench(p: Paths, plan: Plan): Promise<Row[]> {
   try {
     s.provider.setFallback(openaiText("All good."));
     const runs = await repeat(plan, async () => {
-      const base = await nodeBaseline(p, s.dirs.workspace);
+      const baseRun = await nodeBaselineRun(p, s.dirs.workspace, true);
+      const base = baseRun.wallMs;
       const before = s.provider.requests.length;
       const r = await spawnNode(p, [p.bin, "run", ...s.modelArgs, "say something"], {
         cwd: s.dirs.workspace,
@@ -71,7 +77,13 @@ export async function oneRoundBench(p: Paths, plan: Plan): Promise<Row[]> {
       if (s.provider.requests.length !== before + 1)
         throw new Error("tern run did not send exactly one request");
       if (!r.usage) throw new Error("the usage hook reported nothing");
-      return { base, tern: r.wallMs, rss: r.usage.maxRssBytes };
+      return {
+        base,
+        tern: r.wallMs,
+        rss: r.usage.maxRssBytes,
+        cpu: r.usage.cpuMs,
+        baseCpu: baseRun.usage?.cpuMs ?? Number.NaN,
+      };
     });
     const first = s.provider.requests[0];
     const body = first.body;
@@ -86,6 +98,12 @@ export async function oneRoundBench(p: Paths, plan: Plan): Promise<Row[]> {
         stats: stats(runs.map((x) => x.tern)),
         baseline: { name: "node -e 0", stats: stats(runs.map((x) => x.base)) },
         target: { kind: "ratio", value: 2, text: "<= 2x" },
+        // CPU beside wall (load stretches wall, not CPU): each run's ratio, the median of those.
+        notes: {
+          medianCpuMs: stats(runs.map((x) => x.cpu)).median,
+          medianNodeCpuMs: stats(runs.map((x) => x.baseCpu)).median,
+          medianCpuRatio: stats(runs.map((x) => x.cpu / x.baseCpu)).median,
+        },
       },
       {
         name: "one-round run",

@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { longSessionBench, oneRoundBench, type Plan, resumeBench, startBench } from "./cli-benches.js";
 import { bashLoopBench, toolLoopBench } from "./tool-loop-benches.js";
+import { roundCostBench } from "./round-cost-bench.js";
 import { checkpointBench } from "./checkpoint-bench.js";
 import { editRoundsBench } from "./edit-rounds-bench.js";
 import { lspBench } from "./lsp-bench.js";
@@ -95,6 +96,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["hooks", () => hooksBench(p, plan)],
     ["tool-loop", () => toolLoopBench(p, plan)],
     ["bash-loop", () => bashLoopBench(p, plan)],
+    ["round-cost", () => roundCostBench(p, plan)],
     ["edit-rounds", () => editRoundsBench(p, plan)],
     ["sse", () => sseBench(plan)],
     ["resume", () => resumeBench(p, plan)],

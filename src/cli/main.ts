@@ -1,6 +1,8 @@
 // Entry point. `--version` answers before anything else is loaded, so start-up stays close to
 // bare Node; every command's implementation is loaded on demand. No top-level await: the build
 // turns the CLI into CommonJS, which has none.
+import { loadThroughCodeCache } from "./code-cache.js";
+
 declare const __TERN_VERSION__: string;
 
 // A reader that went away (`tern run … | head -1`) is no error of ours: stop quietly. A turn that
@@ -22,6 +24,8 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 
 async function main(): Promise<void> {
   try {
+    // The build is CommonJS: `module` is the entry's own (absent where main.ts runs as a source).
+    loadThroughCodeCache(typeof module === "undefined" ? undefined : module);
     const { runProgram } = await import("./program.js");
     process.exitCode = await runProgram(argv, __TERN_VERSION__);
   } catch (err) {

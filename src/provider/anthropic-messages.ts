@@ -1,6 +1,6 @@
 // The Anthropic Messages adapter: one NormalizedRequest → POST <baseUrl>/messages → one stream of
 // ProviderEvents ending in `done`. No retries here; the retry policy wraps this.
-import { buildAnthropicBody } from "./anthropic-request.js";
+import { anthropicBodyChunks } from "./anthropic-body.js";
 import { AnthropicStreamState } from "./anthropic-stream.js";
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { googleAccessToken } from "./google-credentials.js";
@@ -39,14 +39,16 @@ export function anthropicHeaders(endpoint: ProviderEndpoint): Record<string, str
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 async function vertexRequest(endpoint: ProviderEndpoint, request: NormalizedRequest) {
-  const { model, ...body } = buildAnthropicBody(request);
   const headers = anthropicHeaders(endpoint);
   delete headers["anthropic-version"];
   headers.authorization = `Bearer ${await googleAccessToken()}`;
   return {
-    url: `${endpoint.baseUrl.replace(/\/+$/, "")}/models/${encodeURIComponent(String(model)).replace("%40", "@")}:streamRawPredict`,
+    url: `${endpoint.baseUrl.replace(/\/+$/, "")}/models/${encodeURIComponent(request.model).replace("%40", "@")}:streamRawPredict`,
     headers,
-    body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...body }),
+    body: anthropicBodyChunks(request, ({ model: _model, ...body }) => ({
+      anthropic_version: VERTEX_ANTHROPIC_VERSION,
+      ...body,
+    })),
   };
 }
 
@@ -67,7 +69,7 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           : {
               url: messagesUrl,
               headers: anthropicHeaders(endpoint),
-              body: JSON.stringify(buildAnthropicBody(request)),
+              body: anthropicBodyChunks(request),
             };
         const response = await postStream(url, {
           headers,

@@ -1,6 +1,7 @@
 // NormalizedRequest → Anthropic Messages request body. Anthropic needs strict user/assistant
 // alternation, tool results inside user messages, no empty text blocks, and signed thinking
 // blocks echoed back verbatim; prompt-cache breakpoints follow R-PROV-7.
+import { noteStart } from "./history-bytes.js";
 import { anthropicToolId } from "./tool-ids.js";
 import type { NormalizedRequest } from "./types.js";
 import {
@@ -16,7 +17,7 @@ import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 
 type Block = Record<string, unknown> & { type: string };
-type WireMessage = WireTurn<"user" | "assistant", Block>;
+export type WireMessage = WireTurn<"user" | "assistant", Block>;
 
 const CACHE = { type: "ephemeral" } as const;
 
@@ -51,6 +52,18 @@ export function thinkingBudget(
 export const WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search" } as const;
 
 export function buildAnthropicBody(request: NormalizedRequest): Record<string, unknown> {
+  const body = anthropicBodyHead(request);
+  // Anthropic refuses tool_use / tool_result blocks in a request without tools: with none
+  // defined (a side question), earlier calls and results travel as plain text (R-SIDE-1).
+  const messages = buildMessages(request.messages, request.images, request.tools.length === 0);
+  markLastMessageForCache(messages);
+  if (!toolLoopStartsWithThinking(messages)) dropThinking(body, request);
+  body.messages = messages;
+  return body;
+}
+
+/** Every field but `messages` (which comes last). */
+export function anthropicBodyHead(request: NormalizedRequest): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
@@ -67,36 +80,35 @@ export function buildAnthropicBody(request: NormalizedRequest): Record<string, u
   }
   const hosted = request.hostedTools?.includes("web_search") ? [{ ...WEB_SEARCH_TOOL }] : [];
   if (request.tools.length > 0 || hosted.length > 0) {
-    body.tools = [
-      ...request.tools.map((tool, i) => ({
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.parameters,
-        ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
-      })),
-      ...hosted,
-    ];
+    body.tools = [...anthropicTools(request), ...hosted];
     // The definitions stay (a history holding tool blocks needs them) while no call is allowed.
     if (request.toolChoice === "none") body.tool_choice = { type: "none" };
-  }
-  // Anthropic refuses tool_use / tool_result blocks in a request without tools: with none
-  // defined (a side question), earlier calls and results travel as plain text (R-SIDE-1).
-  const toolsAsText = request.tools.length === 0;
-  const messages = buildMessages(request.messages, request.images, toolsAsText);
-  markLastMessageForCache(messages);
-  body.messages = messages;
-  if (thinking && !toolLoopStartsWithThinking(messages)) {
-    // A tool loop answered by a model that did not think (thinking was off, or another model)
-    // cannot continue with thinking on: the API wants its assistant message to open with a
-    // thinking block. This one request goes without; the next turn thinks again.
-    delete body.thinking;
-    body.max_tokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   }
   return body;
 }
 
+export function anthropicTools(request: NormalizedRequest): Record<string, unknown>[] {
+  return request.tools.map((tool, i) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters,
+    ...(i === request.tools.length - 1 ? { cache_control: CACHE } : {}),
+  }));
+}
+
+/**
+ * A tool loop answered by a model that did not think (thinking was off, or another model)
+ * cannot continue with thinking on: the API wants its assistant message to open with a
+ * thinking block. This one request goes without; the next turn thinks again.
+ */
+export function dropThinking(body: Record<string, unknown>, request: NormalizedRequest): void {
+  if (body.thinking === undefined) return;
+  delete body.thinking;
+  body.max_tokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+}
+
 /** Whether the request continues a tool loop whose assistant message opens with a thinking block (or none runs). */
-function toolLoopStartsWithThinking(messages: WireMessage[]): boolean {
+export function toolLoopStartsWithThinking(messages: readonly WireMessage[]): boolean {
   const last = messages[messages.length - 1];
   if (last?.role !== "user" || !last.content.some((b) => b.type === "tool_result")) return true;
   const assistant = messages[messages.length - 2];
@@ -105,10 +117,22 @@ function toolLoopStartsWithThinking(messages: WireMessage[]): boolean {
   return first === "thinking" || first === "redacted_thinking";
 }
 
-function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
+/** The wire messages of `messages[from..]`; `starts` gets the index each one started at. */
+export function buildMessages(
+  messages: readonly Message[],
+  images: boolean,
+  toolsAsText: boolean,
+  from = 0,
+  starts: number[] = [],
+): WireMessage[] {
   const out: WireMessage[] = [];
-  const push = (role: WireMessage["role"], content: Block[]) => appendToTurn(out, role, content);
-  for (const message of messages) {
+  const push = (role: WireMessage["role"], content: Block[]) => {
+    appendToTurn(out, role, content);
+    noteStart(starts, out, index);
+  };
+  let index = from;
+  for (; index < messages.length; index++) {
+    const message = messages[index];
     if (message.role === "user") push("user", contentBlocks(message.content, images));
     else if (message.role === "tool") {
       const content = contentBlocks(message.content, images);
@@ -168,7 +192,7 @@ function contentBlocks(parts: ContentPart[], images: boolean): Block[] {
   return blocks;
 }
 
-function markLastMessageForCache(messages: WireMessage[]): void {
+export function markLastMessageForCache(messages: WireMessage[]): void {
   const last = messages[messages.length - 1];
   if (!last) return;
   // Thinking blocks cannot carry cache_control; the breakpoint goes on the last block that can.

@@ -2,12 +2,13 @@
 // assistant alternation, tool results as `toolResult` blocks of the next user message with the
 // call's `toolUseId`, tool input as an object, and reasoning sent back with its signature.
 import { imagePlaceholder, thinkingBudget } from "./anthropic-request.js";
+import { noteStart } from "./history-bytes.js";
 import type { NormalizedRequest } from "./types.js";
 import { appendToTurn, toolCallText, toolInputObject, type WireTurn } from "./wire-history.js";
 import type { ContentPart, Message, ThinkingBlock } from "../vocab/messages.js";
 
 type Block = Record<string, unknown>;
-type WireMessage = WireTurn<"user" | "assistant", Block>;
+export type WireMessage = WireTurn<"user" | "assistant", Block>;
 
 const DEFAULT_MAX_TOKENS = 8192;
 const CACHE_POINT = { cachePoint: { type: "default" } };
@@ -20,6 +21,16 @@ export function bedrockConverseUrl(baseUrl: string, modelId: string): string {
 const isClaude = (model: string) => /anthropic\.claude|^claude/.test(model);
 
 export function buildBedrockBody(request: NormalizedRequest): Record<string, unknown> {
+  const body = bedrockBodyHead(request);
+  // With tool blocks in the history Converse needs the tools defined; with none, blocks become text.
+  const messages = buildMessages(request.messages, request.images, request.tools.length === 0);
+  finishBedrockBody(body, request, messages, messages);
+  body.messages = messages;
+  return body;
+}
+
+/** Every field but `messages` (which comes last). */
+export function bedrockBodyHead(request: NormalizedRequest): Record<string, unknown> {
   const claude = isClaude(request.model);
   let maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
   const body: Record<string, unknown> = {};
@@ -31,45 +42,68 @@ export function buildBedrockBody(request: NormalizedRequest): Record<string, unk
   body.inferenceConfig = { maxTokens };
   if (request.system.trim() !== "")
     body.system = [{ text: request.system }, ...(claude ? [CACHE_POINT] : [])];
-  // With tool blocks in the history Converse needs the tools defined; with none, blocks become text.
-  const toolsAsText = request.tools.length === 0;
-  if (!toolsAsText) {
-    body.toolConfig = {
-      tools: [
-        ...request.tools.map((tool) => ({
-          toolSpec: {
-            name: tool.name,
-            description: tool.description,
-            inputSchema: { json: tool.parameters },
-          },
-        })),
-        ...(claude ? [CACHE_POINT] : []),
-      ],
-    };
-  }
-  const messages = buildMessages(request.messages, request.images, toolsAsText);
-  if (thinking && !toolLoopStartsWithReasoning(messages)) {
+  if (request.tools.length > 0) body.toolConfig = bedrockToolConfig(request);
+  return body;
+}
+
+export function bedrockToolConfig(request: NormalizedRequest): Record<string, unknown> {
+  return {
+    tools: [
+      ...request.tools.map((tool) => ({
+        toolSpec: {
+          name: tool.name,
+          description: tool.description,
+          inputSchema: { json: tool.parameters },
+        },
+      })),
+      ...(isClaude(request.model) ? [CACHE_POINT] : []),
+    ],
+  };
+}
+
+/**
+ * What the newest messages decide: thinking off for a tool loop whose answer did not open with
+ * signed reasoning, and Claude's cache point on the last message. `tail`: the last two messages
+ * at least; `last` holds the last one.
+ */
+export function finishBedrockBody(
+  body: Record<string, unknown>,
+  request: NormalizedRequest,
+  tail: readonly WireMessage[],
+  last: readonly WireMessage[],
+): void {
+  if (body.additionalModelRequestFields !== undefined && !toolLoopStartsWithReasoning(tail)) {
     // As on Anthropic's API: a tool loop whose answer did not open with signed reasoning cannot
     // go on with thinking on; this one request goes without (anthropic-request.ts).
     delete body.additionalModelRequestFields;
     body.inferenceConfig = { maxTokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS };
   }
-  if (claude) messages.at(-1)?.content.push({ ...CACHE_POINT });
-  body.messages = messages;
-  return body;
+  if (isClaude(request.model)) last.at(-1)?.content.push({ ...CACHE_POINT });
 }
 
-function toolLoopStartsWithReasoning(messages: WireMessage[]): boolean {
+function toolLoopStartsWithReasoning(messages: readonly WireMessage[]): boolean {
   const last = messages[messages.length - 1];
   if (last?.role !== "user" || !last.content.some((b) => "toolResult" in b)) return true;
   const assistant = messages[messages.length - 2];
   return assistant?.role !== "assistant" || "reasoningContent" in (assistant.content[0] ?? {});
 }
 
-function buildMessages(messages: Message[], images: boolean, toolsAsText: boolean): WireMessage[] {
+/** The wire messages of `messages[from..]`; `starts` gets the index each one started at. */
+export function buildMessages(
+  messages: readonly Message[],
+  images: boolean,
+  toolsAsText: boolean,
+  from = 0,
+  starts: number[] = [],
+): WireMessage[] {
   const out: WireMessage[] = [];
-  const push = (role: WireMessage["role"], content: Block[]) => appendToTurn(out, role, content);
-  for (const message of messages) {
+  const push = (role: WireMessage["role"], content: Block[]) => {
+    appendToTurn(out, role, content);
+    noteStart(starts, out, index);
+  };
+  let index = from;
+  for (; index < messages.length; index++) {
+    const message = messages[index];
     if (message.role === "user") push("user", contentBlocks(message.content, images));
     else if (message.role === "tool") {
       const content = contentBlocks(message.content, images);

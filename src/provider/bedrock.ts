@@ -6,7 +6,8 @@ import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
 import { sigV4Headers } from "./aws-signing.js";
-import { bedrockConverseUrl, buildBedrockBody } from "./bedrock-request.js";
+import { bedrockBodyChunks } from "./bedrock-body.js";
+import { bedrockConverseUrl } from "./bedrock-request.js";
 import { BedrockStreamState, bedrockException } from "./bedrock-stream.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
 import {
@@ -60,7 +61,7 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
       const link = linkedAbort(options.signal);
       try {
         const url = bedrockConverseUrl(endpoint.baseUrl, request.model);
-        const body = JSON.stringify(buildBedrockBody(request));
+        const body = bedrockBodyChunks(request);
         const headers: Record<string, string> = {
           "content-type": "application/json",
           accept: "application/vnd.amazon.eventstream",
@@ -68,7 +69,8 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
         };
         if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
         else if (endpoint.auth?.kind === "aws-sigv4") {
-          Object.assign(headers, await sigV4Headers(new URL(url), endpoint.auth.region, headers, body));
+          const text = Buffer.concat(body).toString("utf8");
+          Object.assign(headers, await sigV4Headers(new URL(url), endpoint.auth.region, headers, text));
         }
         const response = await postStream(url, {
           headers,

@@ -3,6 +3,7 @@
 // of a user content matched to their call by name and order (and `id` when the call had one), and
 // every thought signature sent back on the part that carried it, exactly as received.
 import { imagePlaceholder } from "./anthropic-request.js";
+import { noteStart } from "./history-bytes.js";
 import type { NormalizedRequest } from "./types.js";
 import {
   appendToTurn,
@@ -15,7 +16,7 @@ import type { ThinkingLevel } from "../vocab/levels.js";
 import type { AssistantMessage, ContentPart, Message, ToolCall } from "../vocab/messages.js";
 
 type Part = Record<string, unknown>;
-interface Content {
+export interface Content {
   role: "user" | "model";
   parts: Part[];
 }
@@ -37,25 +38,17 @@ const THINKING_BUDGET: Record<Exclude<ThinkingLevel, "off">, number> = {
   high: 24576,
 };
 
-export function buildGeminiBody(request: NormalizedRequest): Record<string, unknown> {
+/** `contents`: the history when already built (gemini-body.ts keeps it between rounds). */
+export function buildGeminiBody(request: NormalizedRequest, contents?: Content[]): Record<string, unknown> {
   // With no tools defined (a side question) earlier calls and results travel as text, as on the
   // Anthropic wire: a function part needs its declaration.
   const toolsAsText = request.tools.length === 0;
   const body: Record<string, unknown> = {
-    contents: buildContents(request.messages, request.images, toolsAsText),
+    contents: contents ?? buildContents(request.messages, request.images, toolsAsText),
   };
   if (request.system.trim() !== "") body.systemInstruction = { parts: [{ text: request.system }] };
   if (request.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          // Full JSON Schema (`parameters` takes only Google's OpenAPI subset).
-          parametersJsonSchema: tool.parameters,
-        })),
-      },
-    ];
+    body.tools = geminiTools(request);
     if (request.toolChoice === "none") body.toolConfig = { functionCallingConfig: { mode: "NONE" } };
   }
   const generation: Record<string, unknown> = {};
@@ -74,13 +67,40 @@ export function buildGeminiBody(request: NormalizedRequest): Record<string, unkn
   return body;
 }
 
-function buildContents(messages: Message[], images: boolean, toolsAsText: boolean): Content[] {
+export function geminiTools(request: NormalizedRequest): Record<string, unknown>[] {
+  return [
+    {
+      functionDeclarations: request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        // Full JSON Schema (`parameters` takes only Google's OpenAPI subset).
+        parametersJsonSchema: tool.parameters,
+      })),
+    },
+  ];
+}
+
+/**
+ * The contents of `messages[from..]`; `starts` gets the index each one started at. `wireIds`: a
+ * call's Gemini id (when it had one) for its functionResponse, kept from earlier messages.
+ */
+export function buildContents(
+  messages: readonly Message[],
+  images: boolean,
+  toolsAsText: boolean,
+  from = 0,
+  starts: number[] = [],
+  wireIds = new Map<string, string>(),
+): Content[] {
   // Consecutive contents of one role are merged: a turn's tool results share one user content.
   const turns: WireTurn<Content["role"], Part>[] = [];
-  const push = (role: Content["role"], parts: Part[]) => appendToTurn(turns, role, parts);
-  // A call's Gemini id (when it had one) for its functionResponse.
-  const wireIds = new Map<string, string>();
-  for (const message of messages) {
+  const push = (role: Content["role"], parts: Part[]) => {
+    appendToTurn(turns, role, parts);
+    noteStart(starts, turns, index);
+  };
+  let index = from;
+  for (; index < messages.length; index++) {
+    const message = messages[index];
     if (message.role === "user") push("user", contentParts(message.content, images));
     else if (message.role === "tool") {
       const text = message.content

@@ -2,7 +2,7 @@
 // for the Gemini API (key in `x-goog-api-key`, never in `?key=`, which would leak into logs) and
 // for Vertex AI (baseUrl = …/publishers/google, a Google access token). No retries here.
 import { AFTER_FINISH_GRACE_MS, endSoonAfterFinish, linkedAbort } from "./after-finish.js";
-import { buildGeminiBody } from "./gemini-request.js";
+import { geminiBodyChunks } from "./gemini-body.js";
 import { googleAccessToken } from "./google-credentials.js";
 import { GeminiStreamState } from "./gemini-stream.js";
 import { parseSseBatches } from "./sse.js";
@@ -40,7 +40,7 @@ export function createGeminiAdapter(endpoint: ProviderEndpoint): ProviderAdapter
         };
         const response = await postStream(geminiStreamUrl(endpoint.baseUrl, request.model), {
           headers,
-          body: JSON.stringify(buildGeminiBody(request)),
+          body: geminiBodyChunks(request),
           signal: link.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });

@@ -7,7 +7,6 @@ import {
   bodyTail,
   buildChatBody,
   type ChatWireOptions,
-  chatTools,
   currentTurnStart,
   DEFAULT_WIRE,
   echoField,
@@ -100,18 +99,14 @@ export function chatBodyChunks(request: NormalizedRequest, wire: ChatWireOptions
 
 /** `,"max_tokens":…,"tools":[…]…` in bodyTail's order, the tool list's JSON kept per array (it is the same every round). */
 function tailJson(request: NormalizedRequest, wire: ChatWireOptions): string {
-  const { tools, ...rest } = bodyTail({ ...request, tools: [] }, wire);
-  let out = Object.entries(rest)
-    .map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`)
-    .join("");
-  if (request.tools.length > 0) {
-    let json = toolsJson.get(request.tools);
-    if (json === undefined) {
-      json = JSON.stringify(chatTools(request.tools));
+  let out = "";
+  for (const [key, value] of Object.entries(bodyTail(request, wire))) {
+    let json: string;
+    if (key === "tools") {
+      json = toolsJson.get(request.tools) ?? JSON.stringify(value);
       toolsJson.set(request.tools, json);
-    }
-    out += `,"tools":${json}`;
-    if (request.toolChoice) out += `,"tool_choice":${JSON.stringify(request.toolChoice)}`;
+    } else json = JSON.stringify(value);
+    out += `,${JSON.stringify(key)}:${json}`;
   }
   return out;
 }

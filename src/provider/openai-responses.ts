@@ -2,7 +2,7 @@
 // POST <baseUrl>/responses → one stream of ProviderEvents ending in `done`. No retries here.
 import { cancelledError } from "./errors.js";
 import { openaiStreamHeaders } from "./openai-chat.js";
-import { buildResponsesBody } from "./responses-request.js";
+import { responsesBodyChunks } from "./responses-body.js";
 import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { carryUsage, incompleteStream } from "./stream-errors.js";
@@ -37,7 +37,7 @@ async function* streamResponses(
   try {
     const response = await postStream(responsesUrl(endpoint.baseUrl), {
       headers,
-      body: JSON.stringify(buildResponsesBody(request, endpoint.compat)),
+      body: responsesBodyChunks(request, endpoint.compat),
       signal: options.signal,
       idleTimeoutMs: options.idleTimeoutMs,
     });

@@ -5,11 +5,13 @@ import { responsesCallId } from "./tool-ids.js";
 import type { NormalizedRequest, ProviderCompat } from "./types.js";
 import type { ContentPart, Message, ProviderItem } from "../vocab/messages.js";
 
-type Item = Record<string, unknown>;
+export type Item = Record<string, unknown>;
 
+/** `input`: the history's items when already built (responses-body.ts keeps them between rounds). */
 export function buildResponsesBody(
   request: NormalizedRequest,
   compat: ProviderCompat = {},
+  input?: Item[],
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { model: request.model, stream: true, store: false };
   if (compat.encryptedReasoning !== false) body.include = ["reasoning.encrypted_content"];
@@ -18,16 +20,8 @@ export function buildResponsesBody(
   const toolsAsText = request.tools.length === 0;
   // A model known not to reason refuses reasoning items too (a session that switched to it).
   const reasoningItems = compat.encryptedReasoning !== false;
-  body.input = buildInput(request.messages, request.images, toolsAsText, reasoningItems);
-  // `strict` defaults to true on this API, which refuses any schema outside its strict subset
-  // (MCP servers' schemas, optional properties): tern's tools are validated by tern.
-  const tools: Item[] = request.tools.map((tool) => ({
-    type: "function",
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    strict: false,
-  }));
+  body.input = input ?? buildInput(request.messages, request.images, toolsAsText, reasoningItems);
+  const tools = responsesTools(request);
   if (request.hostedTools?.includes("web_search")) tools.push({ type: "web_search" });
   if (tools.length > 0) {
     body.tools = tools;
@@ -46,14 +40,31 @@ export function buildResponsesBody(
   return body;
 }
 
+/**
+ * `strict` defaults to true on this API, which refuses any schema outside its strict subset (MCP
+ * servers' schemas, optional properties): tern's tools are validated by tern.
+ */
+export function responsesTools(request: NormalizedRequest): Item[] {
+  return request.tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  }));
+}
+
+/** The input items of `messages[from..]` (each message's items stand alone: none merge). */
 export function buildInput(
   messages: readonly Message[],
   images: boolean,
   toolsAsText: boolean,
   reasoningItems = true,
+  from = 0,
 ): Item[] {
   const out: Item[] = [];
-  for (const message of messages) {
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index];
     if (message.role === "user") {
       const content = inputContent(message.content, images);
       if (content.length > 0) out.push({ role: "user", content });
