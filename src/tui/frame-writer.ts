@@ -198,7 +198,9 @@ export function createFrameWriter(
       : { out: `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`, row: next.length };
     parked = undefined;
     lines = next;
-    sink.write(`${cursorHidden ? "" : HIDE_CURSOR}${drawn.out}${settle(drawn.row, fitted && from !== undefined)}`);
+    sink.write(
+      `${cursorHidden ? "" : HIDE_CURSOR}${drawn.out}${settle(drawn.row, fitted && from !== undefined)}`,
+    );
     cursorHidden = true;
     widths.keep(lines);
     last = frame;
