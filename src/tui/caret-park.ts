@@ -39,7 +39,8 @@ export function samePosition(a: CellPosition | undefined, b: CellPosition | unde
  * Rows from the parked cell up to the frame's first row after the terminal was resized to
  * `cols` columns. `lines` were each one row at the width they were written at; `rowsOf` gives
  * the rows a line takes at `cols` (1 at that width, or after a change of height only: then no
- * row was re-wrapped, and rows cut off below the cursor do not matter from here).
+ * row was re-wrapped, and rows cut off below the cursor do not matter from here). `lower`: the
+ * rows the screen lost at the same time.
  */
 export function rowsUpToTop(
   at: CellPosition,
@@ -47,6 +48,7 @@ export function rowsUpToTop(
   cols: number,
   rowsOf: (line: string) => number,
   reflow: Reflow,
+  lower = 0,
 ): number {
   const y = Math.min(at.y, lines.length - 1);
   if (y < 0) return 0;
@@ -55,12 +57,15 @@ export function rowsUpToTop(
     for (let i = 0; i < y; i++) up += rowsOf(lines[i]);
     return up;
   }
-  // xterm.js: from the bottom line up, each re-wrapped line moves the cursor down by the rows it
-  // adds (the cursor's line meanwhile sliding down the frame); the line the cursor is on when
-  // its turn comes stays one row. The rows added inside the frame are the rows between.
+  // xterm.js: a screen made lower first loses the rows below the cursor (the row below the
+  // frame, then the frame's last lines; taken here as on a full screen, where no blank row is
+  // below the frame). Then, from the bottom line up, each re-wrapped line moves the cursor down
+  // by the rows it adds (the cursor's line meanwhile sliding down the frame); the line the
+  // cursor is on when its turn comes stays one row. The rows added inside the frame are between.
+  const dropped = Math.max(0, Math.min(lower, lines.length - y) - 1);
   let cursorLine = y;
   let up = y;
-  for (let i = lines.length - 1; i >= 0; i--) {
+  for (let i = lines.length - 1 - dropped; i >= 0; i--) {
     const added = rowsOf(lines[i]) - 1;
     if (added <= 0 || i === cursorLine) continue;
     cursorLine += added;

@@ -122,7 +122,7 @@ export function createFrameWriter(
     if (lines.length === 0) return "";
     const rowsOf = (line: string) => rowsAt([line], cols, widths.of);
     const rows = parked
-      ? rowsUpToTop(parked, lines, cols, rowsOf, terminal.reflow ?? "cell")
+      ? rowsUpToTop(parked, lines, cols, rowsOf, terminal.reflow ?? "cell", writtenRows - screenRows())
       : rowsAt(lines, cols, widths.of);
     parked = undefined;
     return `${up(rows)}${ERASE_ROWS_DOWN}`;

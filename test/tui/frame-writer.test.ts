@@ -194,6 +194,8 @@ describe("the frame writer", () => {
     ["made lower 20 → 5, screen not full", "screen-row", 60, 5, false],
     ["made taller 20 → 26, screen full", "screen-row", 60, 26, true],
     ["widened 60 → 80, screen full", "screen-row", 80, 20, true],
+    ["narrowed 60 → 40 and made lower 20 → 17, screen full", "screen-row", 40, 17, true],
+    ["narrowed 60 → 30 and made lower 20 → 12, screen full", "screen-row", 30, 12, true],
   ])(
     "parked on the caret, %s: the next frame loses no scrollback row and leaves none stale",
     async (_, reflow, cols, rows, full) => {
