@@ -4,9 +4,9 @@
 // streams, and across resizes, which must lose no scrollback line and repeat none (R-UI-13).
 import { Unicode11Addon } from "@xterm/addon-unicode11";
 import { describe, expect, it, vi } from "vitest";
-import { openaiStream } from "../support/openai-script.js";
+import { openaiStream, openaiText, openaiToolCalls } from "../support/openai-script.js";
 import type { VTerm } from "../support/vterm.js";
-import { useTui } from "./support.js";
+import { approve, useTui } from "./support.js";
 
 const t = useTui();
 const LINES = 90;
@@ -45,7 +45,7 @@ function sample(vt: VTerm) {
   return {
     cursor: { x: b.cursorX, y: b.cursorY },
     caret: caretCell(vt),
-    streaming: vt.screen().some((l) => l.includes("Esc to interrupt")),
+    streaming: vt.screen().some((l) => /Esc (to|deny &) interrupt/.test(l)),
   };
 }
 
@@ -114,9 +114,9 @@ describe("the terminal's cursor on the caret while a turn streams", () => {
     await cursorOnCaret(vt, true, /│ › 日本語の🙂e\u0301x/);
     for (let i = 0; i < 4; i++) await vt.press("left");
     // Four clusters back (x, e + U+0301, 🙂, の): on の (4 + 3 × 2 columns).
+    await vi.waitFor(() => expect(vt.inverse().trim()).toBe("の"), { timeout: 10_000, interval: 20 });
     await cursorOnCaret(vt, true);
     expect(sample(vt).cursor.x).toBe(10);
-    expect(vt.inverse().trim()).toBe("の");
     second.open();
     await vt.waitFor(/— turn 1 · completed/, 20_000);
     // Idle again: still on the caret, the text kept.
@@ -149,6 +149,7 @@ describe("the terminal's cursor on the caret while a turn streams", () => {
     await vt.waitFor("answer line 25");
     await vt.write("漢字🙂 caret here");
     for (let i = 0; i < 6; i++) await vt.press("left");
+    await vi.waitFor(() => expect(vt.inverse().trim()).toBe("t"), { timeout: 10_000, interval: 20 });
     await cursorOnCaret(vt, true, /│ › 漢字🙂 caret here/);
     await vt.resize(70, 30);
     gates[0].open();
@@ -168,4 +169,30 @@ describe("the terminal's cursor on the caret while a turn streams", () => {
     expect(got.filter((l) => /Esc to interrupt|^│|^[┌└]/.test(l))).toEqual([]);
     expect(got).toEqual(expected);
   }, 60_000);
+  it("stays on the caret while an approval and a picker are drawn over the composer", async () => {
+    t.provider.enqueue(
+      openaiToolCalls([{ id: "c1", name: "bash", args: { command: "echo approved-output" } }]),
+      openaiText("after the tool"),
+    );
+    const vt = modernWidths(await t.start());
+    await vt.write("日本 go");
+    await vt.press("enter");
+    await vt.waitForScreen("Allow this tool call?");
+    await cursorOnCaret(vt, true);
+    await approve(vt, "y");
+    await vt.waitFor(/— turn 1 · completed/);
+    expect(vt.text()).toContain("after the tool");
+    await vt.write("漢字");
+    await cursorOnCaret(vt, false, /│ › 漢字 +│/);
+    await vt.write("\x15"); // Ctrl+U: the line killed, then the picker opened
+    await vt.waitForScreen(/│ › +│/);
+    await vt.type("/model ");
+    await vt.press("enter");
+    await vt.waitForScreen(/Switch model · type to filter:/);
+    await cursorOnCaret(vt, false);
+    await vt.type("gpt5");
+    await vt.waitForScreen(/▸ openai\/gpt-5/);
+    await cursorOnCaret(vt, false);
+    expect(vt.lines().filter((l) => l.includes("日本 go"))).toHaveLength(1);
+  }, 40_000);
 });
