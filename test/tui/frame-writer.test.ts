@@ -241,4 +241,37 @@ describe("the frame writer", () => {
       expect(b.getLine(b.baseY + b.cursorY)?.translateToString(true)).toBe(composer(cols)[1]);
     },
   );
+  it("leaving after a resize while parked draws the frame again and leaves the cursor below it", async () => {
+    const term = new xterm.Terminal({
+      cols: 60,
+      rows: 20,
+      scrollback: 100,
+      allowProposedApi: true,
+      convertEol: true,
+    });
+    let pending = Promise.resolve();
+    const sink = {
+      write: (text: string) => (pending = pending.then(() => new Promise<void>((r) => term.write(text, r)))),
+    };
+    const writer = createFrameWriter(sink, () => term.cols, { rows: () => term.rows, reflow: "screen-row" });
+    sink.write(Array.from({ length: 30 }, (_, i) => `scrollback ${i + 1}\n`).join(""));
+    writer.setCursorPosition({ x: 4, y: 2 });
+    writer(frame("⠋ Thinking", ...box(60, "› ab"), "s".repeat(55)));
+    await pending;
+    term.resize(40, 20);
+    writer.done();
+    sink.write("bye\n");
+    await pending;
+    const b = term.buffer.active;
+    const all: string[] = [];
+    for (let i = 0; i < b.length; i++) all.push(b.getLine(i)?.translateToString(true) ?? "");
+    const kept = all.filter((l) => l !== "");
+    // The last frame as it was, wrapped at the new width; nothing of the scrollback lost.
+    expect(kept.slice(0, 31)).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `scrollback ${i + 1}`),
+      "⠋ Thinking",
+    ]);
+    expect(kept.at(-1)).toBe("bye");
+    expect(kept.filter((l) => l.startsWith("┌"))).toHaveLength(1);
+  });
 });
