@@ -7,7 +7,8 @@
 //
 // Terminals re-wrap around a cursor that is not on the last row in two ways (measured: tmux 3.3
 // and @xterm/headless 6, the frame's lines each one row at the width they were written at):
-// - "cell" (tmux; VTE, kitty, iTerm2, Alacritty, WezTerm re-wrap the same way): every line is
+// - "cell" (tmux; the default for every terminal not named below: VTE, kitty, Alacritty and
+//   WezTerm move the cursor with its cell as they re-wrap, not measured here): every line is
 //   re-wrapped and the cursor moves with its cell.
 // - "screen-row" (xterm.js, in VS Code, Hyper, Tabby): the cursor keeps its distance to the
 //   screen's bottom, so each row added below it moves it down, away from its cell; and the line
