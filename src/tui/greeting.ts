@@ -1,6 +1,7 @@
 // The first screen (R-UI-16): version, model, workspace and the keys that matter; at 40 columns
 // it keeps to four rows with the model's notice, so the composer stays in view.
 import { width } from "./ansi.js";
+import { offerSays } from "./project-server-offer.js";
 import { middle } from "./slash-menu.js";
 
 declare const __TERN_VERSION__: string;
@@ -54,11 +55,18 @@ export function noticeLine(notice: string, model: string, cols = process.stdout.
 const NARROW_COLS = 60;
 
 /**
- * The notices of an attached session not shown before in this process: a `/fork`, `/resume` or
- * `/clear` opens the session again, and the model's "not in the catalogue" notice once is enough.
+ * The notices of an attached session not shown before in this process, as lines (`noticeLine`):
+ * a `/fork`, `/resume` or `/clear` opens the session again, and the model's "not in the
+ * catalogue" notice once is enough. Nor those the start's offer of the workspace's MCP servers
+ * (`offer`) says already.
  */
-export function freshNotices(seen: Set<string>, notices: readonly string[]): string[] {
-  const fresh = notices.filter((n) => !seen.has(n));
+export function freshNotices(
+  seen: Set<string>,
+  notices: readonly string[],
+  model: string,
+  offer?: string,
+): string[] {
+  const fresh = notices.filter((n) => !seen.has(n) && !offerSays(offer, n));
   for (const n of fresh) seen.add(n);
-  return fresh;
+  return fresh.map((n) => noticeLine(n, model));
 }

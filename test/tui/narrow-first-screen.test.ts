@@ -2,7 +2,7 @@
 // the model's "not in the catalogue" notice take at most four rows together, the composer and
 // the status line stay in view, and the notice still says which model, what is unknown and
 // where to set it; a wide terminal still shows the notice whole.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stripAnsi } from "../../src/tui/ansi.js";
@@ -35,6 +35,23 @@ describe("the first screen at 40 × 12", () => {
     // Typing works from there, the caret where the cursor is.
     await vt.type("hi");
     await vt.waitForScreen(/│ › hi +│/);
+  });
+
+  it("a workspace's unapproved MCP server is offered in two rows at most, the composer still in view", async () => {
+    writeFileSync(
+      join(t.dirs.workspace, ".mcp.json"),
+      JSON.stringify({ mcpServers: { Files: { command: process.execPath, args: ["-e", "0"] } } }),
+    );
+    const vt = await t.start([], {}, undefined, undefined, { cols: 40, rows: 12 });
+    await vt.waitForScreen(/\/help keys · Ctrl\+C exit/);
+    await vt.waitForScreen(/not approved\s*· \/mcp approve/);
+    const above = rowsAboveComposer(vt.screen());
+    expect(above.join("")).toContain(".mcp.json: MCP server Files not approved · /mcp approve");
+    // Said once, by the offer: no notice repeats that the server waits for approval.
+    expect(vt.text()).not.toContain("not approved for this workspace");
+    // Greeting and notice in four rows, the offer in two.
+    expect(above.length).toBeLessThanOrEqual(6);
+    expect(vt.screen().join("\n")).toMatch(/│ › +│/);
   });
 
   it("a deep workspace is shortened in its middle, its own folder kept", async () => {
