@@ -146,13 +146,10 @@ export function App({ ctl }: { ctl: TuiController }) {
   const boxed = composerBox(live.composer, cols, state.busy ? style.gray : style.cyan);
   lastFrame.side = live.sideScroll;
   // R-UI-26: the terminal's hidden cursor parked on the caret (the box's border and padding: 2
-  // columns), at an idle prompt. Not while work runs: a terminal narrowed mid-stream re-wraps the
-  // rows before tern hears of it, and terminals differ in where a cursor above the frame's bottom
-  // then ends (xterm.js and tmux do not agree), so the way back to the bottom would be a guess.
+  // columns), at an idle prompt and while work runs; the frame writer finds the frame again from
+  // there after a resize (caret-park.ts).
   const { setCursorPosition } = useCursor();
-  setCursorPosition(
-    state.busy ? undefined : { x: live.caret.col + 2, y: live.above.length + 1 + live.caret.row },
-  );
+  setCursorPosition({ x: live.caret.col + 2, y: live.above.length + 1 + live.caret.row });
   return (
     <>
       <Transcript items={committed} cols={cols} />

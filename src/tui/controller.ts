@@ -106,10 +106,10 @@ export class TuiController implements UiControl {
       priced: model.info.pricing !== undefined,
       maxAttempts: opened.config.retry.maxRetries + 1,
     });
-    for (const w of freshNotices(this.seen, opened.warnings)) this.print("info", `notice: ${w}`);
+    const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
+    for (const line of freshNotices(this.seen, opened.warnings, model.id, offer)) this.print("info", line);
     // R-UI-16: the first screen names the version, model and workspace, and the keys for help.
     this.print("info", greeting(!this.greeted, model.id, this.deps.cwd, opened.session.id, opened.resumed));
-    const offer = this.greeted ? undefined : projectServerOffer(this.deps.home, this.deps.cwd, opened.config);
     if (offer) this.print("info", offer);
     this.greeted = true;
     this.store.dispatch(await replayAction(opened.session, this.deps)); // R-UI-17: the conversation so far

@@ -3,6 +3,9 @@
 // character). This one keeps the last frame's lines and rewrites only the lines that changed,
 // moving over the rest (R-UI-22). Between writes the (hidden) cursor rests on the composer's caret
 // where the UI names one (caret-park.ts, R-UI-26), else on the row below the frame, as with Ink's.
+// Every write starts from where the last one left the cursor: the parked cell while the
+// terminal's size holds; after a resize, the frame's first row found from there (caret-park.ts)
+// and the whole frame drawn again.
 //
 // Resize (R-UI-13): a terminal that gets narrower re-wraps the rows on screen, so the frame takes
 // more rows than were written, and erasing it by the count written leaves its top rows (the
@@ -14,8 +17,9 @@
 // the cursor on its screen row and pushes the rows above into the scrollback: on a nearly empty
 // screen narrowed a lot, the frame's top rows go there before any program hears of the resize,
 // and the erase, clamped at the screen's first row, takes the rest; see ERASE_ROWS_DOWN.)
-import { ESCAPE_SEQUENCE, width } from "./ansi.js";
-import { type CellPosition, samePosition, unpark } from "./caret-park.js";
+import { width } from "./ansi.js";
+import { type CellPosition, type Reflow, rowsUpToTop, samePosition } from "./caret-park.js";
+import { lineEdit } from "./line-edit.js";
 
 /** What the writer writes to: the terminal, or a byte counter in a test. */
 export interface FrameSink {
@@ -35,7 +39,6 @@ export interface FrameWriter {
 
 const HIDE_CURSOR = "\x1b[?25l";
 const SHOW_CURSOR = "\x1b[?25h";
-const ERASE_LINE = "\x1b[2K";
 const ERASE_DOWN = "\x1b[J";
 /**
  * Erases from the cursor's row down, the cursor left at that row's start. Not `\r` + erase-down:
@@ -89,93 +92,40 @@ function widthCache(): { of(line: string): number; keep(lines: string[]): void }
   };
 }
 
-/** The SGR state `text` leaves on (from the default), as one sequence; "" when it leaves none. */
-export function colourState(text: string): string {
-  const on = new Map<string, string>();
-  for (const m of text.matchAll(/\x1b\[([0-9;]*)m/g)) {
-    const codes = m[1] === "" ? ["0"] : m[1].split(";");
-    for (let i = 0; i < codes.length; i++) {
-      const c = Number(codes[i]);
-      if (c === 0) on.clear();
-      else if (c === 38 || c === 48) {
-        // 38;5;n / 38;2;r;g;b (and 48 for the background)
-        const take = codes[i + 1] === "2" ? 4 : 2;
-        on.set(c === 38 ? "fg" : "bg", codes.slice(i, i + 1 + take).join(";"));
-        i += take;
-      } else if ((c >= 30 && c <= 37) || (c >= 90 && c <= 97)) on.set("fg", String(c));
-      else if (c === 39) on.delete("fg");
-      else if ((c >= 40 && c <= 47) || (c >= 100 && c <= 107)) on.set("bg", String(c));
-      else if (c === 49) on.delete("bg");
-      else if (c === 22) {
-        on.delete("1");
-        on.delete("2");
-      } else if (c >= 23 && c <= 29) on.delete(String(c - 20));
-      else on.set(String(c), String(c));
-    }
-  }
-  return on.size === 0 ? "" : `\x1b[${[...on.values()].join(";")}m`;
-}
-
-/**
- * What turns the row `old` into `next`, the cursor on that row: only the part between their
- * longest common start and end, when that part keeps its width (a token count ticking), else
- * everything after the common start; each cut where no escape sequence or non-ASCII character
- * is split (so no character joins a wrong neighbour) and written with the colours the start
- * left on; the whole row when they share no start.
- */
-export function lineEdit(old: string | null, next: string): string {
-  const whole = `\r${ERASE_LINE}${next}`;
-  if (old === null) return whole;
-  const ascii = (text: string, i: number) => i <= 0 || i >= text.length || text.charCodeAt(i) < 0x80;
-  const cut = (i: number) => ascii(next, i - 1) && ascii(next, i);
-  let c = 0;
-  while (c < next.length && c < old.length && next[c] === old[c]) c++;
-  while (c > 0 && !cut(c)) c--;
-  for (const m of next.matchAll(ESCAPE_SEQUENCE)) if (m.index < c && c < m.index + m[0].length) c = m.index;
-  const start = next.slice(0, c);
-  // A link (OSC 8) left open by the start cannot be carried over: the whole row.
-  if (c === 0 || start.includes("\x1b]")) return whole;
-  const colours = colourState(start);
-  const at = `\x1b[${width(start) + 1}G${colours}`;
-  // The common end, not reaching into the common start, cut at a clean place in both rows.
-  let s = 0;
-  while (s < next.length - c && s < old.length - c && next[next.length - 1 - s] === old[old.length - 1 - s])
-    s++;
-  let e = next.length - s;
-  for (const m of next.matchAll(ESCAPE_SEQUENCE))
-    if (m.index < e && e < m.index + m[0].length) e = m.index + m[0].length;
-  while (e < next.length && !cut(e)) e++;
-  const oldEnd = old.length - (next.length - e);
-  const middle = next.slice(c, e);
-  if (e < next.length && width(middle) === width(old.slice(c, oldEnd)) && !middle.includes("\x1b]")) {
-    // The rest of the row stays; the colours the middle leaves on must not reach the next row.
-    return `${at}${middle}${colourState(start + middle) ? "\x1b[m" : ""}`;
-  }
-  // Erasing only when the row got shorter: after a row that fills the width it would take its last cell.
-  const erase = width(next) < width(old) ? "\x1b[K" : "";
-  return `${at}${next.slice(c)}${erase}`;
-}
-
 /**
  * `columns()` is the terminal's width now, read from the terminal itself (an ioctl), not from
  * the last resize event, which comes later (many frames later while the process is busy
  * streaming): frames written in between must still be erased by the rows they take.
  */
-export function createFrameWriter(sink: FrameSink, columns: () => number): FrameWriter {
+export function createFrameWriter(
+  sink: FrameSink,
+  columns: () => number,
+  terminal: { rows?: () => number; reflow?: Reflow } = {},
+): FrameWriter {
+  const screenRows = terminal.rows ?? (() => 0);
   let lines: string[] = [];
   let last = "";
-  // The width the lines were written at; 0 while nothing is on screen.
+  // The size the lines were written at; width 0 while nothing is on screen.
   let writtenAt = 0;
+  let writtenRows = 0;
   let cursorHidden = false;
   const widths = widthCache();
   /** Where the cursor is parked now (undefined: the row below the frame), and where the UI wants it. */
   let parked: CellPosition | undefined;
   let wanted: CellPosition | undefined;
-  /** Back to the row below the frame, where every write's moves start. */
-  const toBottom = (cols: number) => {
-    const way = unpark(parked, lines, cols, (line) => rowsAt([line], cols, widths.of));
+  /**
+   * From the cursor (parked, or on the row below the frame) up to the frame's first row, column
+   * 0, counting the rows the frame takes at the width `cols` the terminal has now; everything
+   * from there down erased (never the scrollback).
+   */
+  const eraseAll = (cols: number) => {
+    if (lines.length === 0) return "";
+    const rowsOf = (line: string) => rowsAt([line], cols, widths.of);
+    const rows = parked
+      ? rowsUpToTop(parked, lines, cols, rowsOf, terminal.reflow ?? "cell", writtenRows - screenRows())
+      : rowsAt(lines, cols, widths.of);
     parked = undefined;
-    return way;
+    return `${up(rows)}${ERASE_ROWS_DOWN}`;
   };
   /** From `row` (column 0 unless it was parked) to the caret the UI wants, or below the frame. */
   const settle = (row: number, fromParked: boolean) => {
@@ -185,10 +135,6 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
     const move = target < row ? up(row - target) : down(target - row);
     return `${move}${parked ? `\x1b[${parked.x + 1}G` : fromParked ? "\r" : ""}`;
   };
-
-  /** From the row below the frame back to its first row, erasing everything below (never the scrollback). */
-  const eraseAll = (cols: number) =>
-    lines.length === 0 ? "" : `${up(rowsAt(lines, cols, widths.of))}${ERASE_ROWS_DOWN}`;
 
   /**
    * Only what differs; every old line is one row (it fitted the width it was written at). When
@@ -236,47 +182,57 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
 
   const write = (frame: string): boolean => {
     const cols = columns();
-    const fitted = writtenAt === cols && lines.every((line) => widths.of(line) <= cols);
-    if (frame === last && samePosition(parked, wanted)) return false;
-    // Moves start at a parked cursor when the frame fitted (no re-wrap moved it), else below the frame.
-    const back = fitted ? "" : toBottom(cols);
+    const fitted =
+      writtenAt === cols && writtenRows === screenRows() && lines.every((line) => widths.of(line) <= cols);
+    if (fitted && frame === last && samePosition(parked, wanted)) return false;
     const from = parked;
-    const start = from ? from.y : lines.length;
-    if (frame === last) {
-      sink.write(`${back}${settle(start, from !== undefined)}`);
+    if (fitted && frame === last) {
+      sink.write(settle(from ? from.y : lines.length, from !== undefined));
       return true;
     }
+    // Moves start at the parked cursor while the size holds; after a resize (the rows on screen
+    // re-wrapped, or cut below the cursor) the frame is drawn again from its first row.
     const next = frameLines(frame);
     const drawn = fitted
-      ? changed(next, start)
+      ? changed(next, from ? from.y : lines.length)
       : { out: `${eraseAll(cols)}${next.map((line) => `${line}\n`).join("")}`, row: next.length };
     parked = undefined;
     lines = next;
     sink.write(
-      `${cursorHidden ? "" : HIDE_CURSOR}${back}${drawn.out}${settle(drawn.row, from !== undefined)}`,
+      `${cursorHidden ? "" : HIDE_CURSOR}${drawn.out}${settle(drawn.row, fitted && from !== undefined)}`,
     );
     cursorHidden = true;
     widths.keep(lines);
     last = frame;
     writtenAt = cols;
+    writtenRows = screenRows();
     return true;
+  };
+  /** Nothing on screen any more: the next frame is drawn whole where the cursor is. */
+  const forget = () => {
+    lines = [];
+    last = "";
+    writtenAt = 0;
   };
 
   return Object.assign(write, {
     clear() {
-      const cols = columns();
-      const erase = `${toBottom(cols)}${eraseAll(cols)}`;
+      const erase = eraseAll(columns());
       if (erase) sink.write(erase);
-      lines = [];
-      last = "";
-      writtenAt = 0;
+      forget();
     },
     done() {
-      const back = toBottom(columns());
+      // Below the frame: moved there while the size holds, else the frame is drawn again.
+      const cols = columns();
+      const fitted = writtenAt === cols && writtenRows === screenRows();
+      const back = !parked
+        ? ""
+        : fitted
+          ? `${down(lines.length - parked.y)}\r`
+          : `${eraseAll(cols)}${lines.map((line) => `${line}\n`).join("")}`;
+      parked = undefined;
       if (back || cursorHidden) sink.write(`${back}${cursorHidden ? SHOW_CURSOR : ""}`);
-      lines = [];
-      last = "";
-      writtenAt = 0;
+      forget();
       cursorHidden = false;
     },
     /** Ink wrote the frame itself (after clearing the terminal): take it as what is on screen. */
@@ -286,6 +242,7 @@ export function createFrameWriter(sink: FrameSink, columns: () => number): Frame
       widths.keep(lines);
       last = frame;
       writtenAt = columns();
+      writtenRows = screenRows();
     },
     // The UI draws its own cursor cell (inverse video) and keeps the terminal's hidden, parked on it.
     setCursorPosition(position: CellPosition | undefined) {

@@ -1,4 +1,9 @@
-// The first screen (R-UI-16): version, model, workspace and the keys that matter.
+// The first screen (R-UI-16): version, model, workspace and the keys that matter; at 40 columns
+// it keeps to four rows with the model's notice, so the composer stays in view.
+import { width } from "./ansi.js";
+import { offerSays } from "./project-server-offer.js";
+import { middle } from "./slash-menu.js";
+
 declare const __TERN_VERSION__: string;
 
 /** The build's version (esbuild defines it; absent when the sources run under a test runner). */
@@ -23,24 +28,45 @@ export function greeting(
 ): string {
   const session = resumed ? ` · session ${sessionId} (resumed)` : "";
   if (!first) return `${model}${session}`;
-  // A narrow terminal gets the keys in one short row, so the first screen keeps its rows for the
-  // conversation and the composer (the whole list is in /help).
-  const keys =
-    cols < NARROW_COLS
-      ? "/help keys · Ctrl+C exit"
-      : "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands";
-  return `tern ${ternVersion()} · ${model} · ${displayPath(cwd)}${session}\n${keys}`;
+  const head = `tern ${ternVersion()} · ${model} · `;
+  if (cols >= NARROW_COLS) {
+    const keys = "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands";
+    return `${head}${displayPath(cwd)}${session}\n${keys}`;
+  }
+  // A narrow terminal gets the keys in one short row (the whole list is in /help), and the
+  // workspace shortened in its middle to end the first row (two if the model's id is long), so
+  // the first screen keeps its rows for the conversation and the composer.
+  const room = (width(head) + width(session) + 4 <= cols ? cols : 2 * cols) - width(head) - width(session);
+  return `${head}${middle(displayPath(cwd), Math.max(4, room))}${session}\n/help keys · Ctrl+C exit`;
+}
+
+/**
+ * A notice as the first screen shows it: whole when it fits in two rows, else, for the model's
+ * "not in the catalogue" notice, one short line that still says which model, that its window
+ * and prices are unknown, and where to set them.
+ */
+export function noticeLine(notice: string, model: string, cols = process.stdout.columns || 100): string {
+  const line = `notice: ${notice}`;
+  if (width(line) <= 2 * cols || !notice.startsWith(`model ${model} is not in the catalogue`)) return line;
+  return `notice: ${model}: window and prices unknown; set models in config.json`;
 }
 
 /** Below this width the greeting's key row is the short one. */
 const NARROW_COLS = 60;
 
 /**
- * The notices of an attached session not shown before in this process: a `/fork`, `/resume` or
- * `/clear` opens the session again, and the model's "not in the catalogue" notice once is enough.
+ * The notices of an attached session not shown before in this process, as lines (`noticeLine`):
+ * a `/fork`, `/resume` or `/clear` opens the session again, and the model's "not in the
+ * catalogue" notice once is enough. Nor those the start's offer of the workspace's MCP servers
+ * (`offer`) says already.
  */
-export function freshNotices(seen: Set<string>, notices: readonly string[]): string[] {
-  const fresh = notices.filter((n) => !seen.has(n));
+export function freshNotices(
+  seen: Set<string>,
+  notices: readonly string[],
+  model: string,
+  offer?: string,
+): string[] {
+  const fresh = notices.filter((n) => !seen.has(n) && !offerSays(offer, n));
   for (const n of fresh) seen.add(n);
-  return fresh;
+  return fresh.map((n) => noticeLine(n, model));
 }

@@ -54,7 +54,15 @@ export class VTerm {
     const cols = opts.cols ?? 100;
     const rows = opts.rows ?? 30;
     this.term = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
-    const env = cliEnv(opts.home, { TERM: "xterm-256color", CI: undefined, ...opts.env });
+    // The emulator is xterm.js, which re-wraps on resize as VS Code's terminal (its best-known
+    // host) does: said as VS Code says it, so tern counts rows the xterm.js way (caret-park.ts).
+    const env = cliEnv(opts.home, {
+      TERM: "xterm-256color",
+      TERM_PROGRAM: "vscode",
+      TMUX: undefined,
+      CI: undefined,
+      ...opts.env,
+    });
     this.pty = spawn(process.execPath, [TERN_BIN, ...opts.args], {
       name: "xterm-256color",
       cols,

@@ -72,6 +72,6 @@ describe("a session opened again in the same run", () => {
     await vt.type("/fork 1");
     await vt.press("enter");
     await vt.waitFor("forked into");
-    expect(vt.text().match(/is not in the catalogue/g)).toHaveLength(1);
+    expect(vt.text().match(/notice: (model )?local\/mock-1/g)).toHaveLength(1);
   });
 });

@@ -2,7 +2,8 @@
 // screen and in the scrollback, and how many bytes it writes (R-UI-22, R-UI-13).
 import xterm from "@xterm/headless";
 import { describe, expect, it } from "vitest";
-import { stripAnsi, style } from "../../src/tui/ansi.js";
+import { stripAnsi, style, width } from "../../src/tui/ansi.js";
+import type { Reflow } from "../../src/tui/caret-park.js";
 import { createFrameWriter } from "../../src/tui/frame-writer.js";
 
 /**
@@ -180,5 +181,97 @@ describe("the frame writer", () => {
     const perChar = (t.bytes() - start) / answer.length;
     // Every frame redrawn whole would be ~650 bytes a frame, ~160 a character (here ~32).
     expect(perChar).toBeLessThan(40);
+  });
+  // A frame parked on its caret, then the emulator resized between frames: the writer must find
+  // the frame again from the parked cell the way xterm.js re-wrapped it ("screen-row": the cursor
+  // keeps its screen row; tmux's way, "cell", is checked in a real tmux in resize-tmux.test.ts).
+  // Counted the other way, the erase starts a row off: a scrollback line lost, or a stale row.
+  it.each<[string, Reflow, number, number, boolean]>([
+    ["narrowed 60 → 40, screen full", "screen-row", 40, 20, true],
+    ["narrowed 60 → 25, screen full", "screen-row", 25, 20, true],
+    ["narrowed 60 → 40, screen not full", "screen-row", 40, 20, false],
+    ["made lower 20 → 9, screen full", "screen-row", 60, 9, true],
+    ["made lower 20 → 5, screen not full", "screen-row", 60, 5, false],
+    ["made taller 20 → 26, screen full", "screen-row", 60, 26, true],
+    ["widened 60 → 80, screen full", "screen-row", 80, 20, true],
+    ["narrowed 60 → 40 and made lower 20 → 17, screen full", "screen-row", 40, 17, true],
+    ["narrowed 60 → 30 and made lower 20 → 12, screen full", "screen-row", 30, 12, true],
+  ])(
+    "parked on the caret, %s: the next frame loses no scrollback row and leaves none stale",
+    async (_, reflow, cols, rows, full) => {
+      const term = new xterm.Terminal({
+        cols: 60,
+        rows: 20,
+        scrollback: 1000,
+        allowProposedApi: true,
+        convertEol: true,
+      });
+      let pending = Promise.resolve();
+      const sink = {
+        write: (text: string) =>
+          (pending = pending.then(() => new Promise<void>((r) => term.write(text, r)))),
+      };
+      const writer = createFrameWriter(sink, () => term.cols, { rows: () => term.rows, reflow });
+      const scrollback = Array.from({ length: full ? 30 : 2 }, (_, i) => `scrollback ${i + 1}`);
+      sink.write(scrollback.map((l) => `${l}\n`).join(""));
+      const typed = "› 日本語🙂 typed";
+      const composer = (w: number) => [
+        box(w, "")[0],
+        `│ ${typed}${" ".repeat(w - 4 - width(typed))} │`,
+        box(w, "")[2],
+      ];
+      const live = (w: number, spin: string) => [`${spin} Thinking`, ...composer(w), "s".repeat(w - 5)];
+      writer.setCursorPosition({ x: 9, y: 2 });
+      writer(frame(...live(60, "⠋")));
+      await pending;
+      expect([term.buffer.active.cursorX, term.buffer.active.cursorY]).toEqual([9, full ? 16 : 4]);
+      term.resize(cols, rows);
+      // As Ink does on a resize: the frame cleared, a committed row written above, the frame again.
+      writer.clear();
+      sink.write("committed\n");
+      writer(frame(...live(cols, "⠙")));
+      await pending;
+      const b = term.buffer.active;
+      const all: string[] = [];
+      for (let i = 0; i < b.length; i++) all.push(b.getLine(i)?.translateToString(true) ?? "");
+      while (all.at(-1) === "") all.pop();
+      expect(all.filter((l) => l !== "")).toEqual([...scrollback, "committed", ...live(cols, "⠙")]);
+      // The cursor back on the caret named: column 9 of the composer's text row.
+      expect(b.cursorX).toBe(9);
+      expect(b.getLine(b.baseY + b.cursorY)?.translateToString(true)).toBe(composer(cols)[1]);
+    },
+  );
+  it("leaving after a resize while parked draws the frame again and leaves the cursor below it", async () => {
+    const term = new xterm.Terminal({
+      cols: 60,
+      rows: 20,
+      scrollback: 100,
+      allowProposedApi: true,
+      convertEol: true,
+    });
+    let pending = Promise.resolve();
+    const sink = {
+      write: (text: string) => (pending = pending.then(() => new Promise<void>((r) => term.write(text, r)))),
+    };
+    const writer = createFrameWriter(sink, () => term.cols, { rows: () => term.rows, reflow: "screen-row" });
+    sink.write(Array.from({ length: 30 }, (_, i) => `scrollback ${i + 1}\n`).join(""));
+    writer.setCursorPosition({ x: 4, y: 2 });
+    writer(frame("⠋ Thinking", ...box(60, "› ab"), "s".repeat(55)));
+    await pending;
+    term.resize(40, 20);
+    writer.done();
+    sink.write("bye\n");
+    await pending;
+    const b = term.buffer.active;
+    const all: string[] = [];
+    for (let i = 0; i < b.length; i++) all.push(b.getLine(i)?.translateToString(true) ?? "");
+    const kept = all.filter((l) => l !== "");
+    // The last frame as it was, wrapped at the new width; nothing of the scrollback lost.
+    expect(kept.slice(0, 31)).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `scrollback ${i + 1}`),
+      "⠋ Thinking",
+    ]);
+    expect(kept.at(-1)).toBe("bye");
+    expect(kept.filter((l) => l.startsWith("┌"))).toHaveLength(1);
   });
 });

@@ -70,7 +70,10 @@ describe.skipIf(!haveTmux)("narrowing in tmux while an output tail runs, screen 
         openaiText("all done now"),
       );
       const args = [TERN_BIN, "--yes", "--model", "local/mock-1", "--base-url", provider.baseUrl];
-      const command = [process.execPath, ...args].map(quote).join(" ");
+      // Four rows of a shell's output above tern's first screen: the room tmux pushes into its
+      // scrollback when the frame re-wraps, so the frame's top stays on screen whatever the
+      // first screen's height (it is four rows at most, R-UI-16).
+      const command = `seq 1 4; exec ${[process.execPath, ...args].map(quote).join(" ")}`;
       tmux("new-session", "-d", "-s", "n", "-x", "100", "-y", "40", "-c", dirs.workspace, command);
       await waitFor(/context \d+% · \d+ tokens/);
       tmux("send-keys", "-t", "n", "-l", "count please");
@@ -85,6 +88,8 @@ describe.skipIf(!haveTmux)("narrowing in tmux while an output tail runs, screen 
       expect(all.filter((row) => row.startsWith("└"))).toHaveLength(1);
       expect(all.filter((row) => /context \d+% ·/.test(row))).toHaveLength(1);
       expect(all.filter((row) => row.startsWith("● bash"))).toHaveLength(1);
+      // The row above the frame (the prompt) kept: the erase started at the frame's first row.
+      expect(all.filter((row) => row.startsWith("› count please"))).toHaveLength(1);
       if (fits) expect(all.filter((row) => row.startsWith("○ bash"))).toEqual([]);
     },
     30_000,

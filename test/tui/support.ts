@@ -16,6 +16,7 @@ export interface TuiTest {
     config?: Record<string, unknown>,
     ready?: RegExp,
     env?: Record<string, string | undefined>,
+    size?: { cols: number; rows: number },
   ): Promise<VTerm>;
 }
 
@@ -27,6 +28,7 @@ export function useTui(): TuiTest {
       config: Record<string, unknown> = {},
       ready?: RegExp,
       env?: Record<string, string | undefined>,
+      size?: { cols: number; rows: number },
     ) {
       writeFileSync(
         join(ctx.dirs.home, "config.json"),
@@ -37,6 +39,7 @@ export function useTui(): TuiTest {
         cwd: ctx.dirs.workspace,
         args: ["--model", "local/mock-1", "--base-url", ctx.provider.baseUrl, ...extraArgs],
         env,
+        ...size,
       });
       terms.push(vt);
       // No pause after the first frame: tern holds keys typed while it starts (raw mode from the
