@@ -1,0 +1,127 @@
+// The first session of a workspace that is a git repository starts its index from the
+// workspace's own `.git/index` (R-BIG-4): the user's index already holds every tracked file's
+// stat data and blob id, so the first snapshot is incremental — `git status` lstats the files,
+// and only what differs from the user's index (their uncommitted edits) and the untracked files
+// are read and hashed — instead of hashing 100,000 files beside the first turn. The blobs it
+// names stay in the workspace's object store, borrowed read-only (borrowed-objects.ts: only
+// commands that read objects see it, so git never freshens a file there); nothing is ever
+// written into the workspace's `.git`.
+//
+// Only an index whose every entry means "this file, as staged" to the shadow is taken; anything
+// else falls back to the full first snapshot (the reason is kept for tests and the bench): a
+// `.git` that is a file (a linked worktree, a submodule), a SHA-256 or partial-clone repository,
+// line-ending or filter settings in a config the shadow does not read (its blobs would differ
+// from the shadow's own), filters, `ident` or encodings in attributes, a split or sparse index,
+// conflicts, skip-worktree, assume-unchanged or intent-to-add entries, submodules (snapshots walk
+// into nested repositories instead), tracked files in a folder the shadow leaves out, or an index
+// this parser cannot read. The extensions are dropped (the cached trees, the untracked cache and
+// fsmonitor data were the user's), and the copy keeps the user's index's mtime so git's racy-file
+// check judges each entry as it would in the user's repository.
+import { existsSync, lstatSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { borrowObjects } from "./borrowed-objects.js";
+import { parseIndexFile, withoutExtensions } from "./git-index-file.js";
+
+interface Seedable {
+  /** The shadow repository. */
+  gitDir: string;
+  /** The session's index file (absent: this is a first snapshot). */
+  indexFile: string;
+  workTree: string;
+  /** Folders inside the workspace the shadow leaves out (tern's home). */
+  leaveOut: readonly string[];
+}
+
+export type WorkspaceSeed = { seeded: true; files: number } | { seeded: false; why: string };
+
+const read = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+// Settings under which the user's blobs are not what the shadow (no user config) would write:
+// `autocrlf`/`eol` convert on staging; a global attributes file adds rules the shadow lacks; a
+// `worktree` names another work tree for this index; `[extensions]` holds objectformat (SHA-256),
+// partialclone (blobs missing) and worktreeConfig (per-worktree settings).
+const CONVERTING_CONFIG =
+  /^\s*(autocrlf\s*=\s*(true|input)|eol\s*=\s*crlf|attributesfile\s*=|worktree\s*=)|^\s*\[\s*extensions\s*\]/im;
+/** A filter driver is defined in config the shadow does not read (`text`/`eol`/`ident` apply alike). */
+const CONVERTING_ATTRIBUTES = /\bfilter\s*=/;
+
+function configWhy(dotGit: string): string | undefined {
+  const local = read(join(dotGit, "config"));
+  if (CONVERTING_CONFIG.test(local))
+    return "its config converts line endings, names a work tree or has extensions";
+  const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  for (const file of [join(homedir(), ".gitconfig"), join(xdg, "git", "config"), "/etc/gitconfig"])
+    if (CONVERTING_CONFIG.test(read(file))) return `${file} converts line endings`;
+  if (/^\s*\[\s*include/im.test(local)) return "the repository's config includes other files";
+  return undefined;
+}
+
+/** Whether a path lies inside the workspace (relative form) or not (undefined). */
+function inside(workTree: string, path: string): string | undefined {
+  const rel = relative(workTree, path);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+  return `${rel.split(sep).join("/")}/`;
+}
+
+/** Seeds the session index from the workspace's own index when that is safe; else says why not. */
+export function seedFromWorkspaceIndex(repo: Seedable): WorkspaceSeed {
+  try {
+    return seed(repo);
+  } catch (err) {
+    // Unreadable files, a full disk: the full first snapshot, as without a repository.
+    return { seeded: false, why: (err as Error).message };
+  }
+}
+
+function seed(repo: Seedable): WorkspaceSeed {
+  const no = (why: string): WorkspaceSeed => ({ seeded: false, why });
+  if (existsSync(repo.indexFile)) return no("the session has an index");
+  const dotGit = join(repo.workTree, ".git");
+  const kind = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (!kind?.isDirectory()) return no(kind ? "the workspace's .git is not a folder" : "not a git repository");
+  const indexPath = join(dotGit, "index");
+  const indexStat = lstatSync(indexPath, { throwIfNoEntry: false });
+  if (!indexStat?.isFile()) return no("the repository has no index");
+  const configured = configWhy(dotGit);
+  if (configured) return no(configured);
+  if (read(join(dotGit, "info", "attributes")).trim()) return no("the repository has info/attributes");
+  const bytes = readFileSync(indexPath);
+  let index: ReturnType<typeof parseIndexFile>;
+  try {
+    index = parseIndexFile(bytes);
+  } catch (err) {
+    return no(`its index could not be read (${(err as Error).message})`);
+  }
+  if (index.extensions.includes("link")) return no("a split index");
+  if (index.extensions.includes("sdir")) return no("a sparse index");
+  const leftOut = repo.leaveOut.map((path) => inside(repo.workTree, path)).filter((p) => p !== undefined);
+  for (const entry of index.entries) {
+    if (entry.stage !== 0) return no(`a conflict at ${entry.path}`);
+    if (entry.assumeValid || entry.skipWorktree || entry.intentToAdd)
+      return no(`${entry.path} is assume-unchanged, skip-worktree or intent-to-add`);
+    const type = entry.mode >>> 12;
+    if (type !== 0o10 && type !== 0o12) return no(`${entry.path} is a submodule or a sparse folder`);
+    if (leftOut.some((folder) => entry.path.startsWith(folder))) return no(`${entry.path} is left out`);
+    if (
+      (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes")) &&
+      CONVERTING_ATTRIBUTES.test(read(join(repo.workTree, entry.path)))
+    )
+      return no(`${entry.path} converts content`);
+  }
+  // Only tracked `.gitattributes` are checked above: an untracked one is the shadow's to apply.
+  // The objects first: an index naming blobs the shadow cannot find would fail a restore.
+  if (!borrowObjects(repo.gitDir, join(dotGit, "objects"))) return no("the repository's path holds a colon");
+  const temporary = `${repo.indexFile}.seed`;
+  writeFileSync(temporary, withoutExtensions(bytes, index.entriesEnd));
+  // git distrusts entries whose mtime is not older than the index's (racily clean): keep its time.
+  utimesSync(temporary, indexStat.atime, indexStat.mtime);
+  renameSync(temporary, repo.indexFile);
+  return { seeded: true, files: index.entries.length };
+}
