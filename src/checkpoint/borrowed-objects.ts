@@ -1,12 +1,13 @@
 // The workspace's own object store, borrowed read-only by a shadow whose first index came from
 // the workspace's git index (workspace-index-seed.ts): the blobs that index names stay there.
 // Not through `objects/info/alternates`: git "freshens" an object it is asked to write that an
-// alternate already holds (utime on the loose file or the whole pack), so every snapshot would
-// touch files in the user's `.git`. Instead the store is named in `GIT_ALTERNATE_OBJECT_DIRECTORIES`
-// only for commands that read objects (status, diff, checkout, cat-file, ls-tree…); those that
-// write them (update-index, write-tree, hash-object, commit-tree, fast-import, add) run without
-// it, so what they write lands in the shadow, and write-tree is told the blobs it cannot see
-// there exist (`--missing-ok`: the index's entries are the user's, checked when seeded).
+// alternate already holds (utime on the loose file or the whole pack), and snapshots write
+// blobs and trees the user often has (a file or folder back as committed). So the store is named
+// in `GIT_ALTERNATE_OBJECT_DIRECTORIES` only for commands that write no object; those that do
+// (update-index, hash-object, write-tree, fast-import, add) run without it and write into the
+// shadow, and write-tree is told the blobs it cannot see there exist (`--missing-ok`: they are
+// the user index's entries, or blobs the shadow wrote). The user's cached trees are copied into
+// the shadow when it is seeded (write-tree trusts a cached tree only where its object is found).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -14,15 +15,7 @@ import { join } from "node:path";
 const BORROWED_FILE = "tern-borrowed-objects";
 
 /** Commands that write objects: with the store in sight they would freshen the user's files. */
-const WRITERS = new Set([
-  "update-index",
-  "write-tree",
-  "hash-object",
-  "commit-tree",
-  "fast-import",
-  "add",
-  "mktree",
-]);
+const WRITERS = new Set(["update-index", "hash-object", "write-tree", "fast-import", "add", "mktree"]);
 
 /** Known borrowed stores by shadow folder (once borrowed, a shadow keeps borrowing). */
 const known = new Map<string, string>();
@@ -48,25 +41,25 @@ export function borrowObjects(gitDir: string, objects: string): boolean {
 }
 
 /** The subcommand of an argument list that may start with `-c name=value` pairs. */
-function subcommand(args: readonly string[]): number {
+const subcommand = (args: readonly string[]): string | undefined => {
   let i = 0;
   while (args[i] === "-c") i += 2;
-  return i;
-}
+  return args[i];
+};
 
 /**
- * A command's arguments and extra environment for a shadow that borrows: the store for readers;
- * for writers nothing, and `--missing-ok` for write-tree.
+ * A command's arguments and extra environment for a shadow that borrows: the store unless it
+ * writes objects; `--missing-ok` for write-tree.
  */
 export function withBorrowed(
   gitDir: string,
   args: string[],
 ): { args: string[]; env: Record<string, string> } {
   const store = borrowedObjects(gitDir);
-  if (!store) return { args, env: {} };
-  const at = subcommand(args);
-  const command = args[at];
+  const command = subcommand(args);
+  if (!store || !command) return { args, env: {} };
   if (!WRITERS.has(command)) return { args, env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: store } };
   if (command !== "write-tree") return { args, env: {} };
-  return { args: [...args.slice(0, at + 1), "--missing-ok", ...args.slice(at + 1)], env: {} };
+  const at = args.indexOf(command) + 1;
+  return { args: [...args.slice(0, at), "--missing-ok", ...args.slice(at)], env: {} };
 }

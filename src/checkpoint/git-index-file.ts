@@ -19,8 +19,8 @@ export interface IndexFile {
   entries: IndexEntry[];
   /** Where the extensions begin (the end of the last entry). */
   entriesEnd: number;
-  /** The extensions' four-letter signatures, in order. */
-  extensions: string[];
+  /** The extensions: four-letter signature and where each lies (header included). */
+  extensions: { signature: string; start: number; end: number }[];
 }
 
 const HASH_BYTES = 20;
@@ -87,17 +87,41 @@ export function parseIndexFile(buf: Buffer): IndexFile {
     });
   }
   const entriesEnd = at;
-  const extensions: string[] = [];
+  const extensions: IndexFile["extensions"] = [];
   while (at + 8 <= end) {
-    extensions.push(buf.toString("latin1", at, at + 4));
+    const start = at;
     at += 8 + buf.readUInt32BE(at + 4);
+    extensions.push({ signature: buf.toString("latin1", start, start + 4), start, end: at });
   }
   if (at !== end) throw new Error("extensions run past the file");
   return { version, entries, entriesEnd, extensions };
 }
 
-/** The index's header and entries with no extension, and its checksum recomputed. */
-export function withoutExtensions(buf: Buffer, entriesEnd: number): Buffer {
-  const body = buf.subarray(0, entriesEnd);
+/** The index's header and entries with only the extensions named in `keep`, its checksum recomputed. */
+export function withExtensions(buf: Buffer, index: IndexFile, keep: readonly string[]): Buffer {
+  const parts = [buf.subarray(0, index.entriesEnd)];
+  for (const ext of index.extensions)
+    if (keep.includes(ext.signature)) parts.push(buf.subarray(ext.start, ext.end));
+  const body = Buffer.concat(parts);
   return Buffer.concat([body, createHash("sha1").update(body).digest()]);
+}
+
+/** The object ids of the valid cached trees of a `TREE` extension (invalid ones have no id). */
+export function cachedTrees(buf: Buffer, index: IndexFile): string[] {
+  const ext = index.extensions.find((e) => e.signature === "TREE");
+  if (!ext) return [];
+  const ids: string[] = [];
+  let at = ext.start + 8;
+  while (at < ext.end) {
+    // A path, NUL, "<entry count> <subtree count>\n", then the id when the count is not -1.
+    const newline = buf.indexOf(10, buf.indexOf(0, at));
+    if (newline < 0 || newline >= ext.end) throw new Error("bad TREE extension");
+    const count = Number(buf.toString("latin1", buf.indexOf(0, at) + 1, newline).split(" ")[0]);
+    at = newline + 1;
+    if (count >= 0) {
+      ids.push(buf.toString("hex", at, at + HASH_BYTES));
+      at += HASH_BYTES;
+    }
+  }
+  return ids;
 }

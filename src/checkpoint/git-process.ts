@@ -119,7 +119,7 @@ export function gitCommand(
           "core.splitIndex=false",
         ]
       : [];
-  // A shadow borrowing the workspace's objects sees them only in commands that read (borrowed-objects.ts).
+  // A shadow borrowing the workspace's objects sees them only where it writes none (borrowed-objects.ts).
   const borrowed = withBorrowed(place.gitDir, args);
   return {
     args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...hook, ...borrowed.args],

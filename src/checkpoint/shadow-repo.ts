@@ -137,7 +137,7 @@ export class ShadowRepo {
       // harm. Made, it is known to exist: the first commit names it as parent without a rev-parse.
       const made = await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
       this.refExists = made !== undefined;
-    } else this.seeded = (this.workspaceSeed = seedFromWorkspaceIndex(this)).seeded;
+    } else this.seeded = (this.workspaceSeed = await seedFromWorkspaceIndex(this, this.ref)).seeded;
     // After the seed, which is the newest other index and so is kept.
     const held = this.sessionHeld;
     try {

@@ -14,14 +14,14 @@
 // from the shadow's own), filters, `ident` or encodings in attributes, a split or sparse index,
 // conflicts, skip-worktree, assume-unchanged or intent-to-add entries, submodules (snapshots walk
 // into nested repositories instead), tracked files in a folder the shadow leaves out, or an index
-// this parser cannot read. The extensions are dropped (the cached trees, the untracked cache and
-// fsmonitor data were the user's), and the copy keeps the user's index's mtime so git's racy-file
+// this parser cannot read. Of the extensions only the cached trees are kept (the untracked cache
+// and fsmonitor data were the user's), and the copy keeps the user's index's mtime so git's racy-file
 // check judges each entry as it would in the user's repository.
 import { existsSync, lstatSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { borrowObjects } from "./borrowed-objects.js";
-import { parseIndexFile, withoutExtensions } from "./git-index-file.js";
+import { cachedTrees, parseIndexFile, withExtensions } from "./git-index-file.js";
 
 interface Seedable {
   /** The shadow repository. */
@@ -31,9 +31,10 @@ interface Seedable {
   workTree: string;
   /** Folders inside the workspace the shadow leaves out (tern's home). */
   leaveOut: readonly string[];
+  git(args: string[], input?: string): Promise<{ stdout: string }>;
 }
 
-export type WorkspaceSeed = { seeded: true; files: number } | { seeded: false; why: string };
+export type WorkspaceSeed = { seeded: true; files: number; trees: string[] } | { seeded: false; why: string };
 
 const read = (path: string) => {
   try {
@@ -70,14 +71,56 @@ function inside(workTree: string, path: string): string | undefined {
   return `${rel.split(sep).join("/")}/`;
 }
 
-/** Seeds the session index from the workspace's own index when that is safe; else says why not. */
-export function seedFromWorkspaceIndex(repo: Seedable): WorkspaceSeed {
+/**
+ * Seeds the session index from the workspace's own index when that is safe, else says why not;
+ * and starts the session's ref (`ref`) at a commit of the workspace's HEAD tree, so the first
+ * `git status` compares the index with that (a few entries differ) instead of listing 100,000
+ * entries as new against no commit.
+ */
+export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promise<WorkspaceSeed> {
+  let seeded: WorkspaceSeed;
   try {
-    return seed(repo);
+    seeded = seed(repo);
   } catch (err) {
     // Unreadable files, a full disk: the full first snapshot, as without a repository.
     return { seeded: false, why: (err as Error).message };
   }
+  if (!seeded.seeded) return seeded;
+  try {
+    // The cached trees into a pack of the shadow's own (pack-objects reads them from the store and
+    // writes only its pack): write-tree, which never sees the store, then trusts them.
+    if (seeded.trees.length > 0) {
+      const base = join(repo.gitDir, "objects", "pack", "pack");
+      await repo.git(["pack-objects", "--quiet", "--window=0", base], `${seeded.trees.join("\n")}\n`);
+    }
+  } catch {
+    // write-tree then writes every tree itself, as for an index with no cached trees.
+  }
+  const head = workspaceHead(join(repo.workTree, ".git"));
+  if (head) {
+    try {
+      const commit = await repo.git(["commit-tree", `${head}^{tree}`, "-m", "the workspace's HEAD"]);
+      await repo.git(["update-ref", ref, commit.stdout.trim()]);
+    } catch {
+      // An unborn or unreadable HEAD: status lists more, no harm.
+    }
+  }
+  return seeded;
+}
+
+/** The workspace's HEAD commit, read from its files (detached, a loose ref or a packed one). */
+function workspaceHead(dotGit: string): string | undefined {
+  let head = read(join(dotGit, "HEAD")).trim();
+  for (let depth = 0; depth < 5 && head.startsWith("ref: "); depth++) {
+    const name = head.slice(5).trim();
+    const packed = () =>
+      read(join(dotGit, "packed-refs"))
+        .split("\n")
+        .find((line) => line.endsWith(` ${name}`))
+        ?.split(" ")[0];
+    head = read(join(dotGit, name)).trim() || (packed() ?? "");
+  }
+  return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
 }
 
 function seed(repo: Seedable): WorkspaceSeed {
@@ -99,8 +142,9 @@ function seed(repo: Seedable): WorkspaceSeed {
   } catch (err) {
     return no(`its index could not be read (${(err as Error).message})`);
   }
-  if (index.extensions.includes("link")) return no("a split index");
-  if (index.extensions.includes("sdir")) return no("a sparse index");
+  const signatures = index.extensions.map((ext) => ext.signature);
+  if (signatures.includes("link")) return no("a split index");
+  if (signatures.includes("sdir")) return no("a sparse index");
   const leftOut = repo.leaveOut.map((path) => inside(repo.workTree, path)).filter((p) => p !== undefined);
   for (const entry of index.entries) {
     if (entry.stage !== 0) return no(`a conflict at ${entry.path}`);
@@ -119,9 +163,11 @@ function seed(repo: Seedable): WorkspaceSeed {
   // The objects first: an index naming blobs the shadow cannot find would fail a restore.
   if (!borrowObjects(repo.gitDir, join(dotGit, "objects"))) return no("the repository's path holds a colon");
   const temporary = `${repo.indexFile}.seed`;
-  writeFileSync(temporary, withoutExtensions(bytes, index.entriesEnd));
+  // The cached trees stay (write-tree then writes only the trees of what differs; the others are
+  // the user's, read through the borrowed store); the untracked cache and fsmonitor data go.
+  writeFileSync(temporary, withExtensions(bytes, index, ["TREE"]));
   // git distrusts entries whose mtime is not older than the index's (racily clean): keep its time.
   utimesSync(temporary, indexStat.atime, indexStat.mtime);
   renameSync(temporary, repo.indexFile);
-  return { seeded: true, files: index.entries.length };
+  return { seeded: true, files: index.entries.length, trees: cachedTrees(bytes, index) };
 }

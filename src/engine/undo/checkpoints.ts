@@ -117,7 +117,10 @@ export class Checkpointer {
     const repo = await shadowRepoFor(home, cwd, sessionId, true);
     await repo.init();
     if (!this.lastTree) {
-      const files = await repo.countFiles(settings.maxFiles);
+      // Seeded from the workspace's own git index: its entries are the count (no listing of every
+      // file before the first snapshot; untracked files are not counted then).
+      const seed = repo.workspaceSeed;
+      const files = seed?.seeded ? seed.files : await repo.countFiles(settings.maxFiles);
       // An index copied from an earlier session makes the first snapshot incremental: no background.
       this.firstIsFull = !repo.seeded;
       this.setCount(files);
