@@ -34,7 +34,7 @@ interface Seedable {
   git(args: string[], input?: string): Promise<{ stdout: string }>;
 }
 
-export type WorkspaceSeed = { seeded: true; files: number; trees: string[] } | { seeded: false; why: string };
+export type WorkspaceSeed = { seeded: true; files: number } | { seeded: false; why: string };
 
 const read = (path: string) => {
   try {
@@ -79,8 +79,9 @@ function inside(workTree: string, path: string): string | undefined {
  */
 export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promise<WorkspaceSeed> {
   let seeded: WorkspaceSeed;
+  const trees: string[] = [];
   try {
-    seeded = seed(repo);
+    seeded = seed(repo, trees);
   } catch (err) {
     // Unreadable files, a full disk: the full first snapshot, as without a repository.
     return { seeded: false, why: (err as Error).message };
@@ -89,9 +90,9 @@ export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promi
   try {
     // The cached trees into a pack of the shadow's own (pack-objects reads them from the store and
     // writes only its pack): write-tree, which never sees the store, then trusts them.
-    if (seeded.trees.length > 0) {
+    if (trees.length > 0) {
       const base = join(repo.gitDir, "objects", "pack", "pack");
-      await repo.git(["pack-objects", "--quiet", "--window=0", base], `${seeded.trees.join("\n")}\n`);
+      await repo.git(["pack-objects", "--quiet", "--window=0", base], `${trees.join("\n")}\n`);
     }
   } catch {
     // write-tree then writes every tree itself, as for an index with no cached trees.
@@ -123,7 +124,8 @@ function workspaceHead(dotGit: string): string | undefined {
   return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
 }
 
-function seed(repo: Seedable): WorkspaceSeed {
+/** Seeds the index; `trees` receives the ids of the user's cached trees. */
+function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
   const no = (why: string): WorkspaceSeed => ({ seeded: false, why });
   if (existsSync(repo.indexFile)) return no("the session has an index");
   const dotGit = join(repo.workTree, ".git");
@@ -164,10 +166,11 @@ function seed(repo: Seedable): WorkspaceSeed {
   if (!borrowObjects(repo.gitDir, join(dotGit, "objects"))) return no("the repository's path holds a colon");
   const temporary = `${repo.indexFile}.seed`;
   // The cached trees stay (write-tree then writes only the trees of what differs; the others are
-  // the user's, read through the borrowed store); the untracked cache and fsmonitor data go.
+  // copied into the shadow by the caller); the untracked cache and fsmonitor data go.
   writeFileSync(temporary, withExtensions(bytes, index, ["TREE"]));
   // git distrusts entries whose mtime is not older than the index's (racily clean): keep its time.
   utimesSync(temporary, indexStat.atime, indexStat.mtime);
   renameSync(temporary, repo.indexFile);
-  return { seeded: true, files: index.entries.length, trees: cachedTrees(bytes, index) };
+  trees.push(...cachedTrees(bytes, index));
+  return { seeded: true, files: index.entries.length };
 }
