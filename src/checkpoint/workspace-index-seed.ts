@@ -7,19 +7,20 @@
 // commands that read objects see it, so git never freshens a file there); nothing is ever
 // written into the workspace's `.git`.
 //
-// Only an index whose every entry means "this file, as staged" to the shadow is taken; anything
-// else falls back to the full first snapshot (the reason is kept for tests and the bench): a
-// `.git` that is a file (a linked worktree, a submodule), a SHA-256 or partial-clone repository,
-// line-ending or filter settings in a config the shadow does not read (its blobs would differ
-// from the shadow's own), filters, `ident` or encodings in attributes, a split or sparse index,
+// A linked worktree (its `.git` a file naming its own git folder) takes its own index and HEAD
+// and the main repository's objects, refs and config. Only an index whose every entry means "this
+// file, as staged" to the shadow is taken; else the full first snapshot, as before (the reason is
+// kept in `workspaceSeed.why`): a SHA-256 or partial-clone repository (`[extensions]`), line-ending
+// settings or another work tree (a submodule's git folder) in a config, a tracked `.gitattributes`
+// naming a filter (the user's blobs would be the filter's output), a split or sparse index,
 // conflicts, skip-worktree, assume-unchanged or intent-to-add entries, submodules (snapshots walk
 // into nested repositories instead), tracked files in a folder the shadow leaves out, or an index
 // this parser cannot read. Of the extensions only the cached trees are kept (the untracked cache
-// and fsmonitor data were the user's), and the copy keeps the user's index's mtime so git's racy-file
-// check judges each entry as it would in the user's repository.
+// and fsmonitor data were the user's), and the copy keeps the user's index's mtime so git's
+// racy-file check judges each entry as it would in the user's repository.
 import { existsSync, lstatSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { borrowObjects } from "./borrowed-objects.js";
 import { cachedTrees, parseIndexFile, withExtensions } from "./git-index-file.js";
 
@@ -53,8 +54,8 @@ const CONVERTING_CONFIG =
 /** A filter driver is defined in config the shadow does not read (`text`/`eol`/`ident` apply alike). */
 const CONVERTING_ATTRIBUTES = /\bfilter\s*=/;
 
-function configWhy(dotGit: string): string | undefined {
-  const local = read(join(dotGit, "config"));
+function configWhy(common: string): string | undefined {
+  const local = read(join(common, "config"));
   if (CONVERTING_CONFIG.test(local))
     return "its config converts line endings, names a work tree or has extensions";
   const xdg = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
@@ -62,6 +63,24 @@ function configWhy(dotGit: string): string | undefined {
     if (CONVERTING_CONFIG.test(read(file))) return `${file} converts line endings`;
   if (/^\s*\[\s*include/im.test(local)) return "the repository's config includes other files";
   return undefined;
+}
+
+/**
+ * The repository's folders: its own (index, HEAD) and the common one (objects, refs, config). A
+ * `.git` folder is both; a linked worktree's `.git` file names its own folder, whose `commondir`
+ * names the main repository's.
+ */
+function gitFolders(workTree: string): { own: string; common: string } | string {
+  const dotGit = join(workTree, ".git");
+  const kind = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (kind?.isDirectory()) return { own: dotGit, common: dotGit };
+  if (!kind?.isFile())
+    return kind ? "the workspace's .git is neither a folder nor a file" : "not a git repository";
+  const named = /^gitdir: (.+)$/m.exec(read(dotGit))?.[1]?.trim();
+  if (!named) return "the workspace's .git file names no git folder";
+  const own = resolve(workTree, named);
+  const common = read(join(own, "commondir")).trim();
+  return { own, common: common ? resolve(own, common) : own };
 }
 
 /** Whether a path lies inside the workspace (relative form) or not (undefined). */
@@ -97,7 +116,8 @@ export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promi
   } catch {
     // write-tree then writes every tree itself, as for an index with no cached trees.
   }
-  const head = workspaceHead(join(repo.workTree, ".git"));
+  const folders = gitFolders(repo.workTree);
+  const head = typeof folders === "string" ? undefined : workspaceHead(folders.own, folders.common);
   if (head) {
     try {
       const commit = await repo.git(["commit-tree", `${head}^{tree}`, "-m", "the workspace's HEAD"]);
@@ -110,16 +130,16 @@ export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promi
 }
 
 /** The workspace's HEAD commit, read from its files (detached, a loose ref or a packed one). */
-function workspaceHead(dotGit: string): string | undefined {
-  let head = read(join(dotGit, "HEAD")).trim();
+function workspaceHead(own: string, common: string): string | undefined {
+  let head = read(join(own, "HEAD")).trim();
   for (let depth = 0; depth < 5 && head.startsWith("ref: "); depth++) {
     const name = head.slice(5).trim();
     const packed = () =>
-      read(join(dotGit, "packed-refs"))
+      read(join(common, "packed-refs"))
         .split("\n")
         .find((line) => line.endsWith(` ${name}`))
         ?.split(" ")[0];
-    head = read(join(dotGit, name)).trim() || (packed() ?? "");
+    head = read(join(common, name)).trim() || (packed() ?? "");
   }
   return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
 }
@@ -128,15 +148,15 @@ function workspaceHead(dotGit: string): string | undefined {
 function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
   const no = (why: string): WorkspaceSeed => ({ seeded: false, why });
   if (existsSync(repo.indexFile)) return no("the session has an index");
-  const dotGit = join(repo.workTree, ".git");
-  const kind = lstatSync(dotGit, { throwIfNoEntry: false });
-  if (!kind?.isDirectory()) return no(kind ? "the workspace's .git is not a folder" : "not a git repository");
-  const indexPath = join(dotGit, "index");
+  const folders = gitFolders(repo.workTree);
+  if (typeof folders === "string") return no(folders);
+  const { own, common } = folders;
+  const indexPath = join(own, "index");
   const indexStat = lstatSync(indexPath, { throwIfNoEntry: false });
   if (!indexStat?.isFile()) return no("the repository has no index");
-  const configured = configWhy(dotGit);
+  const configured = configWhy(common);
   if (configured) return no(configured);
-  if (read(join(dotGit, "info", "attributes")).trim()) return no("the repository has info/attributes");
+  if (read(join(common, "info", "attributes")).trim()) return no("the repository has info/attributes");
   const bytes = readFileSync(indexPath);
   let index: ReturnType<typeof parseIndexFile>;
   try {
@@ -163,7 +183,7 @@ function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
   }
   // Only tracked `.gitattributes` are checked above: an untracked one is the shadow's to apply.
   // The objects first: an index naming blobs the shadow cannot find would fail a restore.
-  if (!borrowObjects(repo.gitDir, join(dotGit, "objects"))) return no("the repository's path holds a colon");
+  if (!borrowObjects(repo.gitDir, join(common, "objects"))) return no("the repository's path holds a colon");
   const temporary = `${repo.indexFile}.seed`;
   // The cached trees stay (write-tree then writes only the trees of what differs; the others are
   // copied into the shadow by the caller); the untracked cache and fsmonitor data go.

@@ -232,13 +232,20 @@ describe("the first snapshot seeded from the workspace's own git index", () => {
       expect(existsSync(join(h.dirs.home, "shadow", "tern-borrowed-objects"))).toBe(false);
     });
 
-  it("falls back for a linked worktree's .git file and for a SHA-256 repository", async () => {
+  it("seeds a linked worktree from its own index, and falls back for a SHA-256 repository", async () => {
     dirtyRepository();
     const linked = join(h.dirs.root, "linked");
     git(["worktree", "add", "--quiet", linked]);
+    writeFileSync(join(linked, "pkg0/f1.ts"), "edited in the worktree\n");
+    const dotGit = dotGitState();
     const inWorktree = shadowFor(linked, "linked");
-    await inWorktree.snapshot(undefined, "first");
-    expect(inWorktree.workspaceSeed).toEqual({ seeded: false, why: "the workspace's .git is not a folder" });
+    const tree = await inWorktree.snapshot(undefined, "first");
+    expect(inWorktree.workspaceSeed).toMatchObject({ seeded: true, files: 62 });
+    const plain = join(h.dirs.root, "linked-plain");
+    cpSync(linked, plain, { recursive: true, filter: (src) => !src.endsWith("/.git") });
+    expect(await shadowFor(plain, "linked-full").snapshot(undefined, "full")).toBe(tree);
+    // The main repository's folder (the worktree's own git folder lies inside it) is untouched.
+    expect(dotGitState()).toBe(dotGit);
     const sha256 = join(h.dirs.root, "sha256");
     mkdirSync(sha256);
     git(["init", "--quiet", "--object-format=sha256", "."], sha256);
