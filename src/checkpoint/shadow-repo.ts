@@ -1,8 +1,8 @@
 // A shadow git repository per workspace under TERN_HOME, its work tree pointed at the workspace.
 // Snapshots are git trees written through a per-session index, so two sessions of one workspace
-// never share an index and the workspace's own `.git` is never read or written: GIT_DIR points
-// at the shadow (through the session's git folder, git-process.ts), user and system git config
-// are ignored (no hooks, no fsmonitor, no filters).
+// never share an index and the workspace's own `.git` is never written (read only to seed a
+// first session, workspace-index-seed.ts): GIT_DIR points at the shadow (through the session's
+// git folder, git-process.ts), user and system git config are ignored (no hooks, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
