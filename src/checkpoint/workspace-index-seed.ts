@@ -121,9 +121,10 @@ export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promi
   if (head) {
     try {
       const commit = await repo.git(["commit-tree", `${head}^{tree}`, "-m", "the workspace's HEAD"]);
-      await repo.git(["update-ref", ref, commit.stdout.trim()]);
+      // Only where the ref does not exist yet: a session whose index was pruned keeps its snapshots.
+      await repo.git(["update-ref", ref, commit.stdout.trim(), "0".repeat(40)]);
     } catch {
-      // An unborn or unreadable HEAD: status lists more, no harm.
+      // An unborn or unreadable HEAD, or a ref already there: status lists more, no harm.
     }
   }
   return seeded;

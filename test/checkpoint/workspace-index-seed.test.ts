@@ -181,6 +181,19 @@ describe("the first snapshot seeded from the workspace's own git index", () => {
     }
   });
 
+  it("a session whose index was pruned keeps its ref: the seed never moves it", async () => {
+    dirtyRepository();
+    const first = shadowFor(h.dirs.workspace, "pruned");
+    const tree = await first.snapshot(undefined, "first");
+    const ref = (await first.git(["rev-parse", "refs/tern/s1"])).stdout.trim();
+    rmSync(join(h.dirs.home, "pruned", "tern-index", "s1"));
+    const again = shadowFor(h.dirs.workspace, "pruned");
+    await again.init();
+    expect(again.workspaceSeed).toMatchObject({ seeded: true });
+    expect((await again.git(["rev-parse", "refs/tern/s1"])).stdout.trim()).toBe(ref);
+    expect(await again.snapshot(tree, "again")).toBe(tree);
+  });
+
   const fallbacks: [string, () => void, string][] = [
     ["a split index", () => git(["update-index", "--split-index"]), "a split index"],
     [
