@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 
 export interface IndexEntry {
-  path: string;
+  /** The path's bytes, one char per byte (latin1): no UTF-8 decoding of 100,000 paths. */
+  rawPath: string;
   /** git's mode word: 0o100644, 0o100755, 0o120000 (link), 0o160000 (gitlink), 0o040000 (sparse folder). */
   mode: number;
   stage: number;
@@ -78,7 +79,7 @@ export function parseIndexFile(buf: Buffer): IndexFile {
     }
     previous = path;
     entries.push({
-      path: Buffer.from(path, "latin1").toString("utf8"),
+      rawPath: path,
       mode,
       stage: (flags >> 12) & 3,
       assumeValid: (flags & 0x8000) !== 0,
@@ -125,3 +126,6 @@ export function cachedTrees(buf: Buffer, index: IndexFile): string[] {
   }
   return ids;
 }
+
+/** A raw (latin1) path as text. */
+export const pathText = (raw: string): string => Buffer.from(raw, "latin1").toString("utf8");

@@ -22,7 +22,7 @@ import { existsSync, lstatSync, readFileSync, renameSync, utimesSync, writeFileS
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { borrowObjects } from "./borrowed-objects.js";
-import { cachedTrees, parseIndexFile, withExtensions } from "./git-index-file.js";
+import { cachedTrees, parseIndexFile, pathText, withExtensions } from "./git-index-file.js";
 
 interface Seedable {
   /** The shadow repository. */
@@ -168,19 +168,24 @@ function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
   const signatures = index.extensions.map((ext) => ext.signature);
   if (signatures.includes("link")) return no("a split index");
   if (signatures.includes("sdir")) return no("a sparse index");
-  const leftOut = repo.leaveOut.map((path) => inside(repo.workTree, path)).filter((p) => p !== undefined);
+  // Compared as raw bytes (latin1), as the parser keeps the paths.
+  const leftOut = repo.leaveOut
+    .map((path) => inside(repo.workTree, path))
+    .filter((p) => p !== undefined)
+    .map((p) => Buffer.from(p, "utf8").toString("latin1"));
   for (const entry of index.entries) {
-    if (entry.stage !== 0) return no(`a conflict at ${entry.path}`);
+    const raw = entry.rawPath;
+    if (entry.stage !== 0) return no(`a conflict at ${pathText(raw)}`);
     if (entry.assumeValid || entry.skipWorktree || entry.intentToAdd)
-      return no(`${entry.path} is assume-unchanged, skip-worktree or intent-to-add`);
+      return no(`${pathText(raw)} is assume-unchanged, skip-worktree or intent-to-add`);
     const type = entry.mode >>> 12;
-    if (type !== 0o10 && type !== 0o12) return no(`${entry.path} is a submodule or a sparse folder`);
-    if (leftOut.some((folder) => entry.path.startsWith(folder))) return no(`${entry.path} is left out`);
+    if (type !== 0o10 && type !== 0o12) return no(`${pathText(raw)} is a submodule or a sparse folder`);
+    if (leftOut.some((folder) => raw.startsWith(folder))) return no(`${pathText(raw)} is left out`);
     if (
-      (entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes")) &&
-      CONVERTING_ATTRIBUTES.test(read(join(repo.workTree, entry.path)))
+      (raw === ".gitattributes" || raw.endsWith("/.gitattributes")) &&
+      CONVERTING_ATTRIBUTES.test(read(join(repo.workTree, pathText(raw))))
     )
-      return no(`${entry.path} converts content`);
+      return no(`${pathText(raw)} converts content`);
   }
   // Only tracked `.gitattributes` are checked above: an untracked one is the shadow's to apply.
   // The objects first: an index naming blobs the shadow cannot find would fail a restore.
