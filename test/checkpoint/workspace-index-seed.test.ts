@@ -57,6 +57,9 @@ function dirtyRepository(): void {
     for (let f = 0; f < 10; f++) writeFileSync(ws(`pkg${d}/f${f}.ts`), `export const v = ${d * 10 + f};\n`);
   }
   writeFileSync(ws(".gitignore"), "dist/\n");
+  // Paths that are not ASCII (the index holds bytes; version 4 compresses their prefixes).
+  writeFileSync(ws("pkg0/naïve.ts"), "n\n");
+  writeFileSync(ws("pkg0/日本語.ts"), "j\n");
   writeFileSync(ws("run.sh"), "#!/bin/sh\necho 1\n", { mode: 0o755 });
   git(["add", "-A"]);
   git(["commit", "--quiet", "-m", "one"]);
@@ -150,7 +153,7 @@ describe("the first snapshot seeded from the workspace's own git index", () => {
     h.provider.enqueue(openaiToolCalls([{ id: "b1", name: "bash", args: { command } }]), openaiText("done"));
     const outcome = await t.prompt("change files with the shell");
     expect(outcome.stopReason).toBe("completed");
-    expect(seeds[0]).toMatchObject({ seeded: true, files: 62 });
+    expect(seeds[0]).toMatchObject({ seeded: true, files: 64 });
     expect(readFileSync(ws("pkg1/f1.ts"), "utf8")).toBe("changed\n");
     const first = t.session.transcript().find((line) => line.type === "checkpoint");
     expect(first).toMatchObject({ round: 0 });
@@ -195,6 +198,11 @@ describe("the first snapshot seeded from the workspace's own git index", () => {
   });
 
   const fallbacks: [string, () => void, string][] = [
+    [
+      "an index cut short",
+      () => writeFileSync(ws(".git/index"), readFileSync(ws(".git/index")).subarray(0, 200)),
+      "its index could not be read (index entries run past the file)",
+    ],
     ["a split index", () => git(["update-index", "--split-index"]), "a split index"],
     [
       "a skip-worktree entry",
@@ -253,7 +261,7 @@ describe("the first snapshot seeded from the workspace's own git index", () => {
     const dotGit = dotGitState();
     const inWorktree = shadowFor(linked, "linked");
     const tree = await inWorktree.snapshot(undefined, "first");
-    expect(inWorktree.workspaceSeed).toMatchObject({ seeded: true, files: 62 });
+    expect(inWorktree.workspaceSeed).toMatchObject({ seeded: true, files: 64 });
     const plain = join(h.dirs.root, "linked-plain");
     cpSync(linked, plain, { recursive: true, filter: (src) => !src.endsWith("/.git") });
     expect(await shadowFor(plain, "linked-full").snapshot(undefined, "full")).toBe(tree);
