@@ -18,6 +18,7 @@ import { generateBigTree } from "./big-tree.js";
 import { bigTreeBench } from "./big-tree-bench.js";
 import { bigCheckpointBench, bigFileMenuBench, bigWatchedCheckpointBench } from "./big-tree-extra.js";
 import { bigLaterTurnBench } from "./big-turn-bench.js";
+import { bigFirstTurnBench } from "./big-first-turn-bench.js";
 import { bigWalksBench } from "./big-walks-bench.js";
 import { bigFileMenuPtyBench } from "./big-file-menu-pty.js";
 import { longTurnBench } from "./compaction-bench.js";
@@ -117,6 +118,7 @@ export async function main({ root, argv }: { root: string; argv: string[] }): Pr
     ["big-checkpoint", async () => bigCheckpointBench(plan, await bigTree())],
     ["big-checkpoint-watched", async () => bigWatchedCheckpointBench(plan, await bigTree())],
     ["big-later-turn", async () => bigLaterTurnBench(p, plan, await bigTree())],
+    ["big-first-turn", async () => bigFirstTurnBench(p, plan, await bigTree())],
     ["big-file-menu", async () => bigFileMenuBench(plan, await bigTree())],
     ["big-walks", async () => bigWalksBench(plan, await bigTree())],
     ["big-file-menu-pty", async () => bigFileMenuPtyBench(p, plan, await bigTree())],

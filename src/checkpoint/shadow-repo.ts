@@ -1,8 +1,8 @@
 // A shadow git repository per workspace under TERN_HOME, its work tree pointed at the workspace.
 // Snapshots are git trees written through a per-session index, so two sessions of one workspace
-// never share an index and the workspace's own `.git` is never read or written: GIT_DIR points
-// at the shadow (through the session's git folder, git-process.ts), user and system git config
-// are ignored (no hooks, no fsmonitor, no filters).
+// never share an index and the workspace's own `.git` is never written (read only to seed a
+// first session, workspace-index-seed.ts): GIT_DIR points at the shadow (through the session's
+// git folder, git-process.ts), user and system git config are ignored (no hooks, no filters).
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -21,6 +21,7 @@ import { isFolderEntry, seedNestedRepos } from "./nested-repos.js";
 import { BigFiles } from "./big-files.js";
 import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
+import { seedFromWorkspaceIndex, type WorkspaceSeed } from "./workspace-index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
 import { type TreeChange, treeChanges } from "./tree-changes.js";
 import { WatchedChanges } from "./watched-changes.js";
@@ -62,7 +63,7 @@ export class ShadowRepo {
   /** Where git runs for this session (git-process.ts). */
   private readonly place: GitPlace;
   private readonly ref: string;
-  private readonly leaveOut: string[];
+  readonly leaveOut: string[];
   private readonly sessionHeld: ((sessionId: string) => boolean) | undefined;
   private initialized = false;
   /** The tree this process last wrote from the index: while nothing changed, it is the snapshot. */
@@ -71,8 +72,9 @@ export class ShadowRepo {
   private readonly bigFiles: BigFiles;
   private readonly folderStamps: FolderStamps;
   private readonly quiet: QuietWorkspace;
-  /** This session's index started as a copy of another session's (index-seed.ts): a cheap first snapshot. */
+  /** The index started as another session's (index-seed.ts) or the workspace's own: a cheap first snapshot. */
   seeded = false;
+  workspaceSeed: WorkspaceSeed | undefined;
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
   private readonly changes: WatchedChanges | undefined;
@@ -135,7 +137,7 @@ export class ShadowRepo {
       // harm. Made, it is known to exist: the first commit names it as parent without a rev-parse.
       const made = await this.git(["update-ref", this.ref, `refs/tern/${seededFrom}`]).catch(() => undefined);
       this.refExists = made !== undefined;
-    }
+    } else this.seeded = (this.workspaceSeed = await seedFromWorkspaceIndex(this, this.ref)).seeded;
     // After the seed, which is the newest other index and so is kept.
     const held = this.sessionHeld;
     try {

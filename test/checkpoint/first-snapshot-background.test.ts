@@ -3,10 +3,9 @@
 // 20,000 to 1,000 files, so the tree stays small): the request after the turn's first tool batch
 // is sent while that first snapshot is still running, and the turn's end still names it. The
 // files edit_file, write_file and edit_lineno write beside it have their pre-images handed to it,
-// so undo restores them exactly; a bash call that ran meanwhile makes that snapshot `duringTools`:
-// undo then says so instead of restoring a "before" that may hold the turn's own changes (tried by
-// hand on the 100,000-file tree: undo reported "no files needed restoring" for a turn that had
-// edited a file).
+// so undo restores them exactly; a bash call (whose writes are unknown) waits for that snapshot, so
+// undo of its turn is exact too (R-BIG-4; once it ran beside it and that snapshot could hold the
+// call's own changes: undo reported "no files needed restoring" for a turn that had edited a file).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -138,21 +137,33 @@ describe("the first snapshot of a big workspace", () => {
     expect(existsSync(join(h.dirs.workspace, "pkg2/made"))).toBe(false);
   });
 
-  it("a bash write beside it still makes undo refuse without --force", async () => {
+  it("a bash call beside it waits for it: undo restores exactly, no --force", async () => {
     const t = await bigSession();
-    holdFirstSnapshotUntil(t, ["b1"]);
-    h.provider.enqueue(
-      openaiToolCalls([{ id: "b1", name: "bash", args: { command: "echo changed > pkg1/f2.ts" } }]),
-      openaiText("done"),
-    );
+    // The first snapshot is slowed and leaves a mark outside the workspace once done: a bash call
+    // let run beside it would run first (and write before it reads).
+    const done = join(h.dirs.root, "first-snapshot-done");
+    const original = ShadowRepo.prototype.snapshot;
+    let first = true;
+    vi.spyOn(ShadowRepo.prototype, "snapshot").mockImplementation(async function (this: ShadowRepo, ...args) {
+      if (!first) return original.apply(this, args);
+      first = false;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const tree = await original.apply(this, args);
+      writeFileSync(done, "");
+      return tree;
+    });
+    const command = `test -e ${done} && echo after || echo before; echo changed > pkg1/f2.ts; echo new > pkg1/made.ts`;
+    h.provider.enqueue(openaiToolCalls([{ id: "b1", name: "bash", args: { command } }]), openaiText("done"));
     await t.prompt("change a file with the shell");
-    const first = t.session.transcript().find((line) => line.type === "checkpoint");
-    expect(first).toMatchObject({ round: 0, duringTools: true });
-    await expect(t.session.send({ type: "undo", turns: 1 })).rejects.toThrow(
-      "turn 1 changed files while the workspace's first snapshot was still being taken, so that snapshot may hold them as changed (use --force to restore it anyway)",
-    );
-    const forced = await t.session.send({ type: "undo", turns: 1, force: true });
-    expect(forced.turns).toEqual([1]);
+    const result = t.session.transcript().find((line) => line.type === "tool_result" && line.id === "b1");
+    expect(JSON.stringify(result)).toContain("after");
+    const checkpoint = t.session.transcript().find((line) => line.type === "checkpoint");
+    expect(checkpoint).toMatchObject({ round: 0 });
+    expect(checkpoint).not.toHaveProperty("duringTools");
+    const report = await t.session.send({ type: "undo", turns: 1 });
+    expect(report.restored.map((r) => r.path).sort()).toEqual(["pkg1/f2.ts", "pkg1/made.ts"]);
+    expect(readFileSync(join(h.dirs.workspace, "pkg1/f2.ts"), "utf8")).toBe("export const v = 2;\n");
+    expect(existsSync(join(h.dirs.workspace, "pkg1/made.ts"))).toBe(false);
   });
 
   it("a later session starts from the earlier one's index: its first snapshot is waited for, as any", async () => {

@@ -87,10 +87,10 @@ export class Checkpointer {
   private setCount: (files: number) => void = () => undefined;
   /**
    * Tool batches let run beside the first snapshot (R-CKPT-4): whether one is running now, whether
-   * it reached `beforeRun` (approval over, its calls starting), and whether a call whose writes
-   * are unknown (bash, MCP, a file whose pre-image could not be kept) ran before that snapshot had
-   * read every file: that makes it `duringTools` (undo then says so). Calls with known paths hand
-   * their files' pre-images to it instead (`preImages`).
+   * it reached `beforeRun` (approval over, its calls starting), and whether a batch that wrote ran
+   * without that hook before the snapshot had read every file: that makes it `duringTools` (undo
+   * then says so). Calls with known paths hand their files' pre-images to it (`preImages`); calls
+   * whose writes are unknown (bash, MCP, a file no pre-image keeps) wait for it in `beforeRun`.
    */
   private beside = { running: false, hooked: false, unknown: false };
   private preImages: PreImages | undefined;
@@ -117,7 +117,10 @@ export class Checkpointer {
     const repo = await shadowRepoFor(home, cwd, sessionId, true);
     await repo.init();
     if (!this.lastTree) {
-      const files = await repo.countFiles(settings.maxFiles);
+      // Seeded from the workspace's own git index: its entries are the count (no listing of every
+      // file before the first snapshot; untracked files are not counted then).
+      const seed = repo.workspaceSeed;
+      const files = seed?.seeded ? seed.files : await repo.countFiles(settings.maxFiles);
       // An index copied from an earlier session makes the first snapshot incremental: no background.
       this.firstIsFull = !repo.seeded;
       this.setCount(files);
@@ -202,7 +205,7 @@ export class Checkpointer {
   /**
    * Right before a batch's calls run (after approval): beside a first snapshot still reading
    * files, each file a known-path tool will write has its pre-image kept for it (the first one
-   * of a path wins); any other writing call makes that snapshot `duringTools`. Never throws.
+   * of a path wins); any other writing call waits for that snapshot. Never throws.
    */
   readonly beforeRun = async (calls: readonly RunningCall[]): Promise<void> => {
     if (!this.beside.running) return;
@@ -225,7 +228,10 @@ export class Checkpointer {
     // Once closed, the snapshot read every file before these calls write: nothing to keep.
     if (this.preImages.closed) return;
     for (const { path, image } of kept) this.preImages.add(path, image);
-    if (unknown) this.beside.unknown = true;
+    // A call whose writes are unknown (bash, MCP, a file no pre-image keeps) waits for the first
+    // snapshot, which has then read every file before it writes: undo of the turn stays exact
+    // without --force (R-BIG-4). A `tern run` waits for that snapshot at the turn's end anyway.
+    if (unknown) await this.pending;
   };
 
   /** Starts a snapshot after a tool batch, when a call that may write files ran. */
