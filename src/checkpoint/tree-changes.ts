@@ -1,4 +1,6 @@
-// What differs between two snapshots: one `git diff-tree` (no work tree, no index).
+// What differs between two snapshots: one `git diff-tree` (no work tree, no index), and their diff.
+import { FOLDER_MARK } from "./empty-folders.js";
+
 export interface TreeChange {
   /** git's letter: A (only in `to`), D (only in `from`), M, T. */
   status: string;
@@ -23,4 +25,20 @@ export async function treeChanges(repo: ShadowRepo, from: string, to: string): P
     out.push({ status: status[0], path: parts[i + 1], fromBlob, toBlob });
   }
   return out;
+}
+
+/** A unified diff between two trees (coloured on request), folder marks left out. */
+export async function treeDiff(repo: ShadowRepo, from: string, to: string, color: boolean): Promise<string> {
+  const { stdout } = await repo.git([
+    "diff",
+    "--no-ext-diff",
+    "--no-renames",
+    color ? "--color=always" : "--no-color",
+    from,
+    to,
+    "--",
+    ".",
+    `:(exclude,glob)**/${FOLDER_MARK}`,
+  ]);
+  return stdout;
 }
