@@ -28,6 +28,10 @@ import { tooBig } from "./what-to-keep.js";
 
 /** More changed paths than this: the `git status` way (its cost no longer stands out). */
 export const MAX_PATHS = 256;
+/** The index catches up once snapshots pause this long (or at once when something needs it). */
+const QUIET_MS = 1000;
+/** Paths queued for the index before it catches up without waiting for a pause. */
+const MAX_PENDING = 4096;
 
 /** Names that change what git lists or how it stores, or that git never holds (`.git`). */
 const LISTING_NAMES = new Set([".gitignore", ".gitattributes", ".git", FOLDER_MARK]);
@@ -214,6 +218,7 @@ class IndexCatchUp {
   private pending = new Map<string, PathChange>();
   private commit: string | undefined;
   private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
   failed = false;
 
   constructor(
@@ -221,46 +226,57 @@ class IndexCatchUp {
     private readonly busy: (busy: boolean) => void,
   ) {}
 
+  /**
+   * Queues a snapshot's index entries and commit. The catch-up runs once the rounds pause
+   * (QUIET_MS after the last one) or when something needs the index (`idle`): a turn's quick
+   * bash rounds would otherwise each start a whole-index rewrite beside the next round.
+   */
   add(index: ReadonlyMap<string, PathChange>, commit: string): void {
     for (const [path, change] of index) this.pending.set(path, change);
     this.commit = commit;
-    if (!this.running) {
-      this.busy(true);
-      this.running = this.drain().finally(() => {
-        this.running = undefined;
-        this.busy(false);
-      });
+    if (this.running) return;
+    clearTimeout(this.timer);
+    if (this.pending.size > MAX_PENDING) this.start();
+    else this.timer = setTimeout(() => this.start(), QUIET_MS).unref();
+  }
+
+  /** Resolves once the index and ref hold every snapshot queued (starting the catch-up now). */
+  async idle(): Promise<void> {
+    while (this.commit || this.running) {
+      if (!this.running) this.start();
+      await this.running;
     }
   }
 
-  idle(): Promise<void> {
-    return this.running ?? Promise.resolve();
+  private start(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running || !this.commit) return;
+    this.busy(true);
+    this.running = this.catchUp().finally(() => {
+      this.running = undefined;
+      this.busy(false);
+      // Rounds that came meanwhile wait for the next pause.
+      if (this.commit) this.timer = setTimeout(() => this.start(), QUIET_MS).unref();
+    });
   }
 
-  private async drain(): Promise<void> {
-    // A turn's next rounds may add while one runs: each run takes everything added so far.
-    while (this.commit) {
-      const entries = this.pending;
-      const commit = this.commit;
-      this.pending = new Map();
-      this.commit = undefined;
-      const info = [...entries]
-        .map(([path, c]) => (c ? `${c.mode} ${c.id}\t${path}\0` : `0 ${"0".repeat(40)}\t${path}\0`))
-        .join("");
-      try {
-        // The index carries the fsmonitor hook as every command on it does (git-process.ts).
-        if (info) await runGit(this.place, ["update-index", "-z", "--index-info"], info, true, []);
-        await runGit(
-          { ...this.place, fsmonitorHook: undefined },
-          ["update-ref", this.place.ref, commit],
-          undefined,
-          true,
-          [],
-        );
-      } catch {
-        // The index is behind the snapshot: the next `git status` way rebuilds the tree from it.
-        this.failed = true;
-      }
+  private async catchUp(): Promise<void> {
+    const entries = this.pending;
+    const commit = this.commit as string;
+    this.pending = new Map();
+    this.commit = undefined;
+    const info = [...entries]
+      .map(([path, c]) => (c ? `${c.mode} ${c.id}\t${path}\0` : `0 ${"0".repeat(40)}\t${path}\0`))
+      .join("");
+    try {
+      // The index carries the fsmonitor hook as every command on it does (git-process.ts).
+      if (info) await runGit(this.place, ["update-index", "-z", "--index-info"], info, true, []);
+      const noHook = { ...this.place, fsmonitorHook: undefined };
+      await runGit(noHook, ["update-ref", this.place.ref, commit], undefined, true, []);
+    } catch {
+      // The index is behind the snapshot: the next `git status` way rebuilds the tree from it.
+      this.failed = true;
     }
   }
 }
