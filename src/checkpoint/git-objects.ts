@@ -45,15 +45,29 @@ export function parseTree(body: Buffer): TreeEntry[] {
   return out;
 }
 
+const SLASH = Buffer.from("/");
+
 /** git's order: by name bytes, a tree's name compared as if it ended in "/". */
 function sortKey(e: TreeEntry): Buffer {
-  return e.mode === TREE_MODE ? Buffer.concat([e.name, Buffer.from("/")]) : e.name;
+  return e.mode === TREE_MODE ? Buffer.concat([e.name, SLASH]) : e.name;
 }
 
-/** A tree object's body for `entries` (sorted here). */
+/** A tree object's body for `entries` (sorted here): one buffer, each entry copied in once. */
 export function formatTree(entries: readonly TreeEntry[]): Buffer {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
-  return Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} `), e.name, Buffer.from([0]), e.id]));
+  const keyed = entries.map((e) => ({ e, key: sortKey(e) }));
+  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  let size = 0;
+  for (const { e } of keyed) size += e.mode.length + 1 + e.name.length + 1 + 20;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const { e } of keyed) {
+    at += body.write(e.mode, at, "latin1");
+    body[at++] = 0x20;
+    at += e.name.copy(body, at);
+    body[at++] = 0;
+    at += e.id.copy(body, at, 0, 20);
+  }
+  return body;
 }
 
 /** A commit's body as `git commit-tree -m label` writes it (tern's fixed name, UTC). */
@@ -102,9 +116,8 @@ export class LooseObjects {
   }
 
   writeTree(entries: readonly TreeEntry[]): string {
-    const body = formatTree(entries);
-    const id = this.write("tree", body);
-    this.remember(id, parseTree(body));
+    const id = this.write("tree", formatTree(entries));
+    this.remember(id, [...entries]);
     return id;
   }
 
