@@ -6,7 +6,7 @@
 // index must hold exactly that tree once caught up, and the cases it leaves to git (a new folder,
 // a folder's last file removed, a big file, many paths) must really go that way.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
@@ -51,14 +51,14 @@ function bigWorkspace(): void {
 }
 
 /** A repo whose watch is up: snapshots until one runs without git. */
-async function watchedRepo(): Promise<string> {
+async function watchedRepo(from?: string): Promise<string> {
   repo = new ShadowRepo({
     gitDir: join(dirs.home, "shadow"),
     workTree: dirs.workspace,
     sessionId: "s1",
     watchChanges: true,
   });
-  let tree = await repo.snapshot(undefined, "first");
+  let tree = await repo.snapshot(from, "first");
   for (let i = 0; i < 100 && withoutGit() === 0; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     writeFileSync(ws("pkg0/sub0/f5.ts"), `settling ${i}\n`);
@@ -148,5 +148,22 @@ describe("a later snapshot of a few known paths runs no git", () => {
     expect((await repo.git(["fsck", "--no-dangling", "--connectivity-only"])).stderr).not.toMatch(
       /error|missing/,
     );
+  });
+
+  it("reads the trees git holds packed (no loose copy) through git cat-file", async () => {
+    bigWorkspace();
+    const first = await watchedRepo();
+    await repo.close();
+    // Every object into one pack, the loose ones gone: the next process reads no tree loose.
+    await repo.git(["repack", "-a", "-d", "-q"]);
+    await repo.git(["prune-packed"]);
+    const loose = (id: string) =>
+      existsSync(join(dirs.home, "shadow", "objects", id.slice(0, 2), id.slice(2)));
+    expect(loose(first)).toBe(false);
+    let tree = await watchedRepo(first);
+    writeFileSync(ws("pkg3/sub2/f7.ts"), "read through packs\n");
+    tree = await repo.snapshot(tree, "after repack");
+    expect(withoutGit()).toBe(2);
+    expect(tree).toBe(await fullSnapshot());
   });
 });
