@@ -271,6 +271,7 @@ export class ShadowRepo {
   async forget(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
     await this.git(["update-index", "-z", "--force-remove", "--stdin"], nul(paths));
+    this.indexTree = undefined;
   }
 
   /** Writes the files of `tree` for the given paths into the workspace. */
@@ -280,6 +281,8 @@ export class ShadowRepo {
       ["checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"],
       nul(paths.map((p) => `:(literal)${p}`)),
     );
+    // The index now holds these paths as `tree` has them: the next snapshot writes its tree anew.
+    this.indexTree = undefined;
   }
 
   /** A unified diff between two trees (coloured on request). */

@@ -4,12 +4,10 @@
 // named. `--resume <id>` of a session that ran in a worktree returns to it.
 import { existsSync } from "node:fs";
 import { sessionCwdOf } from "../workspace/session-queries.js";
-import { createWorktree, finishWorktree, WorktreeError } from "../worktrees/index.js";
+import { createWorktree, finishWorktree, isInTernWorktree, WorktreeError } from "../worktrees/index.js";
 import type { CommonOptions } from "./options.js";
 import { ternHome } from "./setup.js";
 import { UsageError } from "./usage-error.js";
-
-const IN_WORKTREE = /[/\\]\.tern[/\\]worktrees[/\\][^/\\]+/;
 
 /** Runs `body` in the worktree the options ask for (or return to); other runs pass straight through. */
 export async function inWorktree(opts: CommonOptions, body: () => Promise<number>): Promise<number> {
@@ -56,7 +54,7 @@ function returnToWorktree(opts: CommonOptions): void {
   } catch {
     return; // an unknown or ambiguous id is the resume's own error to report
   }
-  if (!cwd || cwd === process.cwd() || !IN_WORKTREE.test(cwd)) return;
+  if (!cwd || cwd === process.cwd() || !isInTernWorktree(cwd)) return;
   if (!existsSync(cwd)) {
     process.stderr.write(
       `tern: session ${opts.resume} ran in worktree ${cwd}, which is gone; resuming here\n`,

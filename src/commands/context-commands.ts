@@ -1,7 +1,7 @@
 // Slash commands that change what the model sees next: summarize (`/compact`), start over
 // (`/clear`), withdraw turns (`/rewind`, optionally with their files) and run the last turn again.
 import { turnsThatWrote } from "../workspace/offline-undo.js";
-import { fileChange } from "./file-commands.js";
+import { fileChange, restoreFilesOnly } from "./file-commands.js";
 import { errorText, type SlashCommand } from "./host.js";
 
 export const contextCommands = {
@@ -31,10 +31,13 @@ export const contextCommands = {
   },
   rewind: {
     name: "/rewind",
-    args: "[turn] [files]",
-    description: "withdraw the turns after <turn> from the context (files: restore the files too)",
+    args: "[turn] [files|files-only]",
+    description:
+      "withdraw the turns after <turn> from the context (files: restore the files too; files-only: the files alone)",
     timing: "idle",
     run: async (host, args) => {
+      // R-UI-29: the files alone, every turn kept (Claude Code's "Restore code").
+      if (args.includes("files-only") || args.includes("--files-only")) return restoreFilesOnly(host, args);
       const withFiles = args.includes("files") || args.includes("--files");
       const rest = args.filter((a) => a !== "files" && a !== "--files");
       // R-UI-29: without a turn, a front end with a picker asks which prompt to go back to.

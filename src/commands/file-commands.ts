@@ -51,12 +51,48 @@ export async function fileChange(
     const report = await run();
     const n = report.turns.length;
     const paths = report.restored.length;
+    // A redo of a files-only restore moves no turn (R-UI-29).
+    const turns = n === 0 ? "the files only" : `${n} turn${n === 1 ? "" : "s"} (${report.turns.join(", ")})`;
     host.print(
-      `${verb} ${n} turn${n === 1 ? "" : "s"} (${report.turns.join(", ")}); ${paths} path${paths === 1 ? "" : "s"} restored\n` +
+      `${verb} ${turns}; ${paths} path${paths === 1 ? "" : "s"} restored\n` +
         formatRestored(report.restored).trimEnd(),
     );
   } catch (err) {
     if (err instanceof UndoError) host.error(err.message);
     else throw err;
   }
+}
+
+/**
+ * `/rewind [N] files-only [--force]` (R-UI-29): the files back to how they were after turn N
+ * (default: before the last turn), the conversation kept; the next request tells the model.
+ */
+export async function restoreFilesOnly(host: CommandHost, args: string[]): Promise<void> {
+  const force = args.includes("--force");
+  const rest = args.filter((a) => a !== "files-only" && a !== "--files-only" && a !== "--force");
+  const turn = rest[0] === undefined ? host.session.status().lastTurn - 1 : Number(rest[0]);
+  if (rest.length > 1 || !Number.isInteger(turn) || turn < 0)
+    return host.print("usage: /rewind [turn] files-only [--force]");
+  try {
+    const report = await host.session.send({ type: "restore_files", turn, force });
+    host.print(filesOnlyText(turn + 1, report));
+  } catch (err) {
+    if (!(err instanceof UndoError)) throw err;
+    const forced = `/rewind ${turn} files-only --force`;
+    if (force || !err.message.includes("--force") || !host.offerForce)
+      // The refusal names the CLI's --force; here it is the command's own.
+      return host.error(err.message.replace("use --force", `use ${forced}`));
+    // R-UI-29, as undo: files changed since the newest snapshot; a front end that can asks.
+    host.error(err.message.replace(/ \(use --force[^)]*\)$/, ""));
+    host.offerForce(forced);
+  }
+}
+
+/** What a files-only restore did, for the transcript: the turns stay, the files went back. */
+export function filesOnlyText(beforeTurn: number, report: UndoReport): string {
+  const n = report.restored.length;
+  return (
+    `⟲ files restored to before turn ${beforeTurn} (the conversation is kept; /redo takes it back): ` +
+    `${n} path${n === 1 ? "" : "s"}\n${formatRestored(report.restored).trimEnd()}`
+  );
 }

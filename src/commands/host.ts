@@ -42,6 +42,11 @@ export interface CommandHost {
   pickModel?(): void;
   /** Opens a picker of earlier prompts to rewind to (`/rewind` without a turn); absent = the last turn. */
   pickRewind?(): void;
+  /**
+   * After a refusal that `--force` overrides (files changed since the newest snapshot), printed
+   * first: asks whether to run `line`, the same command forced; absent = the refusal says how.
+   */
+  offerForce?(line: string): void;
   /** Asks a side question (`/btw`): a panel may answer later, the line mode before it returns. */
   side(question: string): void | Promise<void>;
   quit(): void | Promise<void>;

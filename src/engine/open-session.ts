@@ -26,6 +26,7 @@ import type { EngineEvent } from "./door/events.js";
 import type { ResumeTarget } from "./resume-target.js";
 import { openRecord } from "./open-record.js";
 import { openTools } from "./open-tools.js";
+import { offerRecallOnceCompacted } from "./compaction/recall-offer.js";
 import { attachSessionTelemetry } from "./session-telemetry.js";
 
 export { peekSessionModel, type ResumeTarget } from "./resume-target.js";
@@ -81,6 +82,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
   registerSecretsFromEnv(process.env, config);
   const opening = { home, cwd, config, model, hooks: opts.hooks, env, child: opts.child, dir, bus };
   const { registry, agents, sandbox, policy, executor } = openTools(opening, warnings);
+  offerRecallOnceCompacted(registry, fold);
   const tools = registry.definitions();
   const promptFor = (toolNames: string[]) =>
     assembleSystemPromptParts({

@@ -43,6 +43,9 @@ export function openTools(opts: ToolsOpening, warnings: string[]) {
   if (!opts.child) warnings.push(...agents.warnings);
   offerTools(registry, agents.agents, opts.child);
   offerEditTool(registry, editToolFor(model.id, model.info));
+  // With language servers off the tool could only refuse: its bytes leave every request.
+  if (config.lsp === false)
+    registry.withhold("lsp", "No language servers in this session (lsp is off in the configuration).");
   let policy: ApprovalPolicy | undefined;
   const sandbox = shellSandbox(
     config,

@@ -17,6 +17,7 @@ import type { ContentPart } from "../vocab/messages.js";
 import type {
   CallPresenter,
   CompactResult,
+  FileCommand,
   FollowUp,
   JobSummary,
   Listener,
@@ -134,7 +135,7 @@ export class Session implements SessionDoor {
   /** Queue a command; it runs after every command sent before it. */
   send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
   send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
-  send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
+  send(command: FileCommand): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   send(command: SessionCommand): Promise<unknown> {
     if (command.type === "prompt" && this.pending > 0 && !this.closed && isFollowUp(command))
@@ -287,9 +288,8 @@ export class Session implements SessionDoor {
         case "compact":
           await this.core.hookPoints?.preCompact("manual");
           return await (await loadCompaction()).compactNow(this.core, controller.signal);
-        case "undo":
-        case "rewind_files":
-        case "redo":
+        default:
+          // The commands on the files' checkpoints (FileCommand): undo, rewind_files, restore_files, redo.
           return await runUndoCommand(this.core, command);
       }
     } finally {

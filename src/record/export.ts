@@ -149,12 +149,21 @@ export function renderMarkdown(
         out.push(
           "---",
           "",
-          `_Undo: files restored and turns after ${line.toTurn} withdrawn from the model context._`,
+          line.filesOnly
+            ? `_Files restored to before turn ${line.toTurn + 1}; the conversation kept._`
+            : `_Undo: files restored and turns after ${line.toTurn} withdrawn from the model context._`,
           "",
         );
         break;
       case "redo":
-        out.push("---", "", "_Redo: the last undo taken back (files and turns)._", "");
+        out.push(
+          "---",
+          "",
+          line.filesOnly
+            ? "_Redo: the files-only restore taken back (the files as they were before it)._"
+            : "_Redo: the last undo taken back (files and turns)._",
+          "",
+        );
         break;
       case "turn_end":
         out.push(turnFooter(line), "");

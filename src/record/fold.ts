@@ -198,7 +198,8 @@ export class RecordFold {
         this.withdrawAfter(line.toTurn);
         break;
       case "undo":
-        this.undone.push(this.withdrawAfter(line.toTurn));
+        // A files-only restore keeps every turn: a redo of it has nothing to put back.
+        this.undone.push(line.filesOnly ? [] : this.withdrawAfter(line.toTurn));
         break;
       case "redo":
         this.restoreEntries(this.undone.pop() ?? []);

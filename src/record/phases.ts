@@ -52,10 +52,12 @@ export function phaseAfter(line: RecordLine, phase: Phase, openCalls: number): P
       return openCalls > 0 ? "AwaitingToolResults" : "ReadyForUser";
     case "tool_result":
       return openCalls === 0 ? "AwaitingAssistantAfterToolResults" : phase;
-    case "cleared":
-    case "rewound":
     case "undo":
     case "redo":
+      // The files only (or its redo): the conversation, and so its phase, stays as it was.
+      return line.filesOnly ? phase : "ReadyForUser";
+    case "cleared":
+    case "rewound":
       return "ReadyForUser";
     default:
       // turn_end leaves it as it is: an unanswered prompt stays answerable, so /retry continues.

@@ -180,6 +180,14 @@ export interface UndoRecord extends RecordBase {
   tree: string;
   /** The snapshot the files were restored to. */
   restored: string;
+  /**
+   * The files only (the rewind picker's "files only", `/rewind N files-only`, R-UI-29): no turn is
+   * withdrawn; the next prompt's request tells the model which files were restored.
+   */
+  filesOnly?: true;
+  /** With `filesOnly`: the paths restored (at most 50) and how many there were in all. */
+  paths?: string[];
+  pathCount?: number;
 }
 /** One hook run (R-HOOK-4): what ran, how it exited, what it decided. Changes no context. */
 export interface HookRecord extends RecordBase {
@@ -194,6 +202,8 @@ export interface HookRecord extends RecordBase {
 export interface RedoRecord extends RecordBase {
   type: "redo";
   restored: string;
+  /** The undo taken back was a files-only restore: no turn returns, the phase stays. */
+  filesOnly?: true;
 }
 
 /** A background job started (R-JOB-2). */

@@ -12,6 +12,7 @@ export function undoHistory(archive: readonly RecordLine[]): { live: number[]; u
       stack = [];
     } else if (line.type === "cleared") stack = [];
     else if (line.type === "rewound") live = live.filter((t) => t <= line.toTurn);
+    else if (line.type === "undo" && line.filesOnly) stack.push({ line, turns: [] });
     else if (line.type === "undo") {
       stack.push({ line, turns: live.filter((t) => t > line.toTurn) });
       live = live.filter((t) => t <= line.toTurn);

@@ -94,9 +94,18 @@ export class ToolRegistry {
     this.offered = filter;
   }
 
+  /** A tool's own condition on top of the filter, asked before each request (recall-offer.ts). */
+  private readonly conditions = new Map<string, () => boolean>();
+
+  /** Offers `name` only while `condition()` holds; a call naming it still runs either way. */
+  offerWhen(name: string, condition: () => boolean): void {
+    this.conditions.set(name, condition);
+  }
+
   /** Tool definitions for the request, in registration order (stable, so prompt caches hit). */
   definitions(): ToolSpec[] {
-    return [...this.tools.values()].filter(this.offered).map((t) => {
+    const offered = (t: Tool) => this.offered(t) && (this.conditions.get(t.name)?.() ?? true);
+    return [...this.tools.values()].filter(offered).map((t) => {
       const d = this.deferred.get(t.name) ?? t;
       return { name: d.name, description: d.description, parameters: jsonSchemaOf(d) };
     });

@@ -12,7 +12,7 @@ import { agentsOf, agentsPicker, mcpPicker } from "./list-pickers.js";
 import { modelPicker } from "./model-picker.js";
 import { applyTheme } from "./ansi.js";
 import { isTheme, themePicker } from "./theme-picker.js";
-import { openRewind } from "./rewind-picker.js";
+import { offerForce, openRewind } from "./rewind-picker.js";
 import { newPicker } from "./session-picker.js";
 import { askSideQuestion } from "./side.js";
 
@@ -68,6 +68,7 @@ function hostFor(ctl: UiControl): CommandHost {
     switchTo: (id) => ctl.switchTo(id),
     pickSession: () => openPicker(ctl),
     pickRewind: () => openRewind(ctl),
+    offerForce: (line) => offerForce(ctl, line),
     setTheme: (name) => {
       if (!isTheme(name)) return ctl.store.dispatch({ type: "picker", picker: themePicker() });
       applyTheme(name);

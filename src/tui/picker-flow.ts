@@ -50,6 +50,7 @@ export function pickerFlowKey(ctl: UiControl, input: string, key: PickerKey): vo
       return;
     case "rewind":
     case "rewind-how":
+    case "rewind-force":
       rewindPicked(ctl, picker, out.pick, slash);
   }
 }

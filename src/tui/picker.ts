@@ -7,7 +7,15 @@ import { Fzf, type FzfResultItem } from "fzf";
 import { sanitize, style, truncate, width } from "./ansi.js";
 
 /** What the picker is choosing; picker-flow.ts does what the choice means. */
-export type PickerPurpose = "resume" | "model" | "rewind" | "rewind-how" | "agents" | "mcp" | "theme";
+export type PickerPurpose =
+  | "resume"
+  | "model"
+  | "rewind"
+  | "rewind-how"
+  | "rewind-force"
+  | "agents"
+  | "mcp"
+  | "theme";
 
 export interface PickerItem {
   id: string;

@@ -156,6 +156,14 @@ export function replayRecord(
       case "cleared":
         out.lastPrompt = 0;
         break;
+      case "undo":
+        // R-UI-29: the files alone went back; the turns stay, so the mark says so.
+        if (line.filesOnly)
+          add("interrupted", `⟲ files restored to before turn ${line.toTurn + 1} (the conversation is kept)`);
+        break;
+      case "redo":
+        if (line.filesOnly) add("interrupted", "⟲ redo: the files put back as they were before that restore");
+        break;
       default:
         break;
     }

@@ -1,11 +1,16 @@
 // Rewind as in Claude Code (R-UI-29): Esc Esc at an idle prompt, or `/rewind` without a turn,
 // opens the one picker (picker.ts) over the earlier prompts still in the context, newest first;
 // taking one asks what to restore — the conversation (that prompt and every turn after it leave
-// the context, the files stay) or the conversation and the files (the checkpoints put the files
-// back as they were before it) — and then runs `/rewind <turn before it> [files]`. The prompt
-// comes back into the composer to be edited and sent again, and a marked line in the transcript
-// says which turns were rewound (the lines above stay for reading; they are out of the context).
+// the context, the files stay), the conversation and the files (the checkpoints put the files
+// back as they were before it), or the files only (Claude Code's "Restore code": the files go
+// back, every turn stays, and the next request tells the model) — and then runs
+// `/rewind <turn before it> [files|files-only]`. After a conversation rewind the prompt comes back
+// into the composer to be edited and sent again, and a marked line in the transcript says which
+// turns were rewound (the lines above stay for reading; they are out of the context); after the
+// files only, the line says which paths went back. Files changed since the newest snapshot make
+// the files-only restore ask before it overwrites them (undo's refusal, `--force` in a command).
 import type { TranscriptLine } from "../engine/door/commands.js";
+import { undoHistory } from "../workspace/offline-undo.js";
 import { age } from "./session-picker.js";
 import type { UiControl } from "./controller-types.js";
 import type { PickerState } from "./picker.js";
@@ -16,18 +21,21 @@ interface Prompt {
   ts: string;
 }
 
-/** The prompts still in the context: after the last `/clear`, none a rewind withdrew. */
+/**
+ * The prompts still in the context: after the last `/clear`, none a rewind or an undo withdrew
+ * (a redo puts an undo's back; a files-only restore withdraws none), as the record's undo history says.
+ */
 export function promptsInContext(lines: readonly TranscriptLine[]): Prompt[] {
+  const live = new Set(undoHistory(lines).live);
   let prompts: Prompt[] = [];
   for (const line of lines) {
     if (line.type === "cleared") prompts = [];
-    else if (line.type === "rewound") prompts = prompts.filter((p) => p.turn <= line.toTurn);
     else if (line.type === "user_prompt") {
       const text = line.content.map((p) => (p.type === "text" ? p.text : "[image]")).join("");
       prompts.push({ turn: line.turn, text, ts: line.ts });
     }
   }
-  return prompts;
+  return prompts.filter((p) => live.has(p.turn));
 }
 
 export function rewindPicker(lines: readonly TranscriptLine[]): PickerState {
@@ -60,6 +68,7 @@ function howPicker(turn: number): PickerState {
     entries: [
       entry("conversation", "the conversation", "turns from here leave the context; files stay"),
       entry("both", "the conversation and the files", "files back as before this prompt (checkpoints)"),
+      entry("files", "the files only", "files back as before this prompt; the conversation stays"),
     ],
     query: "",
     selected: 0,
@@ -83,7 +92,16 @@ export function rewindPicked(
     ctl.store.dispatch({ type: "picker", picker: howPicker(Number(pick)) });
     return;
   }
+  if (picker.purpose === "rewind-force") {
+    if (pick !== KEEP) void run(pick);
+    return;
+  }
   const turn = picker.context ?? 0;
+  // The files only: the slash command marks what went back; the prompt stays where it is.
+  if (pick === "files") {
+    void run(`/rewind ${turn - 1} files-only`);
+    return;
+  }
   const prompt = promptsInContext(ctl.session.transcript()).find((p) => p.turn === turn);
   const last = ctl.session.status().lastTurn;
   void (async () => {
@@ -96,4 +114,30 @@ export function rewindPicked(
     if (prompt && ctl.state.composer === "")
       ctl.store.dispatch({ type: "compose", text: prompt.text, cursor: prompt.text.length });
   })();
+}
+
+const KEEP = "keep";
+
+/**
+ * A files-only restore refused where `--force` overrides (files changed since the newest snapshot;
+ * the refusal is printed above, naming them): ask before overwriting them; `line` is the same
+ * command forced. Keeping them is the first choice.
+ */
+export function offerForce(ctl: UiControl, line: string): void {
+  const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
+  ctl.store.dispatch({
+    type: "picker",
+    picker: {
+      purpose: "rewind-force",
+      heading: "Restore the files anyway?",
+      verb: "choose",
+      empty: "",
+      entries: [
+        entry(KEEP, "no, keep the files as they are", "nothing is restored"),
+        entry(line, "yes, restore anyway", "those changes are overwritten; /redo puts them back"),
+      ],
+      query: "",
+      selected: 0,
+    },
+  });
 }

@@ -18,9 +18,11 @@ export async function worktreeChanges(
 ): Promise<{ patch: string; stat: string }> {
   const wt = await base(place, name);
   await git(wt.path, ["add", "-A"], opts);
-  const patch = await git(wt.path, ["diff", "--cached", "--binary", wt.base], opts);
-  const stat = await git(wt.path, ["diff", "--cached", "--stat", wt.base], opts);
-  return { patch, stat: stat.trimEnd() };
+  // One diff gives both: git prints the stat, a blank line, then the patch.
+  const both = await git(wt.path, ["diff", "--cached", "--binary", "--patch-with-stat", wt.base], opts);
+  const at = both.indexOf("\ndiff --git ");
+  if (at < 0) return { patch: "", stat: both.trimEnd() };
+  return { patch: both.slice(at + 1), stat: both.slice(0, at).trimEnd() };
 }
 
 /** Applies a worktree's changes to the folder `target` (the main checkout); all or nothing. */

@@ -2,7 +2,7 @@
 export { git, repoRoot, WorktreeError } from "./git.js";
 export { createWorktree, type CreateOptions, type Worktree } from "./create.js";
 export { commitAll } from "./commit.js";
-export { repoPlace, type RepoPlace } from "./place.js";
+export { isInTernWorktree, repoPlace, type RepoPlace } from "./place.js";
 export { finishWorktree, removeWorktree, worktreeState, type WorktreeState } from "./state.js";
 export { listWorktrees } from "./list.js";
 export { applyWorktree, worktreeChanges } from "./changes.js";

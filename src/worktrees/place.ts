@@ -9,6 +9,13 @@ import { type GitOptions, WorktreeError, git, repoRoot } from "./git.js";
 export const WORKTREES_DIR = join(".tern", "worktrees");
 const EXCLUDE_LINE = "/.tern/worktrees/";
 
+/** Whether `path` lies inside one of tern's worktrees (`…/.tern/worktrees/<name>`). */
+export function isInTernWorktree(path: string): boolean {
+  const parts = path.split(/[/\\]/);
+  const [ternDir, worktreesDir] = WORKTREES_DIR.split(/[/\\]/);
+  return parts.some((p, i) => p === ternDir && parts[i + 1] === worktreesDir && !!parts[i + 2]);
+}
+
 export interface RepoPlace {
   /** The main checkout's top folder. */
   root: string;

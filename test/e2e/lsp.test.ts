@@ -108,7 +108,7 @@ describe("language servers in tern run", () => {
     expect(processesIn(e.dirs.workspace)).toEqual([]);
   }, 150_000);
 
-  it('with "lsp": false starts no server and the lsp tool says so', async () => {
+  it('with "lsp": false starts no server, the lsp tool is not offered, and a call of it says why', async () => {
     writeFileSync(join(e.dirs.workspace, "a.ts"), "export const a: number = 1;\n");
     writeUserConfig(e, { lsp: false });
     e.provider.enqueue(
@@ -117,6 +117,8 @@ describe("language servers in tern run", () => {
     );
     const run = await ternRun(e, ["--yes"], "look", { env: { PATH: `${REPO_BIN}:${process.env.PATH}` } });
     expect(run.code).toBe(0);
+    const offered = (e.provider.requests[0].body as { tools: { function: { name: string } }[] }).tools;
+    expect(offered.map((t) => t.function.name)).not.toContain("lsp");
     expect(toolMessages(e.provider.requests[1].body)[0].content).toBe(
       "No language servers in this session (lsp is off in the configuration).",
     );

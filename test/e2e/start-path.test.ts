@@ -104,6 +104,8 @@ describe("the start path of tern run", () => {
     offerEditTool(registry, "edit_file");
     // The default mode (ask) leaves out exit_plan, which only plan mode answers (R-PLAN-1).
     registry.offerOnly((tool) => offeredInMode("ask", tool));
+    // recall waits for the session's first compaction (engine/compaction/recall-offer.ts).
+    registry.offerWhen("recall", () => false);
     const derived = registry.definitions().map((d) => [d.name, d.parameters]);
     expect(sent).toEqual(derived);
   });

@@ -25,16 +25,23 @@ describe("base prompt", () => {
   it("is short and carries the editing rules", () => {
     const text = basePrompt("/some/workspace", TOOLS);
     expect(Buffer.byteLength(text)).toBeLessThan(1200);
-    expect(text).toContain("Read a file before you edit it");
-    expect(text).toContain("Prefer edit_file");
+    // The read-before-edit rule (R-TOOL-1) is said here once, not in each edit tool's description.
+    expect(text).toContain("Edit or overwrite a file only after a read_file of it this turn");
+    expect(text).toContain("prefer edit_file");
     expect(text).toContain("minimal");
     expect(text).toContain("never guess");
     expect(text).toContain("Workspace: /some/workspace ");
     // The tool definitions name the tools: the prompt does not list them again.
     expect(text).not.toContain("Tools:");
     expect(Buffer.byteLength(text)).toBeLessThan(600);
-    expect(basePrompt("/w", ["apply_patch", "write_file"])).toContain("Change files with apply_patch");
+    expect(basePrompt("/w", ["apply_patch", "write_file"])).toContain(
+      "Change files with apply_patch; write_file only to create a file or rewrite one read this turn.",
+    );
+    expect(basePrompt("/w", ["write_file"])).toContain(
+      "Overwrite a file only after a read_file of it this turn.",
+    );
     expect(basePrompt("/w", ["bash"])).not.toContain("edit_file");
+    expect(basePrompt("/w", ["bash"])).not.toContain("read_file");
   });
 });
 

@@ -27,4 +27,12 @@ describe("phaseAfter", () => {
     expect(phaseAfter(line("notice"), "ReadyForUser", 0)).toBe("AwaitingAssistantAfterUser");
     expect(phaseAfter(line("compaction"), "AwaitingToolResults", 1)).toBe("AwaitingToolResults");
   });
+
+  it("a files-only restore and its redo keep the phase: the conversation did not move (R-UI-29)", () => {
+    for (const type of ["undo", "redo"]) {
+      const filesOnly = { type, filesOnly: true } as RecordLine;
+      expect(phaseAfter(filesOnly, "AwaitingAssistantAfterUser", 0)).toBe("AwaitingAssistantAfterUser");
+      expect(phaseAfter(filesOnly, "ReadyForUser", 0)).toBe("ReadyForUser");
+    }
+  });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { readFileTool } from "../../src/tools/builtin/read-file.js";
 import { bashTool } from "../../src/tools/builtin/bash.js";
+import { lspTool } from "../../src/tools/builtin/lsp.js";
+import { todoWriteTool } from "../../src/tools/builtin/todo-write.js";
 import { createBuiltinRegistry } from "../../src/tools/index.js";
 import { offeredInMode } from "../../src/tools/policy/mode-offer.js";
 import { parseArguments, ToolRegistry, unknownToolResult } from "../../src/tools/registry.js";
@@ -30,22 +32,34 @@ describe("ToolRegistry", () => {
     ]);
     const defs = reg.definitions();
     const read = defs.find((d) => d.name === "read_file")!;
-    expect(read.parameters).toMatchObject({
+    expect(read.parameters).toEqual({
       type: "object",
       required: ["path"],
-      properties: {
-        path: { type: "string" },
-        offset: { type: "integer", minimum: 1 },
-        limit: { type: "integer" },
-      },
+      properties: { path: { type: "string" }, offset: { type: "integer" }, limit: { type: "integer" } },
     });
     const json = JSON.stringify(defs);
     expect(json).not.toContain("$schema");
     expect(json).not.toContain("9007199254740991");
-    // Sent schemas carry no minLength: 1 (bytes in every request); the tool still refuses "".
+    // Sent schemas carry no minLength: 1 and no lower bound of 0 or 1 (bytes in every request); the
+    // tool still refuses "" and 0 with a clear result.
     expect(json).not.toContain("minLength");
+    expect(json).not.toMatch(/"(minimum|exclusiveMinimum)":[01]\b/);
     const empty = parseArguments(bashTool, '{"command": ""}');
     expect(!empty.ok && textOf(empty.result)).toMatch(/Invalid arguments for bash: command: /);
+    const zero = parseArguments(readFileTool, '{"path": "a", "offset": 0}');
+    expect(!zero.ok && textOf(zero.result)).toMatch(/Invalid arguments for read_file: offset: /);
+    // What a description states is sent once: lsp's operations, the fields of edits and todos
+    // are in words only; the zod schema still checks them and names what is allowed.
+    const props = (name: string) =>
+      (defs.find((d) => d.name === name)!.parameters as { properties: Record<string, unknown> }).properties;
+    expect(props("lsp").operation).toEqual({ type: "string" });
+    expect(props("edit_file").edits).toEqual({ type: "array", items: { type: "object" } });
+    expect(props("todo_write").todos).toEqual({ type: "array", items: { type: "object" } });
+    expect(props("job_output").timeout_seconds).toEqual({ type: "number", maximum: 600 });
+    const bad = parseArguments(lspTool, '{"operation": "goto"}');
+    expect(!bad.ok && textOf(bad.result)).toMatch(/operation: .*"diagnostics"/);
+    const todo = parseArguments(todoWriteTool, '{"todos": [{"content": "x", "status": "done"}]}');
+    expect(!todo.ok && textOf(todo.result)).toMatch(/todos\.0\.status/);
     const edit = defs.find((d) => d.name === "edit_file")!;
     expect(Object.keys((edit.parameters as { properties: object }).properties)).toEqual([
       "path",
@@ -54,19 +68,21 @@ describe("ToolRegistry", () => {
       "replace_all",
       "edits",
     ]);
-    // What the default mode offers (no exit_plan: mode-offer.ts) must stay small: it goes out with
-    // every request (the first request's goal is ≤ 5.5 KB; 7,500 here before the descriptions were cut
-    // to purpose, arguments and limits; the session adds its agents to task's description). A
-    // session offers apply_patch or edit_file with edit_lineno, never both (R-EDIT-1).
+    // What the default mode offers (no exit_plan: mode-offer.ts; no recall before a compaction:
+    // recall-offer.ts) must stay small: it goes out with every request (the first request's goal is
+    // ≤ 5.5 KB, system prompt and provider wrapping included; 7,500 here before the descriptions were
+    // cut to purpose, arguments and limits, 4,300 after the second cut; the session adds its agents
+    // to task's description). A session offers apply_patch (its description in Codex's own words) or
+    // edit_file with edit_lineno, never both (R-EDIT-1).
     const inMode = (mode: "ask" | "plan") => {
       const r = createBuiltinRegistry();
       r.offerOnly((tool) => offeredInMode(mode, tool));
       return r.definitions();
     };
     const offered = (without: string[]) =>
-      JSON.stringify(inMode("ask").filter((d) => !without.includes(d.name))).length;
-    expect(offered(["apply_patch"])).toBeLessThan(5600);
-    expect(offered(["edit_file", "edit_lineno"])).toBeLessThan(6000);
+      JSON.stringify(inMode("ask").filter((d) => !["recall", ...without].includes(d.name))).length;
+    expect(offered(["apply_patch"])).toBeLessThan(4300);
+    expect(offered(["edit_file", "edit_lineno"])).toBeLessThan(5000);
     // Plan mode offers what it runs: reads, bash, exit_plan (R-PLAN-1).
     expect(inMode("plan").map((d) => d.name)).toEqual([
       "bash",

@@ -63,8 +63,21 @@ export type SessionCommand =
    * also when a `rewind` already withdrew them from the context (R-CKPT-3).
    */
   | { type: "rewind_files"; turn: number; force?: boolean }
+  /**
+   * The files only (`/rewind N files-only`, the rewind picker's "files only", R-UI-29): files back to
+   * how they were after turn N (before turn N+1), every turn kept in the context; the next prompt's
+   * request tells the model which files were restored. Refuses as `undo` does (files changed since
+   * the newest snapshot, unless `force`); `redo` takes it back. Resolves with no turns.
+   */
+  | { type: "restore_files"; turn: number; force?: boolean }
   /** `/redo`: take back the newest undo, files and turns. */
   | { type: "redo"; force?: boolean };
+
+/** The commands on the files' checkpoints: each resolves to an {@link UndoReport}. */
+export type FileCommand = Extract<
+  SessionCommand,
+  { type: "undo" | "rewind_files" | "restore_files" | "redo" }
+>;
 
 /** Estimated tokens (chars/4) of the model context before and after `/compact`; equal when nothing was compacted. */
 export interface CompactResult {
@@ -131,7 +144,7 @@ export interface FollowUp {
   readonly outcome: Promise<TurnOutcome | undefined>;
 }
 
-/** What `undo`, `rewind_files` and `redo` resolve to. */
+/** What `undo`, `rewind_files`, `restore_files` and `redo` resolve to. */
 export interface UndoReport {
   /** The turns withdrawn (undo) or put back (redo). */
   turns: number[];

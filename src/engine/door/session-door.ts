@@ -8,6 +8,7 @@ import type { ContentPart } from "../../vocab/messages.js";
 import type {
   CallPresenter,
   CompactResult,
+  FileCommand,
   FollowUp,
   JobSummary,
   QueuedFollowUp,
@@ -26,7 +27,7 @@ export interface SessionDoor {
   /** Queue a command; it runs after every command sent before it. */
   send(command: Extract<SessionCommand, { type: "prompt" | "retry" }>): Promise<TurnOutcome>;
   send(command: Extract<SessionCommand, { type: "compact" }>): Promise<CompactResult>;
-  send(command: Extract<SessionCommand, { type: "undo" | "rewind_files" | "redo" }>): Promise<UndoReport>;
+  send(command: FileCommand): Promise<UndoReport>;
   send(command: SessionCommand): Promise<unknown>;
   /**
    * A follow-up at once, busy or not (R-UI-1, R-TURN-7): queued, joined or started by the engine.

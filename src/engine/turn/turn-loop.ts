@@ -137,6 +137,9 @@ async function runRound(
   if (ports.overBudget()) {
     const stop = await compactStep(ports, state, abort, "threshold");
     if (stop) return stopped(stop);
+    // What the compaction opened (recall-offer.ts) joins this round's request, not the next one:
+    // the prefix changes once.
+    await ports.syncTools?.(abort.signal);
   }
   const fits = await budget.allowRound((used, allowed) =>
     ports.publish({ type: "limit_reached", limit: "model_calls", used, allowed }),

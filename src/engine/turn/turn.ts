@@ -10,6 +10,7 @@ import { enforcesSchema, schemaInstruction } from "./output-contract.js";
 import { runToolBatch } from "./tool-batch.js";
 import { runTurnLoop } from "./turn-loop.js";
 import { joinFollowUp, limitAsker } from "../hook-prompt.js";
+import { restoredFilesNote } from "../undo/restored-files-note.js";
 import type { RoundAnswer, StreamHooks, TurnInput, TurnPorts } from "./turn-ports.js";
 import { emptyUsage, sumUsage, type Usage } from "../../vocab/usage.js";
 import type { ToolCall } from "../../vocab/messages.js";
@@ -23,11 +24,17 @@ export function runTurn(core: SessionCore, input: TurnInput, signal: AbortSignal
       content: [...input.content, { type: "text", text: schemaInstruction(input.output.schema) }],
     };
   const ports = turnPorts(core, schema);
-  const { beginTurn, endYoloOnce } = ports;
+  const { beginTurn, endYoloOnce, addTodoReminderIfOwed } = ports;
   const turnInput = input;
   ports.beginTurn = () => {
     beginTurn();
     startPromptExtras(core, turnInput);
+  };
+  // Read before the prompt is committed (a new prompt ends the undo history it is worked out from).
+  const filesNote = restoredFilesNote(core.fold.archive);
+  ports.addTodoReminderIfOwed = (turn) => {
+    if (filesNote) tellFilesRestored(core, turn, filesNote);
+    addTodoReminderIfOwed(turn);
   };
   ports.endYoloOnce = () => {
     endYoloOnce();
@@ -109,6 +116,15 @@ export function turnPorts(core: SessionCore, responseSchema?: Record<string, unk
     },
     stopHook: core.hookPoints ? (active) => core.hookPoints!.stopRequested(active) : undefined,
   };
+}
+
+/** R-UI-29: the files alone were restored since the last answer; the model is told with the prompt. */
+function tellFilesRestored(core: SessionCore, turn: number, note: string): void {
+  core.commit({ type: "notice", turn, text: note });
+  core.publish({
+    type: "notice",
+    text: "the model is told the files were restored (the conversation was kept)",
+  });
 }
 
 /** R-WF-1: a folder's instruction file joins after the results of the first call that touched it. */

@@ -1,5 +1,5 @@
-// The session commands on checkpoints — `undo`, `rewind_files`, `redo` (R-CKPT-2, R-CKPT-3) —
-// and `/diff`, as `Session` runs them. undo.ts (restoring files, diffs) loads on first use (index.ts).
+// The session commands on checkpoints — `undo`, `rewind_files`, `restore_files`, `redo` (R-CKPT-2,
+// R-CKPT-3, R-UI-29) — and `/diff`, as `Session` runs them. undo.ts (restoring files, diffs) loads on first use (index.ts).
 import type { NewRecord } from "../../record/types.js";
 import type { SessionCore } from "../core.js";
 import type { Checkpointer } from "./checkpoints.js";
@@ -11,6 +11,7 @@ import { loadUndo } from "./index.js";
 export type UndoCommand =
   | { type: "undo"; turns: number; force?: boolean }
   | { type: "rewind_files"; turn: number; force?: boolean }
+  | { type: "restore_files"; turn: number; force?: boolean }
   | { type: "redo"; force?: boolean };
 
 async function settledCheckpoints(core: SessionCore): Promise<Checkpointer> {
@@ -23,7 +24,7 @@ async function settledCheckpoints(core: SessionCore): Promise<Checkpointer> {
 export async function runUndoCommand(core: SessionCore, command: UndoCommand): Promise<UndoReport> {
   const checkpoints = await settledCheckpoints(core);
   const repo = await checkpoints.repository();
-  const { undoTurns, restoreAfterTurn, redoUndo } = await loadUndo();
+  const { undoTurns, restoreAfterTurn, restoreFilesOnly, redoUndo } = await loadUndo();
   const access = { archive: core.fold.archive, commit: (r: NewRecord) => void core.commit(r) };
   const force = command.force === true;
   const report =
@@ -31,7 +32,9 @@ export async function runUndoCommand(core: SessionCore, command: UndoCommand): P
       ? await undoTurns(repo, access, { turns: command.turns, force })
       : command.type === "rewind_files"
         ? await restoreAfterTurn(repo, access, { turn: command.turn, force })
-        : await redoUndo(repo, access, { force });
+        : command.type === "restore_files"
+          ? await restoreFilesOnly(repo, access, { turn: command.turn, force })
+          : await redoUndo(repo, access, { force });
   checkpoints.restoredTo(newestTree(core.fold.archive));
   return report;
 }

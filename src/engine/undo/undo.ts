@@ -82,6 +82,27 @@ export async function restoreAfterTurn(
   return restoreBefore(repo, access, from, turns.length > 0 ? turns : [from], opts.force);
 }
 
+/**
+ * The files only (R-UI-29, Claude Code's "Restore code"): the files go back to how they were after
+ * turn N (before turn N+1) and every turn stays in the context. Its `undo` line says `filesOnly`
+ * and names the paths, so the next prompt's request tells the model (restored-files-note.ts), and
+ * `redo` takes it back like any undo. The same refusals as undo (files changed since, unless forced).
+ */
+export async function restoreFilesOnly(
+  repo: ShadowRepo,
+  access: RecordAccess,
+  opts: { turn: number; force: boolean },
+): Promise<UndoReport> {
+  if (!Number.isInteger(opts.turn) || opts.turn < 0) throw new UndoError(`no turn ${opts.turn}`);
+  const from = opts.turn + 1;
+  if (!access.archive.some((l) => l.type === "user_prompt" && l.turn >= from))
+    throw new UndoError(`no turn ${from} to restore the files to before`);
+  return restoreBefore(repo, access, from, [], opts.force, true);
+}
+
+/** The most paths a files-only `undo` line names (the notice says how many more). */
+const NAMED_PATHS = 50;
+
 /** Files back to the snapshot before turn `from`; `turns` (withdrawn from `from` on) is what the report names. */
 async function restoreBefore(
   repo: ShadowRepo,
@@ -89,6 +110,7 @@ async function restoreBefore(
   from: number,
   turns: number[],
   force: boolean,
+  filesOnly = false,
 ): Promise<UndoReport> {
   const { tree: target, duringTools } = treeBefore(access.archive, from);
   if (!target || !(await repo.hasObject(target)))
@@ -100,7 +122,14 @@ async function restoreBefore(
     );
   const now = await currentState(repo, access.archive, force);
   const restored = await restoreTree(repo, now, target);
-  access.commit({ type: "undo", toTurn: from - 1, tree: now, restored: target });
+  const kept = filesOnly
+    ? {
+        filesOnly: true as const,
+        paths: restored.slice(0, NAMED_PATHS).map((r) => r.path),
+        pathCount: restored.length,
+      }
+    : {};
+  access.commit({ type: "undo", toTurn: from - 1, tree: now, restored: target, ...kept });
   return { turns, restored };
 }
 
@@ -114,7 +143,11 @@ export async function redoUndo(
   if (!undo) throw new UndoError("nothing to redo (no undo since the last prompt)");
   const now = await currentState(repo, access.archive, opts.force);
   const restored = await restoreTree(repo, now, undo.tree);
-  access.commit({ type: "redo", restored: undo.tree });
+  access.commit({
+    type: "redo",
+    restored: undo.tree,
+    ...(undo.filesOnly ? { filesOnly: true as const } : {}),
+  });
   const after = undoHistory(access.archive).live;
   return { turns: after.filter((t) => !history.live.includes(t)), restored };
 }

@@ -19,7 +19,7 @@ const PIPE_DRAIN_MS = 200;
 const schema = lazySchema(() =>
   z.object({
     command: z.string().check(z.minLength(1)),
-    run_in_background: z.optional(z.boolean().check(z.describe("Return a job id at once"))),
+    run_in_background: z.optional(z.boolean()),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -145,8 +145,8 @@ export async function runShellCall(
 export const bashTool: Tool<Args> = {
   name: "bash",
   description:
-    "Run a bash command in the workspace: stdout+stderr, long output cut in the middle, non-zero exit " +
-    "an error. Not interactive. Servers, watchers: run_in_background, then job_* tools.",
+    "Run a non-interactive bash command: stdout+stderr, long output cut in the middle. Servers, " +
+    "watchers: run_in_background.",
   get schema() {
     return schema();
   },

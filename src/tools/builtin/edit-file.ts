@@ -2,7 +2,7 @@
 // (R-EDIT-3); needs a read in this turn. Where an edit lands — line endings and BOM kept, the
 // careful fallback when the exact text is nowhere — is edit-match.ts.
 import * as z from "zod/mini";
-import { lazySchema } from "../lazy-schema.js";
+import { lazySchema, saidInDescription } from "../lazy-schema.js";
 import { displayPath, resolvePath } from "../paths.js";
 import { located, text } from "../present.js";
 import { errorMessage, fail, ok } from "../results.js";
@@ -17,13 +17,15 @@ const schema = lazySchema(() =>
     new_string: z.optional(z.string()),
     replace_all: z.optional(z.boolean()),
     edits: z.optional(
-      z.array(
-        z.object({
-          old_string: z.string(),
-          new_string: z.string(),
-          replace_all: z.optional(z.boolean()),
-        }),
-      ),
+      z
+        .array(
+          z.object({
+            old_string: z.string(),
+            new_string: z.string(),
+            replace_all: z.optional(z.boolean()),
+          }),
+        )
+        .check(saidInDescription()),
     ),
   }),
 );
@@ -57,9 +59,8 @@ function previewOf(args: Record<string, unknown>) {
 export const editFileTool: Tool<Args> = {
   name: "edit_file",
   description:
-    "Replace old_string with new_string in a file read this turn; old_string must match exactly once " +
-    "unless replace_all. Several changes: edits [{old_string, new_string}, …] instead, in order, all " +
-    "or none.",
+    "Replace old_string (one exact match unless replace_all) with new_string; or edits " +
+    "[{old_string, new_string, replace_all?}] in order, all or none.",
   get schema() {
     return schema();
   },

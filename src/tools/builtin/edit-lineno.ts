@@ -24,8 +24,8 @@ type Args = z.infer<ReturnType<typeof schema>>;
 export const editLinenoTool: Tool<Args> = {
   name: "edit_lineno",
   description:
-    "Replace lines start_line..end_line (inclusive) with new_text, numbered as in a read_file of this " +
-    "turn; end_line = start_line - 1 inserts, new_text '' deletes.",
+    "Replace lines start_line..end_line (inclusive, numbered as by read_file) with new_text; " +
+    "end_line = start_line - 1 inserts.",
   get schema() {
     return schema();
   },

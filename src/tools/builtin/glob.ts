@@ -14,15 +14,17 @@ const MAX_FILES = 500;
 
 const schema = lazySchema(() =>
   z.object({
-    pattern: z.string().check(z.describe("e.g. src/**/*.ts")),
-    path: z.optional(z.string()).check(z.describe("Folder it is relative to")),
+    pattern: z.string(),
+    path: z.optional(z.string()),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
 
 export const globTool: Tool<Args> = {
   name: "glob",
-  description: "List files matching a glob, sorted. Skips ignored ones, .git, node_modules.",
+  description:
+    `List files matching pattern (e.g. src/**/*.ts, relative to path), sorted, at most ${MAX_FILES}. ` +
+    "Skips gitignored, .git, node_modules.",
   get schema() {
     return schema();
   },

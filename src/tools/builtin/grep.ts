@@ -23,8 +23,8 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const schema = lazySchema(() =>
   z.object({
     pattern: z.string(),
-    path: z.optional(z.string()).check(z.describe("File or folder")),
-    glob: z.optional(z.string()).check(z.describe("e.g. **/*.ts")),
+    path: z.optional(z.string()),
+    glob: z.optional(z.string()),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -74,8 +74,8 @@ function rememberRunaway(key: string): void {
 export const grepTool: Tool<Args> = {
   name: "grep",
   description:
-    "Search file contents for a JavaScript regex: path:line:text lines. Skips ignored (.gitignore, " +
-    ".ignore), binary, .git, node_modules.",
+    "Search files for a JavaScript regex (path: file or folder; glob: e.g. **/*.ts): " +
+    `path:line:text, at most ${MAX_MATCHES}. Skips gitignored, binary, .git, node_modules.`,
   get schema() {
     return schema();
   },

@@ -148,8 +148,8 @@ const outputSchema = lazySchema(() =>
 export const jobOutputTool: Tool<z.infer<ReturnType<typeof outputSchema>>> = {
   name: "job_output",
   description:
-    "A job's output since the last read, and its state; first waits until it matches wait_for " +
-    "(JavaScript regex), the job exits or timeout_seconds (default 0) pass.",
+    "A job's new output and state, once wait_for (JavaScript regex) matches, the job exits or " +
+    "timeout_seconds (default 0) pass.",
   get schema() {
     return outputSchema();
   },
@@ -180,7 +180,7 @@ const inputSchema = lazySchema(() =>
 
 export const jobInputTool: Tool<z.infer<ReturnType<typeof inputSchema>>> = {
   name: "job_input",
-  description: "Write text to a job's stdin as given (end with \\n to send a line).",
+  description: "Write text to a job's stdin as is (end with \\n for a line).",
   get schema() {
     return inputSchema();
   },

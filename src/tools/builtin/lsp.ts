@@ -2,7 +2,7 @@
 // file, definition, references, hover, a file's symbols, workspace symbols. Read-only, so it runs
 // unasked in every mode, plan included; positions are 1-based like read_file's line numbers.
 import * as z from "zod/mini";
-import { lazySchema } from "../lazy-schema.js";
+import { lazySchema, saidInDescription } from "../lazy-schema.js";
 import { resolvePath } from "../paths.js";
 import { errorMessage, fail, ok } from "../results.js";
 import { located, text } from "../present.js";
@@ -15,7 +15,7 @@ const AT_POSITION = new Set(["definition", "references", "hover"]);
 // Few words: every tool's definition goes out with every request (bench row `request size`).
 const schema = lazySchema(() =>
   z.object({
-    operation: z.enum(OPERATIONS),
+    operation: z.enum(OPERATIONS).check(saidInDescription()),
     path: z.optional(z.string()),
     line: z.optional(z.int().check(z.minimum(1))),
     character: z.optional(z.int().check(z.minimum(1))),
@@ -28,7 +28,7 @@ export const lspTool: Tool<Args> = {
   name: "lsp",
   description:
     "Language server: diagnostics (path, or all open files); definition, references, hover (path, " +
-    "1-based line, character); symbols (path); workspace_symbols (query).",
+    "1-based line and character); symbols (path); workspace_symbols (query).",
   get schema() {
     return schema();
   },

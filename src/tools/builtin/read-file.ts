@@ -13,8 +13,8 @@ const MAX_LINE_CHARS = 2000;
 const schema = lazySchema(() =>
   z.object({
     path: z.string(),
-    offset: z.optional(z.int().check(z.minimum(1))).check(z.describe("First line")),
-    limit: z.optional(z.int().check(z.minimum(1))).check(z.describe("Default 2000")),
+    offset: z.optional(z.int().check(z.minimum(1))),
+    limit: z.optional(z.int().check(z.minimum(1))),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -69,8 +69,8 @@ const READ_MAX_BYTES = 32 * 1024 * 1024;
 export const readFileTool: Tool<Args> = {
   name: "read_file",
   description:
-    "Read a file as 1-based numbered lines; offset/limit for large ones. png, jpeg, gif, webp come " +
-    "back as images.",
+    `Read a file as numbered lines from offset (1-based), at most limit (default ${DEFAULT_LIMIT}); png, ` +
+    "jpeg, gif, webp as images.",
   get schema() {
     return schema();
   },

@@ -9,7 +9,7 @@ import type { Tool } from "../types.js";
 const schema = lazySchema(() =>
   z.object({
     description: z.string().check(z.minLength(1), z.describe("3-5 words")),
-    prompt: z.string().check(z.minLength(1), z.describe("All it needs")),
+    prompt: z.string().check(z.minLength(1)),
     agent: z.optional(z.string()),
     isolation: z.optional(z.enum(["worktree"]).check(z.describe("Changes come back as a branch"))),
   }),
@@ -18,8 +18,7 @@ export type TaskArgs = z.infer<ReturnType<typeof schema>>;
 
 export const taskTool: Tool<TaskArgs> = {
   name: "task",
-  description:
-    "A sub-agent does it in a fresh context; its answer is the result. A batch's calls run in parallel.",
+  description: "A sub-agent does prompt in a fresh context and answers; a batch's calls run in parallel.",
   get schema() {
     return schema();
   },

@@ -23,9 +23,7 @@ const HEADERS = {
 const schema = lazySchema(() =>
   z.object({
     url: z.string(),
-    max_chars: z
-      .optional(z.int().check(z.positive()))
-      .check(z.describe(`Default ${WEB_FETCH_DEFAULT_CHARS}`)),
+    max_chars: z.optional(z.int().check(z.positive())),
   }),
 );
 type Args = z.infer<ReturnType<typeof schema>>;
@@ -146,8 +144,7 @@ export async function webFetch(
 
 export const webFetchTool: Tool<Args> = {
   name: "web_fetch",
-  description:
-    "GET an http(s) URL's text, HTML as markdown. A redirect to another host is reported, not followed.",
+  description: `GET an http(s) URL as text (HTML as markdown), at most max_chars (default ${WEB_FETCH_DEFAULT_CHARS}).`,
   get schema() {
     return schema();
   },

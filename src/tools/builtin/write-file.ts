@@ -17,8 +17,7 @@ type Args = z.infer<ReturnType<typeof schema>>;
 
 export const writeFileTool: Tool<Args> = {
   name: "write_file",
-  description:
-    "Create a file (and its folders) or replace all of it; overwriting needs a read_file of it this turn.",
+  description: "Create (with its folders) or overwrite a file.",
   get schema() {
     return schema();
   },

@@ -30,15 +30,15 @@ export class McpToolSearch {
     this.tool = {
       name: SEARCH_TOOLS,
       description:
-        "Searches the tools of the connected MCP servers, which are too many to list here, by keywords " +
-        "(words of a tool's name or description; `select:<name>,<name>` picks tools by name). The matching " +
-        "tools are returned with their input schemas and can be called from the next step on.",
+        "Search the connected MCP servers' tools (too many to list here) by words of their names or " +
+        "descriptions, or pick them with select:<name>,<name>. Matches come back with their input " +
+        "schemas, callable from the next step on.",
       get schema() {
         return querySchema();
       },
       jsonSchema: {
         type: "object",
-        properties: { query: { type: "string", description: "keywords, or select:<tool name>,…" } },
+        properties: { query: { type: "string" } },
         required: ["query"],
         additionalProperties: false,
       },
