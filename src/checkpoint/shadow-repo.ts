@@ -22,7 +22,7 @@ import { BigFiles } from "./big-files.js";
 import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
-import { type TreeChange, treeChanges, treeDiff } from "./tree-changes.js";
+import { objectExists, type TreeChange, treeChanges, treeDiff } from "./tree-changes.js";
 import { WatchedChanges } from "./watched-changes.js";
 import { WatchedSnapshots } from "./watched-snapshot.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
@@ -251,7 +251,6 @@ export class ShadowRepo {
     const commit = (await this.git(args)).stdout.trim();
     await this.git(["update-ref", this.ref, commit]);
     this.refExists = true;
-    if (this.watchedWay) this.watchedWay.lastCommit = commit;
   }
 
   /** Paths whose content differs between two trees, with git's status letter and blobs (from → to). */
@@ -290,13 +289,7 @@ export class ShadowRepo {
     return treeDiff(this, from, to, color);
   }
 
-  async hasObject(hash: string): Promise<boolean> {
-    return this.git(["cat-file", "-e", hash]).then(
-      () => true,
-      (err) => {
-        if (!existsSync(this.workTree)) throw err;
-        return false;
-      },
-    );
+  hasObject(hash: string): Promise<boolean> {
+    return objectExists(this, hash);
   }
 }

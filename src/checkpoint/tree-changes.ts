@@ -1,4 +1,5 @@
 // What differs between two snapshots: one `git diff-tree` (no work tree, no index), and their diff.
+import { existsSync } from "node:fs";
 import { FOLDER_MARK } from "./empty-folders.js";
 
 export interface TreeChange {
@@ -41,4 +42,15 @@ export async function treeDiff(repo: ShadowRepo, from: string, to: string, color
     `:(exclude,glob)**/${FOLDER_MARK}`,
   ]);
   return stdout;
+}
+
+/** Whether the shadow holds `hash`; a workspace that is gone is an error, not a "no". */
+export function objectExists(repo: ShadowRepo & { workTree: string }, hash: string): Promise<boolean> {
+  return repo.git(["cat-file", "-e", hash]).then(
+    () => true,
+    (err) => {
+      if (!existsSync(repo.workTree)) throw err;
+      return false;
+    },
+  );
 }

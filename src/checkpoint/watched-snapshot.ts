@@ -53,8 +53,8 @@ const fileMode = (st: Stats): string =>
 export class WatchedSnapshots {
   private readonly objects: LooseObjects;
   private readonly catchUp: IndexCatchUp;
-  /** The commit under the session's ref (written by the last snapshot): the next one's parent. */
-  lastCommit: string | undefined;
+  /** The commit under the session's ref when this way wrote it (read again after the git way ran). */
+  private lastCommit: string | undefined;
   /** Snapshots taken this way (a test tells the two ways apart by it). */
   taken = 0;
 
@@ -85,7 +85,7 @@ export class WatchedSnapshots {
     const rewritten = await rewriteTree(this.objects, root, plan).catch(() => undefined);
     if (!rewritten) return undefined;
     if (rewritten.tree === root) return this.carried(root);
-    // The ref's commit, once per process when no snapshot here wrote one (none: a first commit).
+    // The ref's commit, when the last snapshot was not taken this way (none: a first commit).
     if (!this.lastCommit) {
       const ref = await this.git(["rev-parse", "--verify", "--quiet", this.place.ref], undefined, [1]).catch(
         () => undefined,
@@ -197,6 +197,8 @@ export class WatchedSnapshots {
    */
   async beforeGit(): Promise<boolean> {
     await this.catchUp.idle();
+    // The git way moves the ref itself (shadow-repo.ts's keepAlive).
+    this.lastCommit = undefined;
     this.changes.answer();
     const failed = this.catchUp.failed;
     this.catchUp.failed = false;
