@@ -99,6 +99,24 @@ describe("undo of a turn snapshotted without git", () => {
     expect(readFileSync(ws("pkg2/debug.log"), "utf8")).toBe("log\n");
     // Turn 1's writes stay (only turn 2 was undone).
     expect(readFileSync(ws("pkg1/f2.ts"), "utf8")).toBe("export const v = 2;\ntwo\n");
+    // After the undo (which wrote the index) the next turn's snapshots are exact again.
+    h.provider.enqueue(
+      bash("b4", "echo after >> pkg5/f1.ts"),
+      bash("b5", "rm pkg5/f2.ts"),
+      openaiText("turn 3"),
+    );
+    expect((await t.prompt("turn 3")).stopReason).toBe("completed");
+    const third = await t.session.diff({ turn: 3, color: false });
+    expect([...third.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1])).toEqual([
+      "pkg5/f1.ts",
+      "pkg5/f2.ts",
+    ]);
+    const again = await t.session.send({ type: "undo", turns: 1 });
+    expect(again.restored.map((r) => `${r.action} ${r.path}`).sort()).toEqual([
+      "changed pkg5/f1.ts",
+      "created pkg5/f2.ts",
+    ]);
+    expect(readFileSync(ws("pkg5/f1.ts"), "utf8")).toBe("export const v = 1;\n");
   });
 
   it("in a workspace holding a nested repository every snapshot goes the git way, and undo is exact", async () => {
