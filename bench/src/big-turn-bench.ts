@@ -5,7 +5,8 @@
 // rows measure it) beside ripgrep; and what a bash round adds on a later round of a live process,
 // once its change watch is up (rounds 4-8 of an 8-round turn, each appending to one scratch
 // file, timed between the fake provider's requests) over the same turn with checkpoints off.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { openaiText, openaiToolCalls } from "../../test/support/openai-script.js";
 import { type BigTree, NEEDLE } from "./big-tree.js";
@@ -19,6 +20,16 @@ interface Call {
 }
 
 const SCRATCH = "packages/pkg0000/tern-bench-scratch.txt";
+
+/** CPU of the children this process reaped (tern and the git it waited for), ms (Linux, 10 ms ticks). */
+function childCpuMs(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
 const ROUNDS = 8;
 
 /** One `tern run --continue --yes` whose model asks `batches` in turn, then answers; request times. */
@@ -64,6 +75,8 @@ export async function bigLaterTurnBench(p: Paths, plan: Plan, tree: BigTree): Pr
   const tool = cases.map(() => [] as number[]);
   const onRounds: number[] = [];
   const offRounds: number[] = [];
+  const onCpu: number[] = [];
+  const offCpu: number[] = [];
   let peak = 0;
   try {
     const first = await turn(p, on, tree, [[{ name: "bash", args: { command: "true" } }]], true);
@@ -80,12 +93,18 @@ export async function bigLaterTurnBench(p: Paths, plan: Plan, tree: BigTree): Pr
         tool[k].push(run.wallMs - base.wallMs);
         rg[k].push(r);
       }
+      let cpu = childCpuMs();
       const withCheckpoints = await turn(p, on, tree, bashRounds());
+      const onTurnCpu = childCpuMs() - cpu;
+      cpu = childCpuMs();
       const without = await turn(p, off, tree, bashRounds());
+      const offTurnCpu = childCpuMs() - cpu;
       peak = Math.max(peak, withCheckpoints.rss);
       if (i < plan.warmup) continue;
       onRounds.push(...laterRounds(withCheckpoints.stamps));
       offRounds.push(...laterRounds(without.stamps));
+      onCpu.push(onTurnCpu);
+      offCpu.push(offTurnCpu);
     }
     const rows: Row[] = cases.map((c, k) => ({
       name: "big later turn",
@@ -106,6 +125,10 @@ export async function bigLaterTurnBench(p: Paths, plan: Plan, tree: BigTree): Pr
         notes: {
           onRoundMedianMs: Math.round(stats(onRounds).median),
           offRoundMedianMs: Math.round(stats(offRounds).median),
+          // The whole 8-round run's CPU, tern's and its git's (index catch-up and exit included).
+          onTurnCpuMedianMs: Math.round(stats(onCpu).median),
+          offTurnCpuMedianMs: Math.round(stats(offCpu).median),
+          loadAverage: loadavg()[0].toFixed(1),
         },
       },
       {

@@ -31,6 +31,11 @@ export class BigFiles {
     writeFileSync(this.listFile, [...this.load()].join("\0"));
   }
 
+  /** Whether `path` is held as the placeholder now. */
+  holds(path: string): boolean {
+    return this.load().has(path);
+  }
+
   /** Known big files that are no longer big (or gone): unmarked, for the caller to stage again. */
   async released(repo: ShadowRepo): Promise<string[]> {
     const known = this.load();

@@ -13,7 +13,7 @@ import {
   nul,
   runGit,
 } from "./git-process.js";
-import { FOLDER_MARK, isFolderMark, syncFolderMarks } from "./empty-folders.js";
+import { isFolderMark, syncFolderMarks } from "./empty-folders.js";
 import { FolderStamps } from "./folder-stamps.js";
 import { QuietWorkspace, statusInputs } from "./quiet-workspace.js";
 import { type Changes, changedPaths, countFiles, stage } from "./listing.js";
@@ -23,8 +23,9 @@ import { pruneSessionIndexes } from "./index-prune.js";
 import { seedSessionIndex } from "./index-seed.js";
 import { seedFromWorkspaceIndex, type WorkspaceSeed } from "./workspace-index-seed.js";
 import { applyPreImages, type PreImages } from "./pre-images.js";
-import { type TreeChange, treeChanges } from "./tree-changes.js";
+import { objectExists, type TreeChange, treeChanges, treeDiff } from "./tree-changes.js";
 import { WatchedChanges } from "./watched-changes.js";
+import { WatchedSnapshots } from "./watched-snapshot.js";
 import { excludeLines, TOO_BIG_TEXT, tooBigOnes, writeExclude } from "./what-to-keep.js";
 
 export { MAX_SNAPSHOT_FILE_BYTES, TOO_BIG_TEXT } from "./what-to-keep.js";
@@ -53,6 +54,8 @@ export interface ShadowRepoOptions {
   sessionHeld?: (sessionId: string) => boolean;
   /** Watch a big workspace between snapshots, so git is told what changed (watched-changes.ts). */
   watchChanges?: boolean;
+  /** With the watch: a snapshot of a few known paths runs no git (watched-snapshot.ts; default true). */
+  withoutGit?: boolean;
 }
 
 export class ShadowRepo {
@@ -78,6 +81,8 @@ export class ShadowRepo {
   /** Whether the session's ref is known to exist (a snapshot's commit then names it as parent). */
   private refExists = false;
   private readonly changes: WatchedChanges | undefined;
+  /** Snapshots taken without git when the watch vouches for what changed (watched-snapshot.ts). */
+  private readonly watchedWay: WatchedSnapshots | undefined;
 
   constructor(opts: ShadowRepoOptions) {
     this.gitDir = opts.gitDir;
@@ -98,6 +103,7 @@ export class ShadowRepo {
       workTree: this.workTree,
     };
     this.folderStamps = new FolderStamps(opts.workTree);
+    this.watchedWay = this.changes && new WatchedSnapshots(this.place, this.bigFiles, this.changes, opts);
     this.quiet = new QuietWorkspace(opts.workTree, inputs);
   }
 
@@ -108,7 +114,9 @@ export class ShadowRepo {
     withWorkTree = true,
     okExits: number[] = [],
   ): Promise<GitResult> {
-    return runGit(this.place, args, input, withWorkTree, okExits);
+    // After a watched snapshot's index catch-up: every command here sees the newest snapshot.
+    const indexed = this.watchedWay?.indexed() ?? Promise.resolve();
+    return indexed.then(() => runGit(this.place, args, input, withWorkTree, okExits));
   }
 
   /** The command line and environment `git` would get (a caller streaming a large input). */
@@ -187,8 +195,13 @@ export class ShadowRepo {
     // A small workspace provably as the last settled snapshot left it: no git (quiet-workspace.ts).
     if (!preImages && this.quiet.unchanged() && this.indexTree) return this.indexTree;
     // A big workspace: git is told what changed since the last snapshot, when that is known.
-    const watched = this.changes && this.quiet.big ? await this.changes.prepare(this.place) : undefined;
+    const watched = this.changes && this.quiet.big ? await this.changes.take(this.place) : undefined;
     if (watched?.nothing && !preImages && this.indexTree) return this.indexTree;
+    // Only a few known paths changed: no git on the waiting path (watched-snapshot.ts).
+    const last = !preImages && previousTree === this.indexTree ? this.indexTree : undefined;
+    const told = last && watched?.known && (await this.watchedWay?.take(last, watched.known, label));
+    if (told) return (this.indexTree = told);
+    if (await this.watchedWay?.beforeGit()) this.indexTree = undefined;
     // Read before the listing: a folder changed while this snapshot runs is seen by the next one.
     // Only writes since the last snapshot (the watch saw no path made or gone): no folder moved.
     const foldersMoved = !watched?.noNewPaths && this.folderStamps.moved();
@@ -221,8 +234,9 @@ export class ShadowRepo {
   }
 
   /** Stops watching the workspace (the session is over). */
-  close(): void {
+  close(): Promise<void> {
     this.place.fsmonitorHook = this.changes?.stop();
+    return this.watchedWay?.close() ?? Promise.resolve();
   }
 
   /** Trees are only kept while a ref reaches them: chain a commit per snapshot under the session's ref. */
@@ -273,28 +287,11 @@ export class ShadowRepo {
   }
 
   /** A unified diff between two trees (coloured on request). */
-  async diff(from: string, to: string, color: boolean): Promise<string> {
-    const { stdout } = await this.git([
-      "diff",
-      "--no-ext-diff",
-      "--no-renames",
-      color ? "--color=always" : "--no-color",
-      from,
-      to,
-      "--",
-      ".",
-      `:(exclude,glob)**/${FOLDER_MARK}`,
-    ]);
-    return stdout;
+  diff(from: string, to: string, color: boolean): Promise<string> {
+    return treeDiff(this, from, to, color);
   }
 
-  async hasObject(hash: string): Promise<boolean> {
-    return this.git(["cat-file", "-e", hash]).then(
-      () => true,
-      (err) => {
-        if (!existsSync(this.workTree)) throw err;
-        return false;
-      },
-    );
+  hasObject(hash: string): Promise<boolean> {
+    return objectExists(this, hash);
   }
 }

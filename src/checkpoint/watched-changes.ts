@@ -22,36 +22,48 @@ export interface WatchedAnswer {
   nothing: boolean;
   /** No untracked file can have appeared: git's untracked walk may be skipped. */
   noNewPaths: boolean;
+  /** The paths changed since the last snapshot, when the watch vouches and git's other inputs did not change. */
+  known?: { paths: string[]; appeared: boolean };
 }
 
 const UNKNOWN: WatchedAnswer = { nothing: false, noNewPaths: false };
 
 const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
-function signature(files: readonly string[]): string {
-  return files
-    .map((file) => {
-      const s = lstatSync(file, { throwIfNoEntry: false });
-      return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : "-";
-    })
-    .join(" ");
+function signature(files: readonly string[]): string[] {
+  return files.map((file) => {
+    const s = lstatSync(file, { throwIfNoEntry: false });
+    return s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : "-";
+  });
 }
 
 export class WatchedChanges {
   private watch: ChangeWatch | undefined;
   private hook: FsmonitorHook | undefined;
   private off = false;
-  /** What git reads besides the workspace, as the last snapshot left it. */
-  private inputs: string | undefined;
+  /** What git reads besides the workspace, as the last snapshot left it (the session index first). */
+  private inputs: string[] | undefined;
+  /** The session index is being written by tern itself (watched-snapshot.ts's catch-up): not compared. */
+  private indexBusy = false;
+  /** What the last take found, for the hook's answer should git run (undefined: everything). */
+  private taken: { paths: string[]; appeared: boolean } | undefined;
+  private answerOwed = false;
+  /** Paths taken by snapshots that ran no git (watched-snapshot.ts): git is told them at its next run. */
+  private carried = new Set<string>();
+  private carriedAppeared = false;
 
-  /** `gitInputs`: files whose change could change git status's answer (quiet-workspace.ts's list). */
+  /** `gitInputs`: files whose change could change git status's answer (quiet-workspace.ts's list, the index first). */
   constructor(
     private readonly workTree: string,
     private readonly gitInputs: readonly string[],
   ) {}
 
-  /** Prepares the hook's answer for the snapshot about to run, and sets or clears `place`'s hook. */
-  async prepare(place: Place): Promise<WatchedAnswer> {
+  /**
+   * What changed since the last snapshot, and sets or clears `place`'s hook. Should git run on the
+   * index after this, `answer()` first prepares the hook's answer.
+   */
+  async take(place: Place): Promise<WatchedAnswer> {
+    this.answerOwed = false;
     if (this.off) return this.clear(place);
     if (!this.watch) {
       this.hook = new FsmonitorHook(place.sessionGitDir);
@@ -68,12 +80,45 @@ export class WatchedChanges {
     // The watch went off meanwhile (an error, a nested repository): git runs without the hook.
     if (this.off || this.watch.off) return this.clear(place, true);
     place.fsmonitorHook = this.hook?.path;
-    const sameInputs = this.inputs !== undefined && this.inputs === signature(this.gitInputs);
+    const sameInputs = this.sameInputs();
     // No git runs: the index keeps its token, so the hook's answer must stay the one for it.
     if (known?.paths.length === 0 && sameInputs) return { nothing: true, noNewPaths: true };
-    this.hook?.prepare(known?.paths);
+    this.taken = known;
+    this.answerOwed = true;
     if (!known) return UNKNOWN;
-    return { nothing: false, noNewPaths: !known.appeared && sameInputs && !known.paths.some(isIgnoreFile) };
+    const all = [...known.paths, ...this.carried];
+    const noNewPaths = !known.appeared && !this.carriedAppeared && sameInputs && !all.some(isIgnoreFile);
+    return { nothing: false, noNewPaths, ...(sameInputs ? { known } : {}) };
+  }
+
+  /** git is about to run on the index: its hook answers what the take found, with what was carried. */
+  answer(): void {
+    if (!this.answerOwed) return;
+    this.answerOwed = false;
+    const paths = this.taken ? [...new Set([...this.carried, ...this.taken.paths])] : undefined;
+    this.hook?.prepare(paths);
+    this.carried = new Set();
+    this.carriedAppeared = false;
+  }
+
+  /** The last take's paths were snapshotted without git: the next git run is told them too. */
+  carry(): void {
+    if (!this.answerOwed || !this.taken) return;
+    this.answerOwed = false;
+    for (const path of this.taken.paths) this.carried.add(path);
+    this.carriedAppeared ||= this.taken.appeared;
+  }
+
+  /** tern writes the session index itself (busy), or has written it (its lstat is the one to keep). */
+  indexWrites(busy: boolean): void {
+    this.indexBusy = busy;
+    if (!busy && this.inputs) this.inputs[0] = signature(this.gitInputs.slice(0, 1))[0];
+  }
+
+  private sameInputs(): boolean {
+    if (!this.inputs) return false;
+    const now = signature(this.gitInputs);
+    return now.every((sig, i) => (i === 0 && this.indexBusy) || sig === this.inputs?.[i]);
   }
 
   /** A snapshot is over: what git reads besides the workspace is as it left it. */
@@ -84,6 +129,7 @@ export class WatchedChanges {
   stop(): undefined {
     this.off = true;
     this.inputs = undefined;
+    this.answerOwed = false;
     this.watch?.stop();
     return undefined;
   }

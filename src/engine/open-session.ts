@@ -162,7 +162,7 @@ export async function openSession(opts: OpenSessionOptions): Promise<OpenedSessi
     await core.hookPoints?.sessionEnd("other");
     writer.close();
     core.unbilled.close();
-    core.checkpoints?.close();
+    await core.checkpoints?.close();
     await (await core.toolSetsLoading)?.close();
     await core.languageServers?.close();
   });

@@ -60,6 +60,9 @@ describe("later snapshots of a big workspace told what changed", () => {
       workTree: dirs.workspace,
       sessionId: "s1",
       watchChanges: true,
+      // The `git status` way every time: its hook's answers are what this file checks
+      // (watched-snapshot.test.ts checks the snapshots that run no git).
+      withoutGit: false,
     });
     let tree = await repo.snapshot(undefined, "first");
     expect(tree).toBe(gitsOwnTree());
@@ -150,6 +153,7 @@ describe("later snapshots of a big workspace told what changed", () => {
       workTree: dirs.workspace,
       sessionId: "s1",
       watchChanges: true,
+      withoutGit: false,
     });
     let tree = await repo.snapshot(undefined, "first");
     for (let i = 0; i < 100 && lastAnswer() === "everything"; i++) {

@@ -263,9 +263,12 @@ export class Checkpointer {
     this.lastTree = tree;
   }
 
-  /** The session is over: stop watching the workspace (a snapshot still queued runs without the watch). */
-  close(): void {
-    this.repo?.close();
+  /**
+   * The session is over: stop watching the workspace (a snapshot still queued runs without the
+   * watch); resolves once the session index and ref hold the newest snapshot.
+   */
+  close(): Promise<void> {
+    return this.repo?.close() ?? Promise.resolve();
   }
 
   /** Waits for the snapshot in flight (before turn_end, and before undo, redo or diff). */
