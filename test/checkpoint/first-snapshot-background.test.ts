@@ -70,6 +70,20 @@ describe("the first snapshot of a big workspace", () => {
       seenAtRequest.push(snapshotted());
       return undefined;
     });
+    // The snapshot is held until the second request arrives, so a fast machine cannot finish it
+    // first; were that request to wait for the snapshot, the hold would time out and fail the turn.
+    const original = ShadowRepo.prototype.snapshot;
+    let first = true;
+    vi.spyOn(ShadowRepo.prototype, "snapshot").mockImplementation(async function (this: ShadowRepo, ...args) {
+      if (first) {
+        first = false;
+        await vi.waitFor(() => expect(seenAtRequest.length).toBeGreaterThanOrEqual(2), {
+          timeout: 5000,
+          interval: 5,
+        });
+      }
+      return original.apply(this, args);
+    });
     h.provider.enqueue(
       openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "pkg0/new.ts", content: "x\n" } }]),
       openaiText("done"),
