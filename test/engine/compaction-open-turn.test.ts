@@ -143,8 +143,9 @@ describe("compaction within the open turn", () => {
       openaiToolCalls([{ id: "r1", name: "recall", args: { turn: 1, round: 1 } }]),
       openaiText("ok"),
     );
-    // The prompt stays verbatim and takes most of the room: about 8,000 of the 12,800-token limit.
-    const out = await t.prompt(`context: ${"p".repeat(32000)}`);
+    // The prompt stays verbatim and takes most of the room: about 9,000 of the 12,800-token limit,
+    // so the ~2,700-token round recalled cannot come back whole.
+    const out = await t.prompt(`context: ${"p".repeat(36000)}`);
     expect(out.stopReason).toBe("completed");
     const last = h.provider.requests.at(-1)!;
     const page = toolMessages(last.body).find((m) => m.id === "r1")!.content;
