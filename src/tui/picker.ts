@@ -136,11 +136,21 @@ export function pickerRows(state: PickerState, cols: number, maxRows: number, no
   const start = Math.max(0, Math.min(at - Math.floor(room / 2), shown.length - room));
   const rows = shown.slice(start, start + room).map((e, j) => {
     const i = start + j;
-    const facts = e.facts(now);
     const mark = i === at ? "▸" : e.id === state.current ? "●" : " ";
     const title = sanitize(e.title).replace(/\s+/g, " ");
-    const row = truncate(`${mark} ${title}`, Math.max(10, cols - width(facts) - 3));
-    const line = `${row}${" ".repeat(Math.max(1, cols - width(facts) - 1 - width(row)))}${facts}`;
+    // Both whole when they fit. Else the facts get at most a third of the row and the title, which
+    // tells entries apart, the rest; the facts then take what the title left, none below 8 columns.
+    const full = `${mark} ${title}`;
+    const allFacts = e.facts(now);
+    const avail = cols - 1;
+    const factsShare = Math.min(width(allFacts), Math.floor(avail / 3));
+    const row =
+      width(full) + 2 + width(allFacts) <= avail
+        ? full
+        : truncate(full, Math.max(10, avail - 2 - factsShare));
+    const left = avail - width(row) - 2;
+    const facts = left >= 8 || width(allFacts) <= left ? truncate(allFacts, left) : "";
+    const line = facts ? `${row}${" ".repeat(avail - width(row) - width(facts))}${facts}` : row;
     return i === at ? style.bold(line) : line;
   });
   const more =

@@ -58,7 +58,7 @@ export function rewindPicker(lines: readonly TranscriptLine[]): PickerState {
 }
 
 /** The second step: what to restore to before `turn`. */
-function howPicker(turn: number): PickerState {
+export function howPicker(turn: number): PickerState {
   const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
   return {
     purpose: "rewind-how",
@@ -66,9 +66,9 @@ function howPicker(turn: number): PickerState {
     verb: "rewind",
     empty: "",
     entries: [
-      entry("conversation", "the conversation", "turns from here leave the context; files stay"),
-      entry("both", "the conversation and the files", "files back as before this prompt (checkpoints)"),
-      entry("files", "the files only", "files back as before this prompt; the conversation stays"),
+      entry("conversation", "conversation", "turns from here leave the context; files stay"),
+      entry("both", "conversation and files", "files back as before this prompt (checkpoints)"),
+      entry("files", "files only", "files back as before this prompt; the conversation stays"),
     ],
     query: "",
     selected: 0,

@@ -5,7 +5,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { promptsInContext } from "../../src/tui/rewind-picker.js";
+import { stripAnsi, width } from "../../src/tui/ansi.js";
+import { type PickerState, pickerRows } from "../../src/tui/picker.js";
+import { howPicker, promptsInContext } from "../../src/tui/rewind-picker.js";
 import { middle } from "../../src/tui/slash-menu.js";
 import { openaiText } from "../support/openai-script.js";
 import { userTexts, useTui } from "./support.js";
@@ -20,6 +22,30 @@ describe("picker parts (pure)", () => {
     expect(cut.length).toBe(40);
     expect(cut.startsWith("packages/")).toBe(true);
     expect(cut.endsWith("/session-token.ts")).toBe(true);
+  });
+
+  it("an entry's title is kept whole before its facts, and no row is wider than the screen", () => {
+    for (const cols of [40, 60, 100]) {
+      const rows = pickerRows(howPicker(2), cols, 10, 0).map(stripAnsi);
+      for (const row of rows.slice(1, -1)) expect(width(row)).toBeLessThanOrEqual(cols - 1);
+      const titles = rows.slice(1, -1).map((r) => r.slice(2).split("  ")[0]);
+      expect(titles).toEqual(["conversation", "conversation and files", "files only"]);
+    }
+    // A long title is shortened to leave its facts (at most a third of the row) their room.
+    const long: PickerState = {
+      purpose: "model",
+      heading: "Models",
+      verb: "switch",
+      empty: "",
+      entries: [
+        { id: "x", title: "provider/a-very-long-model-identifier-name-v2", facts: () => "200k · $3/$15" },
+      ],
+      query: "",
+      selected: 0,
+    };
+    const [row] = pickerRows(long, 40, 10, 0).slice(1, 2).map(stripAnsi);
+    expect(width(row)).toBe(39);
+    expect(row).toBe(`▸ provider/a-very-long-…${" ".repeat(2)}200k · $3/$15`);
   });
 
   it("the prompts in the context leave out what a rewind withdrew and what /clear dropped", () => {
@@ -104,7 +130,7 @@ describe("the /model picker and Tab after a command", () => {
 });
 
 describe("rewind (Esc Esc and /rewind)", () => {
-  it("Esc Esc opens the earlier prompts; choosing one and `the conversation` withdraws it and marks it", async () => {
+  it("Esc Esc opens the earlier prompts; choosing one and `conversation` withdraws it and marks it", async () => {
     t.provider.enqueue(openaiText("first answer"));
     t.provider.enqueue(openaiText("second answer"));
     t.provider.enqueue(openaiText("third answer"));
@@ -122,7 +148,7 @@ describe("rewind (Esc Esc and /rewind)", () => {
     await vt.waitForScreen(/ {2}first question +turn 1 · /);
     await vt.press("enter");
     await vt.waitForScreen(/Rewind to before turn 2: restore/);
-    await vt.waitForScreen(/▸ the conversation +turns from here leave the context; files stay/);
+    await vt.waitForScreen(/▸ conversation +turns from here leave the context; files stay/);
     await vt.press("enter");
     await vt.waitFor("⟲ rewound: turn 2 is out of the context (kept above for reading)");
     // The prompt comes back to be edited and sent again.

@@ -40,10 +40,10 @@ async function pickFilesOnly(vt: VTerm): Promise<void> {
   await vt.waitForScreen(/▸ write file 2 +turn 2 · /);
   await vt.press("enter");
   await vt.waitForScreen(/Rewind to before turn 2: restore/);
-  await vt.waitForScreen(/ {2}the files only +files back as before this prompt; the conversation stays/);
+  await vt.waitForScreen(/ {2}files only +files back as before this prompt; the conversation stays/);
   await vt.press("down");
   await vt.press("down");
-  await vt.waitForScreen(/▸ the files only/);
+  await vt.waitForScreen(/▸ files only/);
   await vt.press("enter");
 }
 
