@@ -11,7 +11,7 @@ import {
   toolLoopStartsWithThinking,
   type WireMessage,
 } from "./anthropic-request.js";
-import { bodyChunks, encodeHistory, historyMemos, toolsJson } from "./history-bytes.js";
+import { bodyChunks, encodeMessages, historyMemos, toolsJson } from "./history-bytes.js";
 import type { NormalizedRequest } from "./types.js";
 
 const memos = historyMemos();
@@ -21,22 +21,10 @@ export function anthropicBodyChunks(
   request: NormalizedRequest,
   head: (body: Record<string, unknown>) => Record<string, unknown> = (body) => body,
 ): Buffer[] {
-  const toolsAsText = request.tools.length === 0;
-  const history = encodeHistory<WireMessage>(
-    memos,
-    request.messages,
-    `${request.images}:${toolsAsText}`,
-    true,
-    (from) => {
-      const starts: number[] = [];
-      const entries = buildMessages(request.messages, request.images, toolsAsText, from, starts);
-      return { entries, starts };
-    },
-  );
+  const history = encodeMessages<WireMessage>(memos, request, buildMessages);
   markLastMessageForCache(history.open);
   const body = anthropicBodyHead(request);
-  const tail = history.lastClosed ? [history.lastClosed, ...history.open] : history.open;
-  if (!toolLoopStartsWithThinking(tail)) dropThinking(body, request);
+  if (!toolLoopStartsWithThinking(history.tail)) dropThinking(body, request);
   const tools =
     body.tools !== undefined && !request.hostedTools?.length
       ? toolsJson(request.tools, "anthropic", () => anthropicTools(request))

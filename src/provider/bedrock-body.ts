@@ -8,27 +8,15 @@ import {
   finishBedrockBody,
   type WireMessage,
 } from "./bedrock-request.js";
-import { bodyChunks, encodeHistory, historyMemos, toolsJson } from "./history-bytes.js";
+import { bodyChunks, encodeMessages, historyMemos, toolsJson } from "./history-bytes.js";
 import type { NormalizedRequest } from "./types.js";
 
 const memos = historyMemos();
 
 export function bedrockBodyChunks(request: NormalizedRequest): Buffer[] {
-  const toolsAsText = request.tools.length === 0;
-  const history = encodeHistory<WireMessage>(
-    memos,
-    request.messages,
-    `${request.images}:${toolsAsText}`,
-    true,
-    (from) => {
-      const starts: number[] = [];
-      const entries = buildMessages(request.messages, request.images, toolsAsText, from, starts);
-      return { entries, starts };
-    },
-  );
+  const history = encodeMessages<WireMessage>(memos, request, buildMessages);
   const body = bedrockBodyHead(request);
-  const tail = history.lastClosed ? [history.lastClosed, ...history.open] : history.open;
-  finishBedrockBody(body, request, tail, history.open);
+  finishBedrockBody(body, request, history.tail, history.open);
   const toolConfig =
     body.toolConfig !== undefined
       ? toolsJson(request.tools, `bedrock:${request.model}`, () => bedrockToolConfig(request))

@@ -96,6 +96,38 @@ export function encodeHistory<E>(
   };
 }
 
+/** A message builder's shape shared by the Anthropic and Bedrock wires. */
+type MessageBuilder<E> = (
+  messages: readonly Message[],
+  images: boolean,
+  toolsAsText: boolean,
+  from: number,
+  starts: number[],
+) => E[];
+
+/**
+ * The history of a wire built by such a builder, memoised per images/tools-as-text setting, with
+ * its tail (the newest closed entry and the open ones: where a thinking tool loop is decided).
+ */
+export function encodeMessages<E>(
+  memos: Memos,
+  request: { messages: readonly Message[]; images: boolean; tools: readonly ToolSpec[] },
+  build: MessageBuilder<E>,
+): EncodedHistory<E> & { tail: E[] } {
+  const toolsAsText = request.tools.length === 0;
+  const history = encodeHistory<E>(
+    memos,
+    request.messages,
+    `${request.images}:${toolsAsText}`,
+    true,
+    (from) => {
+      const starts: number[] = [];
+      return { entries: build(request.messages, request.images, toolsAsText, from, starts), starts };
+    },
+  );
+  return { ...history, tail: history.lastClosed ? [history.lastClosed, ...history.open] : history.open };
+}
+
 /**
  * The body as chunks: `body`'s JSON with the value of `key` replaced by the array of `history`'s
  * entries (closed bytes, then the open entries). Keys whose value is in `encoded` take that text.
