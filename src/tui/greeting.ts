@@ -6,6 +6,10 @@ import { middle } from "./slash-menu.js";
 
 declare const __TERN_VERSION__: string;
 
+/** The keys row: the whole list where it fits, else the short one (/help has them all). */
+const ALL_KEYS = "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help more";
+const SHORT_KEYS = "/help keys · Ctrl+C exit";
+
 /** The build's version (esbuild defines it; absent when the sources run under a test runner). */
 export function ternVersion(): string {
   return typeof __TERN_VERSION__ === "string" ? __TERN_VERSION__ : "dev";
@@ -30,14 +34,15 @@ export function greeting(
   if (!first) return `${model}${session}`;
   const head = `tern ${ternVersion()} · ${model} · `;
   if (cols >= NARROW_COLS) {
-    const keys = "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands";
+    // The hint row never wraps: the whole list where it fits (79 columns), else the short one.
+    const keys = width(ALL_KEYS) < cols ? ALL_KEYS : SHORT_KEYS;
     return `${head}${displayPath(cwd)}${session}\n${keys}`;
   }
   // A narrow terminal gets the keys in one short row (the whole list is in /help), and the
   // workspace shortened in its middle to end the first row (two if the model's id is long), so
   // the first screen keeps its rows for the conversation and the composer.
   const room = (width(head) + width(session) + 4 <= cols ? cols : 2 * cols) - width(head) - width(session);
-  return `${head}${middle(displayPath(cwd), Math.max(4, room))}${session}\n/help keys · Ctrl+C exit`;
+  return `${head}${middle(displayPath(cwd), Math.max(4, room))}${session}\n${SHORT_KEYS}`;
 }
 
 /**

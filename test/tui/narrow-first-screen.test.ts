@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { stripAnsi } from "../../src/tui/ansi.js";
+import { stripAnsi, width } from "../../src/tui/ansi.js";
 import { greeting, noticeLine } from "../../src/tui/greeting.js";
 import { useTui } from "./support.js";
 
@@ -62,6 +62,16 @@ describe("the first screen at 40 × 12", () => {
     expect(first.length).toBeLessThanOrEqual(40);
     expect(first).toMatch(/^tern \S+ · local\/mock-1 · \/.*….*\/project$/);
     expect(keys).toBe("/help keys · Ctrl+C exit");
+  });
+
+  it("the keys row never wraps: the whole list at 80 columns, the short one below", () => {
+    const keysAt = (cols: number) => stripAnsi(greeting(true, "m", "/w", "id", false, cols)).split("\n")[1];
+    expect(keysAt(80)).toBe(
+      "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help more",
+    );
+    expect(width(keysAt(80))).toBeLessThan(80);
+    expect(keysAt(79)).toBe("/help keys · Ctrl+C exit");
+    expect(keysAt(60)).toBe("/help keys · Ctrl+C exit");
   });
 
   it("a notice that fits in two rows is shown whole; the model's longer one is shortened", () => {

@@ -109,7 +109,7 @@ describe("a shorter terminal", () => {
     expect(
       countLines(
         vt.lines(),
-        "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help commands",
+        "Enter send · Alt+Enter newline · Esc interrupt · Ctrl+C clear/exit · /help more",
       ),
     ).toBe(1);
   });
@@ -142,7 +142,7 @@ describe("progress row, first screen and exit", () => {
     const vt = await t.start();
     const first = vt.screen().join("\n");
     expect(first).toMatch(/tern \d+\.\d+\.\d+ · local\/mock-1 · \S*ws/);
-    expect(first).toContain("Esc interrupt · Ctrl+C clear/exit · /help commands");
+    expect(first).toContain("Esc interrupt · Ctrl+C clear/exit · /help more");
     expect(first).toMatch(/· \$\? · ask · session/);
     expect(first).not.toContain("$0.0000");
     await vt.type("hello");
