@@ -24,6 +24,8 @@ export const PRELOAD_MIN_FILES = 1000;
 /** Files read between two turns of the event loop (~250 KB of this tree's files; a few ms). */
 const BATCH = 64;
 const NEWLINE = Buffer.from("\n");
+/** zlib's fastest level: compression is most of what fast-import spends. */
+const PACK_COMPRESSION = 0;
 
 /**
  * A regular file's content, or undefined (gone, a link, a FIFO, a device, over the limit). Opened
@@ -44,28 +46,39 @@ function regularContent(path: string): Buffer | undefined {
   }
 }
 
-/** One batch of fast-import's input: `blob` commands for the files of `paths` that are regular. */
-function blobCommands(workTree: string, paths: string[]): Buffer {
+/** Reads the `i`th file of the list: its content, or undefined to pass it over. */
+export type BlobReader = (i: number) => Buffer | undefined;
+
+/** One batch of fast-import's input: a `blob` command (marked `:i+1` with marks) per file read. */
+function blobCommands(from: number, to: number, read: BlobReader, marks: boolean): Buffer {
   const parts: Buffer[] = [];
-  for (const path of paths) {
-    const content = regularContent(join(workTree, path));
+  for (let i = from; i < to; i++) {
+    const content = read(i);
     if (!content) continue;
-    parts.push(Buffer.from(`blob\ndata ${content.length}\n`), content, NEWLINE);
+    const mark = marks ? `mark :${i + 1}\n` : "";
+    parts.push(Buffer.from(`blob\n${mark}data ${content.length}\n`), content, NEWLINE);
   }
   return Buffer.concat(parts);
 }
 
-/** Streams the contents of `paths` into one `fast-import`; resolves true when it finished cleanly. */
-function importBlobs(repo: ShadowRepo, paths: string[]): Promise<boolean> {
+/** Streams files `from`..`to` into one `fast-import`; resolves true when it finished cleanly. */
+function importPart(
+  repo: ShadowRepo,
+  from: number,
+  to: number,
+  read: BlobReader,
+  marksFile: string | undefined,
+): Promise<boolean> {
   const { args, env } = repo.gitCommand([
     "-c",
-    "core.compression=1",
+    `core.compression=${PACK_COMPRESSION}`,
     "-c",
-    "pack.compression=1",
+    `pack.compression=${PACK_COMPRESSION}`,
     "fast-import",
     "--quiet",
     "--depth=0",
     "--done",
+    ...(marksFile ? [`--export-marks=${marksFile}`] : []),
   ]);
   const git = gitProgram(repo.workTree);
   if (!git) return Promise.resolve(false);
@@ -82,8 +95,8 @@ function importBlobs(repo: ShadowRepo, paths: string[]): Promise<boolean> {
   const feed = async () => {
     // Read synchronously a batch at a time (a few ms), yielding between batches: a promise per
     // file (open, stat, read, close through the thread pool) cost more than git's own work.
-    for (let i = 0; i < paths.length && !broken; i += BATCH) {
-      const chunk = blobCommands(repo.workTree, paths.slice(i, i + BATCH));
+    for (let i = from; i < to && !broken; i += BATCH) {
+      const chunk = blobCommands(i, Math.min(to, i + BATCH), read, marksFile !== undefined);
       if (!stdin.write(chunk)) await new Promise((resolve) => stdin.once("drain", resolve));
       else await new Promise((resolve) => setImmediate(resolve));
     }
@@ -99,15 +112,31 @@ function importBlobs(repo: ShadowRepo, paths: string[]): Promise<boolean> {
 }
 
 /**
+ * Writes the blobs of `count` files (read by `read`) into the shadow's object store, split over
+ * the cores. With `marksFile`, each blob is marked `:i+1` and the marks files (one per part,
+ * `<marksFile>.<k>`) are returned; undefined when a part failed (some objects may be missing).
+ */
+export async function importBlobs(
+  repo: ShadowRepo,
+  count: number,
+  read: BlobReader,
+  marksFile?: string,
+): Promise<string[] | undefined> {
+  const parts = Math.max(1, Math.min(4, availableParallelism()));
+  const size = Math.ceil(count / parts);
+  const files = Array.from({ length: parts }, (_, k) => (marksFile ? `${marksFile}.${k}` : undefined));
+  const done = await Promise.all(
+    files.map((file, k) => importPart(repo, k * size, Math.min(count, (k + 1) * size), read, file)),
+  );
+  return done.every(Boolean) ? files.filter((f): f is string => f !== undefined) : undefined;
+}
+
+/**
  * Writes the blobs of `paths` (workspace-relative) into the shadow's object store, split over
  * the cores. True when every part finished; false means some objects may be missing, and the
  * caller stages as if nothing had been written.
  */
 export async function preloadObjects(repo: ShadowRepo, paths: string[]): Promise<boolean> {
-  const parts = Math.max(1, Math.min(4, availableParallelism()));
-  const size = Math.ceil(paths.length / parts);
-  const done = await Promise.all(
-    Array.from({ length: parts }, (_, k) => importBlobs(repo, paths.slice(k * size, (k + 1) * size))),
-  );
-  return done.every(Boolean);
+  const read = (i: number) => regularContent(join(repo.workTree, paths[i]));
+  return (await importBlobs(repo, paths.length, read)) !== undefined;
 }

@@ -70,6 +70,17 @@ describe("the first snapshot of a big workspace", () => {
       seenAtRequest.push(snapshotted());
       return undefined;
     });
+    // A first snapshot of 1,500 files can end before the second request: held until that request
+    // came, the turn must not have waited for it (a turn waiting would never send it: timeout).
+    const original = ShadowRepo.prototype.snapshot;
+    let first = true;
+    vi.spyOn(ShadowRepo.prototype, "snapshot").mockImplementation(async function (this: ShadowRepo, ...args) {
+      if (first) {
+        first = false;
+        await vi.waitFor(() => expect(seenAtRequest.length).toBe(2), { timeout: 5000, interval: 5 });
+      }
+      return original.apply(this, args);
+    });
     h.provider.enqueue(
       openaiToolCalls([{ id: "w1", name: "write_file", args: { path: "pkg0/new.ts", content: "x\n" } }]),
       openaiText("done"),

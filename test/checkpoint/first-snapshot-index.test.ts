@@ -1,0 +1,158 @@
+// A full first snapshot reads and hashes each file once: fast-import writes and names the blobs
+// and the session index is written in-process (first-snapshot.ts, index-writer.ts) with the stat
+// taken before each file was read. Its tree must be the one update-index staging makes of the
+// same workspace (ignore rules with negations and nested files, a `.gitattributes` conversion,
+// a file over 10 MB, a nested repository, empty folders, a link, an executable, a FIFO, TERN_HOME
+// inside), and its index's stat data must let the next `git status` trust unchanged files.
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { inProcessIndex, readForIndex } from "../../src/checkpoint/first-snapshot.js";
+import { PRELOAD_MIN_FILES } from "../../src/checkpoint/object-preload.js";
+import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
+import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+
+let dirs: TempDirs;
+const ws = (p: string) => join(dirs.workspace, p);
+const LONG_AGO = new Date(Date.now() - 60_000);
+
+beforeEach(() => {
+  dirs = makeTempDirs();
+  inProcessIndex.on = true;
+});
+afterEach(() => {
+  inProcessIndex.on = true;
+  dirs.cleanup();
+});
+
+function write(path: string, text: string) {
+  mkdirSync(join(ws(path), ".."), { recursive: true });
+  writeFileSync(ws(path), text);
+}
+
+/** A workspace over the preload bound holding every case a snapshot must keep or leave out. */
+function richWorkspace() {
+  for (let d = 0; d < 12; d++)
+    for (let f = 0; f < Math.ceil(PRELOAD_MIN_FILES / 12) + 10; f++)
+      write(`pkg${d}/src/f${f}.ts`, `export const v = ${d * 1000 + f};\n`.repeat(f % 5));
+  write(".gitignore", "*.log\n!keep.log\nignored/\n");
+  write("keep.log", "kept by a negation\n");
+  write("drop.log", "ignored\n");
+  write("ignored/a.txt", "ignored folder\n");
+  write("pkg1/.gitignore", "secret.txt\n");
+  write("pkg1/secret.txt", "nested ignore\n");
+  // Converted on the way in: only this folder's files are left to update-index.
+  write("conv/.gitattributes", "*.txt text eol=lf\n");
+  write("conv/crlf.txt", "one\r\ntwo\r\n");
+  write("run.sh", "#!/bin/sh\necho hi\n");
+  chmodSync(ws("run.sh"), 0o755);
+  symlinkSync("pkg0/src/f1.ts", ws("link.ts"));
+  execFileSync("mkfifo", [ws("pipe")]);
+  write("big.bin", "");
+  truncateSync(ws("big.bin"), 11 * 1024 * 1024);
+  mkdirSync(ws("empty/deep"), { recursive: true });
+  write("vendor/lib/index.js", "module.exports = 1;\n");
+  write("vendor/lib/sub/more.js", "module.exports = 2;\n");
+  execFileSync("git", ["init", "-q"], { cwd: ws("vendor/lib") });
+  write(".tern-home/sessions/x.json", "{}\n");
+  write("名前/ファイル.txt", "utf-8 path\n");
+}
+
+/** Every regular file older than git's racy window, so their stat can be trusted. */
+function age(paths: string[]) {
+  for (const p of paths) utimesSync(ws(p), LONG_AGO, LONG_AGO);
+}
+
+const shadow = (name: string) =>
+  new ShadowRepo({
+    gitDir: join(dirs.home, name),
+    workTree: dirs.workspace,
+    sessionId: "s1",
+    leaveOut: [ws(".tern-home")],
+  });
+
+function lsTree(repo: ShadowRepo, tree: string): string {
+  return execFileSync("git", ["--git-dir", repo.gitDir, "ls-tree", "-r", "-z", tree], { encoding: "utf8" });
+}
+
+/** `git ls-files --debug` of the session index: each path's stat as git holds it. */
+async function indexStats(repo: ShadowRepo): Promise<Map<string, { mtime: string; size: number }>> {
+  const out = (await repo.git(["ls-files", "--debug"])).stdout;
+  const stats = new Map<string, { mtime: string; size: number }>();
+  const blocks = out.split(/\n(?=\S)/);
+  for (const block of blocks) {
+    const path = block.split("\n")[0];
+    const mtime = /mtime: (\d+:\d+)/.exec(block)?.[1] ?? "";
+    const size = Number(/size: (\d+)/.exec(block)?.[1]);
+    stats.set(path, { mtime, size });
+  }
+  return stats;
+}
+
+describe("first snapshot with the index written in-process", () => {
+  it("makes the tree update-index staging makes, every case kept or left out alike", async () => {
+    richWorkspace();
+    const fast = shadow("fast");
+    const fastTree = await fast.snapshot(undefined, "first");
+    inProcessIndex.on = false;
+    const old = shadow("old");
+    const oldTree = await old.snapshot(undefined, "first");
+    expect(lsTree(fast, fastTree)).toBe(lsTree(old, oldTree));
+    expect(fastTree).toBe(oldTree);
+    const listed = lsTree(fast, fastTree).split("\0");
+    const line = (path: string) => listed.find((l) => l.endsWith(`\t${path}`)) ?? "";
+    expect(line("run.sh")).toMatch(/^100755 /);
+    expect(line("link.ts")).toMatch(/^120000 /);
+    expect(line("vendor/lib/sub/more.js")).toMatch(/^100644 /);
+    expect(line("empty/deep/.tern-empty-folder")).not.toBe("");
+    expect(line("keep.log")).not.toBe("");
+    for (const gone of ["drop.log", "ignored/a.txt", "pkg1/secret.txt", "pipe", ".tern-home/sessions/x.json"])
+      expect(line(gone)).toBe("");
+  });
+
+  it("keeps each file's stat: the next status trusts unchanged files, the next snapshot stages one edit", async () => {
+    richWorkspace();
+    const files = execFileSync("find", [".", "-type", "f", "-not", "-path", "./vendor/lib/.git/*"], {
+      cwd: dirs.workspace,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter(Boolean)
+      .map((p) => p.slice(2));
+    age(files);
+    write("fresh.ts", "written just now\n");
+    const repo = shadow("fast");
+    const tree = await repo.snapshot(undefined, "first");
+    const stats = await indexStats(repo);
+    const sample = lstatSync(ws("pkg3/src/f4.ts"));
+    const held = stats.get("pkg3/src/f4.ts");
+    expect(held?.size).toBe(sample.size);
+    expect(held?.mtime).toBe(
+      `${Math.floor(sample.mtimeMs / 1000)}:${lstatSync(ws("pkg3/src/f4.ts"), { bigint: true }).mtimeNs % 1_000_000_000n}`,
+    );
+    // Written within the racy window: held with size 0 (git compares its content, never trusts it).
+    write("fresh.ts", "written just now, again\n");
+    expect(readForIndex(dirs.workspace, "fresh.ts")?.entry.size).toBe(0);
+    expect(readForIndex(dirs.workspace, "pkg3/src/f5.ts")?.entry.size).toBe(
+      lstatSync(ws("pkg3/src/f5.ts")).size,
+    );
+    expect(readForIndex(dirs.workspace, "pipe")).toBeUndefined();
+    expect(readForIndex(dirs.workspace, "link.ts")).toBeUndefined();
+    // Marks of empty folders are no files: status names them as any index entry missing on disk.
+    const changed = (await repo.changedPaths()).filter((p) => !p.endsWith("/.tern-empty-folder"));
+    expect(changed).toEqual(["fresh.ts"]);
+    writeFileSync(ws("pkg3/src/f4.ts"), "changed\n");
+    const next = await repo.snapshot(tree, "second");
+    // fresh.ts was written again above.
+    expect((await repo.treeChanges(tree, next)).map((c) => c.path)).toEqual(["fresh.ts", "pkg3/src/f4.ts"]);
+  });
+});
