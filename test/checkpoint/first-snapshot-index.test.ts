@@ -20,10 +20,17 @@ import { inProcessIndex, readForIndex } from "../../src/checkpoint/first-snapsho
 import { PRELOAD_MIN_FILES } from "../../src/checkpoint/object-preload.js";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { richWorkspace as makeRich } from "./rich-workspace.js";
 
 let dirs: TempDirs;
 const ws = (p: string) => join(dirs.workspace, p);
 const LONG_AGO = new Date(Date.now() - 60_000);
+const write = (path: string, text: string) => writeFileSync(ws(path), text);
+const richWorkspace = () => {
+  makeRich(dirs.workspace, PRELOAD_MIN_FILES);
+  mkdirSync(ws(".tern-home/sessions"), { recursive: true });
+  writeFileSync(ws(".tern-home/sessions/x.json"), "{}\n");
+};
 
 beforeEach(() => {
   dirs = makeTempDirs();
@@ -33,39 +40,6 @@ afterEach(() => {
   inProcessIndex.on = true;
   dirs.cleanup();
 });
-
-function write(path: string, text: string) {
-  mkdirSync(join(ws(path), ".."), { recursive: true });
-  writeFileSync(ws(path), text);
-}
-
-/** A workspace over the preload bound holding every case a snapshot must keep or leave out. */
-function richWorkspace() {
-  for (let d = 0; d < 12; d++)
-    for (let f = 0; f < Math.ceil(PRELOAD_MIN_FILES / 12) + 10; f++)
-      write(`pkg${d}/src/f${f}.ts`, `export const v = ${d * 1000 + f};\n`.repeat(f % 5));
-  write(".gitignore", "*.log\n!keep.log\nignored/\n");
-  write("keep.log", "kept by a negation\n");
-  write("drop.log", "ignored\n");
-  write("ignored/a.txt", "ignored folder\n");
-  write("pkg1/.gitignore", "secret.txt\n");
-  write("pkg1/secret.txt", "nested ignore\n");
-  // Converted on the way in: only this folder's files are left to update-index.
-  write("conv/.gitattributes", "*.txt text eol=lf\n");
-  write("conv/crlf.txt", "one\r\ntwo\r\n");
-  write("run.sh", "#!/bin/sh\necho hi\n");
-  chmodSync(ws("run.sh"), 0o755);
-  symlinkSync("pkg0/src/f1.ts", ws("link.ts"));
-  execFileSync("mkfifo", [ws("pipe")]);
-  write("big.bin", "");
-  truncateSync(ws("big.bin"), 11 * 1024 * 1024);
-  mkdirSync(ws("empty/deep"), { recursive: true });
-  write("vendor/lib/index.js", "module.exports = 1;\n");
-  write("vendor/lib/sub/more.js", "module.exports = 2;\n");
-  execFileSync("git", ["init", "-q"], { cwd: ws("vendor/lib") });
-  write(".tern-home/sessions/x.json", "{}\n");
-  write("名前/ファイル.txt", "utf-8 path\n");
-}
 
 /** Every regular file older than git's racy window, so their stat can be trusted. */
 function age(paths: string[]) {
