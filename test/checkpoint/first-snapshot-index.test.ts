@@ -5,15 +5,7 @@
 // a file over 10 MB, a nested repository, empty folders, a link, an executable, a FIFO, TERN_HOME
 // inside), and its index's stat data must let the next `git status` trust unchanged files.
 import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  lstatSync,
-  mkdirSync,
-  symlinkSync,
-  truncateSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { inProcessIndex, readForIndex } from "../../src/checkpoint/first-snapshot.js";
