@@ -31,6 +31,11 @@ interface ShadowRepo {
 
 /** An index this small holds only what a first snapshot put before staging (nested seeds, placeholders). */
 const MAX_PRIOR_INDEX_BYTES = 256 * 1024;
+/**
+ * Entries carried over lose their stat (the next status reads them again): more than this (a
+ * split index's file is small, its shared part not), and update-index stages as before.
+ */
+const MAX_PRIOR_ENTRIES = 1000;
 
 /** Off: every path is staged by update-index, as before (tests compare the two ways). */
 export const inProcessIndex = { on: true };
@@ -90,8 +95,10 @@ async function priorEntries(repo: ShadowRepo): Promise<NewIndexEntry[] | undefin
   if (!existsSync(repo.indexFile)) return [];
   if (statSync(repo.indexFile).size > MAX_PRIOR_INDEX_BYTES) return undefined;
   const { stdout } = await repo.git(["ls-files", "-z", "--stage", "-v"]);
+  const lines = stdout.split("\0");
+  if (lines.length > MAX_PRIOR_ENTRIES + 1) return undefined;
   const entries: NewIndexEntry[] = [];
-  for (const line of stdout.split("\0")) {
+  for (const line of lines) {
     if (line.length === 0) continue;
     // "<tag> <mode> <id> <stage>\t<path>": only plain (H) and assume-unchanged (h) entries.
     const match = /^([Hh]) ([0-7]+) ([0-9a-f]{40}) 0\t(.*)$/s.exec(line);

@@ -121,4 +121,21 @@ describe("first snapshot with the index written in-process", () => {
     // fresh.ts was written again above.
     expect((await repo.treeChanges(tree, next)).map((c) => c.path)).toEqual(["fresh.ts", "pkg3/src/f4.ts"]);
   });
+
+  it("a later snapshot of many new files over a full index stages them without losing the others' stat", async () => {
+    richWorkspace();
+    age(["pkg3/src/f4.ts"]);
+    const repo = shadow("fast");
+    const tree = await repo.snapshot(undefined, "first");
+    for (let f = 0; f < PRELOAD_MIN_FILES + 50; f++) {
+      mkdirSync(ws("added"), { recursive: true });
+      writeFileSync(ws(`added/n${f}.ts`), `export const n = ${f};\n`);
+    }
+    const next = await repo.snapshot(tree, "second");
+    const changes = await repo.treeChanges(tree, next);
+    expect(changes).toHaveLength(PRELOAD_MIN_FILES + 50);
+    expect(changes.every((c) => c.path.startsWith("added/"))).toBe(true);
+    // Carried over without stat, the old entries would have size 0 (read again by every status).
+    expect((await indexStats(repo)).get("pkg3/src/f4.ts")?.size).toBe(lstatSync(ws("pkg3/src/f4.ts")).size);
+  });
 });
