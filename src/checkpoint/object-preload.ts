@@ -2,10 +2,12 @@
 // compresses and writes 100,000 files on one core, and for each small file streamed into a pack
 // it sets up a new zlib stream (its allocation and page faults cost more than the compression):
 // a 100,000-file tree took 86 s under load. Here `git fast-import` (one pack, no per-file set-up)
-// takes the files' contents, one process per core, into packs stored uncompressed (below); `update-index` then
-// finds every object present and only hashes (it still decides each blob itself, so a file that
-// changed meanwhile, or that `.gitattributes` converts, is right: an object written here that
-// nothing names is only a few bytes lost). Only regular files are read (never a FIFO or a link).
+// takes the files' contents, one process per core, into packs stored uncompressed (below). A
+// first snapshot then writes the index itself from the blobs' marks (first-snapshot.ts); else
+// `update-index` finds every object present and only hashes (it still decides each blob itself,
+// so a file that changed meanwhile, or that `.gitattributes` converts, is right: an object written
+// here that nothing names is only a few bytes lost). Only regular files are read (never a FIFO or
+// a link).
 import { spawn } from "node:child_process";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
