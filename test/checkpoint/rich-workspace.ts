@@ -1,7 +1,7 @@
 // A workspace holding every case a snapshot must keep or leave out, for the first-snapshot tests:
 // ignore rules (a negation, a nested .gitignore, an ignored folder), a `.gitattributes` that
 // converts, an executable, a link, a FIFO, a sparse file over 10 MB, an empty folder, a nested
-// repository, a UTF-8 path, and `files` small files besides.
+// repository, UTF-8 paths, and `files` small files besides.
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -33,4 +33,7 @@ export function richWorkspace(root: string, files: number): void {
   write("vendor/lib/sub/more.js", "module.exports = 2;\n");
   execFileSync("git", ["init", "-q"], { cwd: join(root, "vendor/lib") });
   write("名前/ファイル.txt", "utf-8 path\n");
+  // Orders that differ between UTF-16 and UTF-8 bytes, and names around `/` in byte order.
+  for (const name of ["a-b", "a.b", "a/b", "a0", "😀.txt", "\uE000.txt", "ÿ.txt", "Z.txt"])
+    write(`order/${name}`, `${name}\n`);
 }
