@@ -137,6 +137,8 @@ export async function stageFirstSnapshot(repo: ShadowRepo, paths: string[]): Pro
   const converted = (p: string) => attributes.some((folder) => p.startsWith(folder));
   const direct = attributes.length > 0 ? paths.filter((p) => !converted(p)) : paths;
   const left = attributes.length > 0 ? paths.filter(converted) : [];
+  // Everything below a `.gitattributes` at the root: update-index stages it all, as before.
+  if (direct.length === 0) return undefined;
   const read: (NewIndexEntry | undefined)[] = new Array(direct.length);
   const marksFile = `${repo.indexFile}.marks`;
   try {
