@@ -5,7 +5,8 @@
 // A file whose mtime is within its file system's timestamp tick of that reading gets size 0
 // (git's "smudged" entry: the next status compares its content), so a write in the same tick
 // is never hidden. What this path cannot judge goes to update-index as before: links, files
-// gone or not regular, and files below a `.gitattributes` (git may convert their content).
+// gone or not regular, and below a `.gitattributes` files holding a CR (git may convert their
+// line endings) or all files where it names `ident`, `filter` or `working-tree-encoding`.
 import {
   closeSync,
   constants,
@@ -83,11 +84,42 @@ export function readForIndex(workTree: string, path: string): ReadFile | undefin
   }
 }
 
-/** Folders (`""` for the root, else `dir/`) holding a `.gitattributes` among `paths`. */
-function attributeFolders(paths: readonly string[]): string[] {
-  return paths
-    .filter((p) => p === ".gitattributes" || p.endsWith("/.gitattributes"))
-    .map((p) => p.slice(0, p.length - ".gitattributes".length));
+/** Attributes that change a file's content on the way in beyond line endings (macros included). */
+const REWRITING = /\b(ident|working-tree-encoding|filter)\b/;
+
+interface AttributeFolder {
+  /** `""` for the root, else `dir/`. */
+  folder: string;
+  /** Its `.gitattributes` may change more than line endings (or could not be read). */
+  rewrites: boolean;
+}
+
+/**
+ * The folders holding a `.gitattributes` (an ignored one too: git reads it all the same), among
+ * the folders of `paths` and their parents.
+ */
+function attributeFolders(workTree: string, paths: readonly string[]): AttributeFolder[] {
+  const folders = new Set<string>([""]);
+  for (const path of paths) {
+    for (let cut = path.lastIndexOf("/"); cut > 0; cut = path.lastIndexOf("/", cut - 1)) {
+      const folder = path.slice(0, cut + 1);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  const found: AttributeFolder[] = [];
+  for (const folder of folders) {
+    const file = join(workTree, `${folder}.gitattributes`);
+    if (!existsSync(file)) continue;
+    let rewrites = true;
+    try {
+      rewrites = REWRITING.test(readFileSync(file, "latin1"));
+    } catch {
+      // Unreadable: judged as rewriting.
+    }
+    found.push({ folder, rewrites });
+  }
+  return found;
 }
 
 /** The index's entries before staging (few), or undefined when they cannot be carried over. */
@@ -133,12 +165,16 @@ export async function stageFirstSnapshot(repo: ShadowRepo, paths: string[]): Pro
   if (!inProcessIndex.on) return undefined;
   const prior = await priorEntries(repo).catch(() => undefined);
   if (!prior) return undefined;
-  const attributes = attributeFolders(paths);
-  const converted = (p: string) => attributes.some((folder) => p.startsWith(folder));
-  const direct = attributes.length > 0 ? paths.filter((p) => !converted(p)) : paths;
-  const left = attributes.length > 0 ? paths.filter(converted) : [];
-  // Everything below a `.gitattributes` at the root: update-index stages it all, as before.
+  // Below a `.gitattributes`, git may convert line endings on the way in: a file without a CR
+  // is its own blob; one with a CR, or below attributes that rewrite more, goes to update-index.
+  const attributes = attributeFolders(repo.workTree, paths);
+  const below = (p: string, rewrites: boolean) =>
+    attributes.some((a) => (rewrites ? a.rewrites : true) && p.startsWith(a.folder));
+  const rewriting = attributes.some((a) => a.rewrites);
+  const direct = rewriting ? paths.filter((p) => !below(p, true)) : paths;
+  const left = rewriting ? paths.filter((p) => below(p, true)) : [];
   if (direct.length === 0) return undefined;
+  const lineEnds = attributes.length > 0 ? direct.map((p) => below(p, false)) : undefined;
   const read: (NewIndexEntry | undefined)[] = new Array(direct.length);
   const marksFile = `${repo.indexFile}.marks`;
   try {
@@ -147,8 +183,10 @@ export async function stageFirstSnapshot(repo: ShadowRepo, paths: string[]): Pro
       direct.length,
       (i) => {
         const file = readForIndex(repo.workTree, direct[i]);
-        read[i] = file?.entry;
-        return file?.content;
+        // A CR that git's line-ending conversion may drop: not imported, left to update-index.
+        const converts = file && lineEnds?.[i] && file.content.includes(13);
+        read[i] = converts ? undefined : file?.entry;
+        return converts ? undefined : file?.content;
       },
       marksFile,
     );

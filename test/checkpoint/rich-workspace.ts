@@ -1,7 +1,7 @@
 // A workspace holding every case a snapshot must keep or leave out, for the first-snapshot tests:
-// ignore rules (a negation, a nested .gitignore, an ignored folder), a `.gitattributes` that
-// converts, an executable, a link, a FIFO, a sparse file over 10 MB, an empty folder, a nested
-// repository, UTF-8 paths, and `files` small files besides.
+// ignore rules (a negation, a nested .gitignore, an ignored folder), `.gitattributes` that
+// convert (line endings; `ident`, one of them ignored), an executable, a link, a FIFO, a sparse
+// file over 10 MB, an empty folder, a nested repository, UTF-8 paths, and `files` small files.
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,7 +14,7 @@ export function richWorkspace(root: string, files: number): void {
   for (let d = 0; d < 12; d++)
     for (let f = 0; f < Math.ceil(files / 12) + 10; f++)
       write(`pkg${d}/src/f${f}.ts`, `export const v = ${d * 1000 + f};\n`.repeat(f % 5));
-  write(".gitignore", "*.log\n!keep.log\nignored/\n");
+  write(".gitignore", "*.log\n!keep.log\nignored/\nhid/.gitattributes\n");
   write("keep.log", "kept by a negation\n");
   write("drop.log", "ignored\n");
   write("ignored/a.txt", "ignored folder\n");
@@ -22,6 +22,12 @@ export function richWorkspace(root: string, files: number): void {
   write("pkg1/secret.txt", "nested ignore\n");
   write("conv/.gitattributes", "*.txt text eol=lf\n");
   write("conv/crlf.txt", "one\r\ntwo\r\n");
+  write("conv/lf.txt", "one\ntwo\n");
+  // `ident` collapses `$Id: ...$` on the way in; an ignored `.gitattributes` still applies.
+  write("idn/.gitattributes", "*.c ident\n");
+  write("idn/a.c", "/* $Id: 0123456789abcdef $ */\n");
+  write("hid/.gitattributes", "*.c ident\n");
+  write("hid/deep/b.c", "/* $Id: fedcba9876543210 $ */\n");
   write("run.sh", "#!/bin/sh\necho hi\n");
   chmodSync(join(root, "run.sh"), 0o755);
   symlinkSync("pkg0/src/f1.ts", join(root, "link.ts"));
