@@ -34,7 +34,8 @@ export function committedTree(tree: BigTree): string {
   const stamp = readFileSync(`${tree.dir}.stamp`, "utf8");
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return dir;
   rmSync(dir, { recursive: true, force: true });
-  execFileSync("cp", ["-a", tree.dir, dir]);
+  // -H: a tree folder that is a link is copied, not linked (the `.git` below is then the copy's).
+  execFileSync("cp", ["-aH", tree.dir, dir]);
   rmSync(join(dir, ".git"), { recursive: true, force: true });
   const git = (args: string[]) =>
     execFileSync("git", ["-c", "gc.auto=0", ...args], { cwd: dir, env: gitEnv(), stdio: "ignore" });

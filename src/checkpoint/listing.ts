@@ -6,9 +6,11 @@ import { CheckpointError } from "./errors.js";
 import { nul } from "./git-process.js";
 import { countFilesIn, isFolderEntry } from "./nested-repos.js";
 import { PRELOAD_MIN_FILES, preloadObjects } from "./object-preload.js";
+import { stageFirstSnapshot } from "./first-snapshot.js";
 
 interface ShadowRepo {
   readonly workTree: string;
+  readonly indexFile: string;
   git(args: string[], input?: string): Promise<{ stdout: string }>;
   gitCommand(args: string[]): { args: string[]; env: NodeJS.ProcessEnv };
 }
@@ -94,9 +96,18 @@ export async function countFiles(repo: ShadowRepo, cap: number): Promise<number>
  * over core.bigFileThreshold are packed directly, so the threshold is lowered for that command).
  */
 export async function stage(repo: ShadowRepo, paths: string[]): Promise<void> {
-  const preloaded = paths.length > PRELOAD_MIN_FILES && (await preloadObjects(repo, paths));
-  const many = paths.length > PRELOAD_MIN_FILES && !preloaded ? ["-c", "core.bigFileThreshold=1"] : [];
-  const args = [...many, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"];
+  // A first snapshot: each file read and hashed once, the index written in-process (first-snapshot.ts).
+  const left = paths.length > PRELOAD_MIN_FILES ? await stageFirstSnapshot(repo, paths) : undefined;
+  const rest = left ?? paths;
+  if (rest.length === 0) return;
+  const preloaded = rest.length > PRELOAD_MIN_FILES && (await preloadObjects(repo, rest));
+  await updateIndex(repo, rest, rest.length > PRELOAD_MIN_FILES && !preloaded);
+}
+
+/** `update-index` of `paths`; `many` unwritten objects go into one pack (see stage). */
+async function updateIndex(repo: ShadowRepo, paths: string[], many: boolean): Promise<void> {
+  const threshold = many ? ["-c", "core.bigFileThreshold=1"] : [];
+  const args = [...threshold, "update-index", "-z", "--add", "--remove", "--replace", "--stdin"];
   await repo.git(args, nul(paths)).catch(async (err) => {
     // A file removed or made unreadable between listing and staging is no reason to lose the snapshot.
     if (!(err instanceof CheckpointError)) throw err;
