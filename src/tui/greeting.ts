@@ -53,7 +53,9 @@ export function greeting(
 export function noticeLine(notice: string, model: string, cols = process.stdout.columns || 100): string {
   const line = `notice: ${notice}`;
   if (width(line) <= 2 * cols || !notice.startsWith(`model ${model} is not in the catalogue`)) return line;
-  return `notice: ${model}: window and prices unknown; set models in config.json`;
+  const short = `notice: ${model}: window and prices unknown; set models in config.json`;
+  // A long model id: the shortest form that still names the model, the gap and where to fill it.
+  return width(short) <= 2 * cols ? short : `notice: ${model}: unknown window/prices (config.json)`;
 }
 
 /** Below this width the greeting's key row is the short one. */

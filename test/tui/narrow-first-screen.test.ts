@@ -64,6 +64,14 @@ describe("the first screen at 40 × 12", () => {
     expect(keys).toBe("/help keys · Ctrl+C exit");
   });
 
+  it("a long model id's notice keeps to two rows at 40 columns, still naming the model", () => {
+    const id = "openrouter/vendor/some-model-2026";
+    const whole = `model ${id} is not in the catalogue: assuming a 128000-token context window, 8192 max output tokens, no image input, unknown price (set models["${id}"] in config.json to change this)`;
+    const line = noticeLine(whole, id, 40);
+    expect(line).toBe(`notice: ${id}: unknown window/prices (config.json)`);
+    expect(width(line)).toBeLessThanOrEqual(80);
+  });
+
   it("the keys row never wraps: the whole list at 80 columns, the short one below", () => {
     const keysAt = (cols: number) => stripAnsi(greeting(true, "m", "/w", "id", false, cols)).split("\n")[1];
     expect(keysAt(80)).toBe(
