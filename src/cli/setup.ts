@@ -4,7 +4,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
-import { flagsToConfig, parseThinking } from "../config/flags.js";
+import { type ConfigFlags, flagsToConfig, parseThinking } from "../config/flags.js";
 import { SandboxUnavailableError } from "../sandbox/availability.js";
 import { SessionNotFoundError } from "../engine/door/errors.js";
 import { loadConfig, prepareConfigLoad } from "../config/load.js";
@@ -25,20 +25,16 @@ export interface Prepared extends OpenedSession {
   warnings: string[];
 }
 
+/** The command-line options that become a config layer (flags.ts), for both readers below. */
+function configFlags(opts: CommonOptions): ConfigFlags {
+  const { model, allow, yes, maxModelCalls, maxToolCalls, maxDuration, maxBudgetUsd, sandbox, mode } = opts;
+  return { model, allow, yes, maxModelCalls, maxToolCalls, maxDuration, maxBudgetUsd, sandbox, mode };
+}
+
 export async function loadSettings(opts: CommonOptions, home: string, cwd: string) {
   await prepareConfigLoad({ home, cwd, configFile: opts.config });
   try {
-    const flags = flagsToConfig({
-      model: opts.model,
-      allow: opts.allow,
-      yes: opts.yes,
-      maxModelCalls: opts.maxModelCalls,
-      maxToolCalls: opts.maxToolCalls,
-      maxDuration: opts.maxDuration,
-      maxBudgetUsd: opts.maxBudgetUsd,
-      sandbox: opts.sandbox,
-      mode: opts.mode,
-    });
+    const flags = flagsToConfig(configFlags(opts));
     const thinking = opts.thinking !== undefined ? parseThinking(opts.thinking) : undefined;
     const loaded = loadConfig({
       home,
@@ -94,17 +90,7 @@ export async function prepareSession(
       baseUrl: opts.baseUrl,
       configFile: opts.config,
       pluginDirs: opts.pluginDir,
-      flags: {
-        model: opts.model,
-        allow: opts.allow,
-        yes: opts.yes,
-        maxModelCalls: opts.maxModelCalls,
-        maxToolCalls: opts.maxToolCalls,
-        maxDuration: opts.maxDuration,
-        maxBudgetUsd: opts.maxBudgetUsd,
-        sandbox: opts.sandbox,
-        mode: opts.mode,
-      },
+      flags: configFlags(opts),
       thinking: opts.thinking,
       localServer: true,
       // The terminal redacts what it writes itself (redacted-output.ts).
