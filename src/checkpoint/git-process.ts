@@ -31,6 +31,20 @@ const GIT_SETTINGS = [
 /** Paths as git's `-z --stdin` reads them: each ended by a NUL. */
 export const nul = (paths: readonly string[]): string => `${paths.join("\0")}\0`;
 
+/**
+ * `git check-ignore` of paths given on stdin (`nul`): --no-index judges by the ignore rules alone,
+ * not by what the index holds (git 2.39 looked each path up in the index by a walk: 200 folders
+ * against a 100,000-entry index took 0.7 s, 13 ms without). Exit 1 means none is ignored.
+ */
+export const CHECK_IGNORE = { args: ["check-ignore", "--no-index", "-z", "--stdin"], okExits: [1] };
+
+/** The paths of check-ignore's `-z` answer. */
+export const nulPaths = (stdout: string): Set<string> =>
+  new Set(stdout.split("\0").filter((p) => p.length > 0));
+
+/** git reads `.gitignore` files: a changed one may show or hide paths (and empty folders). */
+export const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
+
 export interface GitResult {
   stdout: string;
   stderr: string;
@@ -42,6 +56,13 @@ export interface GitResult {
  */
 export function gitProgram(workTree?: string): string | undefined {
   return programPath("git", { workspaces: workTree ? [workTree] : [] });
+}
+
+/** The shadow's `git`, or a CheckpointError saying none was found where §10 allows one. */
+export function requiredGitProgram(workTree: string): string {
+  const git = gitProgram(workTree);
+  if (!git) throw new CheckpointError("git was not found on an absolute PATH entry outside the workspace");
+  return git;
 }
 
 /** Whether a usable `git` is on PATH (checked once per process). */
@@ -141,11 +162,12 @@ export function runGit(
     return Promise.reject(
       new CheckpointError(`the workspace ${place.workTree} no longer exists (moved or deleted)`),
     );
-  const git = gitProgram(place.workTree);
-  if (!git)
-    return Promise.reject(
-      new CheckpointError("git was not found on an absolute PATH entry outside the workspace"),
-    );
+  let git: string;
+  try {
+    git = requiredGitProgram(place.workTree);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return new Promise((resolve, reject) => {
     const child = execFile(
       git,

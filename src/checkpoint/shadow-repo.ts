@@ -9,8 +9,11 @@ import {
   ensureSessionGitDir,
   type GitPlace,
   type GitResult,
+  CHECK_IGNORE,
   gitCommand,
+  isIgnoreFile,
   nul,
+  nulPaths,
   runGit,
 } from "./git-process.js";
 import { isFolderMark, syncFolderMarks } from "./empty-folders.js";
@@ -35,9 +38,6 @@ export { PreImages, readPreImage } from "./pre-images.js";
 
 /** The tree of an empty folder, the same in every git repository. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
-/** git reads `.gitignore` files: a changed one may show or hide empty folders. */
-const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
 export type { TreeChange } from "./tree-changes.js";
 
@@ -263,9 +263,7 @@ export class ShadowRepo {
   /** Which of `paths` the workspace's ignore files (as they are on disk now) ignore. */
   async ignoredPaths(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
-    // Exit 1 means none is ignored; --no-index judges by the rules alone, not by what the index holds.
-    const { stdout } = await this.git(["check-ignore", "--no-index", "-z", "--stdin"], nul(paths), true, [1]);
-    return new Set(stdout.split("\0").filter((p) => p.length > 0));
+    return nulPaths((await this.git(CHECK_IGNORE.args, nul(paths), true, CHECK_IGNORE.okExits)).stdout);
   }
 
   /** Drops paths from the session index (files left in place that the next snapshot must not hold). */

@@ -11,6 +11,7 @@
 import { lstatSync } from "node:fs";
 import { ChangeWatch } from "./change-watch.js";
 import { FsmonitorHook } from "./fsmonitor-hook.js";
+import { isIgnoreFile } from "./git-process.js";
 
 interface Place {
   sessionGitDir: string;
@@ -27,8 +28,6 @@ export interface WatchedAnswer {
 }
 
 const UNKNOWN: WatchedAnswer = { nothing: false, noNewPaths: false };
-
-const isIgnoreFile = (path: string) => path === ".gitignore" || path.endsWith("/.gitignore");
 
 function signature(files: readonly string[]): string[] {
   return files.map((file) => {

@@ -21,10 +21,18 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { FOLDER_MARK } from "./empty-folders.js";
 import { formatCommit, LooseObjects, TREE_MODE } from "./git-objects.js";
-import { type GitPlace, gitCommand, gitProgram, nul, runGit } from "./git-process.js";
+import {
+  CHECK_IGNORE,
+  type GitPlace,
+  gitCommand,
+  nul,
+  nulPaths,
+  requiredGitProgram,
+  runGit,
+} from "./git-process.js";
 import { entryAt, type PathChange, rewriteTree } from "./tree-rewrite.js";
 import type { WatchedChanges } from "./watched-changes.js";
-import { tooBig } from "./what-to-keep.js";
+import { isTooBig } from "./what-to-keep.js";
 
 /** More changed paths than this: the `git status` way (its cost no longer stands out). */
 export const MAX_PATHS = 256;
@@ -68,7 +76,8 @@ export class WatchedSnapshots {
   ) {
     this.objects = new LooseObjects(join(place.gitDir, "objects"), () => {
       const { args, env } = gitCommand({ ...place, fsmonitorHook: undefined }, ["cat-file", "--batch"]);
-      return { command: gitProgram(place.workTree) ?? "git", args, env, cwd: place.workTree };
+      // Never a bare "git" searched on PATH at spawn (§10): no git found is an error.
+      return { command: requiredGitProgram(place.workTree), args, env, cwd: place.workTree };
     });
     this.catchUp = new IndexCatchUp(place, (busy) => changes.indexWrites(busy));
   }
@@ -129,7 +138,7 @@ export class WatchedSnapshots {
         continue;
       }
       if (!st.isFile() && !st.isSymbolicLink()) return undefined;
-      if (this.bigFiles.holds(path) || tooBig(abs)) return undefined;
+      if (this.bigFiles.holds(path) || isTooBig(st)) return undefined;
       (held ? files : unheld).push({ path, st });
     }
     // Not in the last tree: new, or ignored (git status would not list it either).
@@ -174,8 +183,7 @@ export class WatchedSnapshots {
 
   private async ignored(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set();
-    const { stdout } = await this.git(["check-ignore", "--no-index", "-z", "--stdin"], nul(paths), [1]);
-    return new Set(stdout.split("\0").filter((p) => p.length > 0));
+    return nulPaths((await this.git(CHECK_IGNORE.args, nul(paths), CHECK_IGNORE.okExits)).stdout);
   }
 
   private async hashWithGit(paths: string[]): Promise<Map<string, string>> {

@@ -1,6 +1,6 @@
 // What snapshots keep: files up to 10 MB (a larger one is held as a fixed placeholder text, so
 // its path stays known), and nothing of tern's own folders that lie inside the workspace.
-import { existsSync, lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, renameSync, type Stats, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 
 /** Files larger than this are left out of snapshots (R-CKPT-1). */
@@ -34,11 +34,15 @@ export function excludeLines(workTree: string, folders: string[]): string {
 /** Over the limit by length or by the blocks it holds on disk (R-CKPT-1). */
 export function tooBig(path: string): boolean {
   try {
-    const st = lstatSync(path);
-    return st.isFile() && (st.size > MAX_SNAPSHOT_FILE_BYTES || st.blocks * 512 > MAX_SNAPSHOT_FILE_BYTES);
+    return isTooBig(lstatSync(path));
   } catch {
     return false;
   }
+}
+
+/** `tooBig` for an lstat already in hand. */
+export function isTooBig(st: Stats): boolean {
+  return st.isFile() && (st.size > MAX_SNAPSHOT_FILE_BYTES || st.blocks * 512 > MAX_SNAPSHOT_FILE_BYTES);
 }
 
 /** Paths checked between two turns of the event loop (a first snapshot checks every file). */

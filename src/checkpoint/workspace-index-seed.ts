@@ -99,8 +99,9 @@ function inside(workTree: string, path: string): string | undefined {
 export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promise<WorkspaceSeed> {
   let seeded: WorkspaceSeed;
   const trees: string[] = [];
+  const found: { head?: string } = {};
   try {
-    seeded = seed(repo, trees);
+    seeded = seed(repo, trees, found);
   } catch (err) {
     // Unreadable files, a full disk: the full first snapshot, as without a repository.
     return { seeded: false, why: (err as Error).message };
@@ -116,11 +117,9 @@ export async function seedFromWorkspaceIndex(repo: Seedable, ref: string): Promi
   } catch {
     // write-tree then writes every tree itself, as for an index with no cached trees.
   }
-  const folders = gitFolders(repo.workTree);
-  const head = typeof folders === "string" ? undefined : workspaceHead(folders.own, folders.common);
-  if (head) {
+  if (found.head) {
     try {
-      const commit = await repo.git(["commit-tree", `${head}^{tree}`, "-m", "the workspace's HEAD"]);
+      const commit = await repo.git(["commit-tree", `${found.head}^{tree}`, "-m", "the workspace's HEAD"]);
       // Only where the ref does not exist yet: a session whose index was pruned keeps its snapshots.
       await repo.git(["update-ref", ref, commit.stdout.trim(), "0".repeat(40)]);
     } catch {
@@ -145,8 +144,8 @@ function workspaceHead(own: string, common: string): string | undefined {
   return /^[0-9a-f]{40}$/.test(head) ? head : undefined;
 }
 
-/** Seeds the index; `trees` receives the ids of the user's cached trees. */
-function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
+/** Seeds the index; `trees` receives the ids of the user's cached trees, `found` its HEAD commit. */
+function seed(repo: Seedable, trees: string[], found: { head?: string }): WorkspaceSeed {
   const no = (why: string): WorkspaceSeed => ({ seeded: false, why });
   if (existsSync(repo.indexFile)) return no("the session has an index");
   const folders = gitFolders(repo.workTree);
@@ -198,5 +197,6 @@ function seed(repo: Seedable, trees: string[]): WorkspaceSeed {
   utimesSync(temporary, indexStat.atime, indexStat.mtime);
   renameSync(temporary, repo.indexFile);
   trees.push(...cachedTrees(bytes, index));
+  found.head = workspaceHead(own, common);
   return { seeded: true, files: index.entries.length };
 }
