@@ -69,8 +69,7 @@ export function createBedrockAdapter(endpoint: ProviderEndpoint): ProviderAdapte
         };
         if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
         else if (endpoint.auth?.kind === "aws-sigv4") {
-          const text = Buffer.concat(body).toString("utf8");
-          Object.assign(headers, await sigV4Headers(new URL(url), endpoint.auth.region, headers, text));
+          Object.assign(headers, await sigV4Headers(new URL(url), endpoint.auth.region, headers, body));
         }
         const response = await postStream(url, {
           headers,

@@ -1,6 +1,7 @@
 // Bedrock's wire for the fake provider: ConverseStream events encoded as real AWS event-stream
 // frames with the AWS SDK's own codec (prelude, headers, CRCs), and a SigV4 check that recomputes
 // a received request's signature with the AWS signer.
+import { createHash } from "node:crypto";
 import { Sha256 } from "@aws-crypto/sha256-js";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { SignatureV4 } from "@smithy/signature-v4";
@@ -67,6 +68,10 @@ export async function expectedAuthorization(
   const signedNames = /SignedHeaders=([^,]+)/.exec(authorization)?.[1]?.split(";") ?? [];
   const headers: Record<string, string> = {};
   for (const name of signedNames) headers[name] = String(request.headers[name] ?? "");
+  // The payload's hash from the body received, not the one the client said it sent: a client
+  // that signed a hash of other bytes then fails here.
+  if ("x-amz-content-sha256" in headers)
+    headers["x-amz-content-sha256"] = createHash("sha256").update(request.rawBody, "utf8").digest("hex");
   const date = String(request.headers["x-amz-date"]);
   const signingDate = new Date(
     `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`,
