@@ -13,7 +13,7 @@ import {
   streamJson,
 } from "./stream-errors.js";
 import { postStream } from "./transport.js";
-import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
+import { eventsOfText, isEventStreamText, isJsonResponse, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -77,11 +77,9 @@ export function createAnthropicAdapter(endpoint: ProviderEndpoint): ProviderAdap
           signal: link.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });
-        const type = response.headers["content-type"] ?? "";
-        const frames =
-          type.includes("application/json") && !type.includes("event-stream")
-            ? wholeMessageAsFrames(response.chunks)
-            : parseSseBatches(response.chunks);
+        const frames = isJsonResponse(response.headers)
+          ? wholeMessageAsFrames(response.chunks)
+          : parseSseBatches(response.chunks);
         const grace = Math.min(AFTER_FINISH_GRACE_MS, options.idleTimeoutMs);
         const read = endSoonAfterFinish(frames, () => state.hasStopReason, grace, link.abort);
         try {

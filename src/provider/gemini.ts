@@ -8,7 +8,7 @@ import { GeminiStreamState } from "./gemini-stream.js";
 import { parseSseBatches } from "./sse.js";
 import { carryUsage, incompleteStream, isTransportCut, streamJson } from "./stream-errors.js";
 import { postStream } from "./transport.js";
-import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
+import { eventsOfText, isEventStreamText, isJsonResponse, readWhole } from "./whole-body.js";
 import type { ProviderAdapter, ProviderEndpoint, ProviderEvent } from "./types.js";
 
 /** The request's credentials: the key in its header, or a Google access token (Vertex AI). */
@@ -44,9 +44,8 @@ export function createGeminiAdapter(endpoint: ProviderEndpoint): ProviderAdapter
           signal: link.signal,
           idleTimeoutMs: options.idleTimeoutMs,
         });
-        const type = response.headers["content-type"] ?? "";
         let batches = parseSseBatches(response.chunks);
-        if (type.includes("application/json") && !type.includes("event-stream")) {
+        if (isJsonResponse(response.headers)) {
           // Without `alt=sse` (a proxy that dropped it) Gemini answers one JSON array of chunks.
           const text = await readWhole(response.chunks);
           batches = isEventStreamText(text) ? eventsOfText(text) : oneFrame(text);

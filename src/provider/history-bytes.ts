@@ -39,7 +39,8 @@ export function historyMemos(): Memos {
   return new WeakMap();
 }
 
-function append(memo: Memo<unknown>, text: string): void {
+/** Appends `text` to a growing byte buffer (this file's memos and openai-body.ts's history). */
+export function append(memo: { buf: Buffer; length: number }, text: string): void {
   const bytes = Buffer.byteLength(text, "utf8");
   if (memo.length + bytes > memo.buf.length) {
     // Earlier rounds' bodies may still be writing views of the old buffer: copy, never reuse it.

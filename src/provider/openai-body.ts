@@ -12,9 +12,10 @@ import {
   echoField,
   mapMessage,
 } from "./openai-request.js";
+import { append, toolsJson } from "./history-bytes.js";
 import type { NormalizedRequest } from "./types.js";
 import { reusablePrefix, type PrefixMemo } from "../vocab/grown-prefix.js";
-import type { Message, ToolSpec } from "../vocab/messages.js";
+import type { Message } from "../vocab/messages.js";
 
 interface EncodedHistory extends PrefixMemo<Message> {
   buf: Buffer;
@@ -26,21 +27,9 @@ interface EncodedHistory extends PrefixMemo<Message> {
 }
 
 const histories = new WeakMap<readonly Message[], EncodedHistory>();
-const toolsJson = new WeakMap<readonly ToolSpec[], string>();
 
 function hasImage(message: Message): boolean {
   return message.role !== "assistant" && message.content.some((part) => part.type === "image");
-}
-
-function append(history: EncodedHistory, text: string): void {
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (history.length + bytes > history.buf.length) {
-    // Earlier rounds may still be writing views of the old buffer: copy, never reuse it.
-    const grown = Buffer.allocUnsafe(Math.max(history.buf.length * 2, history.length + bytes));
-    history.buf.copy(grown, 0, 0, history.length);
-    history.buf = grown;
-  }
-  history.length += history.buf.write(text, history.length, "utf8");
 }
 
 function encodedHistory(
@@ -101,11 +90,7 @@ export function chatBodyChunks(request: NormalizedRequest, wire: ChatWireOptions
 function tailJson(request: NormalizedRequest, wire: ChatWireOptions): string {
   let out = "";
   for (const [key, value] of Object.entries(bodyTail(request, wire))) {
-    let json: string;
-    if (key === "tools") {
-      json = toolsJson.get(request.tools) ?? JSON.stringify(value);
-      toolsJson.set(request.tools, json);
-    } else json = JSON.stringify(value);
+    const json = key === "tools" ? toolsJson(request.tools, "chat", () => value) : JSON.stringify(value);
     out += `,${JSON.stringify(key)}:${json}`;
   }
   return out;

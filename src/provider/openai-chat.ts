@@ -8,7 +8,7 @@ import { ChatStreamState } from "./openai-stream.js";
 import { parseSseBatches } from "./sse.js";
 import { carryUsage, isTransportCut } from "./stream-errors.js";
 import { postStream, type StreamResponse } from "./transport.js";
-import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
+import { eventsOfText, isEventStreamText, isJsonResponse, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -101,11 +101,6 @@ async function* readChat(
     carryUsage(error, state.latestUsage);
     throw error;
   }
-}
-
-function isJsonResponse(headers: Record<string, string>): boolean {
-  const type = headers["content-type"] ?? "";
-  return type.includes("application/json") && !type.includes("event-stream");
 }
 
 /** A non-streamed chat.completion, rewritten as the one chunk that carries all of it. */

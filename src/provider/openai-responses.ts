@@ -7,7 +7,7 @@ import { ResponsesStreamState } from "./responses-stream.js";
 import { parseSseBatches, type SseEvent } from "./sse.js";
 import { carryUsage, incompleteStream } from "./stream-errors.js";
 import { postStream } from "./transport.js";
-import { eventsOfText, isEventStreamText, readWhole } from "./whole-body.js";
+import { eventsOfText, isEventStreamText, isJsonResponse, readWhole } from "./whole-body.js";
 import type {
   NormalizedRequest,
   ProviderAdapter,
@@ -41,11 +41,9 @@ async function* streamResponses(
       signal: options.signal,
       idleTimeoutMs: options.idleTimeoutMs,
     });
-    const type = response.headers["content-type"] ?? "";
-    const batches =
-      type.includes("application/json") && !type.includes("event-stream")
-        ? wholeResponseAsFrames(response.chunks)
-        : parseSseBatches(response.chunks);
+    const batches = isJsonResponse(response.headers)
+      ? wholeResponseAsFrames(response.chunks)
+      : parseSseBatches(response.chunks);
     frames: for await (const frames of batches) {
       for (const frame of frames) {
         if (options.signal.aborted) throw cancelledError();

@@ -1,5 +1,6 @@
 // NormalizedRequest → OpenAI Responses request body (R-PROV-9). Stateless: `store: false`, the
 // whole history as `input` items, reasoning carried forward as `encrypted_content`.
+import { toolCallText, toolResultHead } from "./wire-history.js";
 import { imagePlaceholder } from "./anthropic-request.js";
 import { responsesCallId } from "./tool-ids.js";
 import type { NormalizedRequest, ProviderCompat } from "./types.js";
@@ -71,7 +72,7 @@ export function buildInput(
     } else if (message.role === "tool") {
       const output = toolOutput(message.content, images);
       if (toolsAsText) {
-        const head = `[result of tool call ${message.toolCallId} (${message.toolName})${message.isError ? ", an error" : ""}]`;
+        const head = toolResultHead(message);
         out.push({ role: "user", content: [{ type: "input_text", text: head }, ...asContent(output)] });
       } else {
         out.push({ type: "function_call_output", call_id: responsesCallId(message.toolCallId), output });
@@ -94,7 +95,7 @@ export function buildInput(
             content: [
               {
                 type: "output_text",
-                text: `[tool call ${call.id}: ${call.name} ${call.arguments}]`,
+                text: toolCallText(call),
               },
             ],
           });

@@ -3,6 +3,12 @@
 // but some label a real event stream as JSON: the text itself says which it is.
 import { parseSseBatches, type SseEvent } from "./sse.js";
 
+/** A response labelled JSON and not an event stream: the server ignored `stream: true`. */
+export function isJsonResponse(headers: Record<string, string>): boolean {
+  const type = headers["content-type"] ?? "";
+  return type.includes("application/json") && !type.includes("event-stream");
+}
+
 export async function readWhole(chunks: AsyncIterable<string>): Promise<string> {
   let text = "";
   for await (const chunk of chunks) text += chunk;

@@ -1,5 +1,5 @@
 // Pieces every request builder shares when it writes tern's history in a provider's messages
-// (Anthropic, Bedrock Converse, Gemini): the role alternation those APIs require, a call's
+// (Anthropic, Bedrock Converse, Gemini; Responses for the text forms): the role alternation those APIs require, a call's
 // argument text as an input object, and the text form of calls and results when no tools are sent.
 import type { ToolCall, ToolResultMessage } from "../vocab/messages.js";
 
