@@ -1,8 +1,6 @@
 // Shared start-up of the terminal front ends: their flags become the options of the engine's one
 // opener (`engine/open.ts`). Every user mistake found here becomes a UsageError (one line, exit 2)
 // before any turn runs.
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { type ConfigFlags, flagsToConfig, parseThinking } from "../config/flags.js";
 import { SandboxUnavailableError } from "../sandbox/availability.js";
@@ -14,9 +12,10 @@ import type { SessionHooks } from "../engine/door/requests.js";
 import type { CommonOptions } from "./options.js";
 import { loadSlashCommands } from "../commands/index.js";
 import { UsageError } from "./usage-error.js";
+import { ternHomeOf } from "../config/tern-home.js";
 
 export function ternHome(): string {
-  return process.env.TERN_HOME || join(homedir(), ".tern");
+  return ternHomeOf();
 }
 
 export interface Prepared extends OpenedSession {

@@ -2,8 +2,7 @@
 // `--image` files) becomes message content; `@path/to/img.png` and `--image` attach PNG, JPEG,
 // GIF or WebP files (SPEC §10), refused over the provider's limit.
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { readDeniedBy } from "../config/attach-deny.js";
 import { IMAGE_LIMIT_BYTES } from "../config/image-limits.js";
 import { type PathReach, pathReach } from "../config/workspace-reach.js";
@@ -11,6 +10,7 @@ import type { ProviderApi } from "../config/types.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFile } from "../tools/builtin/safe-read.js";
 import type { ContentPart, TextPart } from "../vocab/messages.js";
 import { fileBlock, folderBlock, splitLineRange } from "./attach-format.js";
+import { ternHomeOf } from "../config/tern-home.js";
 
 /** A prompt that cannot be sent as typed: one line naming the file and why. */
 export class InputError extends Error {}
@@ -175,9 +175,6 @@ interface AttachPlace {
 const attachReach = (abs: string, where: AttachPlace): PathReach =>
   pathReach(abs, { roots: [where.cwd], home: where.home });
 
-/** TERN_HOME as the CLI finds it, for callers that do not name it. */
-const defaultHome = () => process.env.TERN_HOME || join(homedir(), ".tern");
-
 /**
  * Prompt text, then a labelled block for each text file or folder it names with `@path`, then
  * the images it names (existing image files only) and `--image` files.
@@ -190,12 +187,11 @@ export function buildPromptContent(
   opts: {
     textLimit?: number;
     pastedImages?: ReadonlyMap<string, Buffer>;
-    home?: string;
     /** `permissions.deny`: a file a `read_file` deny rule covers is not attached (R-WF-5). */
     deny?: readonly string[];
   } = {},
 ): ContentPart[] {
-  const where: AttachPlace = { cwd, home: opts.home ?? defaultHome() };
+  const where: AttachPlace = { cwd, home: ternHomeOf() };
   const images: ContentPart[] = [];
   const texts: TextPart[] = [];
   const seen = new Set<string>();

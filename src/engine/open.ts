@@ -2,9 +2,8 @@
 // user and workspace config of `cwd` are read with what the flags say, the model resolved, and the
 // session opened through `open-session.ts`, which attaches telemetry, hooks, jobs and checkpoints
 // alike for all, so the record and ledger are the same whoever opened it.
-import { homedir } from "node:os";
 import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ConfigError } from "../config/errors.js";
 import { type ConfigFlags, flagsToConfig, parseThinking } from "../config/flags.js";
 import { discoverLocalServers, localServerNotice, needsLocalServer } from "../config/local-servers.js";
@@ -18,6 +17,7 @@ import { type OpenedSession, openSession as openEngineSession, peekSessionModel 
 
 export type { OpenedSession } from "./open-session.js";
 import { configuredHooks } from "../hooks/configured.js";
+import { ternHomeOf } from "../config/tern-home.js";
 
 export interface OpenOptions {
   /** The workspace (default: the process's current folder). */
@@ -114,7 +114,7 @@ export async function openConfiguredSession(opts: OpenOptions = {}): Promise<Ope
   const cwd = resolve(opts.cwd ?? process.cwd());
   // A session in a folder that does not exist would record a workspace no tool can work in.
   if (!isFolder(cwd)) throw new ConfigError(`cwd: '${cwd}' is not an existing folder`);
-  const home = opts.home ?? (env.TERN_HOME || join(homedir(), ".tern"));
+  const home = opts.home ?? ternHomeOf(env);
   const loaded = await loadWithFlags(opts, home, cwd, env);
   const config = loaded.config;
   const warnings = [...loaded.warnings];
