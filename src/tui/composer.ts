@@ -1,7 +1,8 @@
 // Pure editing of the composer: text plus a cursor (an index into the text, 0..length, always on
 // a grapheme cluster's boundary: graphemes.ts, R-UI-25). Lines are split on "\n" so Home / End
 // and Up / Down work per line in a multi-line prompt; Up / Down keep the caret's column as drawn.
-import { indexAtColumn, nextBoundary, prevBoundary, widthOf } from "./graphemes.js";
+import { width } from "./ansi.js";
+import { indexAtColumn, nextBoundary, prevBoundary } from "./graphemes.js";
 
 export interface Edit {
   text: string;
@@ -50,7 +51,7 @@ export function end(e: Edit): Edit {
  */
 export function verticalMove(e: Edit, delta: -1 | 1): Edit | undefined {
   const start = home(e).cursor;
-  const column = widthOf(e.text.slice(start, e.cursor));
+  const column = width(e.text.slice(start, e.cursor));
   if (delta < 0) {
     if (start === 0) return undefined;
     const prevStart = e.text.lastIndexOf("\n", start - 2) + 1;

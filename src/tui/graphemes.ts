@@ -2,7 +2,7 @@
 // emoji with its skin tone, a ZWJ family, `e` + U+0301, a flag) is one step for every movement and
 // deletion, so the caret never stops inside one and a deletion never leaves half of it (`ab🙂` +
 // Backspace was `ab�`). Widths are the renderer's (fast-width.ts, string-width's measure).
-import stringWidth from "./fast-width.js";
+import { width } from "./ansi.js";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -41,17 +41,6 @@ export function nextBoundary(text: string, index: number): number {
   return seg ? seg.index + seg.segment.length : index + 1;
 }
 
-/** `index` moved back to the start of the cluster it falls in (itself when on a boundary). */
-export function snap(text: string, index: number): number {
-  if (index <= 0 || index >= text.length) return Math.max(0, Math.min(index, text.length));
-  return segmenter.segment(text).containing(index)?.index ?? index;
-}
-
-/** Columns of one cluster (or any text) as the renderer measures them. */
-export function widthOf(text: string): number {
-  return stringWidth(text);
-}
-
 /**
  * The index in `text` (from `from`, up to the first line break) whose columns from `from` reach
  * `column` without passing it: where a caret keeps its column on another line.
@@ -60,7 +49,7 @@ export function indexAtColumn(text: string, from: number, to: number, column: nu
   let at = from;
   let columns = 0;
   for (const g of graphemes(text.slice(from, to))) {
-    const w = widthOf(g);
+    const w = width(g);
     if (columns + w > column) break;
     columns += w;
     at += g.length;

@@ -31,16 +31,17 @@ export class EditHistory {
       if (before.cursor !== after.cursor) this.typingAt = undefined;
       return;
     }
+    const isTyping = typed(before, after);
     const joins =
+      isTyping &&
       this.typingAt !== undefined &&
       this.typingAt.text === before.text &&
-      this.typingAt.cursor === before.cursor &&
-      typed(before, after);
+      this.typingAt.cursor === before.cursor;
     if (!joins) {
       this.undos.push(before);
       if (this.undos.length > MAX_STEPS) this.undos.shift();
     }
-    this.typingAt = typed(before, after) ? after : undefined;
+    this.typingAt = isTyping ? after : undefined;
     this.redos = [];
   }
 
