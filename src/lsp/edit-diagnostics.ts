@@ -4,7 +4,7 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspClient } from "./client.js";
-import { diagnosticsAfter, diagnosticsNow } from "./file-diagnostics.js";
+import { diagnosticsAfter, diagnosticsNow, until } from "./file-diagnostics.js";
 import { editDiagnosticsText, errorKey, type FileDiagnostics, isError, isWarning } from "./format.js";
 import type { LspManager, ServerEntry } from "./manager.js";
 
@@ -36,8 +36,7 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
   for (const path of paths) {
     const entry = manager.entryFor(path);
     if (!entry) continue;
-    const late = delayUntil(deadline);
-    const client = await Promise.race([manager.client(entry), late.promise]).finally(late.cancel);
+    const client = await until(manager.client(entry), deadline);
     if (!client) {
       const report = manager.takeReport(entry);
       if (report) notes.push(report);
@@ -82,12 +81,4 @@ export async function diagnoseEdit(manager: LspManager, paths: string[]): Promis
     text: editDiagnosticsText(edited, others, notes),
     files: edited.map((f) => ({ path: f.path, errors: f.errors.length, warnings: f.warnings })),
   };
-}
-
-function delayUntil(deadline: number): { promise: Promise<undefined>; cancel(): void } {
-  let timer: NodeJS.Timeout | undefined;
-  const promise = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
-  });
-  return { promise, cancel: () => clearTimeout(timer) };
 }

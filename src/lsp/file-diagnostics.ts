@@ -57,7 +57,8 @@ async function pull(client: LspClient, uri: string): Promise<Diagnostic[]> {
   return report.items ?? [];
 }
 
-function until<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
+/** `work`'s value, or undefined once `deadline` (epoch ms) passes or it fails. */
+export function until<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
