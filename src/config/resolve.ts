@@ -127,7 +127,7 @@ export function resolveModel(
   const { info, notice } = modelInfo(id, config.models[id], catalogueAlias(providerId, name));
   if (notice) notices.push(notice);
   const endpoint: ResolvedModel["endpoint"] = {
-    api: config.models[id]?.api ?? cloud?.api ?? pickApi(providerId, provider, undefined, info.api),
+    api: config.models[id]?.api ?? cloud?.api ?? pickApi(providerId, provider, info.api),
     baseUrl,
     headers: { ...provider.headers },
   };
@@ -152,17 +152,15 @@ export function resolveModel(
 }
 
 /**
- * R-PROV-9: the model entry's `api` (config) wins; then a provider whose `api` config changed from
- * the built-in one; then the catalogue's protocol for the model (built-in providers only); then the
- * provider's.
+ * R-PROV-9, after the model entry's `api` (config) and a cloud's (the caller's): a provider whose
+ * `api` config changed from the built-in one; then the catalogue's protocol for the model
+ * (built-in providers only); then the provider's.
  */
 function pickApi(
   providerId: string,
   provider: ProviderConfig,
-  configured: ProviderApi | undefined,
   catalogued: ProviderApi | undefined,
 ): ProviderApi {
-  if (configured) return configured;
   const builtin = BUILTIN_PROVIDERS[providerId];
   if (catalogued && builtin && provider.api === builtin.api) return catalogued;
   return provider.api;

@@ -34,6 +34,7 @@ import {
 } from "./schema-rules.js";
 import { lspSchema } from "./schema-lsp.js";
 import { uiSettings } from "./ui-schema.js";
+import { EDIT_TOOL_CHOICES } from "./edit-tool.js";
 
 const optional = z.optional;
 const stringMap = () => z.record(z.string(), z.string());
@@ -80,7 +81,7 @@ const model = () =>
     ),
     hostedTools: optional(z.array(rule<"web_search">((v) => v === "web_search", 'must be "web_search"'))),
     structuredOutput: optional(z.boolean()),
-    editTool: optional(z.enum(["apply_patch", "edit_file"])),
+    editTool: optional(z.enum(EDIT_TOOL_CHOICES)),
   });
 
 /** A shell command line of Claude Code's `{"type": "command", "command": …}` entries. */

@@ -3,6 +3,7 @@ import type { Pricing } from "../vocab/cost.js";
 import type { PluginRoot } from "./plugins.js";
 import type { HostedTool, ThinkingLevel } from "../vocab/levels.js";
 import type { EndpointAuth, WireApi } from "../vocab/messages.js";
+import type { EditToolChoice } from "./edit-tool.js";
 
 /** A provider's `api` key: one of the wire protocols. */
 export type ProviderApi = WireApi;
@@ -41,7 +42,7 @@ export interface ModelInfo {
    * The file-editing tool the model is trained on (R-EDIT-1, R-PROV-16): `apply_patch` for OpenAI's
    * GPT-5 and codex models (Codex's patch format); absent = config/edit-tool.ts's default rule.
    */
-  editTool?: "apply_patch" | "edit_file";
+  editTool?: EditToolChoice;
 }
 
 export interface RetryConfig {

@@ -4,6 +4,7 @@
 // relaxations follow, each on whole lines and each used only when exactly one place fits:
 // trailing whitespace ignored, then a uniform indentation shift (the new text re-indented by the
 // same shift), then runs of blanks read as one. Two or more places are an error naming their lines.
+import { escapeRegExp } from "../../config/wildcard.js";
 import { plainView, replaceViewSpans } from "./file-text.js";
 
 export interface EditSpec {
@@ -34,12 +35,11 @@ const collapse = (s: string) =>
     .replace(/[ \t]+/g, " ")
     .trimEnd();
 
-function exactSpans(view: string, old: string, all: boolean): { start: number; end: number }[] {
+/** Every place `old` stands in `view`, not overlapping. */
+function exactSpans(view: string, old: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  for (let i = view.indexOf(old); i !== -1; i = view.indexOf(old, i + old.length)) {
+  for (let i = view.indexOf(old); i !== -1; i = view.indexOf(old, i + old.length))
     out.push({ start: i, end: i + old.length });
-    if (!all && out.length > 1) break;
-  }
   return out;
 }
 
@@ -47,7 +47,7 @@ export function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutco
   const pv = plainView(raw);
   const old = lf(edit.old_string);
   const neu = lf(edit.new_string);
-  const exact = exactSpans(pv.view, old, true);
+  const exact = exactSpans(pv.view, old);
   if (exact.length > 1 && !edit.replace_all) {
     return {
       ok: false,
@@ -183,7 +183,7 @@ function inlineRuns(view: string, old: string, neu: string): Relaxed | null {
   if (core === "" || old.includes("\n") || !/[ \t]/.test(core)) return null;
   const body = core
     .split(/[ \t]+/)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .map(escapeRegExp)
     .join("[ \\t]+");
   const before = /^\w/.test(core) ? "(?<!\\w)" : "";
   const after = /\w$/.test(core) ? "(?!\\w)" : "";
