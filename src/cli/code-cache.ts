@@ -23,14 +23,12 @@ interface ModuleClass {
   _extensions: unknown;
 }
 
-/** What the cache did in this process, how to write what it made, and how to stop (tests). */
+/** What the cache did in this process (the tests read it). */
 export interface CodeCache {
   /** Files compiled from a cache V8 accepted. */
   accepted: number;
   /** Files compiled without one (none yet, or refused): their cache is written at exit. */
   made: number;
-  save(): void;
-  stop(): void;
 }
 
 /**
@@ -46,14 +44,7 @@ export function loadThroughCodeCache(entry: LoaderModule | undefined): CodeCache
   const folder = join(own, ".code-cache");
   const compile = Module.prototype._compile;
   const made: [Script, string][] = [];
-  const cache: CodeCache = {
-    accepted: 0,
-    made: 0,
-    save: () => saveMade(made, folder),
-    stop: () => {
-      Module.prototype._compile = compile;
-    },
-  };
+  const cache: CodeCache = { accepted: 0, made: 0 };
   Module.prototype._compile = function (this: LoaderModule, content: string, filename: string) {
     // A real import() needs the loader's own compile (a vm.Script has no module loader for it).
     if (dirname(filename) !== own || !filename.endsWith(".js") || content.includes("import("))
@@ -86,7 +77,7 @@ export function loadThroughCodeCache(entry: LoaderModule | undefined): CodeCache
       own,
     );
   };
-  process.once("exit", cache.save);
+  process.once("exit", () => saveMade(made, folder));
   return cache;
 }
 
