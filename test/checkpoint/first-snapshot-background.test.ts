@@ -10,8 +10,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
-import { coreOf } from "../../src/engine/core-of.js";
-import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
@@ -24,19 +22,7 @@ async function bigSession() {
     for (let f = 0; f < 100; f++)
       writeFileSync(join(h.dirs.workspace, `pkg${d}`, `f${f}.ts`), `export const v = ${f};\n`);
   }
-  const t = await h.start({ checkpoints: true });
-  const core = coreOf(t.session);
-  core.checkpoints = new Checkpointer({
-    home: h.dirs.home,
-    cwd: h.dirs.workspace,
-    sessionId: core.id,
-    settings: core.settings.checkpoints,
-    archive: core.fold.archive,
-    commit: (record) => core.commit(record),
-    notice: () => undefined,
-    backgroundFirstFiles: 1000,
-  });
-  return t;
+  return h.start({ checkpoints: true, backgroundFirstFiles: 1000 });
 }
 
 /**

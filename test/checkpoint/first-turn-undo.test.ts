@@ -7,8 +7,6 @@ import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PRELOAD_MIN_FILES } from "../../src/checkpoint/object-preload.js";
-import { coreOf } from "../../src/engine/core-of.js";
-import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { richWorkspace } from "./rich-workspace.js";
@@ -41,18 +39,7 @@ describe("undo of a first turn after a full first snapshot", () => {
   it("restores every kind of entry a bash call changed, without --force", async () => {
     richWorkspace(h.dirs.workspace, PRELOAD_MIN_FILES);
     const before = state();
-    const t = await h.start({ checkpoints: true });
-    const core = coreOf(t.session);
-    core.checkpoints = new Checkpointer({
-      home: h.dirs.home,
-      cwd: h.dirs.workspace,
-      sessionId: core.id,
-      settings: core.settings.checkpoints,
-      archive: core.fold.archive,
-      commit: (record) => core.commit(record),
-      notice: () => undefined,
-      backgroundFirstFiles: 1000,
-    });
+    const t = await h.start({ checkpoints: true, backgroundFirstFiles: 1000 });
     const command = [
       "chmod -x run.sh",
       "echo edited >> pkg3/src/f4.ts",

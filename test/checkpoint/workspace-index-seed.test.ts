@@ -19,8 +19,6 @@ import {
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ShadowRepo } from "../../src/checkpoint/shadow-repo.js";
-import { coreOf } from "../../src/engine/core-of.js";
-import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
 import { useHarness } from "../engine/harness.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 
@@ -118,22 +116,8 @@ function shadowFor(workTree: string, name: string): ShadowRepo {
   return new ShadowRepo({ gitDir: join(h.dirs.home, name), workTree, sessionId: "s1" });
 }
 
-async function session() {
-  const t = await h.start({ checkpoints: true });
-  const core = coreOf(t.session);
-  // Any first snapshot not seeded would run beside the batches (and a bash call make it `duringTools`).
-  core.checkpoints = new Checkpointer({
-    home: h.dirs.home,
-    cwd: h.dirs.workspace,
-    sessionId: core.id,
-    settings: core.settings.checkpoints,
-    archive: core.fold.archive,
-    commit: (record) => core.commit(record),
-    notice: () => undefined,
-    backgroundFirstFiles: 1,
-  });
-  return t;
-}
+// Any first snapshot not seeded would run beside the batches (a bash call waits for it).
+const session = () => h.start({ checkpoints: true, backgroundFirstFiles: 1 });
 
 describe("the first snapshot seeded from the workspace's own git index", () => {
   it("a first turn's bash writes, creates and deletes: undo restores exactly without --force", async () => {

@@ -12,6 +12,8 @@ import type { TurnOutcome } from "../../src/engine/door/outcome.js";
 import { FakeProvider } from "../support/fake-provider.js";
 import { openaiText, openaiToolCalls } from "../support/openai-script.js";
 import { makeTempDirs, type TempDirs } from "../support/tern-home.js";
+import { Checkpointer } from "../../src/engine/undo/checkpoints.js";
+import { coreOf } from "../../src/engine/core-of.js";
 
 export interface Harness {
   dirs: TempDirs;
@@ -34,6 +36,11 @@ export interface StartOptions {
    * of turns, records or requests does not look at.
    */
   checkpoints?: boolean;
+  /**
+   * With checkpoints: the workspace's first snapshot runs beside the batches above this many
+   * files (the engine's bound is 20,000; tests of a "big" workspace lower it to keep it small).
+   */
+  backgroundFirstFiles?: number;
 }
 
 export function useHarness(): Harness & {
@@ -69,6 +76,19 @@ export function useHarness(): Harness & {
       },
     });
     opened.push(session);
+    if (opts.backgroundFirstFiles !== undefined) {
+      const core = coreOf(session);
+      core.checkpoints = new Checkpointer({
+        home: h.dirs.home,
+        cwd: h.dirs.workspace,
+        sessionId: core.id,
+        settings: core.settings.checkpoints,
+        archive: core.fold.archive,
+        commit: (record) => core.commit(record),
+        notice: () => undefined,
+        backgroundFirstFiles: opts.backgroundFirstFiles,
+      });
+    }
     const events: EngineEvent[] = [];
     session.subscribe((ev) => events.push(ev));
     return {
