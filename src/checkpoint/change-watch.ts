@@ -164,7 +164,7 @@ export class ChangeWatch {
       const watcher = watch(join(this.root, folder), { persistent: false }, (type, name) => {
         // libuv: "change" is a write or an attribute; anything else (made, removed, moved) is "rename".
         if (type !== "change") this.appeared = true;
-        this.noted(folder, name);
+        this.noted(folder, name, type === "change");
       });
       watcher.on("error", () => this.stop());
       watcher.unref();
@@ -177,7 +177,7 @@ export class ChangeWatch {
     }
   }
 
-  private noted(folder: string, name: string | Buffer | null): void {
+  private noted(folder: string, name: string | Buffer | null, inPlace: boolean): void {
     this.events++;
     if (this.broken) return;
     // No name, or one that is not UTF-8 (node replaced bytes): the path git must look at is unknown.
@@ -188,6 +188,9 @@ export class ChangeWatch {
     const path = folder ? `${folder}/${String(name)}` : String(name);
     if (folder === "" && path === ".git") return;
     this.changed.add(path);
+    // A write or an attribute change of a file (libuv reports a folder's as "rename": IN_ISDIR)
+    // makes, removes and moves nothing: no lstat on the way of every write.
+    if (inPlace) return;
     const isFolder = lstatSync(join(this.root, path), { throwIfNoEntry: false })?.isDirectory() ?? false;
     // A folder went, came or was replaced: its old watchers follow the moved inode, so they go.
     if (this.watchers.has(path)) {
