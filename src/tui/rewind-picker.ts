@@ -57,9 +57,11 @@ export function rewindPicker(lines: readonly TranscriptLine[]): PickerState {
   };
 }
 
+/** A picker entry whose facts are fixed text. */
+const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
+
 /** The second step: what to restore to before `turn`. */
 export function howPicker(turn: number): PickerState {
-  const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
   return {
     purpose: "rewind-how",
     heading: `Rewind to before turn ${turn}: restore`,
@@ -124,7 +126,6 @@ const KEEP = "keep";
  * command forced. Keeping them is the first choice.
  */
 export function offerForce(ctl: UiControl, line: string): void {
-  const entry = (id: string, title: string, facts: string) => ({ id, title, facts: () => facts });
   ctl.store.dispatch({
     type: "picker",
     picker: {

@@ -3,7 +3,7 @@
 // sides share, then its hunks' old lines (before) and new lines (after).
 import { text } from "../present.js";
 import type { CallPresentation } from "../types.js";
-import { type Hunk, parsePatch } from "./patch-parse.js";
+import { type Hunk, parsePatch, patchPaths } from "./patch-parse.js";
 
 function sides(h: Hunk): { head: string; before: string[]; after: string[] } {
   if (h.type === "add")
@@ -47,9 +47,7 @@ export function presentPatch(args: Record<string, unknown>): CallPresentation {
   return {
     title: title || "empty patch",
     kind: "edit",
-    locations: [
-      ...new Set(hunks.flatMap((h) => (h.type === "update" && h.movePath ? [h.path, h.movePath] : [h.path]))),
-    ].map((path) => ({ path })),
+    locations: patchPaths(hunks).map((path) => ({ path })),
     preview: { type: "diff", before: before.join("\n"), after: after.join("\n") },
   };
 }
